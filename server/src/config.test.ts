@@ -1,0 +1,39 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.js";
+
+describe("config", () => {
+  it("has the embedded defaults", () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(8080);
+    expect(config.dataDir).toBe(path.resolve("./data"));
+    expect(config.database).toEqual({ kind: "sqlite", file: path.resolve("./data/dams.sqlite") });
+    expect(config.admin.username).toBe("admin");
+    expect(config.admin.password).toBeUndefined();
+  });
+
+  it("reads PostgreSQL and SQLite URLs", () => {
+    expect(loadConfig({ DATABASE_URL: "postgres://u@db:5432/dams" }).database).toEqual({
+      kind: "postgres",
+      url: "postgres://u@db:5432/dams",
+    });
+    expect(loadConfig({ DATABASE_URL: "sqlite:/srv/dams.db" }).database).toEqual({
+      kind: "sqlite",
+      file: "/srv/dams.db",
+    });
+  });
+
+  it("stops with a message naming each bad variable", () => {
+    expect(() => loadConfig({ PORT: "eighty", DATABASE_URL: "mysql://x", DAMS_ADMIN_PASSWORD: "short" })).toThrow(
+      ConfigError,
+    );
+    try {
+      loadConfig({ PORT: "eighty", DATABASE_URL: "mysql://x", DAMS_ADMIN_PASSWORD: "short" });
+    } catch (error) {
+      const message = (error as Error).message;
+      expect(message).toContain("PORT");
+      expect(message).toContain("DATABASE_URL: must start with postgres://");
+      expect(message).toContain("DAMS_ADMIN_PASSWORD: must be at least 8 characters");
+    }
+  });
+});

@@ -1,0 +1,87 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The one place that reads process.env. Everything else receives a Config.
+ * A bad value stops the process at boot with a message naming the variable.
+ */
+const booleanFromEnv = z
+  .enum(["1", "0", "true", "false", "yes", "no"])
+  .transform((value) => value === "1" || value === "true" || value === "yes");
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DAMS_DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .refine((value) => /^(postgres|postgresql|sqlite|file):/.test(value), {
+      message: "must start with postgres://, postgresql://, sqlite: or file:",
+    })
+    .optional(),
+  DAMS_ADMIN_USERNAME: z.string().min(1).max(64).default("admin"),
+  DAMS_ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+  DAMS_PUBLIC_URL: z.url().optional(),
+  DAMS_WEB_DIR: z.string().min(1).optional(),
+  DAMS_BODY_LIMIT: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 1024 * 1024),
+  DAMS_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  DAMS_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  DAMS_TRUST_PROXY: booleanFromEnv.default(false),
+});
+
+export type DatabaseConfig = { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  database: DatabaseConfig;
+  admin: { username: string; password?: string };
+  publicUrl?: string;
+  webDir: string;
+  bodyLimit: number;
+  requestTimeoutMs: number;
+  logLevel: z.infer<typeof envSchema>["DAMS_LOG_LEVEL"];
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {}
+
+function databaseFrom(url: string | undefined, dataDir: string): DatabaseConfig {
+  if (url === undefined) return { kind: "sqlite", file: path.join(dataDir, "dams.sqlite") };
+  if (url.startsWith("postgres")) return { kind: "postgres", url };
+  const file = url.replace(/^(sqlite|file):(\/\/)?/, "");
+  return { kind: "sqlite", file: file === ":memory:" ? file : path.resolve(file) };
+}
+
+/** The built web app ships beside the server in the repository: web/dist. */
+function defaultWebDir(): string {
+  return path.resolve(import.meta.dirname, "../../web/dist");
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`).join("\n");
+    throw new ConfigError(`Invalid configuration:\n${problems}`);
+  }
+  const values = parsed.data;
+  const dataDir = path.resolve(values.DAMS_DATA_DIR);
+  return {
+    port: values.PORT,
+    host: values.HOST,
+    dataDir,
+    database: databaseFrom(values.DATABASE_URL, dataDir),
+    admin: { username: values.DAMS_ADMIN_USERNAME, password: values.DAMS_ADMIN_PASSWORD },
+    publicUrl: values.DAMS_PUBLIC_URL,
+    webDir: values.DAMS_WEB_DIR ? path.resolve(values.DAMS_WEB_DIR) : defaultWebDir(),
+    bodyLimit: values.DAMS_BODY_LIMIT,
+    requestTimeoutMs: values.DAMS_REQUEST_TIMEOUT_MS,
+    logLevel: values.DAMS_LOG_LEVEL,
+    trustProxy: values.DAMS_TRUST_PROXY,
+  };
+}

@@ -1,0 +1,34 @@
+import { PostgresDialect } from "kysely";
+import pg from "pg";
+import type { DialectAdapter } from "./dialect.js";
+
+const TIMESTAMPTZ_OID = 1184;
+const INT8_OID = 20;
+
+/**
+ * Timestamps come back as ISO strings (as they do from SQLite), and counts
+ * (int8) as numbers: both dialects then hand repositories the same shapes.
+ */
+const typeParsers = {
+  getTypeParser(oid: number, format?: "text" | "binary") {
+    if (oid === TIMESTAMPTZ_OID) return (value: string) => new Date(value).toISOString();
+    if (oid === INT8_OID) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+export function createPostgresPool(url: string): pg.Pool {
+  return new pg.Pool({ connectionString: url, max: 10, types: typeParsers, connectionTimeoutMillis: 5000 });
+}
+
+export function postgresAdapter(url: string): DialectAdapter {
+  return {
+    name: "postgres",
+    kyselyDialect: new PostgresDialect({ pool: createPostgresPool(url) }),
+    plugins: [],
+    columnTypes: { uuid: "uuid", timestamp: "timestamptz", json: "jsonb", boolean: "boolean" },
+    readBoolean: (value) => value === true,
+    readJson: <T>(value: unknown) => value as T,
+    writeJson: (value) => JSON.stringify(value),
+  };
+}

@@ -1,0 +1,64 @@
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import {
+  type KyselyPlugin,
+  OperationNodeTransformer,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  PrimitiveValueListNode,
+  type QueryResult,
+  type RootOperationNode,
+  SqliteDialect,
+  type UnknownRow,
+  ValueNode,
+} from "kysely";
+import type { DialectAdapter } from "./dialect.js";
+
+/** better-sqlite3 refuses to bind booleans; store them as 0/1. */
+class BooleanToIntegerTransformer extends OperationNodeTransformer {
+  protected override transformValue(node: ValueNode): ValueNode {
+    const transformed = super.transformValue(node);
+    return typeof transformed.value === "boolean" ? ValueNode.create(transformed.value ? 1 : 0) : transformed;
+  }
+
+  protected override transformPrimitiveValueList(node: PrimitiveValueListNode): PrimitiveValueListNode {
+    return PrimitiveValueListNode.create(
+      node.values.map((value) => (typeof value === "boolean" ? (value ? 1 : 0) : value)),
+    );
+  }
+}
+
+class SqliteBooleanPlugin implements KyselyPlugin {
+  readonly #transformer = new BooleanToIntegerTransformer();
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return this.#transformer.transformNode(args.node);
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
+
+export function openSqlite(file: string): Database.Database {
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  const database = new Database(file);
+  database.pragma("journal_mode = WAL");
+  database.pragma("synchronous = NORMAL");
+  database.pragma("foreign_keys = ON");
+  database.pragma("busy_timeout = 5000");
+  return database;
+}
+
+export function sqliteAdapter(file: string): DialectAdapter {
+  return {
+    name: "sqlite",
+    kyselyDialect: new SqliteDialect({ database: openSqlite(file) }),
+    plugins: [new SqliteBooleanPlugin()],
+    columnTypes: { uuid: "text", timestamp: "text", json: "text", boolean: "integer" },
+    readBoolean: (value) => value === 1 || value === true,
+    readJson: <T>(value: unknown) => (typeof value === "string" ? (JSON.parse(value) as T) : (value as T)),
+    writeJson: (value) => JSON.stringify(value),
+  };
+}

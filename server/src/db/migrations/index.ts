@@ -1,0 +1,20 @@
+import type { Kysely, Migration, MigrationProvider } from "kysely";
+import type { DialectAdapter } from "../dialect/index.js";
+import { usersAndMenus } from "./0001-users-and-menus.js";
+import { seedMenus } from "./0002-seed-menus.js";
+
+// Migrations are frozen history: they must not depend on today's table types.
+// biome-ignore lint/suspicious/noExplicitAny: migrations address tables that later versions may reshape.
+export type AnyKysely = Kysely<any>;
+
+/** One ordered list for both dialects; names sort in the order they apply. */
+export class DamsMigrationProvider implements MigrationProvider {
+  constructor(private readonly adapter: DialectAdapter) {}
+
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return {
+      "0001-users-and-menus": usersAndMenus(this.adapter),
+      "0002-seed-menus": seedMenus,
+    };
+  }
+}

@@ -1,0 +1,48 @@
+import { z } from "zod";
+
+/** Success envelope of DESIGN.md section 3: `{ code: 0, msg: "ok", data }`. */
+export function envelope<T extends z.ZodType>(data: T) {
+  return z.object({ code: z.literal(0), msg: z.string(), data });
+}
+
+export function ok<T>(data: T): { code: 0; msg: string; data: T } {
+  return { code: 0, msg: "ok", data };
+}
+
+export const errorEnvelope = z
+  .object({
+    code: z.number().int().describe("the HTTP status"),
+    msg: z.string().describe("a human message"),
+    error: z.string().describe("a machine code"),
+  })
+  .meta({ id: "ErrorEnvelope" });
+
+export type ErrorEnvelope = z.infer<typeof errorEnvelope>;
+
+/** Error responses every API route may answer with; routes add their own. */
+export const commonErrorResponses = {
+  400: errorEnvelope,
+  500: errorEnvelope,
+};
+
+/** Query of every list: zero-based page, size (default 10), keyword. */
+export const pageQuery = z.object({
+  page: z.coerce.number().int().min(0).default(0).describe("zero-based page number"),
+  size: z.coerce.number().int().min(1).max(1000).default(10),
+  keyword: z.string().max(200).optional(),
+});
+
+export type PageQuery = z.infer<typeof pageQuery>;
+
+export function page<T extends z.ZodType>(item: T) {
+  return z.object({
+    content: z.array(item),
+    totalElements: z.number().int(),
+    size: z.number().int(),
+    number: z.number().int().describe("zero-based page number"),
+  });
+}
+
+export function toPage<T>(content: T[], totalElements: number, query: PageQuery) {
+  return { content, totalElements, size: query.size, number: query.page };
+}

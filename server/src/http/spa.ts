@@ -1,0 +1,48 @@
+import fs from "node:fs";
+import path from "node:path";
+import fastifyStatic from "@fastify/static";
+import type { FastifyInstance } from "fastify";
+
+/**
+ * Serves the built web app at `/`. Paths that are not files and not API
+ * calls get index.html, so client-side routes survive a reload.
+ */
+export async function registerSpa(app: FastifyInstance, webDir: string): Promise<boolean> {
+  const indexFile = path.join(webDir, "index.html");
+  if (!fs.existsSync(indexFile)) {
+    app.log.warn({ webDir }, "web app not built; serving the API only");
+    return false;
+  }
+  await app.register(fastifyStatic, {
+    root: webDir,
+    wildcard: false,
+    index: false,
+    cacheControl: false,
+    setHeaders(response, filePath) {
+      // Hashed assets never change; index.html must always be revalidated.
+      const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+      response.setHeader("cache-control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
+    },
+  });
+  return true;
+}
+
+export function isSpaNavigation(url: string, method: string): boolean {
+  if (method !== "GET" && method !== "HEAD") return false;
+  const pathname = url.split("?")[0] ?? "";
+  const reserved = ["/dams/", "/uuas/", "/metrics", "/healthz", "/readyz"];
+  return !reserved.some((prefix) => pathname === prefix.replace(/\/$/, "") || pathname.startsWith(prefix));
+}
+
+/** History fallback: a client-side route (no file extension) gets index.html. */
+export function spaFallback(
+  request: { url: string; method: string },
+  reply: { sendFile(file: string): unknown; header(name: string, value: string): unknown },
+): boolean {
+  if (!isSpaNavigation(request.url, request.method)) return false;
+  const pathname = request.url.split("?")[0] ?? "";
+  if (path.posix.extname(pathname) !== "") return false;
+  reply.header("cache-control", "no-cache");
+  reply.sendFile("index.html");
+  return true;
+}

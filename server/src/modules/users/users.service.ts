@@ -1,0 +1,74 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { Conflict, Invalid, NotFound } from "../../http/errors.js";
+import { hashPassword } from "./password.js";
+import type { UserRecord, UsersRepository } from "./users.repository.js";
+
+export interface NewUser {
+  username: string;
+  name?: string;
+  password: string;
+  admin?: boolean;
+}
+
+const USERNAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{1,63}$/;
+export const MIN_PASSWORD_LENGTH = 8;
+
+function checkPassword(password: string): void {
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw new Invalid(`password must be at least ${MIN_PASSWORD_LENGTH} characters`, "weak_password");
+  }
+}
+
+export class UsersService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async createUser(input: NewUser): Promise<UserRecord> {
+    if (!USERNAME.test(input.username)) {
+      throw new Invalid("username must be 2-64 letters, digits or . _ @ -", "invalid_username");
+    }
+    checkPassword(input.password);
+    if (await this.users.findByUsername(input.username)) {
+      throw new Conflict(`user ${input.username} already exists`, "user_exists");
+    }
+    const now = this.clock().toISOString();
+    return this.users.insert({
+      id: randomUUID(),
+      username: input.username,
+      name: input.name ?? input.username,
+      password_hash: await hashPassword(input.password),
+      avatar_url: null,
+      admin: input.admin ?? false,
+      last_access_ip: null,
+      last_access_time: null,
+      created_at: now,
+      updated_at: now,
+    });
+  }
+
+  async setPassword(username: string, password: string): Promise<void> {
+    checkPassword(password);
+    const updated = await this.users.setPasswordHash(
+      username,
+      await hashPassword(password),
+      this.clock().toISOString(),
+    );
+    if (!updated) throw new NotFound(`user ${username} does not exist`, "user_not_found");
+  }
+
+  /**
+   * Creates the first administrator when there is none. Returns the generated
+   * password when none was configured, so the caller can print it once.
+   */
+  async ensureFirstAdmin(
+    username: string,
+    configuredPassword?: string,
+  ): Promise<{ created: boolean; password?: string }> {
+    if ((await this.users.countAdmins()) > 0) return { created: false };
+    const password = configuredPassword ?? randomBytes(12).toString("base64url");
+    await this.createUser({ username, name: "Administrator", password, admin: true });
+    return { created: true, password: configuredPassword ? undefined : password };
+  }
+}

@@ -1,0 +1,131 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+import pg from "pg";
+import { afterAll, beforeAll, describe, inject } from "vitest";
+import { buildApp } from "../app.js";
+import { type Config, type DatabaseConfig, loadConfig } from "../config.js";
+import { type Db, openDatabase } from "../db/database.js";
+
+export type DialectName = "sqlite" | "postgres";
+
+const wanted = (process.env.DAMS_TEST_DIALECTS ?? "sqlite,postgres").split(",") as DialectName[];
+
+/** A database of its own for one test file: a SQLite file or a fresh PostgreSQL database. */
+export interface TestDatabase {
+  dialect: DialectName;
+  config: DatabaseConfig;
+  dataDir: string;
+  drop(): Promise<void>;
+}
+
+async function createTestDatabase(dialect: DialectName): Promise<TestDatabase> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dams-test-"));
+  if (dialect === "sqlite") {
+    return {
+      dialect,
+      dataDir,
+      config: { kind: "sqlite", file: path.join(dataDir, "dams.sqlite") },
+      drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const adminUrl = inject("postgresUrl")!;
+  const name = `dams_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    dialect,
+    dataDir,
+    config: { kind: "postgres", url: url.toString() },
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function testConfig(database: TestDatabase, overrides: Record<string, string> = {}): Config {
+  return {
+    ...loadConfig({
+      DAMS_DATA_DIR: database.dataDir,
+      DAMS_WEB_DIR: path.join(database.dataDir, "web"),
+      DAMS_LOG_LEVEL: "silent",
+      ...overrides,
+    }),
+    database: database.config,
+  };
+}
+
+/**
+ * Runs a suite once per dialect, the way Kysely's own tests do. Filter with
+ * DAMS_TEST_DIALECTS=sqlite or =postgres.
+ */
+export function describeEachDialect(name: string, suite: (dialect: DialectName) => void): void {
+  for (const dialect of wanted) {
+    const available = dialect === "sqlite" || inject("postgresUrl") !== null;
+    describe.skipIf(!available)(`${name} [${dialect}]`, () => suite(dialect));
+  }
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  database: TestDatabase;
+}
+
+/**
+ * A migrated database and a built app for the enclosing suite; `prepare`
+ * may register extra routes before the app is ready.
+ */
+export function useTestApp(
+  dialect: DialectName,
+  options: { env?: Record<string, string>; migrate?: boolean; prepare?: (app: FastifyInstance) => void } = {},
+): () => TestApp {
+  let current: TestApp | undefined;
+  beforeAll(async () => {
+    const database = await createTestDatabase(dialect);
+    const config = testConfig(database, options.env);
+    const db = openDatabase(config.database);
+    if (options.migrate !== false) await db.migrateToLatest();
+    const app = await buildApp({ config, db, logger: false });
+    options.prepare?.(app);
+    await app.ready();
+    current = { app, db, config, database };
+  });
+  afterAll(async () => {
+    if (!current) return;
+    await current.app.close();
+    await current.db.close();
+    await current.database.drop();
+  });
+  return () => {
+    if (!current) throw new Error("the test app is built in beforeAll");
+    return current;
+  };
+}
+
+/** A database without an app, for repository and service tests. */
+export function useTestDb(dialect: DialectName): () => Db {
+  let db: Db | undefined;
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    db = openDatabase(database.config);
+    await db.migrateToLatest();
+  });
+  afterAll(async () => {
+    await db?.close();
+    await database?.drop();
+  });
+  return () => db!;
+}
