@@ -38,7 +38,7 @@ export async function buildApp({ config, db, logger }: AppDependencies): Promise
   const methods = new MethodIndex();
   methods.attach(app);
 
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   await registerOpenApi(app, version);
   registerMetrics(app);
   registerHealth(app, db);

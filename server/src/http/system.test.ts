@@ -23,7 +23,7 @@ describeEachDialect("health, readiness and metrics", (dialect) => {
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toContain("text/plain");
     expect(response.body).toMatch(
-      /dams_http_requests_total\{method="GET",route="\/dams\/api\/v1\/system\/info",status="200"\} \d+/,
+      /dams_http_request_duration_seconds_count\{method="GET",route="\/dams\/api\/v1\/system\/info",status="200"\} \d+/,
     );
     expect(response.body).toContain("dams_process_cpu_seconds_total");
   });

@@ -1,0 +1,158 @@
+// The set-up both README commands share: install what is missing, build what
+// is stale, and skip what is already done. Node built-ins only: this runs
+// before any npm package is installed.
+import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+
+export const root = path.resolve(import.meta.dirname, "..");
+const stampDir = path.join(root, ".dams-stamps");
+
+export function log(message) {
+  process.stdout.write(`[dams] ${message}\n`);
+}
+
+export function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", ...options });
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.join(" ")} failed with exit code ${result.status ?? result.signal}`);
+  }
+}
+
+function has(command) {
+  return spawnSync("sh", ["-c", `command -v ${command}`], { stdio: "ignore" }).status === 0;
+}
+
+function checkNode() {
+  const [major, minor] = process.versions.node.split(".").map(Number);
+  if (major < 20 || (major === 20 && minor < 19)) {
+    throw new Error(`dams needs Node.js 20.19 or newer; this is ${process.version}`);
+  }
+}
+
+/** Content hash of files and folders, so a rebuild happens exactly when an input changed. */
+function hashInputs(inputs) {
+  const hash = createHash("sha256");
+  const visit = (target) => {
+    if (!fs.existsSync(target)) return;
+    const stat = fs.statSync(target);
+    if (stat.isDirectory()) {
+      for (const entry of fs.readdirSync(target).sort()) {
+        if (entry === "node_modules" || entry === "dist") continue;
+        visit(path.join(target, entry));
+      }
+      return;
+    }
+    hash.update(path.relative(root, target));
+    hash.update(fs.readFileSync(target));
+  };
+  for (const input of inputs) visit(path.join(root, input));
+  return hash.digest("hex");
+}
+
+/** Runs `work` unless the stamp says the same inputs were already handled. */
+function once(name, inputs, outputs, work) {
+  const digest = hashInputs(inputs);
+  const stampFile = path.join(stampDir, name);
+  const done =
+    fs.existsSync(stampFile) &&
+    fs.readFileSync(stampFile, "utf8") === digest &&
+    outputs.every((output) => fs.existsSync(path.join(root, output)));
+  if (done) return false;
+  work();
+  fs.mkdirSync(stampDir, { recursive: true });
+  fs.writeFileSync(stampFile, digest);
+  return true;
+}
+
+let aptUpdated = false;
+/** @param {{ package: string, present: () => boolean }[]} packages */
+function aptInstall(packages, why) {
+  const missing = packages.filter((entry) => !entry.present());
+  if (missing.length === 0) return;
+  const names = missing.map((entry) => entry.package);
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  if (!isRoot || !has("apt-get")) {
+    log(`${names.join(", ")} not found; ${why}. Install with: sudo apt-get install ${names.join(" ")}`);
+    return;
+  }
+  log(`installing ${names.join(", ")} with apt-get (${why})`);
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  if (!aptUpdated) {
+    run("apt-get", ["update", "-qq"], { env });
+    aptUpdated = true;
+  }
+  run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...names], { env });
+}
+
+/**
+ * @param {{ browser?: boolean }} options browser: also install Chromium (for the end-to-end tests)
+ */
+export function setup(options = {}) {
+  checkNode();
+  const started = Date.now();
+
+  once("npm", ["package-lock.json", "package.json"], ["node_modules/.package-lock.json"], () => {
+    log("installing npm dependencies");
+    run("npm", ["ci", "--no-audit", "--no-fund"]);
+  });
+
+  aptInstall(
+    [{ package: "ffmpeg", present: () => has("ffmpeg") && has("ffprobe") }],
+    "dams uses it for video and audio",
+  );
+  if (options.browser) {
+    aptInstall(
+      [
+        { package: "chromium", present: () => has("chromium") },
+        { package: "fonts-noto-cjk", present: () => fs.existsSync("/usr/share/fonts/opentype/noto") },
+      ],
+      "the end-to-end tests drive Chromium; the CJK fonts render Chinese",
+    );
+  }
+
+  once(
+    "server",
+    [
+      "server/src",
+      "server/package.json",
+      "server/tsconfig.json",
+      "server/tsconfig.build.json",
+      "tsconfig.base.json",
+      "package-lock.json",
+    ],
+    ["server/dist/cli.js"],
+    () => {
+      log("building the server");
+      fs.rmSync(path.join(root, "server/dist"), { recursive: true, force: true });
+      run("npm", ["run", "build", "-w", "server"]);
+    },
+  );
+  once(
+    "web",
+    [
+      "web/src",
+      "web/public",
+      "web/index.html",
+      "web/package.json",
+      "web/vite.config.ts",
+      "web/tsconfig.json",
+      "package-lock.json",
+    ],
+    ["web/dist/index.html"],
+    () => {
+      log("building the web app");
+      run("npm", ["run", "build", "-w", "web"]);
+    },
+  );
+  log(`set-up done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+export function gitRevision() {
+  try {
+    return execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
+  } catch {
+    return "unknown";
+  }
+}

@@ -1,0 +1,87 @@
+// `npm test`: the start command's set-up, then every check and test suite:
+// lint, type-check, generated-file freshness, server tests on SQLite and
+// PostgreSQL, web unit tests, and the end-to-end journeys in Chromium.
+// Ends with one line `N passed, N failed` summing all suites.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { log, root, setup } from "./setup.mjs";
+
+const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), "dams-test-report-"));
+const results = [];
+
+function step(name, command, args, options = {}) {
+  log(`── ${name}`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...options.env } });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const counts = options.counts?.() ?? (result.status === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 });
+  // A runner that crashed before reporting still counts as a failure.
+  if (result.status !== 0 && counts.failed === 0) counts.failed = 1;
+  results.push({ name, seconds, ...counts });
+}
+
+function vitestCounts(file) {
+  return () => {
+    if (!fs.existsSync(file)) return { passed: 0, failed: 0 };
+    const report = JSON.parse(fs.readFileSync(file, "utf8"));
+    return { passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests };
+  };
+}
+
+function playwrightCounts(file) {
+  return () => {
+    if (!fs.existsSync(file)) return { passed: 0, failed: 0 };
+    const { stats } = JSON.parse(fs.readFileSync(file, "utf8"));
+    return { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
+  };
+}
+
+try {
+  setup({ browser: true });
+} catch (error) {
+  log(`set-up failed: ${error.message}`);
+  process.stdout.write("0 passed, 1 failed\n");
+  process.exit(1);
+}
+
+step("lint and format (biome)", "npx", ["biome", "check", "."]);
+step("type-check (tsc --noEmit, every workspace)", "npm", ["run", "typecheck", "--workspaces", "--if-present"]);
+step("OpenAPI document and web client types are current", "node", ["scripts/check-generated.mjs"]);
+
+const serverReport = path.join(reportDir, "server.json");
+step(
+  "server unit and integration tests (SQLite and PostgreSQL)",
+  "npx",
+  ["vitest", "run", "--root", "server", "--reporter=default", "--reporter=json", `--outputFile.json=${serverReport}`],
+  { counts: vitestCounts(serverReport) },
+);
+
+const webReport = path.join(reportDir, "web.json");
+step(
+  "web unit tests",
+  "npx",
+  ["vitest", "run", "--root", "web", "--reporter=default", "--reporter=json", `--outputFile.json=${webReport}`],
+  { counts: vitestCounts(webReport) },
+);
+
+const e2eReport = path.join(reportDir, "e2e.json");
+step("end-to-end journeys in Chromium", "npx", ["playwright", "test", "--config", "e2e/playwright.config.ts"], {
+  env: { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport },
+  counts: playwrightCounts(e2eReport),
+});
+
+let passed = 0;
+let failed = 0;
+log("── summary");
+for (const result of results) {
+  passed += result.passed;
+  failed += result.failed;
+  const skipped = result.skipped ? `, ${result.skipped} skipped` : "";
+  log(
+    `${result.failed ? "FAIL" : "ok  "} ${result.name}: ${result.passed} passed, ${result.failed} failed${skipped} (${result.seconds} s)`,
+  );
+}
+process.stdout.write(`${passed} passed, ${failed} failed\n`);
+process.exit(failed === 0 ? 0 : 1);
