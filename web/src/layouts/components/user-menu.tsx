@@ -1,0 +1,53 @@
+import { LogoutOutlined, SettingOutlined, UserOutlined } from "@ant-design/icons";
+import { App, Avatar, Dropdown, Space } from "antd";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router-dom";
+import { currentUser, logout } from "../../api/session";
+
+export function UserMenu() {
+  const { t } = useTranslation();
+  const { modal } = App.useApp();
+  const navigate = useNavigate();
+  const user = currentUser();
+
+  const confirmLogout = () =>
+    modal.confirm({
+      title: t("layout.logout.title"),
+      content: t("layout.logout.content"),
+      okText: t("layout.ok"),
+      cancelText: t("layout.cancel"),
+      onOk: async () => {
+        try {
+          await logout();
+          window.location.reload();
+        } catch (error) {
+          modal.error({ title: t("layout.logout.errorTitle"), content: error instanceof Error ? error.message : "" });
+        }
+      },
+    });
+
+  const items = [
+    { key: "backend", icon: <SettingOutlined />, label: t("layout.user.openBackend") },
+    ...(user.admin ? [{ key: "settings", icon: <SettingOutlined />, label: t("layout.user.settings") }] : []),
+    { type: "divider" as const },
+    { key: "logout", icon: <LogoutOutlined />, label: t("layout.user.logout") },
+  ];
+
+  return (
+    <Dropdown
+      menu={{
+        items,
+        onClick: ({ key }) => {
+          if (key === "backend") navigate("/backend");
+          else if (key === "settings") navigate("/manage/setting");
+          else if (key === "logout") confirmLogout();
+        },
+      }}
+    >
+      <Space style={{ cursor: "pointer", paddingInline: 8 }} data-testid="user-menu">
+        <Avatar size="small" icon={<UserOutlined />} />
+        <span>{user.name ?? t("layout.user.guest")}</span>
+      </Space>
+    </Dropdown>
+  );
+}

@@ -1,0 +1,9 @@
+import app from "./app";
+import crud from "./crud";
+import errors from "./errors";
+import layout from "./layout";
+import menu from "./menu";
+import pages from "./pages";
+import settings from "./settings";
+
+export default { ...app, ...menu, ...pages, ...layout, ...errors, ...settings, ...crud };

@@ -1,0 +1,21 @@
+import { message } from "antd";
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { App } from "./app";
+import "./global.css";
+import { i18n } from "./locales";
+import { chunkNameFromError } from "./router/chunk-load";
+
+// CSS and JS preloads that fail (spec section 8: "CSS chunk load likewise").
+window.addEventListener("vite:preloadError", (event) => {
+  event.preventDefault();
+  void message.error(i18n.t("error.chunkLoad", { name: chunkNameFromError(event.payload) }));
+});
+
+const root = document.getElementById("root");
+if (!root) throw new Error("#root is missing from index.html");
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,5 @@
+import { EmptyPage } from "../../../../components/empty-page";
+
+export default function ManageMonitorStoragePage() {
+  return <EmptyPage messageKey="empty.manage.monitor.storage" />;
+}

@@ -1,0 +1,5 @@
+import { EmptyPage } from "../../../components/empty-page";
+
+export default function SourceEditphotoPage() {
+  return <EmptyPage messageKey="source.editphoto.empty" />;
+}

@@ -1,0 +1,5 @@
+import { EmptyPage } from "../../../components/empty-page";
+
+export default function StoryListPage() {
+  return <EmptyPage messageKey="empty.story.list" />;
+}

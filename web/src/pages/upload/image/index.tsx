@@ -1,0 +1,5 @@
+import { EmptyPage } from "../../../components/empty-page";
+
+export default function UploadImagePage() {
+  return <EmptyPage messageKey="empty.upload.image" />;
+}

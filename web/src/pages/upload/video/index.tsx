@@ -1,0 +1,5 @@
+import { EmptyPage } from "../../../components/empty-page";
+
+export default function UploadVideoPage() {
+  return <EmptyPage messageKey="empty.upload.video" />;
+}
