@@ -39,6 +39,7 @@ export function createI18n(language: Language): I18n {
     nsSeparator: false,
     interpolation: { escapeValue: false },
     initAsync: false,
+    showSupportNotice: false,
   });
   return instance;
 }

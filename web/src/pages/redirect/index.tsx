@@ -1,13 +1,7 @@
 import { useEffect } from "react";
 import { useLocation, useNavigate, useSearchParams } from "react-router-dom";
 import { PageLoading } from "../../components/page-loading";
-
-/** Where /redirect?to=/path or /redirect/path goes; only same-origin paths are followed. */
-export function redirectTarget(pathname: string, to: string | null, search = ""): string {
-  const fromPath = pathname.replace(/^\/redirect\/?/, "");
-  const target = to ?? (fromPath ? `/${fromPath}${search}` : "/");
-  return target.startsWith("/") && !target.startsWith("//") ? target : "/";
-}
+import { redirectTarget } from "./redirect-target";
 
 /**
  * A hop through this route remounts the target page, which is how a tab is

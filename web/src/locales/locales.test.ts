@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { adminMenuSeed, type MenuSeedItem, userMenuSeed } from "../../../server/src/modules/menus/menu-seed";
+import enUS from "./en-US";
+import zhCN from "./zh-CN";
+
+const seedKeys = (items: MenuSeedItem[]): string[] =>
+  items.flatMap((item) => [item.key, ...seedKeys(item.children ?? [])]);
+const seedComponents = (items: MenuSeedItem[]): string[] =>
+  items.flatMap((item) => [...(item.component ? [item.component] : []), ...seedComponents(item.children ?? [])]);
+
+const pageFiles = Object.keys(import.meta.glob("../pages/**/index.tsx")).map((file) =>
+  file.replace(/^\.\.\/pages\//, "").replace(/\/index\.tsx$/, ""),
+);
+
+describe("locales", () => {
+  it("zh-CN and en-US have the same keys", () => {
+    expect(Object.keys(zhCN).sort()).toEqual(Object.keys(enUS).sort());
+  });
+
+  it("has no empty text", () => {
+    for (const locale of [zhCN, enUS]) {
+      for (const [key, value] of Object.entries(locale)) expect(value.trim(), key).not.toBe("");
+    }
+  });
+
+  it("titles every menu key of the server's seed in both languages", () => {
+    const keys = [...seedKeys(userMenuSeed), ...seedKeys(adminMenuSeed)];
+    expect(keys.length).toBeGreaterThan(40);
+    for (const key of keys) {
+      expect(zhCN, key).toHaveProperty([`menu.${key}`]);
+      expect(enUS, key).toHaveProperty([`menu.${key}`]);
+    }
+  });
+
+  it("has a page module, and an empty-state text, for every component the seed names", () => {
+    for (const component of [...seedComponents(userMenuSeed), ...seedComponents(adminMenuSeed)]) {
+      expect(pageFiles, component).toContain(component);
+      expect(enUS, component).toHaveProperty([`empty.${component.replaceAll("/", ".")}`]);
+    }
+  });
+
+  it("carries the spec's texts verbatim", () => {
+    expect(zhCN).toMatchObject({
+      "layout.logout.title": "提示",
+      "layout.logout.content": "真的要注销登录吗 ?",
+      "layout.logout.errorTitle": "错误",
+      "settings.copied": "复制完毕",
+      "settings.copyFailed": "复制失败",
+      "crud.range": "第{{from}}-{{to}}条 共{{total}}条",
+    });
+    expect(enUS).toMatchObject({
+      "error.title": "error code: {{status}}",
+      "error.noResponse": "failed to connect to server",
+      "exception.403": "Sorry, you have no access to this page",
+      "exception.404": "Sorry, the page does not exist or is still in development",
+      "exception.500": "Sorry, server error",
+      "layout.tabs.noLeft": "no tabs on the left",
+      "layout.tabs.noRight": "no tabs on the right",
+      "route.share.storyPreview": "share manuscript",
+      "app.title": "dams",
+    });
+  });
+});
