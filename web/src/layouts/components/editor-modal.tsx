@@ -14,7 +14,10 @@ export function EditorModal({ title, open, onClose }: { title: string; open: boo
       width={EDITOR_MODAL_SIZE}
       centered
       destroyOnHidden
-      styles={{ body: { height: `calc(${EDITOR_MODAL_HEIGHT} - 110px)`, display: "grid", placeItems: "center" } }}
+      styles={{
+        content: { height: EDITOR_MODAL_HEIGHT, display: "flex", flexDirection: "column" },
+        body: { flex: 1, display: "grid", placeItems: "center" },
+      }}
     >
       <Empty description={t("layout.editorEmpty")} />
     </Modal>
