@@ -95,7 +95,11 @@ export function setup(options = {}) {
 
   once("npm", ["package-lock.json", "package.json"], ["node_modules/.package-lock.json"], () => {
     log("installing npm dependencies");
-    run("npm", ["ci", "--no-audit", "--no-fund"]);
+    // `npm install` rather than `npm ci`: npm 11 writes lock files without the
+    // other platforms' optional packages (biome, esbuild) and then `npm ci`
+    // refuses them as out of sync. With an unchanged package.json, `npm
+    // install` installs exactly what the lock file pins.
+    run("npm", ["install", "--no-audit", "--no-fund"]);
   });
 
   aptInstall(
