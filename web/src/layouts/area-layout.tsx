@@ -81,7 +81,7 @@ export function AreaLayout({ area }: { area: Area }) {
 
   const menuItems = menus.data ?? [];
   const meta = useMemo(() => resolveRouteMeta(location.pathname, menuItems), [location.pathname, menuItems]);
-  useDocumentTitle(meta.titleKey);
+  const documentTitle = useDocumentTitle(meta.titleKey);
   const proRoutes = useMemo(() => toProRoutes(menuItems, t), [menuItems, t]);
 
   useEffect(() => {
@@ -110,7 +110,9 @@ export function AreaLayout({ area }: { area: Area }) {
       onCollapse={setCollapsed}
       breakpoint={false}
       disableMobile={device !== "mobile"}
-      pageTitleRender={false}
+      // ProLayout writes document.title itself whenever its own inputs change
+      // (after ours on a redirect); hand it the same '{route} - {platform}' title.
+      pageTitleRender={() => documentTitle}
       title={t("app.title")}
       logo={false}
       route={{ path: "/", children: proRoutes }}
