@@ -4,6 +4,7 @@
 // Ends with one line `N passed, N failed` summing all suites.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { log, root, setup } from "./setup.mjs";
@@ -66,9 +67,21 @@ step(
   { counts: vitestCounts(webReport) },
 );
 
+/** A port nothing listens on now, so the journeys' server never meets another one. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 const e2eReport = path.join(reportDir, "e2e.json");
 step("end-to-end journeys in Chromium", "npx", ["playwright", "test", "--config", "e2e/playwright.config.ts"], {
-  env: { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport },
+  env: { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport, E2E_PORT: String(process.env.E2E_PORT ?? (await freePort())) },
   counts: playwrightCounts(e2eReport),
 });
 
