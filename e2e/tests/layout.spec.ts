@@ -4,6 +4,7 @@ import { openApp, snapshot, zh } from "./helpers.js";
 const tabBar = (page: Page) => page.locator(".dams-tab-bar");
 // The tabs themselves, not their close buttons (which antd also gives role "tab").
 const tabs = (page: Page) => tabBar(page).locator(".ant-tabs-nav-list > .ant-tabs-tab");
+const activeTab = (page: Page) => tabBar(page).locator(".ant-tabs-nav-list > .ant-tabs-tab-active");
 
 async function tabAction(page: Page, action: "close" | "closeRight" | "closeLeft" | "closeAll") {
   await page.getByTestId("tab-actions").click();
@@ -49,7 +50,17 @@ test.describe("menus", () => {
 test.describe("multi-tab bar", () => {
   test("close this, right, left and all, with the two messages", async ({ page }) => {
     await page.setViewportSize({ width: 1440, height: 900 });
-    for (const path of ["/upload/image", "/upload/video", "/upload/audio", "/story/list"]) await openApp(page, path);
+    const visits: [string, string][] = [
+      ["/upload/image", "menu.upload.image"],
+      ["/upload/video", "menu.upload.video"],
+      ["/upload/audio", "menu.upload.audio"],
+      ["/story/list", "menu.story.list"],
+    ];
+    for (const [path, key] of visits) {
+      await openApp(page, path);
+      // The tab shows once the bar has recorded the visit; only then is the next reload safe.
+      await expect(activeTab(page)).toHaveText(zh(key));
+    }
     await expect(tabs(page)).toHaveText([
       zh("menu.upload.image"),
       zh("menu.upload.video"),
@@ -74,11 +85,13 @@ test.describe("multi-tab bar", () => {
     await expect(tabs(page)).toHaveText([zh("menu.upload.video")]);
 
     await openApp(page, "/upload/my");
+    await expect(activeTab(page)).toHaveText(zh("menu.upload.my"));
     await tabAction(page, "close");
     await expect(page).toHaveURL(/\/upload\/video$/);
     await expect(tabs(page)).toHaveText([zh("menu.upload.video")]);
 
     await openApp(page, "/upload/favorite");
+    await expect(activeTab(page)).toHaveText(zh("menu.upload.favorite"));
     await tabAction(page, "closeAll");
     await expect(page).toHaveURL(/\/frontend\/search$/);
     await expect(tabs(page)).toHaveText([zh("menu.search")]);
