@@ -13,15 +13,15 @@ describeEachDialect("HTTP conventions", (dialect) => {
     env: { DAMS_BODY_LIMIT: "1024" },
     prepare(app) {
       // Routes that exist only to drive the shared error handling from outside.
-      app.post("/dams/api/v1/test/echo", { schema: { body: echoBody } }, async (request) => ({
+      app.post("/dams/api/v1/test/echo", { config: { public: true }, schema: { body: echoBody } }, async (request) => ({
         code: 0,
         msg: "ok",
         data: request.body,
       }));
-      app.get("/dams/api/v1/test/forbidden", async () => {
+      app.get("/dams/api/v1/test/forbidden", { config: { public: true } }, async () => {
         throw new Forbidden();
       });
-      app.get("/dams/api/v1/test/crash", async () => {
+      app.get("/dams/api/v1/test/crash", { config: { public: true } }, async () => {
         throw new Error("secret internal detail");
       });
     },

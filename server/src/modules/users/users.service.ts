@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { Conflict, Invalid, NotFound } from "../../http/errors.js";
+import { BUILT_IN_ROLES, DEFAULT_ROLE_ID } from "../access/permissions.js";
 import { hashPassword } from "./password.js";
 import type { UserRecord, UsersRepository } from "./users.repository.js";
 
@@ -8,6 +9,8 @@ export interface NewUser {
   name?: string;
   password: string;
   admin?: boolean;
+  /** roles.id; administrators default to the administrator role, everyone else to contributor. */
+  roleId?: string;
 }
 
 const USERNAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{1,63}$/;
@@ -41,6 +44,7 @@ export class UsersService {
       password_hash: await hashPassword(input.password),
       avatar_url: null,
       admin: input.admin ?? false,
+      role_id: input.roleId ?? (input.admin ? BUILT_IN_ROLES.administrator : DEFAULT_ROLE_ID),
       last_access_ip: null,
       last_access_time: null,
       created_at: now,
