@@ -18,7 +18,10 @@ import { currentUserRoutes } from "./modules/auth/current-user.routes.js";
 import { MenusRepository } from "./modules/menus/menus.repository.js";
 import { menusRoutes } from "./modules/menus/menus.routes.js";
 import { MenusService } from "./modules/menus/menus.service.js";
+import { buildOidc } from "./modules/oidc/oidc.js";
 import { systemRoutes } from "./modules/system/system.routes.js";
+import { UsersRepository } from "./modules/users/users.repository.js";
+import { UsersService } from "./modules/users/users.service.js";
 import { version } from "./version.js";
 
 export interface AppDependencies {
@@ -47,7 +50,16 @@ export async function buildApp({ config, db, logger }: AppDependencies): Promise
 
   // Before any route: every route under API_PREFIX must declare its access (checked at start-up).
   const access = buildAccessControl(db);
-  const verifiers: BearerVerifier[] = [access.apiTokens.verifier];
+  const usersRepository = new UsersRepository(db);
+  // Sign-in: the embedded provider under /uuas, or an external issuer (config.oidc.external).
+  const oidc = await buildOidc({
+    config: config.oidc,
+    trustProxy: config.trustProxy,
+    db,
+    users: new UsersService(usersRepository),
+    usersRepository,
+  });
+  const verifiers: BearerVerifier[] = [access.apiTokens.verifier, oidc.verifier];
   registerApiAuth(app, {
     prefix: API_PREFIX,
     verifiers,
@@ -69,9 +81,11 @@ export async function buildApp({ config, db, logger }: AppDependencies): Promise
       await api.register(currentUserRoutes(access.roles));
       await api.register(accessRoutes(access));
       await api.register(apiTokensRoutes(access.apiTokens));
+      await api.register(oidc.apiRoutes);
     },
     { prefix: API_PREFIX },
   );
+  await oidc.mount(app);
 
   const spaServed = await registerSpa(app, config.webDir);
   registerNotFoundHandler(app, methods, spaServed ? spaFallback : undefined);

@@ -19,6 +19,8 @@ export interface UsersTable {
   updated_at: string;
   /** roles.id; optional on insert (UsersService picks the default role). */
   role_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** `sub` at the external OpenID Connect issuer, for users provisioned from it; optional on insert. */
+  external_subject: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface MenusTable {
@@ -78,9 +80,31 @@ export interface ApiTokensTable {
   revoked_at: string | null;
 }
 
+/** What the embedded OpenID Connect provider stores, one row per model instance. */
+export interface OidcPayloadsTable {
+  type: string;
+  id: string;
+  /** JSON (text on SQLite, jsonb on PostgreSQL). */
+  payload: unknown;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  expires_at: string | null;
+  consumed_at: string | null;
+}
+
+/** One row per counted event (failed login, registration) for throttling. */
+export interface AuthThrottleTable {
+  id: string;
+  key: string;
+  at: string;
+}
+
 export interface Database {
   users: UsersTable;
   menus: MenusTable;
+  oidc_payloads: OidcPayloadsTable;
+  auth_throttle: AuthThrottleTable;
   roles: RolesTable;
   role_permissions: RolePermissionsTable;
   library_grants: LibraryGrantsTable;
