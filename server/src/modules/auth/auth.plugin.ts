@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
 import { Forbidden, Unauthorized } from "../../http/errors.js";
 import type { LibraryAccess } from "../access/library-access.js";
 import { hasPermission, isAction, isAdminOnlyPermission, LIBRARY_LEVELS } from "../access/permissions.js";
@@ -57,6 +57,18 @@ function checkDeclaration(route: RouteOptions): void {
   }
 }
 
+function describeAccess(config: FastifyContextConfig): string {
+  const access = config.access;
+  const who =
+    access === "admin"
+      ? "administrators"
+      : access === "authenticated" || access === undefined
+        ? "any signed-in user"
+        : `permission \`${access.permission}\`, action \`${access.action}\``;
+  const library = config.library ? `; \`${config.library.level}\` on the library \`${config.library.param}\`` : "";
+  return `${who}${library}`;
+}
+
 function bearerToken(request: FastifyRequest): string {
   const header = request.headers.authorization;
   if (!header)
@@ -95,6 +107,15 @@ export function registerApiAuth(app: FastifyInstance, options: ApiAuthOptions): 
       return;
     }
     checkDeclaration(route);
+    // The OpenAPI document says which operations need the bearer token, and what else.
+    if (route.config?.public !== true) {
+      const description = [route.schema?.description, `Access: ${describeAccess(route.config ?? {})}.`];
+      route.schema = {
+        ...route.schema,
+        security: [{ bearer: [] }],
+        description: description.filter(Boolean).join("\n\n"),
+      };
+    }
   });
 
   async function authenticate(token: string): Promise<Principal> {
