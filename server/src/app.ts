@@ -44,6 +44,8 @@ export async function buildApp({ config, db, logger }: AppDependencies): Promise
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  // First of the onRequest hooks, so early answers (401, 403) carry the headers too.
+  registerSecurityHeaders(app);
 
   const methods = new MethodIndex();
   methods.attach(app);
@@ -68,7 +70,6 @@ export async function buildApp({ config, db, logger }: AppDependencies): Promise
     publicPaths: [OPENAPI_PATH, DOCS_PATH],
   });
 
-  registerSecurityHeaders(app);
   await registerOpenApi(app, version);
   registerMetrics(app);
   registerHealth(app, db);

@@ -136,6 +136,45 @@ describeEachDialect("users, roles and grants administration", (dialect) => {
     expect((await call(admin, "PUT", `/users/${body.data.id}`, { admin: true })).body.data.admin).toBe(true);
   });
 
+  it("lets a non-administrator hand out only permissions they hold", async () => {
+    const deskRole = await call(admin, "POST", "/roles", {
+      name: "user desk",
+      permissions: [
+        { permissionId: "manage.userrole.user", actions: ["query", "add", "edit"] },
+        { permissionId: "manage.userrole.role", actions: ["query", "add", "edit"] },
+      ],
+    });
+    const desk = await createPrincipal(ctx().db, { username: "user-desk", roleId: deskRole.body.data.id });
+    const target = await call(desk, "POST", "/users", {
+      username: "new.hire",
+      password: "a-long-password",
+      roleId: "viewer",
+    });
+    expect(target.status).toBe(403);
+    expect(target.body).toEqual({
+      code: 403,
+      msg: expect.stringContaining("which you do not hold"),
+      error: "permission_not_held",
+    });
+
+    const plain = await call(admin, "POST", "/users", { username: "plain.user", password: "a-long-password" });
+    const escalate = await call(desk, "PUT", `/users/${plain.body.data.id}`, { roleId: "administrator" });
+    expect(escalate).toMatchObject({ status: 403, body: { error: "permission_not_held" } });
+
+    const widened = await call(desk, "POST", "/roles", {
+      name: "wider",
+      permissions: [{ permissionId: "upload.image", actions: ["delete"] }],
+    });
+    expect(widened).toMatchObject({ status: 403, body: { error: "permission_not_held" } });
+    const within = await call(desk, "POST", "/roles", {
+      name: "narrower",
+      permissions: [{ permissionId: "manage.userrole.user", actions: ["query"] }],
+    });
+    expect(within.status).toBe(200);
+    const assigned = await call(desk, "PUT", `/users/${plain.body.data.id}`, { roleId: within.body.data.id });
+    expect(assigned.status).toBe(200);
+  });
+
   it("creates a role with its permissions × actions matrix and changes it", async () => {
     const created = await call(admin, "POST", "/roles", {
       name: "Photo desk",

@@ -44,6 +44,22 @@ export function hasPermission(permissions: PermissionSet, permissionId: string, 
   return action === undefined || actions.has(action);
 }
 
+/**
+ * The first `permissionId.action` in `wanted` that `held` lacks, if any. A
+ * non-administrator may only hand out (in a role they edit or assign) what
+ * they hold themselves; otherwise user administration is a way to escalate.
+ */
+export function firstUnheld(
+  held: PermissionSet,
+  wanted: readonly { permissionId: string; actions: readonly Action[] }[],
+): string | undefined {
+  for (const permission of wanted) {
+    const missing = permission.actions.find((action) => !hasPermission(held, permission.permissionId, action));
+    if (missing) return `${permission.permissionId}.${missing}`;
+  }
+  return undefined;
+}
+
 export const LIBRARY_LEVELS = ["read", "write", "manage"] as const;
 export type LibraryLevel = (typeof LIBRARY_LEVELS)[number];
 

@@ -1,6 +1,13 @@
 import type { PageQuery } from "../../http/envelope.js";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../http/errors.js";
-import { ACTION_DESCRIPTIONS, ACTIONS, type Action, BUILT_IN_ROLES } from "./permissions.js";
+import {
+  ACTION_DESCRIPTIONS,
+  ACTIONS,
+  type Action,
+  BUILT_IN_ROLES,
+  firstUnheld,
+  type PermissionSet,
+} from "./permissions.js";
 import type { PermissionInput, RolePermissionRecord, RoleRecord, RolesRepository } from "./roles.repository.js";
 import type { CreateRoleBody, RolePermissionView, RoleView, UpdateRoleBody } from "./roles.schema.js";
 
@@ -39,6 +46,14 @@ export interface RoleEditor {
   id: string;
   admin: boolean;
   roleId: string | null;
+  permissions: PermissionSet;
+}
+
+/** Refuses a non-administrator who would put into a role a permission they do not hold. */
+export function assertWithinHolder(editor: RoleEditor, wanted: readonly PermissionInput[]): void {
+  if (editor.admin) return;
+  const unheld = firstUnheld(editor.permissions, wanted);
+  if (unheld) throw new Forbidden(`you cannot grant ${unheld}, which you do not hold yourself`, "permission_not_held");
 }
 
 export class RolesService {
@@ -66,6 +81,7 @@ export class RolesService {
 
   async create(input: CreateRoleBody, editor: RoleEditor): Promise<RoleView> {
     const permissions = await this.#checkPermissions(input.permissions);
+    assertWithinHolder(editor, permissions);
     const id = await this.roles.insert(
       { name: input.name, describe: input.describe, status: input.status, creatorId: editor.id },
       permissions,
@@ -80,6 +96,7 @@ export class RolesService {
       throw new Forbidden("only an administrator may change the role they hold", "own_role");
     }
     const permissions = input.permissions && (await this.#checkPermissions(input.permissions));
+    if (permissions) assertWithinHolder(editor, permissions);
     const { permissions: _, ...changes } = input;
     await this.roles.update(id, changes, permissions);
     return this.get(id);

@@ -2,14 +2,12 @@ import type { PageQuery } from "../../http/envelope.js";
 import { Forbidden, Invalid, NotFound } from "../../http/errors.js";
 import type { UsersService } from "../users/users.service.js";
 import type { RolesRepository } from "./roles.repository.js";
+import { assertWithinHolder, type RoleEditor } from "./roles.service.js";
 import type { UserAccountRecord, UserAdminRepository } from "./user-admin.repository.js";
 import type { CreateUserBody, UpdateUserBody, UserAccountView } from "./user-admin.schema.js";
 
 /** Who is acting. Holding manage.userrole.user does not make one an administrator. */
-export interface Actor {
-  id: string;
-  admin: boolean;
-}
+export type Actor = RoleEditor;
 
 function toView(user: UserAccountRecord): UserAccountView {
   return {
@@ -49,7 +47,7 @@ export class UserAdminService {
   async create(input: CreateUserBody, actor: Actor): Promise<UserAccountView> {
     if (input.admin && !actor.admin)
       throw new Forbidden("only an administrator may create an administrator", "admin_only");
-    if (input.roleId) await this.#checkRole(input.roleId);
+    if (input.roleId) await this.#checkRole(input.roleId, actor);
     const user = await this.users.createUser(input);
     return toView((await this.accounts.findById(user.id))!);
   }
@@ -62,7 +60,7 @@ export class UserAdminService {
     }
     if (input.roleId !== undefined && input.roleId !== target.roleId) {
       if (target.id === actor.id) throw new Forbidden("you cannot change your own role", "own_account");
-      await this.#checkRole(input.roleId);
+      await this.#checkRole(input.roleId, actor);
     }
     await this.accounts.update(
       id,
@@ -93,8 +91,10 @@ export class UserAdminService {
     return target;
   }
 
-  async #checkRole(roleId: string): Promise<void> {
+  /** The role exists, and a non-administrator holds everything it grants. */
+  async #checkRole(roleId: string, actor: Actor): Promise<void> {
     if (!(await this.roles.findById(roleId)))
       throw new Invalid(`body.roleId: role ${roleId} does not exist`, "role_not_found");
+    assertWithinHolder(actor, await this.roles.permissionsOf([roleId]));
   }
 }
