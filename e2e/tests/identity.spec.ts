@@ -79,6 +79,38 @@ test.describe("identity", () => {
     await expect(page).toHaveURL(/\/frontend\/search$/);
   });
 
+  test("registers through the register page, then signs in with the new account", async ({ page }, testInfo) => {
+    await page.goto("/frontend/search");
+    await expect(page.locator("#password")).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("login.png") });
+    await page.getByRole("link", { name: zh("user.login.register") }).click();
+    await expect(page).toHaveURL(/\/user\/register\?uid=/);
+
+    // Validation first: a short password and a mismatched confirmation are named.
+    await page.locator("#username").fill("reporter.e2e");
+    await page.locator("#name").fill("Reporter E2E");
+    await page.locator("#password").fill("short");
+    await page.locator("#confirm").fill("different");
+    await page.getByRole("button", { name: button("user.register.submit") }).click();
+    await expect(page.getByText(zh("user.field.confirm.mismatch"))).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("register.png") });
+
+    await page.locator("#password").fill("reporter-password-1");
+    await page.locator("#confirm").fill("reporter-password-1");
+    await page.getByRole("button", { name: button("user.register.submit") }).click();
+    await expect(page).toHaveURL(/\/user\/register-result\?/);
+    await expect(page.getByText(zh("user.registerResult.title"))).toBeVisible();
+    await page.getByRole("button", { name: button("user.registerResult.signIn") }).click();
+
+    // The pending sign-in is still there: the new account finishes it.
+    await expect(page).toHaveURL(/\/user\/login\?uid=/);
+    await page.locator("#username").fill("reporter.e2e");
+    await page.locator("#password").fill("reporter-password-1");
+    await page.getByRole("button", { name: button("user.login.submit") }).click();
+    await expect(page).toHaveURL(/\/frontend\/search$/, { timeout: 20_000 });
+    await expect(page.getByTestId("user-name")).toHaveText("Reporter E2E");
+  });
+
   test("returns to the intended page after sign-in", async ({ page }) => {
     await page.goto("/manage/userrole/user");
     await expect(page).toHaveURL(/\/user\/login\?uid=/);
@@ -119,6 +151,7 @@ test.describe("identity", () => {
   test("an administrator opens /backend, lists users and roles, and sees the token dialog", async ({
     page,
   }, testInfo) => {
+    test.setTimeout(120_000);
     await page.setViewportSize({ width: 1440, height: 900 });
     await signIn(page);
     await page.getByTestId("user-menu").hover();
@@ -160,6 +193,7 @@ test.describe("identity", () => {
     request,
     browser,
   }) => {
+    test.setTimeout(120_000);
     await signIn(page);
     await ensureUser(page, request, viewer);
     // A role that may only list users: the screen shows, its buttons do not.

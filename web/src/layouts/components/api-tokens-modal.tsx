@@ -7,7 +7,9 @@ import { useTranslation } from "react-i18next";
 import { type ApiToken, createApiToken, listApiTokens, revokeApiToken } from "../../api/identity-admin";
 
 const TOKENS_QUERY = ["api-tokens"] as const;
-const when = (value: string | null) => (value ? dayjs(value).format("YYYY-MM-DD HH:mm") : "—");
+const when = (value: string | null) => (
+  <span style={{ whiteSpace: "nowrap" }}>{value ? dayjs(value).format("YYYY-MM-DD HH:mm") : "—"}</span>
+);
 
 function tokenState(token: ApiToken, now = Date.now()): "revoked" | "expired" | "active" {
   if (token.revokedAt) return "revoked";
@@ -73,7 +75,7 @@ export function ApiTokensModal({ open, onClose }: { open: boolean; onClose: () =
         </Space>
       }
       open={open}
-      width={720}
+      width={860}
       onCancel={close}
       footer={<Button onClick={close}>{t("layout.close")}</Button>}
       destroyOnHidden
@@ -141,10 +143,15 @@ export function ApiTokensModal({ open, onClose }: { open: boolean; onClose: () =
           {
             title: t("layout.getToken.prefix"),
             dataIndex: "prefix",
-            render: (prefix: string) => <Typography.Text code>{prefix}…</Typography.Text>,
+            width: 180,
+            render: (prefix: string) => (
+              <Typography.Text code style={{ whiteSpace: "nowrap" }}>
+                {prefix}…
+              </Typography.Text>
+            ),
           },
           { title: t("layout.getToken.createdAt"), dataIndex: "createdAt", render: when },
-          { title: t("layout.getToken.lastUsed"), dataIndex: "lastUsedAt", render: when },
+          { title: t("layout.getToken.lastUsed"), dataIndex: "lastUsedAt", render: when, width: 150 },
           {
             title: t("layout.getToken.expiresAt"),
             dataIndex: "expiresAt",
