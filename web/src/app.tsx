@@ -4,7 +4,6 @@ import enUS from "antd/locale/en_US";
 import zhCN from "antd/locale/zh_CN";
 import { I18nextProvider } from "react-i18next";
 import { BrowserRouter } from "react-router-dom";
-import { SessionGate } from "./auth/session-gate";
 import { MESSAGE_CONFIG } from "./config";
 import { LanguageProvider, useLanguage } from "./layouts/language-context";
 import { SettingsProvider, useSettings } from "./layouts/settings-context";
@@ -27,9 +26,7 @@ function Themed() {
     >
       <AntApp message={MESSAGE_CONFIG}>
         <BrowserRouter>
-          <SessionGate>
-            <AppRoutes />
-          </SessionGate>
+          <AppRoutes />
         </BrowserRouter>
       </AntApp>
     </ConfigProvider>

@@ -9,10 +9,7 @@ export function systemRoutes(info: z.infer<typeof systemInfo>): FastifyPluginAsy
   return async (app) => {
     app.get(
       "/system/info",
-      {
-        config: { public: true },
-        schema: { tags: ["system"], summary: "Product name and version", response: { 200: envelope(systemInfo) } },
-      },
+      { schema: { tags: ["system"], summary: "Product name and version", response: { 200: envelope(systemInfo) } } },
       async () => ok(info),
     );
   };
