@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import type { Db } from "./db/database.js";
-import { API_PREFIX, registerErrorHandling } from "./http/error-handler.js";
+import { API_PREFIX, registerErrorHandler, registerNotFoundHandler } from "./http/error-handler.js";
 import { registerHealth } from "./http/health.js";
 import { MethodIndex } from "./http/method-index.js";
 import { registerMetrics } from "./http/metrics.js";
@@ -34,6 +34,7 @@ export async function buildApp({ config, db, logger }: AppDependencies): Promise
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
 
   const methods = new MethodIndex();
   methods.attach(app);
@@ -53,6 +54,6 @@ export async function buildApp({ config, db, logger }: AppDependencies): Promise
   );
 
   const spaServed = await registerSpa(app, config.webDir);
-  registerErrorHandling(app, methods, spaServed ? spaFallback : undefined);
+  registerNotFoundHandler(app, methods, spaServed ? spaFallback : undefined);
   return app;
 }

@@ -53,14 +53,22 @@ export function describeError(error: FastifyError | Error): { status: number; co
 /** Answers a request no route matched, or returns false to let the 404 envelope answer. */
 export type FallbackHandler = (request: FastifyRequest, reply: FastifyReply) => boolean;
 
-export function registerErrorHandling(app: FastifyInstance, methods: MethodIndex, fallback?: FallbackHandler): void {
+/**
+ * Fastify binds a route to the error handler in force when the route is
+ * registered, so this must run before any route is: routes registered
+ * earlier would answer errors with Fastify's default body.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, code, msg } = describeError(error);
     if (status >= 500) request.log.error({ err: error }, "request failed");
     else request.log.info({ status, code }, msg);
     return send(reply, status, code, msg);
   });
+}
 
+/** 404 (or 405 with Allow) for requests no route matched; after every route, as the fallback needs them. */
+export function registerNotFoundHandler(app: FastifyInstance, methods: MethodIndex, fallback?: FallbackHandler): void {
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     if (fallback?.(request, reply)) return reply;
     const path = request.url.split("?")[0] ?? request.url;
