@@ -49,6 +49,8 @@ test.describe("menus", () => {
 
 test.describe("multi-tab bar", () => {
   test("close this, right, left and all, with the two messages", async ({ page }) => {
+    // Six full page loads of the app: about 20 s alone, over the default 60 s when the machine is busy.
+    test.slow();
     await page.setViewportSize({ width: 1440, height: 900 });
     const visits: [string, string][] = [
       ["/upload/image", "menu.upload.image"],
