@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { openApp, snapshot, zh } from "./helpers.js";
+import { openApp, snapshot, watchConsoleErrors, zh } from "./helpers.js";
 
 const tabBar = (page: Page) => page.locator(".dams-tab-bar");
 // The tabs themselves, not their close buttons (which antd also gives role "tab").
@@ -15,6 +15,7 @@ test.describe("menus", () => {
   test("the front area has a top menu of the user menu; a click opens the page in a tab", async ({
     page,
   }, testInfo) => {
+    const errors = watchConsoleErrors(page);
     await page.setViewportSize({ width: 1440, height: 900 });
     await openApp(page, "/frontend/search");
     const topMenu = page
@@ -29,9 +30,11 @@ test.describe("menus", () => {
     await expect(page).toHaveURL(/\/upload\/video$/);
     await expect(tabs(page)).toHaveCount(2);
     await snapshot(page, testInfo, "front-area");
+    expect(errors).toEqual([]);
   });
 
   test("the back area has a side menu of the admin menu", async ({ page }, testInfo) => {
+    const errors = watchConsoleErrors(page);
     await page.setViewportSize({ width: 1440, height: 900 });
     await openApp(page, "/backend");
     const sider = page.locator(".ant-pro-sider");
@@ -44,6 +47,7 @@ test.describe("menus", () => {
     await expect(page).toHaveURL(/\/manage\/setting\/watermark$/);
     await expect(page.getByText(zh("menu.manage.setting.watermark")).first()).toBeVisible();
     await snapshot(page, testInfo, "back-area");
+    expect(errors).toEqual([]);
   });
 });
 
