@@ -10,6 +10,8 @@ import { defineConfig, devices } from "@playwright/test";
 const port = Number(process.env.E2E_PORT ?? 18_480);
 const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "dams-e2e-"));
 export const baseURL = `http://127.0.0.1:${port}`;
+/** The access-token lifetime the journeys run with (the server's minimum is 30 s). */
+export const ACCESS_TOKEN_TTL_SECONDS = 30;
 
 export default defineConfig({
   testDir: "tests",
@@ -43,6 +45,10 @@ export default defineConfig({
       DAMS_DATA_DIR: dataDir,
       DAMS_ADMIN_PASSWORD: "e2e-admin-password",
       DAMS_LOG_LEVEL: "warn",
+      // Redirect URIs and the token audience must name the address the browser uses.
+      DAMS_PUBLIC_URL: baseURL,
+      // Short-lived access tokens, so a journey can watch the silent refresh.
+      DAMS_OIDC_ACCESS_TOKEN_TTL: String(ACCESS_TOKEN_TTL_SECONDS),
     },
   },
 });

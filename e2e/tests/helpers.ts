@@ -1,4 +1,4 @@
-import type { Page, TestInfo } from "@playwright/test";
+import { expect, type Page, type TestInfo } from "@playwright/test";
 import enUS from "../../web/src/locales/en-US/index.js";
 import zhCN from "../../web/src/locales/zh-CN/index.js";
 
@@ -22,10 +22,39 @@ export function titleOf(text: Text, key: string): string {
 }
 
 /**
- * Opens a page of the product as a user. Today the shell needs no session;
- * once sign-in lands, this is where the journeys sign in first.
+ * Signs in through the real sign-in page, as a user would: opening the front
+ * area without a session goes to the sign-in server, which shows our login
+ * page (`/user/login?uid=…`); after the credentials the browser comes back
+ * with a code, the app exchanges it and lands on `/frontend/search`.
+ * Starts from a page without a session (a fresh browser context).
  */
+export async function signIn(page: Page, username = "admin", password = "e2e-admin-password"): Promise<void> {
+  await page.goto("/frontend/search");
+  const form = page.locator("form").filter({ has: page.locator("#password") });
+  const userMenu = page.getByTestId("user-menu");
+  await expect(form.or(userMenu)).toBeVisible({ timeout: 20_000 });
+  if (await userMenu.isVisible()) return;
+  await expect(page).toHaveURL(/\/user\/login\?uid=/);
+  await page.locator("#username").fill(username);
+  await page.locator("#password").fill(password);
+  await form.locator('button[type="submit"]').click();
+  await page.waitForURL(/\/frontend\/search/, { timeout: 20_000 });
+  await expect(userMenu).toBeVisible({ timeout: 20_000 });
+}
+
+async function hasSession(page: Page): Promise<boolean> {
+  // about:blank has no storage of ours (and throws): no session yet.
+  return page.evaluate(() => localStorage.getItem("pro__refresh_token") !== null).catch(() => false);
+}
+
+/** Opens a page of the product as the signed-in administrator (signing in first in a fresh context). */
 export async function openApp(page: Page, path: string): Promise<void> {
+  if (!(await hasSession(page))) await signIn(page);
+  await openPublic(page, path);
+}
+
+/** Opens a page that needs no session (the routes spec section 2 exempts from login). */
+export async function openPublic(page: Page, path: string): Promise<void> {
   // Wait for the menus and the page chunk, so the shell has recorded the visit (tabs) before the next step.
   await page.goto(path, { waitUntil: "networkidle" });
 }

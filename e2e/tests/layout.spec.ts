@@ -67,7 +67,9 @@ test.describe("multi-tab bar", () => {
       // The tab shows once the bar has recorded the visit; only then is the next reload safe.
       await expect(activeTab(page)).toHaveText(zh(key));
     }
+    // Signing in landed on the search page first.
     await expect(tabs(page)).toHaveText([
+      zh("menu.search"),
       zh("menu.upload.image"),
       zh("menu.upload.video"),
       zh("menu.upload.audio"),

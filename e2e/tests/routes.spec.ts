@@ -1,20 +1,33 @@
 import { expect, test } from "@playwright/test";
-import { en, openApp, snapshot, titleOf, watchConsoleErrors, zh } from "./helpers.js";
+import { en, openApp, openPublic, snapshot, titleOf, watchConsoleErrors, zh } from "./helpers.js";
 
 test.describe("fixed routes of spec section 2", () => {
   const redirects: [string, RegExp][] = [
     ["/", /\/frontend\/search$/],
     ["/frontend", /\/frontend\/search$/],
     ["/backend", /\/backend\/monitor\/storage$/],
-    ["/user", /\/user\/login$/],
-    ["/share", /\/share\/storyPreview$/],
     ["/test", /\/test\/home$/],
     ["/no/such/page", /\/404$/],
     ["/manage/setting", /\/manage\/setting\/category$/],
+    ["/share", /\/share\/storyPreview$/],
   ];
   for (const [from, to] of redirects) {
     test(`${from} leads to ${to.source}`, async ({ page }) => {
       await openApp(page, from);
+      await expect(page).toHaveURL(to);
+    });
+  }
+
+  // Exempt from login: no session needed.
+  const publicRedirects: [string, RegExp][] = [
+    ["/share/storyPreview", /\/share\/storyPreview$/],
+    // /user → /user/login, which then asks the sign-in server and comes back as its login page.
+    ["/user", /\/user\/login(\?uid=[\w-]+)?$/],
+    ["/user/register", /\/user\/register$/],
+  ];
+  for (const [from, to] of publicRedirects) {
+    test(`${from} leads to ${to.source} without a session`, async ({ page }) => {
+      await openPublic(page, from);
       await expect(page).toHaveURL(to);
     });
   }
@@ -48,7 +61,7 @@ test.describe("fixed routes of spec section 2", () => {
   });
 
   test("hidden /source pages render without the menus' chrome", async ({ page }) => {
-    await openApp(page, "/source/editimg");
+    await openPublic(page, "/source/editimg");
     await expect(page).toHaveTitle(titleOf(zh, "route.source.editimg"));
     await expect(page.locator(".ant-pro-layout")).toHaveCount(0);
   });

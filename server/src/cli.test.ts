@@ -1,7 +1,9 @@
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 
 const cli = path.resolve(import.meta.dirname, "cli.ts");
@@ -37,6 +39,21 @@ describe("dams CLI", () => {
     expect(dams(["user", "passwd", "ghost", "--password", "whatever-pass"]).stderr).toBe(
       "dams: user ghost does not exist\n",
     );
+  });
+
+  it("prints an API token for a user, stores only its hash, and refuses an unknown user", () => {
+    const created = dams(["token", "create", "editor", "--name", "wire import", "--days", "30"]);
+    expect(created.status).toBe(0);
+    expect(created.stdout).toMatch(/^dams_[A-Za-z0-9_-]{43}\n$/);
+    const secret = created.stdout.trim();
+    const database = new Database(path.join(dataDir, "dams.sqlite"), { readonly: true });
+    const row = database.prepare("select name, token_hash, expires_at from api_tokens").get() as Record<string, string>;
+    database.close();
+    expect(row.name).toBe("wire import");
+    expect(row.token_hash).toBe(createHash("sha256").update(secret).digest("hex"));
+    expect(Date.parse(row.expires_at!) - Date.now()).toBeGreaterThan(29 * 86_400_000);
+    expect(dams(["token", "create", "ghost"]).stderr).toContain("dams: user ghost does not exist\n");
+    expect(dams(["token", "create", "editor", "--days", "0"]).status).toBe(1);
   });
 
   it("stops at boot with a message naming a bad variable", () => {

@@ -2,7 +2,9 @@
 import { Command } from "commander";
 import { type Config, ConfigError, loadConfig } from "./config.js";
 import { openDatabase } from "./db/database.js";
-import { AppError } from "./http/errors.js";
+import { AppError, NotFound } from "./http/errors.js";
+import { ApiTokensRepository } from "./modules/api-tokens/api-tokens.repository.js";
+import { ApiTokensService } from "./modules/api-tokens/api-tokens.service.js";
 import { UsersRepository } from "./modules/users/users.repository.js";
 import { UsersService } from "./modules/users/users.service.js";
 import { serve } from "./server.js";
@@ -71,6 +73,33 @@ user
     const password = passwordFrom(options.password);
     await withUsers((users) => users.setPassword(username, password));
     process.stdout.write(`password changed for ${username}\n`);
+  });
+
+const token = program.command("token").description("manage personal API tokens");
+token
+  .command("create <username>")
+  .description("create an API token for a user and print it (shown once; only its hash is stored)")
+  .option("--name <name>", "what the token is for", "cli")
+  .option("--days <days>", "expire after this many days (default: never)")
+  .action(async (username: string, options: { name: string; days?: string }) => {
+    const days = options.days === undefined ? undefined : Number(options.days);
+    if (days !== undefined && !(Number.isInteger(days) && days >= 1 && days <= 3650)) {
+      throw new ConfigError("--days must be a whole number of days from 1 to 3650");
+    }
+    const db = openDatabase(config().database);
+    try {
+      await db.migrateToLatest();
+      const user = await new UsersRepository(db).findByUsername(username);
+      if (!user) throw new NotFound(`user ${username} does not exist`, "user_not_found");
+      if (user.status !== 1) throw new ConfigError(`user ${username} is disabled`);
+      const created = await new ApiTokensService(new ApiTokensRepository(db)).create(user.id, {
+        name: options.name,
+        expiresInDays: days,
+      });
+      process.stdout.write(`${created.secret}\n`);
+    } finally {
+      await db.close();
+    }
   });
 
 program.parseAsync().catch((error: unknown) => {

@@ -31,6 +31,25 @@ const envSchema = z.object({
   DAMS_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   DAMS_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   DAMS_TRUST_PROXY: booleanFromEnv.default(false),
+  DAMS_OIDC_KEYS_FILE: z.string().min(1).optional(),
+  DAMS_OIDC_REDIRECT_URIS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(",")
+        .map((uri) => uri.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.url("each redirect URI must be an absolute URL")).min(1))
+    .optional(),
+  DAMS_OIDC_ACCESS_TOKEN_TTL: z.coerce.number().int().min(30).max(86_400).default(600),
+  DAMS_OIDC_ISSUER_URL: z.url().optional(),
+  DAMS_OIDC_CLIENT_ID: z.string().min(1).default("newsroom"),
+  DAMS_OIDC_AUDIENCE: z.string().min(1).optional(),
+  DAMS_OIDC_ADMIN_CLAIM: z
+    .string()
+    .regex(/^[^=\s]+=[^=]+$/, "must look like claim=value, e.g. groups=dams-admins or admin=true")
+    .optional(),
 });
 
 export type DatabaseConfig = { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
@@ -47,6 +66,24 @@ export interface Config {
   requestTimeoutMs: number;
   logLevel: z.infer<typeof envSchema>["DAMS_LOG_LEVEL"];
   trustProxy: boolean;
+  oidc: OidcConfig;
+}
+
+/** Sign-in: the embedded OpenID Connect provider, or an external issuer when `external` is set. */
+export interface OidcConfig {
+  /** DAMS_PUBLIC_URL without a trailing slash, or http://localhost:<PORT>. */
+  publicBase: string;
+  keysFile: string;
+  redirectUris: string[];
+  accessTokenTtlSeconds: number;
+  clientId: string;
+  external?: {
+    issuerUrl: string;
+    /** The `aud` the API expects in access tokens. */
+    audience: string;
+    /** The claim and value that make a provisioned user an administrator. */
+    adminClaim?: { name: string; value: string };
+  };
 }
 
 export class ConfigError extends Error {}
@@ -61,6 +98,25 @@ function databaseFrom(url: string | undefined, dataDir: string): DatabaseConfig 
 /** The built web app ships beside the server in the repository: web/dist. */
 function defaultWebDir(): string {
   return path.resolve(import.meta.dirname, "../../web/dist");
+}
+
+function oidcFrom(values: z.infer<typeof envSchema>, dataDir: string): OidcConfig {
+  const publicBase = (values.DAMS_PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, "");
+  const adminClaim = values.DAMS_OIDC_ADMIN_CLAIM?.split("=");
+  return {
+    publicBase,
+    keysFile: path.resolve(values.DAMS_OIDC_KEYS_FILE ?? path.join(dataDir, "oidc-keys.json")),
+    redirectUris: values.DAMS_OIDC_REDIRECT_URIS ?? [`${publicBase}/user/login`],
+    accessTokenTtlSeconds: values.DAMS_OIDC_ACCESS_TOKEN_TTL,
+    clientId: values.DAMS_OIDC_CLIENT_ID,
+    external: values.DAMS_OIDC_ISSUER_URL
+      ? {
+          issuerUrl: values.DAMS_OIDC_ISSUER_URL.replace(/\/+$/, ""),
+          audience: values.DAMS_OIDC_AUDIENCE ?? values.DAMS_OIDC_CLIENT_ID,
+          adminClaim: adminClaim ? { name: adminClaim[0]!, value: adminClaim[1]! } : undefined,
+        }
+      : undefined,
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -83,5 +139,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: values.DAMS_REQUEST_TIMEOUT_MS,
     logLevel: values.DAMS_LOG_LEVEL,
     trustProxy: values.DAMS_TRUST_PROXY,
+    oidc: oidcFrom(values, dataDir),
   };
 }

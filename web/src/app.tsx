@@ -4,6 +4,7 @@ import enUS from "antd/locale/en_US";
 import zhCN from "antd/locale/zh_CN";
 import { I18nextProvider } from "react-i18next";
 import { BrowserRouter } from "react-router-dom";
+import { SessionGate } from "./auth/session-gate";
 import { MESSAGE_CONFIG } from "./config";
 import { LanguageProvider, useLanguage } from "./layouts/language-context";
 import { SettingsProvider, useSettings } from "./layouts/settings-context";
@@ -26,7 +27,9 @@ function Themed() {
     >
       <AntApp message={MESSAGE_CONFIG}>
         <BrowserRouter>
-          <AppRoutes />
+          <SessionGate>
+            <AppRoutes />
+          </SessionGate>
         </BrowserRouter>
       </AntApp>
     </ConfigProvider>

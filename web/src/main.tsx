@@ -1,6 +1,7 @@
 import { message } from "antd";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import { acceptHashToken } from "./api/session";
 import { App } from "./app";
 import "./global.css";
 import { i18n } from "./locales";
@@ -11,6 +12,9 @@ window.addEventListener("vite:preloadError", (event) => {
   event.preventDefault();
   void message.error(i18n.t("error.chunkLoad", { name: chunkNameFromError(event.payload) }));
 });
+
+// Spec section 4, step 3: a token passed in the URL hash is accepted and stored.
+acceptHashToken();
 
 const root = document.getElementById("root");
 if (!root) throw new Error("#root is missing from index.html");

@@ -13,15 +13,15 @@ describeEachDialect("HTTP conventions", (dialect) => {
     env: { DAMS_BODY_LIMIT: "1024" },
     prepare(app) {
       // Routes that exist only to drive the shared error handling from outside.
-      app.post("/dams/api/v1/test/echo", { schema: { body: echoBody } }, async (request) => ({
+      app.post("/dams/api/v1/test/echo", { config: { public: true }, schema: { body: echoBody } }, async (request) => ({
         code: 0,
         msg: "ok",
         data: request.body,
       }));
-      app.get("/dams/api/v1/test/forbidden", async () => {
+      app.get("/dams/api/v1/test/forbidden", { config: { public: true } }, async () => {
         throw new Forbidden();
       });
-      app.get("/dams/api/v1/test/crash", async () => {
+      app.get("/dams/api/v1/test/crash", { config: { public: true } }, async () => {
         throw new Error("secret internal detail");
       });
     },
@@ -104,7 +104,13 @@ describeEachDialect("HTTP conventions", (dialect) => {
   });
 
   it("sends security headers and a CSP on every response, errors included", async () => {
-    for (const url of ["/dams/api/v1/system/info", "/dams/api/v1/no-such-thing", "/healthz"]) {
+    // user-menus without a token: the 401 of the auth hook carries them too.
+    for (const url of [
+      "/dams/api/v1/system/info",
+      "/dams/api/v1/no-such-thing",
+      "/healthz",
+      "/dams/api/v1/user-menus",
+    ]) {
       const response = await ctx().app.inject({ method: "GET", url });
       expect(response.headers["content-security-policy"]).toContain("default-src 'self'");
       expect(response.headers["content-security-policy"]).toContain("object-src 'none'");

@@ -1,7 +1,9 @@
 import { notification } from "antd";
 import { i18n } from "../locales";
 import { errorNotice } from "./error-messages";
-import { clearSession, getAccessToken } from "./session";
+import { clearSession } from "./session";
+import { loadAuthConfig, refreshTokens, TokenEndpointError } from "./sign-in";
+import { SessionExpiredError, TokenRefresher, webLock } from "./token-refresh";
 
 /** Spec section 7: every call to the main API gives up after 30 s. */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -19,9 +21,49 @@ export class ApiError extends Error {
   }
 }
 
-/** Adds the bearer token (when one is stored) and the timeout to a request. */
+/** The one refresher of the page: concurrent calls share its refresh. */
+export const tokenRefresher = new TokenRefresher({
+  refresh: async (refreshToken) => refreshTokens(await loadAuthConfig(), refreshToken),
+  exclusive: webLock,
+  // No answer from the token endpoint is a network failure, not a refusal: the session is kept.
+  isTransient: (error) => error instanceof TokenEndpointError && error.status === null,
+});
+
+/** How long the 'Unauthorized' notification shows before the page reloads. */
+const RELOAD_DELAY_MS = 1500;
+let ending = false;
+
+/**
+ * Spec sections 4 and 8: refresh failure or a stale expiry — tokens removed,
+ * logout, 'Unauthorized / Authorization verification failed', reload. The
+ * reload happens only when tokens were stored, so it cannot loop: the page
+ * comes back without a session and starts a sign-in.
+ */
+export function endSession(): void {
+  if (ending) return;
+  const hadTokens = clearSession();
+  if (!hadTokens) return;
+  ending = true;
+  notification.error({ message: i18n.t("error.unauthorized"), description: i18n.t("error.unauthorized.description") });
+  setTimeout(() => window.location.reload(), RELOAD_DELAY_MS);
+}
+
+/** The token to send, refreshed when needed; ends the session when it cannot be renewed. */
+export async function bearerToken(): Promise<string | null> {
+  try {
+    return await tokenRefresher.accessToken();
+  } catch (error) {
+    if (error instanceof SessionExpiredError) {
+      endSession();
+      throw new ApiError(401, error.message, "session_expired");
+    }
+    throw new ApiError(null, error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** Adds the bearer token (refreshed when needed) and the timeout to a request. */
 export async function sendRequest(request: Request, fetchImpl: typeof fetch = fetch): Promise<Response> {
-  const token = getAccessToken();
+  const token = await bearerToken();
   const headers = new Headers(request.headers);
   if (token) headers.set("Authorization", `Bearer ${token}`);
   else headers.delete("Authorization");
@@ -61,8 +103,10 @@ export function reportApiError(error: unknown, options: CallOptions = {}): void 
   if (error.status != null && options.silentStatuses?.includes(error.status)) return;
   const notice = errorNotice(error.status, error.message, (key, params) => i18n.t(key, params));
   if (notice.kind === "unauthorized") {
-    // Reload only when a token was stored, so a server that answers 401 to a
-    // guest cannot put the page into a reload loop.
+    // Spec section 8: 401 clears the token keys, logs out and reloads. Reload
+    // only when a token was stored, so a server that answers 401 to a guest
+    // cannot put the page into a reload loop; an ended session was handled.
+    if (error.code === "session_expired") return;
     if (clearSession()) window.location.reload();
     return;
   }

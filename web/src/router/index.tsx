@@ -1,5 +1,5 @@
 import { useMemo } from "react";
-import { Navigate, type RouteObject, useRoutes } from "react-router-dom";
+import { Navigate, type RouteObject, useLocation, useRoutes } from "react-router-dom";
 import type { MenuItem } from "../api/client";
 import { PageLoading } from "../components/page-loading";
 import { AreaLayout } from "../layouts/area-layout";
@@ -65,13 +65,19 @@ export function menuRoutes(items: MenuItem[], skip: Set<string>): { pages: Route
   return { pages, redirects };
 }
 
-/** Unmatched paths wait for both menus; then 404, or the error page of a failed menu load. */
+/** The back area's paths: without any back-area menu item they answer 403, not 404. */
+const BACK_AREA = /^\/(backend|manage)(\/|$)/;
+
+/** Unmatched paths wait for both menus; then 404 (403 in a back area the role cannot see), or the error page of a failed menu load. */
 function Unmatched() {
+  const location = useLocation();
   const user = useMenuQuery("user");
   const admin = useMenuQuery("admin");
   if (user.isPending || admin.isPending) return <PageLoading />;
   const failed = user.isError ? user.error : admin.isError ? admin.error : null;
-  return <Navigate to={failed ? errorPageFor(errorStatus(failed)) : "/404"} replace />;
+  if (failed) return <Navigate to={errorPageFor(errorStatus(failed))} replace />;
+  const noBackArea = admin.data?.length === 0 && BACK_AREA.test(location.pathname);
+  return <Navigate to={noBackArea ? "/403" : "/404"} replace />;
 }
 
 export function buildRoutes(userMenu: MenuItem[], adminMenu: MenuItem[]): RouteObject[] {

@@ -2,6 +2,8 @@ import type { Kysely, Migration, MigrationProvider } from "kysely";
 import type { DialectAdapter } from "../dialect/index.js";
 import { usersAndMenus } from "./0001-users-and-menus.js";
 import { seedMenus } from "./0002-seed-menus.js";
+import { oidc } from "./0003-oidc.js";
+import { accessControl } from "./0004-access-control.js";
 
 // Migrations are frozen history: they must not depend on today's table types.
 // biome-ignore lint/suspicious/noExplicitAny: migrations address tables that later versions may reshape.
@@ -15,6 +17,8 @@ export class DamsMigrationProvider implements MigrationProvider {
     return {
       "0001-users-and-menus": usersAndMenus(this.adapter),
       "0002-seed-menus": seedMenus,
+      "0003-oidc": oidc(this.adapter),
+      "0004-access-control": accessControl(this.adapter),
     };
   }
 }

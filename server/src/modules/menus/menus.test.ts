@@ -1,5 +1,6 @@
-import { expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { describeEachDialect, useTestApp } from "../../test/dialects.js";
+import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import type { MenuItem } from "./menus.schema.js";
 
 function flatten(items: MenuItem[]): MenuItem[] {
@@ -8,9 +9,14 @@ function flatten(items: MenuItem[]): MenuItem[] {
 
 describeEachDialect("menus", (dialect) => {
   const ctx = useTestApp(dialect);
+  // An administrator sees the whole menu; filtering by role is tested in access/menu-visibility.test.ts.
+  let admin: TestPrincipal;
+  beforeAll(async () => {
+    admin = await createPrincipal(ctx().db, { username: "admin", admin: true });
+  });
 
   async function menu(url: string): Promise<MenuItem[]> {
-    const response = await ctx().app.inject({ method: "GET", url });
+    const response = await ctx().app.inject({ method: "GET", url, headers: admin.headers });
     expect(response.statusCode).toBe(200);
     return response.json().data;
   }

@@ -9,7 +9,10 @@ export function systemRoutes(info: z.infer<typeof systemInfo>): FastifyPluginAsy
   return async (app) => {
     app.get(
       "/system/info",
-      { schema: { tags: ["system"], summary: "Product name and version", response: { 200: envelope(systemInfo) } } },
+      {
+        config: { public: true },
+        schema: { tags: ["system"], summary: "Product name and version", response: { 200: envelope(systemInfo) } },
+      },
       async () => ok(info),
     );
   };

@@ -35,6 +35,34 @@ export class UsersRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  async findById(id: string): Promise<UserRecord | undefined> {
+    const row = await this.db.kysely.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+    return row && this.#toRecord(row);
+  }
+
+  /** A user provisioned from an external OpenID Connect issuer, by its `sub`. */
+  async findByExternalSubject(subject: string): Promise<UserRecord | undefined> {
+    const row = await this.db.kysely
+      .selectFrom("users")
+      .selectAll()
+      .where("external_subject", "=", subject)
+      .executeTakeFirst();
+    return row && this.#toRecord(row);
+  }
+
+  /** Refreshes what the external issuer says about a provisioned user. */
+  async updateExternalProfile(
+    id: string,
+    profile: { name: string; avatar_url: string | null; admin: boolean },
+    now: string,
+  ): Promise<void> {
+    await this.db.kysely
+      .updateTable("users")
+      .set({ ...profile, updated_at: now })
+      .where("id", "=", id)
+      .execute();
+  }
+
   async countAdmins(): Promise<number> {
     const { count } = await this.db.kysely
       .selectFrom("users")

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { Conflict, Invalid, NotFound } from "../../http/errors.js";
-import { hashPassword } from "./password.js";
+import { BUILT_IN_ROLES, DEFAULT_ROLE_ID } from "../access/permissions.js";
+import { hashPassword, verifyPassword } from "./password.js";
 import type { UserRecord, UsersRepository } from "./users.repository.js";
 
 export interface NewUser {
@@ -8,6 +9,8 @@ export interface NewUser {
   name?: string;
   password: string;
   admin?: boolean;
+  /** roles.id; administrators default to the administrator role, everyone else to contributor. */
+  roleId?: string;
 }
 
 const USERNAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{1,63}$/;
@@ -17,6 +20,13 @@ function checkPassword(password: string): void {
   if (password.length < MIN_PASSWORD_LENGTH) {
     throw new Invalid(`password must be at least ${MIN_PASSWORD_LENGTH} characters`, "weak_password");
   }
+}
+
+let dummyHash: Promise<string> | undefined;
+/** A hash of a random password, made once, that unknown usernames are checked against. */
+function dummyPasswordHash(): Promise<string> {
+  dummyHash ??= hashPassword(randomBytes(16).toString("hex"));
+  return dummyHash;
 }
 
 export class UsersService {
@@ -41,6 +51,44 @@ export class UsersService {
       password_hash: await hashPassword(input.password),
       avatar_url: null,
       admin: input.admin ?? false,
+      role_id: input.roleId ?? (input.admin ? BUILT_IN_ROLES.administrator : DEFAULT_ROLE_ID),
+      last_access_ip: null,
+      last_access_time: null,
+      created_at: now,
+      updated_at: now,
+    });
+  }
+
+  /**
+   * The enabled user whose password matches, or null. An unknown username
+   * costs the same argon2id verification as a wrong password, so timing does
+   * not tell which usernames exist.
+   */
+  async verifyCredentials(username: string, password: string): Promise<UserRecord | null> {
+    const user = await this.users.findByUsername(username);
+    const passwordHash = user?.password_hash ?? (await dummyPasswordHash());
+    const matches = await verifyPassword(passwordHash, password);
+    return matches && user?.password_hash && user.status === 1 ? user : null;
+  }
+
+  /** Creates a user provisioned from an external issuer's claims; they sign in there, so no password. */
+  async createExternalUser(input: {
+    subject: string;
+    username: string;
+    name: string;
+    avatarUrl: string | null;
+    admin: boolean;
+  }): Promise<UserRecord> {
+    const now = this.clock().toISOString();
+    return this.users.insert({
+      id: randomUUID(),
+      username: input.username,
+      name: input.name,
+      password_hash: null,
+      avatar_url: input.avatarUrl,
+      admin: input.admin,
+      role_id: input.admin ? BUILT_IN_ROLES.administrator : DEFAULT_ROLE_ID,
+      external_subject: input.subject,
       last_access_ip: null,
       last_access_time: null,
       created_at: now,

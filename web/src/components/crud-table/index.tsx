@@ -3,6 +3,8 @@ import { type ActionType, ModalForm, type ProColumns, ProTable } from "@ant-desi
 import { App, Button, Popconfirm } from "antd";
 import { type ReactNode, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { ApiError } from "../../api/http";
+import { Access } from "../../auth/access-component";
 import { DEFAULT_PAGE_SIZE, type ListQuery, type Page, rangeParams, toListQuery, toTableResult } from "./paging";
 
 /** Spec section 9: the add/edit modal is 600px wide. */
@@ -18,6 +20,32 @@ export interface CrudTableProps<T extends Record<string, unknown>, V extends Rec
   remove?: (record: T) => Promise<unknown>;
   /** The fields of the add/edit form; the record is set when editing. */
   formFields?: (record?: T) => ReactNode;
+  /** The edit form's initial values for a record (the record itself when absent). */
+  toFormValues?: (record: T) => Partial<V>;
+  /** Spec section 6: the 'permissionId.action' checks of the add, edit and delete buttons. */
+  access?: { add?: string; edit?: string; delete?: string };
+  /** More buttons in a row's action column; `reload` refreshes the list. */
+  rowActions?: (record: T, reload: () => Promise<void>) => ReactNode[];
+}
+
+/** Wraps an element in the access directive when a check is given. */
+function guarded(check: string | undefined, key: string, element: ReactNode): ReactNode {
+  return check ? (
+    <Access key={key} action={check}>
+      {element}
+    </Access>
+  ) : (
+    element
+  );
+}
+
+/**
+ * A refusal the server explains (409: the role is in use, the name is taken)
+ * is shown with the server's message; other failures were already reported
+ * by the API client (spec section 8).
+ */
+export function showRefusal(error: unknown, show: (text: string) => void): void {
+  if (error instanceof ApiError && error.status === 409) show(error.message);
 }
 
 /**
@@ -32,36 +60,53 @@ export function CrudTable<T extends Record<string, unknown>, V extends Record<st
   const actionRef = useRef<ActionType>(null);
   const [editing, setEditing] = useState<{ record?: T } | null>(null);
 
+  const reload = async () => {
+    await actionRef.current?.reload();
+  };
   const actionColumn: ProColumns<T> = {
     title: t("crud.actions"),
     valueType: "option",
     key: "crud-actions",
     render: (_, record) => [
-      props.update ? (
-        <Button key="edit" type="link" size="small" onClick={() => setEditing({ record })}>
-          {t("crud.edit")}
-        </Button>
-      ) : null,
-      props.remove ? (
-        <Popconfirm
-          key="delete"
-          title={t("crud.deleteConfirm")}
-          okText={t("crud.ok")}
-          cancelText={t("crud.cancel")}
-          onConfirm={async () => {
-            await props.remove?.(record);
-            message.success(t("crud.deleted"));
-            await actionRef.current?.reload();
-          }}
-        >
-          <Button type="link" size="small" danger>
-            {t("crud.delete")}
-          </Button>
-        </Popconfirm>
-      ) : null,
+      props.update
+        ? guarded(
+            props.access?.edit,
+            "edit",
+            <Button key="edit" type="link" size="small" onClick={() => setEditing({ record })}>
+              {t("crud.edit")}
+            </Button>,
+          )
+        : null,
+      ...(props.rowActions?.(record, reload) ?? []),
+      props.remove
+        ? guarded(
+            props.access?.delete,
+            "delete",
+            <Popconfirm
+              key="delete"
+              title={t("crud.deleteConfirm")}
+              okText={t("crud.ok")}
+              cancelText={t("crud.cancel")}
+              onConfirm={async () => {
+                try {
+                  await props.remove?.(record);
+                } catch (error) {
+                  showRefusal(error, (text) => message.error(text));
+                  return;
+                }
+                message.success(t("crud.deleted"));
+                await reload();
+              }}
+            >
+              <Button type="link" size="small" danger>
+                {t("crud.delete")}
+              </Button>
+            </Popconfirm>,
+          )
+        : null,
     ],
   };
-  const columns = props.update || props.remove ? [...props.columns, actionColumn] : props.columns;
+  const columns = props.update || props.remove || props.rowActions ? [...props.columns, actionColumn] : props.columns;
 
   return (
     <>
@@ -82,9 +127,13 @@ export function CrudTable<T extends Record<string, unknown>, V extends Record<st
         toolBarRender={() =>
           props.create
             ? [
-                <Button key="add" type="primary" icon={<PlusOutlined />} onClick={() => setEditing({})}>
-                  {t("crud.add")}
-                </Button>,
+                guarded(
+                  props.access?.add,
+                  "add",
+                  <Button key="add" type="primary" icon={<PlusOutlined />} onClick={() => setEditing({})}>
+                    {t("crud.add")}
+                  </Button>,
+                ),
               ]
             : []
         }
@@ -94,11 +143,16 @@ export function CrudTable<T extends Record<string, unknown>, V extends Record<st
         title={editing?.record ? t("crud.edit") : t("crud.add")}
         width={EDIT_MODAL_WIDTH}
         open={editing !== null}
-        initialValues={editing?.record}
+        initialValues={editing?.record && (props.toFormValues ? props.toFormValues(editing.record) : editing.record)}
         modalProps={{ destroyOnHidden: true, onCancel: () => setEditing(null) }}
         onFinish={async (values) => {
-          if (editing?.record) await props.update?.(editing.record, values);
-          else await props.create?.(values);
+          try {
+            if (editing?.record) await props.update?.(editing.record, values);
+            else await props.create?.(values);
+          } catch (error) {
+            showRefusal(error, (text) => message.error(text));
+            return false;
+          }
           message.success(t("crud.saved"));
           setEditing(null);
           await actionRef.current?.reload();

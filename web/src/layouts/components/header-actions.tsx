@@ -1,10 +1,11 @@
 import { EditOutlined, KeyOutlined, PictureOutlined, VideoCameraOutlined } from "@ant-design/icons";
-import { Button, Input, Modal, Space, Typography, Upload } from "antd";
+import { Button, Input, Space, Upload } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { IMAGE_EDIT_ACCEPT } from "../../config";
 import type { Area } from "../settings";
+import { ApiTokensModal } from "./api-tokens-modal";
 import { EditorModal } from "./editor-modal";
 import { LanguageSwitch } from "./language-switch";
 import { UserMenu } from "./user-menu";
@@ -73,16 +74,7 @@ function BackActions() {
       <Button type="text" icon={<KeyOutlined />} onClick={() => setOpen(true)}>
         {t("layout.getToken")}
       </Button>
-      <Modal
-        title={t("layout.getToken.title")}
-        open={open}
-        onCancel={() => setOpen(false)}
-        onOk={() => setOpen(false)}
-        okText={t("layout.ok")}
-        cancelButtonProps={{ style: { display: "none" } }}
-      >
-        <Typography.Paragraph>{t("layout.getToken.body")}</Typography.Paragraph>
-      </Modal>
+      <ApiTokensModal open={open} onClose={() => setOpen(false)} />
     </>
   );
 }

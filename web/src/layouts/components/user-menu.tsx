@@ -2,13 +2,14 @@ import { LogoutOutlined, SettingOutlined, UserOutlined } from "@ant-design/icons
 import { App, Avatar, Dropdown, Space } from "antd";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
-import { currentUser, logout } from "../../api/session";
+import { logout } from "../../auth/logout";
+import { useCurrentUser } from "../../auth/session-context";
 
 export function UserMenu() {
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const navigate = useNavigate();
-  const user = currentUser();
+  const user = useCurrentUser();
 
   const confirmLogout = () =>
     modal.confirm({
@@ -19,7 +20,6 @@ export function UserMenu() {
       onOk: async () => {
         try {
           await logout();
-          window.location.reload();
         } catch (error) {
           modal.error({ title: t("layout.logout.errorTitle"), content: error instanceof Error ? error.message : "" });
         }
@@ -28,7 +28,7 @@ export function UserMenu() {
 
   const items = [
     { key: "backend", icon: <SettingOutlined />, label: t("layout.user.openBackend") },
-    ...(user.admin ? [{ key: "settings", icon: <SettingOutlined />, label: t("layout.user.settings") }] : []),
+    ...(user?.admin ? [{ key: "settings", icon: <SettingOutlined />, label: t("layout.user.settings") }] : []),
     { type: "divider" as const },
     { key: "logout", icon: <LogoutOutlined />, label: t("layout.user.logout") },
   ];
@@ -45,8 +45,8 @@ export function UserMenu() {
       }}
     >
       <Space style={{ cursor: "pointer", paddingInline: 8 }} data-testid="user-menu">
-        <Avatar size="small" icon={<UserOutlined />} />
-        <span>{user.name ?? t("layout.user.guest")}</span>
+        <Avatar size="small" src={user?.avatar || undefined} icon={<UserOutlined />} />
+        <span data-testid="user-name">{user?.name || user?.username || t("layout.user.guest")}</span>
       </Space>
     </Dropdown>
   );

@@ -1,3 +1,4 @@
+import admin from "./admin";
 import app from "./app";
 import crud from "./crud";
 import errors from "./errors";
@@ -5,5 +6,6 @@ import layout from "./layout";
 import menu from "./menu";
 import pages from "./pages";
 import settings from "./settings";
+import user from "./user";
 
-export default { ...app, ...menu, ...pages, ...layout, ...errors, ...settings, ...crud };
+export default { ...app, ...menu, ...pages, ...layout, ...errors, ...settings, ...crud, ...user, ...admin };

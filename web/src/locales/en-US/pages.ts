@@ -17,13 +17,6 @@ export default {
   "route.exception.404": "404",
   "route.exception.500": "500",
 
-  // Sign-in pages: the identity service rebuilds them.
-  "user.identityNote": "Sign-in arrives with the identity service. Until then you can browse as a guest.",
-  "user.login.heading": "Sign in to {{name}}",
-  "user.register.heading": "Create an account on {{name}}",
-  "user.registerResult.heading": "Registration on {{name}}",
-  "user.toHome": "Continue to the front area",
-
   // Search and library browsing.
   "search.placeholder": "Search stories by title, caption, keyword…",
   "search.empty": "No results yet. Type a word and press Enter to search the libraries.",

@@ -17,12 +17,6 @@ export default {
   "route.exception.404": "404",
   "route.exception.500": "500",
 
-  "user.identityNote": "登录功能将随身份认证服务一同上线，在此之前可以访客身份浏览。",
-  "user.login.heading": "登录{{name}}",
-  "user.register.heading": "注册{{name}}账号",
-  "user.registerResult.heading": "{{name}}注册",
-  "user.toHome": "进入前台",
-
   "search.placeholder": "按标题、说明、关键词检索稿件…",
   "search.empty": "暂无检索结果。输入关键词并回车即可检索媒资库。",
   "search.emptyFor": "“{{fulltext}}”暂无检索结果。",

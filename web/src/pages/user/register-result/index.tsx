@@ -1,5 +1,28 @@
-import { IdentityNotice } from "../components/identity-notice";
+import { Button, Result } from "antd";
+import { useTranslation } from "react-i18next";
+import { Link, useSearchParams } from "react-router-dom";
+import { AuthCard } from "../components/auth-card";
 
 export default function UserRegisterResultPage() {
-  return <IdentityNotice headingKey="user.registerResult.heading" />;
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const username = params.get("username");
+  const uid = params.get("uid");
+  const signIn = uid ? `/user/login?uid=${encodeURIComponent(uid)}` : "/user/login";
+  return (
+    <AuthCard>
+      <Result
+        status="success"
+        title={t("user.registerResult.title")}
+        subTitle={username ? t("user.registerResult.account", { username }) : t("user.registerResult.subtitle")}
+        extra={
+          <Link to={signIn}>
+            <Button type="primary" size="large">
+              {t("user.registerResult.signIn")}
+            </Button>
+          </Link>
+        }
+      />
+    </AuthCard>
+  );
 }

@@ -1,5 +1,112 @@
-import { EmptyPage } from "../../../../components/empty-page";
+import { type ProColumns, ProForm, ProFormSwitch, ProFormText, ProFormTextArea } from "@ant-design/pro-components";
+import { useQuery } from "@tanstack/react-query";
+import { Tag, Tooltip } from "antd";
+import { useTranslation } from "react-i18next";
+import {
+  createRole,
+  deleteRole,
+  listRoles,
+  permissionCatalogue,
+  type Role,
+  type RoleAction,
+  type RoleInput,
+  updateRole,
+} from "../../../../api/identity-admin";
+import { CrudTable } from "../../../../components/crud-table";
+import {
+  matrixToPermissions,
+  PermissionMatrix,
+  type PermissionMatrixValue,
+  permissionsToMatrix,
+} from "./permission-matrix";
+
+const PERMISSION = "manage.userrole.role";
+
+interface RoleForm extends Record<string, unknown> {
+  name: string;
+  describe?: string;
+  enabled?: boolean;
+  permissions?: PermissionMatrixValue;
+}
+
+function toInput(values: RoleForm): RoleInput {
+  return {
+    name: values.name.trim(),
+    describe: values.describe?.trim() ?? "",
+    status: values.enabled === false ? 0 : 1,
+    permissions: matrixToPermissions(values.permissions).map((p) => ({ ...p, actions: p.actions as RoleAction[] })),
+  };
+}
 
 export default function ManageUserroleRolePage() {
-  return <EmptyPage messageKey="empty.manage.userrole.role" />;
+  const { t } = useTranslation();
+  const catalogue = useQuery({ queryKey: ["roles", "permissions"], queryFn: permissionCatalogue });
+
+  const columns: ProColumns<Role>[] = [
+    { title: t("admin.role.name"), dataIndex: "name" },
+    { title: t("admin.role.describe"), dataIndex: "describe", ellipsis: true },
+    {
+      title: t("admin.role.permissions"),
+      dataIndex: "permissions",
+      render: (_, role) => {
+        const names = role.permissions.map((p) => t(p.permissionName));
+        return (
+          <Tooltip title={names.join(t("admin.listSeparator"))}>
+            <Tag>{t("admin.role.permissionCount", { count: role.permissions.length })}</Tag>
+          </Tooltip>
+        );
+      },
+    },
+    {
+      title: t("admin.status"),
+      dataIndex: "status",
+      render: (_, role) =>
+        role.status === 1 ? (
+          <Tag color="success">{t("admin.status.enabled")}</Tag>
+        ) : (
+          <Tag>{t("admin.status.disabled")}</Tag>
+        ),
+    },
+    { title: t("admin.createTime"), dataIndex: "createTime", valueType: "dateTime", responsive: ["lg"] },
+  ];
+
+  return (
+    <CrudTable<Role, RoleForm>
+      rowKey="id"
+      headerTitle={t("admin.role.title")}
+      columns={columns}
+      list={listRoles}
+      access={{ add: `${PERMISSION}.add`, edit: `${PERMISSION}.edit`, delete: `${PERMISSION}.delete` }}
+      create={(values) => createRole(toInput(values))}
+      update={(role, values) => updateRole(role.id, toInput(values))}
+      remove={(role) => deleteRole(role.id)}
+      toFormValues={(role) => ({
+        name: role.name,
+        describe: role.describe,
+        enabled: role.status === 1,
+        permissions: permissionsToMatrix(role.permissions),
+      })}
+      formFields={() => (
+        <>
+          <ProFormText
+            name="name"
+            label={t("admin.role.name")}
+            rules={[
+              { required: true, whitespace: true, message: t("admin.role.name.required") },
+              { max: 100, message: t("admin.role.name.max") },
+            ]}
+          />
+          <ProFormTextArea
+            name="describe"
+            label={t("admin.role.describe")}
+            fieldProps={{ rows: 2, maxLength: 500, showCount: true }}
+          />
+          <ProFormSwitch name="enabled" label={t("admin.status.enabled")} initialValue={true} />
+          <ProForm.Item name="permissions" label={t("admin.role.permissions")} initialValue={{}}>
+            <PermissionMatrix catalogue={catalogue.data} loading={catalogue.isPending} />
+          </ProForm.Item>
+        </>
+      )}
+    />
+  );
 }

@@ -1,0 +1,39 @@
+import type { PageQuery } from "../../http/envelope.js";
+import { Invalid, NotFound } from "../../http/errors.js";
+import type { GrantRecord, GrantsRepository } from "./grants.repository.js";
+import type { CreateGrantBody } from "./grants.schema.js";
+import type { RolesRepository } from "./roles.repository.js";
+import type { UserAdminRepository } from "./user-admin.repository.js";
+
+/** The back area's access control screen: library grants per role and per user. */
+export class GrantsService {
+  constructor(
+    private readonly grants: GrantsRepository,
+    private readonly roles: RolesRepository,
+    private readonly accounts: UserAdminRepository,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async list(query: PageQuery & { libraryId?: string }): Promise<{ content: GrantRecord[]; total: number }> {
+    const { grants, total } = await this.grants.list(query);
+    return { content: grants, total };
+  }
+
+  async create(input: CreateGrantBody): Promise<GrantRecord> {
+    if (input.roleId && !(await this.roles.findById(input.roleId))) {
+      throw new Invalid(`body.roleId: role ${input.roleId} does not exist`, "role_not_found");
+    }
+    if (input.userId && !(await this.accounts.findById(input.userId))) {
+      throw new Invalid(`body.userId: user ${input.userId} does not exist`, "user_not_found");
+    }
+    const id = await this.grants.insert(
+      { libraryId: input.libraryId, roleId: input.roleId ?? null, userId: input.userId ?? null, level: input.level },
+      this.clock().toISOString(),
+    );
+    return (await this.grants.findById(id))!;
+  }
+
+  async delete(id: string): Promise<void> {
+    if (!(await this.grants.delete(id))) throw new NotFound(`grant ${id} does not exist`, "grant_not_found");
+  }
+}

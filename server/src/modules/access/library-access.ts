@@ -1,0 +1,42 @@
+import { Forbidden, NotFound } from "../../http/errors.js";
+import type { GrantsRepository } from "./grants.repository.js";
+import { type LibraryLevel, levelAtLeast } from "./permissions.js";
+
+/** The part of a user library access depends on. */
+export interface LibraryUser {
+  id: string;
+  admin: boolean;
+  roleId: string | null;
+}
+
+/**
+ * Library access = the user's own grants ∪ their role's grants, `*` meaning
+ * every library; manage ⊃ write ⊃ read. Administrators (users.admin) pass.
+ */
+export class LibraryAccess {
+  constructor(private readonly grants: GrantsRepository) {}
+
+  /** The highest level the user holds on the library, or null for none. */
+  async levelOn(user: LibraryUser, libraryId: string): Promise<LibraryLevel | null> {
+    if (user.admin) return "manage";
+    const levels = await this.grants.levelsOn(libraryId, user.id, user.roleId);
+    let best: LibraryLevel | null = null;
+    for (const level of levels) if (best === null || levelAtLeast(level, best)) best = level;
+    return best;
+  }
+
+  async check(user: LibraryUser, libraryId: string, level: LibraryLevel): Promise<boolean> {
+    const held = await this.levelOn(user, libraryId);
+    return held !== null && levelAtLeast(held, level);
+  }
+
+  /**
+   * Throws NotFound when the user cannot even read the library (its existence
+   * must not leak) and Forbidden when they read it but need more.
+   */
+  async require(user: LibraryUser, libraryId: string, level: LibraryLevel): Promise<void> {
+    const held = await this.levelOn(user, libraryId);
+    if (held === null) throw new NotFound();
+    if (!levelAtLeast(held, level)) throw new Forbidden();
+  }
+}

@@ -1,0 +1,141 @@
+import type { PageQuery } from "../../http/envelope.js";
+import { Conflict, Forbidden, Invalid, NotFound } from "../../http/errors.js";
+import {
+  ACTION_DESCRIPTIONS,
+  ACTIONS,
+  type Action,
+  BUILT_IN_ROLES,
+  firstUnheld,
+  type PermissionSet,
+} from "./permissions.js";
+import type { PermissionInput, RolePermissionRecord, RoleRecord, RolesRepository } from "./roles.repository.js";
+import type { CreateRoleBody, RolePermissionView, RoleView, UpdateRoleBody } from "./roles.schema.js";
+
+export function actionEntitySet(actions: readonly Action[]) {
+  return actions.map((action) => ({ action, describe: ACTION_DESCRIPTIONS[action], defaultCheck: false }));
+}
+
+export function toPermissionView(permission: RolePermissionRecord): RolePermissionView {
+  const entities = actionEntitySet(permission.actions);
+  return {
+    roleId: permission.roleId,
+    permissionId: permission.permissionId,
+    permissionName: permission.permissionName,
+    actions: JSON.stringify(entities),
+    actionEntitySet: entities,
+    actionList: [...permission.actions],
+    dataAccess: permission.dataAccess,
+  };
+}
+
+export function toRoleView(role: RoleRecord, permissions: RolePermissionRecord[]): RoleView {
+  return {
+    id: role.id,
+    name: role.name,
+    describe: role.describe,
+    status: role.status,
+    creatorId: role.creatorId,
+    createTime: role.createTime,
+    deleted: role.deleted ? 1 : 0,
+    permissions: permissions.filter((permission) => permission.roleId === role.id).map(toPermissionView),
+  };
+}
+
+/** Who is changing roles: used to stop a non-administrator from widening the role they hold. */
+export interface RoleEditor {
+  id: string;
+  admin: boolean;
+  roleId: string | null;
+  permissions: PermissionSet;
+}
+
+/** Refuses a non-administrator who would put into a role a permission they do not hold. */
+export function assertWithinHolder(editor: RoleEditor, wanted: readonly PermissionInput[]): void {
+  if (editor.admin) return;
+  const unheld = firstUnheld(editor.permissions, wanted);
+  if (unheld) throw new Forbidden(`you cannot grant ${unheld}, which you do not hold yourself`, "permission_not_held");
+}
+
+export class RolesService {
+  constructor(
+    private readonly roles: RolesRepository,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async list(query: PageQuery): Promise<{ content: RoleView[]; total: number }> {
+    const { roles, total } = await this.roles.list(query);
+    const permissions = await this.roles.permissionsOf(roles.map((role) => role.id));
+    return { content: roles.map((role) => toRoleView(role, permissions)), total };
+  }
+
+  async get(id: string): Promise<RoleView> {
+    const role = await this.roles.findById(id);
+    if (!role) throw new NotFound(`role ${id} does not exist`, "role_not_found");
+    return toRoleView(role, await this.roles.permissionsOf([id]));
+  }
+
+  async catalogue() {
+    const entries = await this.roles.permissionCatalogue();
+    return entries.map((entry) => ({ ...entry, actions: actionEntitySet(ACTIONS) }));
+  }
+
+  async create(input: CreateRoleBody, editor: RoleEditor): Promise<RoleView> {
+    const permissions = await this.#checkPermissions(input.permissions);
+    assertWithinHolder(editor, permissions);
+    const id = await this.roles.insert(
+      { name: input.name, describe: input.describe, status: input.status, creatorId: editor.id },
+      permissions,
+      this.clock().toISOString(),
+    );
+    return this.get(id);
+  }
+
+  async update(id: string, input: UpdateRoleBody, editor: RoleEditor): Promise<RoleView> {
+    await this.get(id);
+    if (!editor.admin && editor.roleId === id) {
+      throw new Forbidden("only an administrator may change the role they hold", "own_role");
+    }
+    const permissions = input.permissions && (await this.#checkPermissions(input.permissions));
+    if (permissions) assertWithinHolder(editor, permissions);
+    const { permissions: _, ...changes } = input;
+    await this.roles.update(id, changes, permissions);
+    return this.get(id);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.get(id);
+    if (id === BUILT_IN_ROLES.administrator) {
+      throw new Conflict("the administrator role cannot be deleted", "role_built_in");
+    }
+    const holders = await this.roles.countUsers(id);
+    if (holders > 0) {
+      throw new Conflict(
+        `role ${id} is held by ${holders} user${holders === 1 ? "" : "s"}; give them another role first`,
+        "role_in_use",
+      );
+    }
+    await this.roles.softDelete(id);
+  }
+
+  /** Known permission ids only, each once; the message names the offending field. */
+  async #checkPermissions(permissions: PermissionInput[]): Promise<PermissionInput[]> {
+    const known = new Set((await this.roles.permissionCatalogue()).map((entry) => entry.permissionId));
+    const seen = new Set<string>();
+    permissions.forEach((permission, index) => {
+      if (!known.has(permission.permissionId)) {
+        throw new Invalid(
+          `body.permissions.${index}.permissionId: unknown permission ${permission.permissionId}`,
+          "unknown_permission",
+        );
+      }
+      if (seen.has(permission.permissionId)) {
+        throw new Invalid(
+          `body.permissions.${index}.permissionId: ${permission.permissionId} is listed twice`,
+          "duplicate_permission",
+        );
+      }
+      seen.add(permission.permissionId);
+    });
+    return permissions.map((permission) => ({ ...permission, actions: [...new Set(permission.actions)] }));
+  }
+}

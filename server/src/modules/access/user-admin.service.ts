@@ -1,0 +1,100 @@
+import type { PageQuery } from "../../http/envelope.js";
+import { Forbidden, Invalid, NotFound } from "../../http/errors.js";
+import type { UsersService } from "../users/users.service.js";
+import type { RolesRepository } from "./roles.repository.js";
+import { assertWithinHolder, type RoleEditor } from "./roles.service.js";
+import type { UserAccountRecord, UserAdminRepository } from "./user-admin.repository.js";
+import type { CreateUserBody, UpdateUserBody, UserAccountView } from "./user-admin.schema.js";
+
+/** Who is acting. Holding manage.userrole.user does not make one an administrator. */
+export type Actor = RoleEditor;
+
+function toView(user: UserAccountRecord): UserAccountView {
+  return {
+    id: user.id,
+    username: user.username,
+    name: user.name,
+    avatarUrl: user.avatarUrl,
+    admin: user.admin,
+    status: user.status,
+    roleId: user.roleId,
+    roleName: user.roleName,
+    lastAccessIP: user.lastAccessIp,
+    lastAccessTime: user.lastAccessTime,
+    createTime: user.createdAt,
+  };
+}
+
+/**
+ * The back area's user administration. Escalation rules: only an
+ * administrator grants or removes the admin flag or touches an administrator's
+ * account; nobody changes their own role or admin flag, or disables
+ * themselves (no lock-out by accident).
+ */
+export class UserAdminService {
+  constructor(
+    private readonly accounts: UserAdminRepository,
+    private readonly users: UsersService,
+    private readonly roles: RolesRepository,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async list(query: PageQuery): Promise<{ content: UserAccountView[]; total: number }> {
+    const { users, total } = await this.accounts.list(query);
+    return { content: users.map(toView), total };
+  }
+
+  async create(input: CreateUserBody, actor: Actor): Promise<UserAccountView> {
+    if (input.admin && !actor.admin)
+      throw new Forbidden("only an administrator may create an administrator", "admin_only");
+    if (input.roleId) await this.#checkRole(input.roleId, actor);
+    const user = await this.users.createUser(input);
+    return toView((await this.accounts.findById(user.id))!);
+  }
+
+  async update(id: string, input: UpdateUserBody, actor: Actor): Promise<UserAccountView> {
+    const target = await this.#target(id, actor);
+    if (input.admin !== undefined && input.admin !== target.admin) {
+      if (!actor.admin) throw new Forbidden("only an administrator may change the admin flag", "admin_only");
+      if (target.id === actor.id) throw new Forbidden("you cannot change your own admin flag", "own_account");
+    }
+    if (input.roleId !== undefined && input.roleId !== target.roleId) {
+      if (target.id === actor.id) throw new Forbidden("you cannot change your own role", "own_account");
+      await this.#checkRole(input.roleId, actor);
+    }
+    await this.accounts.update(
+      id,
+      { name: input.name, avatar_url: input.avatarUrl, role_id: input.roleId, admin: input.admin },
+      this.clock().toISOString(),
+    );
+    return toView((await this.accounts.findById(id))!);
+  }
+
+  async setEnabled(id: string, enabled: boolean, actor: Actor): Promise<UserAccountView> {
+    const target = await this.#target(id, actor);
+    if (!enabled && target.id === actor.id) throw new Forbidden("you cannot disable your own account", "own_account");
+    await this.accounts.update(id, { status: enabled ? 1 : 0 }, this.clock().toISOString());
+    return toView((await this.accounts.findById(id))!);
+  }
+
+  async resetPassword(id: string, password: string, actor: Actor): Promise<void> {
+    const target = await this.#target(id, actor);
+    await this.users.setPassword(target.username, password);
+  }
+
+  async #target(id: string, actor: Actor): Promise<UserAccountRecord> {
+    const target = await this.accounts.findById(id);
+    if (!target) throw new NotFound(`user ${id} does not exist`, "user_not_found");
+    if (target.admin && !actor.admin && target.id !== actor.id) {
+      throw new Forbidden("only an administrator may change an administrator's account", "admin_only");
+    }
+    return target;
+  }
+
+  /** The role exists, and a non-administrator holds everything it grants. */
+  async #checkRole(roleId: string, actor: Actor): Promise<void> {
+    if (!(await this.roles.findById(roleId)))
+      throw new Invalid(`body.roleId: role ${roleId} does not exist`, "role_not_found");
+    assertWithinHolder(actor, await this.roles.permissionsOf([roleId]));
+  }
+}

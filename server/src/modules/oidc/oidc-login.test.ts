@@ -1,0 +1,141 @@
+import fs from "node:fs";
+import { beforeAll, expect, it } from "vitest";
+import { describeEachDialect, useTestApp } from "../../test/dialects.js";
+import {
+  authorize,
+  type CookieJar,
+  discover,
+  interactionUid,
+  listen,
+  listeningEnv,
+  postJson,
+  type SpaClient,
+} from "../../test/oidc-flow.js";
+import { UsersRepository } from "../users/users.repository.js";
+import { UsersService } from "../users/users.service.js";
+import { THROTTLE_RULES } from "./auth-throttle.js";
+import { loadOrCreateKeys } from "./oidc-keys.js";
+
+const photographer = { username: "photo.liu", password: "photographer pass" };
+
+describeEachDialect("oidc login page endpoints", (dialect) => {
+  const env = listeningEnv();
+  const testApp = useTestApp(dialect, { env });
+  listen(testApp);
+  let spa: SpaClient;
+  let base: string;
+
+  beforeAll(async () => {
+    base = testApp().config.oidc.publicBase;
+    spa = await discover(`${base}/uuas`, `${base}/user/login`, `${base}/dams`);
+    await new UsersService(new UsersRepository(testApp().db)).createUser(photographer);
+  });
+
+  async function pending(): Promise<{ jar: CookieJar; login: string }> {
+    const authorization = await authorize(spa);
+    const uid = interactionUid(authorization);
+    return { jar: authorization.jar, login: `${base}/uuas/interaction/${uid}/login` };
+  }
+
+  it("answers unknown user and wrong password identically", async () => {
+    const { jar, login } = await pending();
+    const unknown = await postJson(jar, login, { username: "nobody.here", password: "whatever pass" });
+    const wrong = await postJson(jar, login, { username: photographer.username, password: "not the password" });
+    expect(unknown.status).toBe(400);
+    expect(wrong.status).toBe(unknown.status);
+    expect(await wrong.json()).toEqual(await unknown.json());
+  });
+
+  it("keeps the signing and cookie keys in a 0600 file and reuses them on restart", async () => {
+    const file = testApp().config.oidc.keysFile;
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const first = await loadOrCreateKeys(file);
+    expect(await loadOrCreateKeys(file)).toEqual(first);
+    expect(first.signing[0]).toMatchObject({ kty: "RSA", alg: "RS256", use: "sig" });
+  });
+
+  it("aborting sends the client access_denied", async () => {
+    const authorization = await authorize(spa);
+    const uid = interactionUid(authorization);
+    const abort = await postJson(authorization.jar, `${base}/uuas/interaction/${uid}/abort`, {});
+    expect(abort.status).toBe(200);
+    const { data } = (await abort.json()) as { data: { redirectTo: string } };
+    const resumed = await authorization.jar.fetch(data.redirectTo);
+    expect(new URL(resumed.headers.get("location")!).searchParams.get("error")).toBe("access_denied");
+  });
+
+  it("registers a user with clear validation messages, and refuses a duplicate", async () => {
+    const jar = (await pending()).jar;
+    const bad = await postJson(jar, `${base}/uuas/register`, { username: "x", name: "", password: "short" });
+    expect(bad.status).toBe(400);
+    const message = ((await bad.json()) as { msg: string }).msg;
+    expect(message).toContain("username must be 2-64");
+    expect(message).toContain("name is required");
+    expect(message).toContain("password must be at least 8");
+    const created = await postJson(jar, `${base}/uuas/register`, {
+      username: "intern.sun",
+      name: "孙实习",
+      password: "intern password",
+    });
+    expect(created.status).toBe(201);
+    expect(((await created.json()) as { data: unknown }).data).toMatchObject({
+      username: "intern.sun",
+      name: "孙实习",
+    });
+    const again = await postJson(jar, `${base}/uuas/register`, {
+      username: "intern.sun",
+      name: "again",
+      password: "intern password",
+    });
+    expect(again.status).toBe(409);
+  });
+
+  it("throttles one account after 5 failures, even with the right password", async () => {
+    const { jar, login } = await pending();
+    // One failure for this account is left from the first test.
+    for (let attempt = 0; attempt < THROTTLE_RULES.loginAccount.limit - 2; attempt++) {
+      expect((await postJson(jar, login, { username: photographer.username, password: "wrong" })).status).toBe(400);
+    }
+    const right = await postJson(jar, login, { ...photographer, username: photographer.username });
+    expect(right.status).toBe(200);
+    // A success resets the account's count; five more failures lock it.
+    const next = await pending();
+    for (let attempt = 0; attempt < THROTTLE_RULES.loginAccount.limit; attempt++) {
+      expect(
+        (await postJson(next.jar, next.login, { username: photographer.username, password: "wrong" })).status,
+      ).toBe(400);
+    }
+    const locked = await postJson(next.jar, next.login, photographer);
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("throttles one address after 20 failures across accounts, and registration after 10", async () => {
+    const { jar, login } = await pending();
+    // Failures from this address so far: 2 in the first test, 3 + 5 in the one above.
+    let failures = 10;
+    let status = 0;
+    while (failures < THROTTLE_RULES.loginAddress.limit + 1) {
+      status = (await postJson(jar, login, { username: `someone.${failures}`, password: "wrong" })).status;
+      if (status === 429) break;
+      failures++;
+    }
+    expect(status).toBe(429);
+    expect(failures).toBe(THROTTLE_RULES.loginAddress.limit);
+
+    let registrations = 2; // from the registration test
+    let answer: Response | undefined;
+    while (registrations <= THROTTLE_RULES.registerAddress.limit) {
+      answer = await postJson(jar, `${base}/uuas/register`, {
+        username: `bulk.${registrations}`,
+        name: "bulk",
+        password: "bulk password",
+      });
+      if (answer.status === 429) break;
+      registrations++;
+    }
+    expect(answer?.status).toBe(429);
+    expect(registrations).toBe(THROTTLE_RULES.registerAddress.limit);
+    expect(answer?.headers.get("retry-after")).toBeTruthy();
+  });
+});

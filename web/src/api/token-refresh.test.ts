@@ -1,0 +1,138 @@
+import { describe, expect, it, vi } from "vitest";
+import { memoryStorage } from "../test-support";
+import { getAccessToken, readStored, storeTokens, type TokenSet } from "./session";
+import { REFRESH_MAX_RETRIES, REFRESH_RETRY_INTERVAL_MS, SessionExpiredError, TokenRefresher } from "./token-refresh";
+
+const NOW = 1_700_000_000_000;
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** Storage holding an expired access token and a refresh token. */
+function expiredSession() {
+  const storage = memoryStorage();
+  storeTokens({ access_token: "old", refresh_token: "r1", expires_in: 60 }, storage, NOW - 120_000);
+  return storage;
+}
+
+describe("the refresh queue (spec section 4, step 6)", () => {
+  it("hands out a fresh token without refreshing, and nothing to a guest", async () => {
+    const refresh = vi.fn();
+    const storage = memoryStorage();
+    const guest = new TokenRefresher({ refresh, storage, now: () => NOW });
+    expect(await guest.accessToken()).toBeNull();
+    storeTokens({ access_token: "at", refresh_token: "rt", expires_in: 600 }, storage, NOW);
+    expect(await guest.accessToken()).toBe("at");
+    expect(refresh).not.toHaveBeenCalled();
+  });
+
+  it("refreshes an expired token once while concurrent callers wait for it", async () => {
+    const storage = expiredSession();
+    const answer = deferred<TokenSet>();
+    const refresh = vi.fn(() => answer.promise);
+    const sleeps: number[] = [];
+    const refresher = new TokenRefresher({
+      refresh,
+      storage,
+      now: () => NOW,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        await Promise.resolve();
+      },
+    });
+    const first = refresher.accessToken();
+    const others = [refresher.accessToken(), refresher.accessToken()];
+    expect(refresher.refreshing).toBe(true);
+    // Let the waiters poll a few times before the answer arrives.
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    answer.resolve({ access_token: "new", refresh_token: "r2", expires_in: 600 });
+    expect(await first).toBe("new");
+    expect(await Promise.all(others)).toEqual(["new", "new"]);
+    expect(refresh).toHaveBeenCalledTimes(1);
+    expect(refresh).toHaveBeenCalledWith("r1");
+    expect(sleeps.every((ms) => ms === REFRESH_RETRY_INTERVAL_MS)).toBe(true);
+    expect(getAccessToken(storage, NOW)).toBe("new");
+    expect(readStored("refresh_token", storage)).toBe("r2");
+    expect(Number(readStored("expiry_time", storage))).toBe(NOW + 600_000);
+    expect(refresher.refreshing).toBe(false);
+  });
+
+  it("gives up waiting after 30 checks 500 ms apart", async () => {
+    const storage = expiredSession();
+    const never = deferred<TokenSet>();
+    let waited = 0;
+    const refresher = new TokenRefresher({
+      refresh: () => never.promise,
+      storage,
+      now: () => NOW,
+      sleep: async (ms) => {
+        waited += ms;
+      },
+    });
+    void refresher.accessToken().catch(() => undefined);
+    const waiter = refresher.accessToken();
+    await expect(waiter).rejects.toMatchObject({ reason: "refresh_timeout" });
+    expect(REFRESH_MAX_RETRIES).toBe(30);
+    expect(waited).toBe(30 * 500);
+  });
+
+  it("ends the session when the refresh is refused, for the refresher and the waiters", async () => {
+    const storage = expiredSession();
+    const answer = deferred<TokenSet>();
+    const refresher = new TokenRefresher({
+      refresh: () => answer.promise,
+      storage,
+      now: () => NOW,
+      sleep: () => Promise.resolve(),
+    });
+    const first = refresher.accessToken();
+    const waiter = refresher.accessToken();
+    answer.reject(new Error("invalid_grant"));
+    await expect(first).rejects.toBeInstanceOf(SessionExpiredError);
+    await expect(first).rejects.toMatchObject({ reason: "refresh_failed" });
+    await expect(waiter).rejects.toMatchObject({ reason: "refresh_failed" });
+  });
+
+  it("keeps the session when the token endpoint did not answer", async () => {
+    const storage = expiredSession();
+    const offline = new Error("offline");
+    const refresher = new TokenRefresher({
+      refresh: () => Promise.reject(offline),
+      storage,
+      now: () => NOW,
+      isTransient: (error) => error === offline,
+    });
+    await expect(refresher.accessToken()).rejects.toBe(offline);
+    expect(readStored("refresh_token", storage)).toBe("r1");
+  });
+
+  it("calls a stale expiry (expired token, no refresh token) the end of the session", async () => {
+    const storage = memoryStorage();
+    storeTokens({ access_token: "old", expires_in: 60 }, storage, NOW - 120_000);
+    const refresher = new TokenRefresher({ refresh: vi.fn(), storage, now: () => NOW });
+    await expect(refresher.accessToken()).rejects.toMatchObject({ reason: "stale" });
+  });
+
+  it("uses what another tab refreshed while this one waited for the lock", async () => {
+    const storage = expiredSession();
+    const refresh = vi.fn();
+    const refresher = new TokenRefresher({
+      refresh,
+      storage,
+      now: () => NOW,
+      exclusive: async (task) => {
+        storeTokens({ access_token: "from-other-tab", refresh_token: "r2", expires_in: 600 }, storage, NOW);
+        return task();
+      },
+    });
+    expect(await refresher.accessToken()).toBe("from-other-tab");
+    expect(refresh).not.toHaveBeenCalled();
+  });
+});

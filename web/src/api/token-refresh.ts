@@ -1,0 +1,113 @@
+/**
+ * Spec section 4 "Session", step 6: every request carries the stored token;
+ * when it is missing (or expired) the stored refresh token gets a new one,
+ * and other requests wait while that refresh runs, checking every 500 ms up
+ * to 30 times. A refresh failure or a stale expiry ends the session.
+ */
+import { defaultStorage, type KeyValueStorage, storeTokens, type TokenSet, tokenStatus } from "./session";
+
+export const REFRESH_RETRY_INTERVAL_MS = 500;
+export const REFRESH_MAX_RETRIES = 30;
+
+/** The session cannot go on: the caller removes the tokens, logs out, tells the user and reloads. */
+export class SessionExpiredError extends Error {
+  constructor(
+    readonly reason: "stale" | "refresh_failed" | "refresh_timeout",
+    cause?: unknown,
+  ) {
+    super(`session expired (${reason})`, { cause });
+    this.name = "SessionExpiredError";
+  }
+}
+
+export interface RefresherDeps {
+  refresh: (refreshToken: string) => Promise<TokenSet>;
+  storage?: KeyValueStorage | undefined;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  /**
+   * Runs the refresh under a lock shared by the browser's tabs (Web Locks),
+   * so two tabs never redeem the same rotating refresh token: the provider
+   * treats a second redemption as theft and revokes the whole grant.
+   */
+  exclusive?: <T>(task: () => Promise<T>) => Promise<T>;
+  /** Errors that are not the provider's refusal (no answer): the session is kept. */
+  isTransient?: (error: unknown) => boolean;
+}
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function webLock<T>(task: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator === "undefined" ? undefined : navigator.locks;
+  return locks ? (locks.request("dams-token-refresh", task) as Promise<T>) : task();
+}
+
+export class TokenRefresher {
+  #refreshing = false;
+  readonly #deps: Required<Omit<RefresherDeps, "storage">> & { storage: KeyValueStorage | undefined };
+
+  constructor(deps: RefresherDeps) {
+    this.#deps = {
+      storage: deps.storage ?? defaultStorage(),
+      now: deps.now ?? Date.now,
+      sleep: deps.sleep ?? realSleep,
+      exclusive: deps.exclusive ?? ((task) => task()),
+      isTransient: deps.isTransient ?? (() => false),
+      refresh: deps.refresh,
+    };
+  }
+
+  get refreshing(): boolean {
+    return this.#refreshing;
+  }
+
+  /**
+   * The access token to send: the stored one while it is fresh, otherwise a
+   * refreshed one; null for a guest (no tokens at all). Rejects with
+   * SessionExpiredError when the session cannot be renewed.
+   */
+  async accessToken(): Promise<string | null> {
+    const { storage, now } = this.#deps;
+    const status = tokenStatus(storage, now());
+    if (status.kind === "valid") return status.accessToken;
+    if (status.kind === "none") return null;
+    if (status.kind === "stale") throw new SessionExpiredError("stale");
+    if (this.#refreshing) return this.#waitForRefresh();
+    return this.#refresh();
+  }
+
+  async #refresh(): Promise<string> {
+    this.#refreshing = true;
+    try {
+      return await this.#deps.exclusive(async () => {
+        // Another tab may have refreshed while this one waited for the lock.
+        const status = tokenStatus(this.#deps.storage, this.#deps.now());
+        if (status.kind === "valid") return status.accessToken;
+        if (status.kind !== "refresh") throw new SessionExpiredError("stale");
+        let tokens: TokenSet;
+        try {
+          tokens = await this.#deps.refresh(status.refreshToken);
+        } catch (error) {
+          if (this.#deps.isTransient(error)) throw error;
+          throw new SessionExpiredError("refresh_failed", error);
+        }
+        storeTokens(tokens, this.#deps.storage, this.#deps.now());
+        return tokens.access_token;
+      });
+    } finally {
+      this.#refreshing = false;
+    }
+  }
+
+  /** The other requests: wait for the running refresh, 30 checks 500 ms apart. */
+  async #waitForRefresh(): Promise<string> {
+    for (let attempt = 0; attempt < REFRESH_MAX_RETRIES; attempt++) {
+      await this.#deps.sleep(REFRESH_RETRY_INTERVAL_MS);
+      if (this.#refreshing) continue;
+      const status = tokenStatus(this.#deps.storage, this.#deps.now());
+      if (status.kind === "valid") return status.accessToken;
+      throw new SessionExpiredError("refresh_failed");
+    }
+    throw new SessionExpiredError("refresh_timeout");
+  }
+}
