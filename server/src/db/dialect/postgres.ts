@@ -18,7 +18,12 @@ const typeParsers = {
 } as pg.CustomTypesConfig;
 
 export function createPostgresPool(url: string): pg.Pool {
-  return new pg.Pool({ connectionString: url, max: 10, types: typeParsers, connectionTimeoutMillis: 5000 });
+  const pool = new pg.Pool({ connectionString: url, max: 10, types: typeParsers, connectionTimeoutMillis: 5000 });
+  // An idle connection the server ends (a restart, an administrator's terminate)
+  // is an 'error' event on the pool; unhandled, it would take the process down.
+  // The pool drops that client and opens a new one on the next query.
+  pool.on("error", (error) => process.emitWarning(`PostgreSQL closed an idle connection: ${error.message}`));
+  return pool;
 }
 
 export function postgresAdapter(url: string): DialectAdapter {
