@@ -1,0 +1,336 @@
+import { randomUUID } from "node:crypto";
+import { beforeAll, expect, it } from "vitest";
+import { describeEachDialect } from "../../test/dialects.js";
+import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
+import { PROCESS_STORIES_JOB } from "./stories.compose.js";
+import { api, uploadStory, useStoriesApp } from "./stories.test-support.js";
+
+describeEachDialect("story lifecycle", (dialect) => {
+  const ctx = useStoriesApp(dialect);
+  const call = api(ctx);
+  let editor: TestPrincipal;
+  let viewer: TestPrincipal;
+  let contributor: TestPrincipal;
+
+  beforeAll(async () => {
+    editor = await createPrincipal(ctx().db, { username: "life-editor", roleId: "editor" });
+    viewer = await createPrincipal(ctx().db, { username: "life-viewer", roleId: "viewer" });
+    contributor = await createPrincipal(ctx().db, { username: "life-contributor", roleId: "contributor" });
+  });
+
+  it("turns an upload into a draft with version 1 and its original file", async () => {
+    const { story, duplicates } = await uploadStory(ctx(), editor, { name: "台风登陆.jpg" });
+    expect(duplicates).toEqual([]);
+    expect(story).toMatchObject({
+      status: "draft",
+      type: "photo",
+      title: "台风登陆",
+      versionNo: 1,
+      libraryId: "product",
+    });
+    const got = await call(editor, "GET", `/stories/product/${story.id}`);
+    expect(got.statusCode).toBe(200);
+    expect(got.json().data.files).toEqual([
+      expect.objectContaining({ role: "original", mime: "image/jpeg", versionNo: 1 }),
+    ]);
+    const versions = (await call(editor, "GET", `/stories/product/${story.id}/versions`)).json().data;
+    expect(versions).toHaveLength(1);
+    expect(versions[0]).toMatchObject({ versionNo: 1, oid: story.oid, current: true, originalName: "台风登陆.jpg" });
+    expect(JSON.stringify(versions)).not.toContain("originals/");
+  });
+
+  it("refuses an upload into a library the user cannot write", async () => {
+    await expect(uploadStory(ctx(), viewer, {})).rejects.toMatchObject({ status: 403 });
+    await expect(uploadStory(ctx(), contributor, { libraryId: "personal" })).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("commits drafts with the form's metadata and enqueues processing in the same transaction", async () => {
+    const a = (await uploadStory(ctx(), editor, {})).story;
+    const b = (await uploadStory(ctx(), editor, {})).story;
+    const before = (await ctx().jobs.recorded()).length;
+    const committed = await call(editor, "POST", "/workflow-story-create/photo/commit", {
+      libraryId: "product",
+      storyIds: [a.id, b.id],
+      metadata: { caption: "台风“山竹”登陆", keywords: ["台风"], authors: ["李明"] },
+    });
+    expect(committed.statusCode).toBe(200);
+    const stories = committed.json().data as { id: string; status: string; caption: string; processingState: string }[];
+    expect(stories.map((story) => [story.id, story.status, story.processingState])).toEqual([
+      [a.id, "committed", "queued"],
+      [b.id, "committed", "queued"],
+    ]);
+    expect(stories[0]!.caption).toBe("台风“山竹”登陆");
+    const jobs = (await ctx().jobs.recorded()).slice(before);
+    expect(jobs.map((job) => [job.name, JSON.parse(job.payload)])).toEqual([
+      [PROCESS_STORIES_JOB, { ids: [a.id, b.id] }],
+    ]);
+
+    const again = await call(editor, "POST", "/workflow-story-create/photo/commit", {
+      libraryId: "product",
+      storyIds: [a.id],
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().msg).toContain("storyIds.0");
+    const wrongType = await call(editor, "POST", "/workflow-story-create/video/commit", {
+      libraryId: "product",
+      storyIds: [a.id],
+    });
+    expect(wrongType.statusCode).toBe(400);
+  });
+
+  it("rolls the commit back when enqueueing fails: no job without its story, no committed story without its job", async () => {
+    const { story } = await uploadStory(ctx(), editor, {});
+    const before = (await ctx().jobs.recorded()).length;
+    ctx().jobs.failAfterInsert.add(PROCESS_STORIES_JOB);
+    try {
+      const failed = await call(editor, "POST", "/workflow-story-create/photo/commit", {
+        libraryId: "product",
+        storyIds: [story.id],
+      });
+      expect(failed.statusCode).toBe(500);
+    } finally {
+      ctx().jobs.failAfterInsert.clear();
+    }
+    expect((await ctx().jobs.recorded()).length).toBe(before);
+    expect((await call(editor, "GET", `/stories/product/${story.id}`)).json().data.status).toBe("draft");
+  });
+
+  it("creates drafts from metadata, edits them, and names the field of a validation error", async () => {
+    const form = await call(editor, "GET", "/workflow-story-create/video");
+    expect(form.json().data).toMatchObject({
+      type: "video",
+      libraryId: "material",
+      libraryName: "素材库",
+      writable: true,
+    });
+    const created = await call(editor, "POST", "/workflow-story-create/audio", {
+      libraryId: "product",
+      title: "早间新闻",
+      properties: { programme: "morning" },
+    });
+    expect(created.statusCode).toBe(200);
+    const id = created.json().data.id as string;
+    expect(created.json().data).toMatchObject({ type: "audio", status: "draft", properties: { programme: "morning" } });
+
+    const edited = await call(editor, "PUT", `/workflow-story-edit/audio/${id}?libraryId=product`, {
+      caption: "新的说明",
+      tags: ["广播"],
+      halfProduct: true,
+      properties: { programme: null, desk: "radio" },
+    });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json().data).toMatchObject({
+      caption: "新的说明",
+      tags: ["广播"],
+      halfProduct: true,
+      properties: { desk: "radio" },
+    });
+
+    const reserved = await call(editor, "PUT", `/workflow-story-edit/audio/${id}?libraryId=product`, {
+      properties: { lastVersion: "x" },
+    });
+    expect(reserved.statusCode).toBe(400);
+    expect(reserved.json().msg).toContain("properties.lastVersion");
+    const tooLong = await call(editor, "PUT", `/workflow-story-edit/audio/${id}?libraryId=product`, {
+      title: "x".repeat(501),
+    });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().msg).toContain("body.title");
+    const noLibrary = await call(editor, "PUT", `/workflow-story-edit/audio/${id}`, { title: "t" });
+    expect(noLibrary.json().msg).toContain("querystring.libraryId");
+    const wrongType = await call(editor, "PUT", `/workflow-story-edit/photo/${id}?libraryId=product`, { title: "t" });
+    expect(wrongType.statusCode).toBe(400);
+    const elsewhere = await call(editor, "PUT", `/workflow-story-edit/audio/${id}?libraryId=material`, { title: "t" });
+    expect(elsewhere.statusCode).toBe(404);
+    const byViewer = await call(viewer, "PUT", `/workflow-story-edit/audio/${id}?libraryId=product`, { title: "t" });
+    expect(byViewer.statusCode).toBe(403);
+  });
+
+  it("keeps every version's files; lastVersion points at the previous version's oid", async () => {
+    const first = (
+      await uploadStory(ctx(), editor, {
+        type: "video",
+        libraryId: "material",
+        bytes: "version one",
+        name: "clip.mp4",
+        mime: "video/mp4",
+      })
+    ).story;
+    await call(editor, "POST", "/workflow-story-create/video/commit", { libraryId: "material", storyIds: [first.id] });
+    await ctx().module.stories.addRendition({
+      storyId: first.id,
+      role: "poster",
+      blobKey: "renditions/p1",
+      mime: "image/jpeg",
+      size: 10,
+    });
+    const draft = (
+      await uploadStory(ctx(), editor, {
+        type: "video",
+        libraryId: "material",
+        bytes: "version two",
+        name: "clip-edit.mp4",
+        mime: "video/mp4",
+      })
+    ).story;
+    const before = (await ctx().jobs.recorded()).length;
+
+    const response = await call(editor, "POST", "/workflow-story-create/newversion/video", {
+      libraryId: "material",
+      storyId: first.id,
+      fromLibraryId: "material",
+      fromStoryId: draft.id,
+      note: "cut",
+    });
+    expect(response.statusCode).toBe(200);
+    const story = response.json().data;
+    expect(story).toMatchObject({
+      versionNo: 2,
+      properties: { lastVersion: first.oid },
+      originalName: "clip-edit.mp4",
+      processingState: "queued",
+    });
+    expect(story.oid).not.toBe(first.oid);
+    expect((await ctx().jobs.recorded()).slice(before).map((job) => JSON.parse(job.payload))).toEqual([
+      { ids: [first.id] },
+    ]);
+
+    const versions = (await call(editor, "GET", `/stories/material/${first.id}/versions`)).json().data as {
+      versionNo: number;
+      oid: string;
+      current: boolean;
+      files: { role: string }[];
+    }[];
+    expect(
+      versions.map((version) => [version.versionNo, version.current, version.files.map((file) => file.role).sort()]),
+    ).toEqual([
+      [1, false, ["original", "poster"]],
+      [2, true, ["original"]],
+    ]);
+    expect(versions[0]!.oid).toBe(first.oid);
+    const one = await call(editor, "GET", `/stories/material/${first.id}/versions/1`);
+    expect(one.json().data).toMatchObject({ versionNo: 1, oid: first.oid });
+    expect((await call(editor, "GET", `/stories/material/${first.id}/versions/3`)).statusCode).toBe(404);
+    expect((await call(editor, "GET", `/stories/material/${draft.id}`)).statusCode).toBe(404);
+
+    const current = await call(editor, "GET", `/workflow-story-download/material/${first.id}`);
+    expect(current.statusCode).toBe(200);
+    expect(current.body).toBe("version two");
+    expect(current.headers["content-disposition"]).toContain("clip-edit.mp4");
+    expect(current.headers["x-content-type-options"]).toBe("nosniff");
+    const old = await call(editor, "GET", `/workflow-story-download/material/${first.id}?versionNo=1`);
+    expect(old.body).toBe("version one");
+    expect(
+      (await call(editor, "GET", `/workflow-story-download/material/${first.id}?rendition=proxy`)).statusCode,
+    ).toBe(404);
+
+    const third = await ctx().module.stories.addVersionFromUpload({
+      userId: editor.id,
+      libraryId: "material",
+      storyId: first.id,
+      blobKey: "originals/third",
+      sha256: "a".repeat(64),
+      size: 3,
+      mime: "video/mp4",
+      originalName: "third.mp4",
+    });
+    expect(third).toMatchObject({ versionNo: 3, properties: { lastVersion: story.oid } });
+  });
+
+  it("deletes a story with its blobs; its actions stay", async () => {
+    const { story } = await uploadStory(ctx(), editor, { bytes: "to delete" });
+    const original = await ctx()
+      .db.kysely.selectFrom("story_files")
+      .select("blob_key as blobKey")
+      .where("story_id", "=", story.id)
+      .executeTakeFirstOrThrow();
+    expect(await ctx().blobs.stat(original.blobKey)).not.toBeNull();
+    expect((await call(contributor, "DELETE", `/workflow-story-delete/product/${story.id}`)).statusCode).toBe(403);
+    expect((await call(editor, "DELETE", `/workflow-story-delete/material/${story.id}`)).statusCode).toBe(404);
+    expect((await call(editor, "DELETE", `/workflow-story-delete/product/${story.id}`)).statusCode).toBe(200);
+    expect((await call(editor, "GET", `/stories/product/${story.id}`)).statusCode).toBe(404);
+    expect(await ctx().blobs.stat(original.blobKey)).toBeNull();
+    const actions = (await call(editor, "GET", `/story-actions?libraryId=product&storyId=${story.id}`)).json().data;
+    expect(actions.content.map((action: { action: string }) => action.action)).toEqual(["delete", "create"]);
+  });
+
+  it("records who did what, when and from where", async () => {
+    const { story } = await uploadStory(ctx(), editor, {});
+    await call(editor, "POST", "/workflow-story-create/photo/commit", { libraryId: "product", storyIds: [story.id] });
+    await call(editor, "PUT", `/workflow-story-edit/photo/${story.id}?libraryId=product`, { title: "新标题" });
+    await call(editor, "GET", `/workflow-story-download/product/${story.id}`);
+    const response = await call(viewer, "GET", `/story-actions?libraryId=product&storyId=${story.id}`);
+    expect(response.statusCode).toBe(200);
+    const actions = response.json().data.content as {
+      action: string;
+      username: string;
+      ip: string;
+      at: string;
+      details: object;
+    }[];
+    expect(actions.map((action) => action.action)).toEqual(["download", "edit", "commit", "create"]);
+    expect(actions[0]).toMatchObject({ username: "life-editor", ip: "127.0.0.1" });
+    expect(actions[1]!.details).toEqual({ fields: ["title"] });
+    expect(Date.parse(actions[0]!.at)).not.toBeNaN();
+    expect((await call(contributor, "GET", `/story-actions?libraryId=personal&storyId=${story.id}`)).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await call(contributor, "GET", `/story-actions?libraryId=product&storyId=${randomUUID()}`)).json().data
+        .totalElements,
+    ).toBe(0);
+  });
+
+  it("lets the media jobs add renditions, fill empty fields and set the processing state", async () => {
+    const { story } = await uploadStory(ctx(), editor, { name: "camera.jpg" });
+    await call(editor, "PUT", `/workflow-story-edit/photo/${story.id}?libraryId=product`, {
+      caption: "editor's caption",
+    });
+    const filled = await ctx().module.stories.applyExtractedMetadata(story.id, {
+      caption: "EXIF caption",
+      keywords: ["风暴"],
+      capturedAt: "2018-09-16T08:00:00.000Z",
+      gps: { latitude: 22.3, longitude: 114.2 },
+      width: 4000,
+      height: 3000,
+      perceptualHash: "00FF00FF00FF00FF",
+      properties: { camera: "Canon EOS R5" },
+    });
+    expect(filled).toMatchObject({
+      title: "camera",
+      caption: "editor's caption",
+      keywords: ["风暴"],
+      capturedAt: "2018-09-16T08:00:00.000Z",
+      gps: { latitude: 22.3, longitude: 114.2 },
+      width: 4000,
+      perceptualHash: "00ff00ff00ff00ff",
+      properties: { camera: "Canon EOS R5" },
+    });
+    const { replacedBlobKey } = await ctx().module.stories.addRendition({
+      storyId: story.id,
+      role: "thumbnail",
+      blobKey: "renditions/t1",
+      mime: "image/webp",
+      size: 5,
+      width: 256,
+      height: 256,
+    });
+    expect(replacedBlobKey).toBeNull();
+    expect(
+      (
+        await ctx().module.stories.addRendition({
+          storyId: story.id,
+          role: "thumbnail",
+          blobKey: "renditions/t2",
+          mime: "image/webp",
+          size: 6,
+        })
+      ).replacedBlobKey,
+    ).toBe("renditions/t1");
+    await ctx().module.stories.setProcessingState(story.id, "failed", "truncated JPEG");
+    const view = (await call(editor, "GET", `/stories/product/${story.id}`)).json().data;
+    expect(view).toMatchObject({ processingState: "failed", processingError: "truncated JPEG" });
+    expect(view.thumbnailUrl).toContain(`/stories/download/product/${story.id}?rendition=thumbnail`);
+    expect(view.coverUrl).toContain("rendition=cover");
+  });
+});
