@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, expect, it } from "vitest";
 import { describeEachDialect } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
+import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
 import { PROCESS_STORIES_JOB } from "./stories.compose.js";
-import { api, uploadStory, useStoriesApp } from "./stories.test-support.js";
 
 describeEachDialect("story lifecycle", (dialect) => {
   const ctx = useStoriesApp(dialect);

@@ -2,16 +2,16 @@ import { createHash, randomUUID } from "node:crypto";
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { FastifyInstance } from "fastify";
-import type { Db } from "../../db/database.js";
-import { API_PREFIX } from "../../http/error-handler.js";
-import { type DialectName, useTestApp } from "../../test/dialects.js";
-import { TestLocalBlobStore } from "../../test/local-blob-store.js";
-import type { TestPrincipal } from "../../test/principals.js";
-import { RecordingJobEnqueuer } from "../../test/recording-job-enqueuer.js";
-import { GrantsRepository } from "../access/grants.repository.js";
-import { LibraryAccess } from "../access/library-access.js";
-import { buildStories, type StoriesModule } from "./stories.compose.js";
-import type { MediaType } from "./story-types.js";
+import type { Db } from "../db/database.js";
+import { API_PREFIX } from "../http/error-handler.js";
+import { GrantsRepository } from "../modules/access/grants.repository.js";
+import { LibraryAccess } from "../modules/access/library-access.js";
+import { buildStories, type StoriesModule } from "../modules/stories/stories.compose.js";
+import type { MediaType } from "../modules/stories/story-types.js";
+import { type DialectName, useTestApp } from "./dialects.js";
+import { TestLocalBlobStore } from "./local-blob-store.js";
+import type { TestPrincipal } from "./principals.js";
+import { RecordingJobEnqueuer } from "./recording-job-enqueuer.js";
 
 export interface StoriesTestContext {
   app: FastifyInstance;
