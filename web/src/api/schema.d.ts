@@ -6758,8 +6758,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Download a story's original or a rendition, of a version, as an attachment (recorded)
-         * @description Access: permission `upload.download`, action `get`; `read` on the library `a`.
+         * Download a story's original or a rendition as an attachment; several stories as one zip
+         * @description Each story downloaded is recorded as a story action. `versionNo` applies to one story only.
+         *
+         *     Access: permission `upload.download`, action `get`; `read` on the library `a`.
          */
         get: {
             parameters: {
@@ -6772,14 +6774,14 @@ export interface paths {
                 path: {
                     /** @description library id */
                     a: string;
-                    /** @description story id */
+                    /** @description a story id, or several comma-separated (a zip of their files) */
                     b: string;
                 };
                 cookie?: never;
             };
             requestBody?: never;
             responses: {
-                /** @description the file's bytes */
+                /** @description the file's bytes, or a zip */
                 200: {
                     headers: {
                         [name: string]: unknown;

@@ -1,9 +1,31 @@
 import { randomUUID } from "node:crypto";
+import { crc32 } from "node:zlib";
 import { beforeAll, expect, it } from "vitest";
 import { describeEachDialect } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
 import { PROCESS_STORIES_JOB } from "./stories.compose.js";
+
+/** Reads a zip's central directory and checks each entry's bytes against its CRC. */
+function readZip(zip: Buffer): Map<string, string> {
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  const count = zip.readUInt16LE(end + 10);
+  let at = zip.readUInt32LE(end + 16);
+  const entries = new Map<string, string>();
+  for (let index = 0; index < count; index++) {
+    expect(zip.readUInt32LE(at)).toBe(0x02014b50);
+    const crc = zip.readUInt32LE(at + 16);
+    const size = zip.readUInt32LE(at + 24);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const offset = zip.readUInt32LE(at + 42);
+    const name = zip.subarray(at + 46, at + 46 + nameLength).toString("utf8");
+    const data = zip.subarray(offset + 30 + nameLength, offset + 30 + nameLength + size);
+    expect(crc32(data) >>> 0).toBe(crc);
+    entries.set(name, data.toString("utf8"));
+    at += 46 + nameLength;
+  }
+  return entries;
+}
 
 describeEachDialect("story lifecycle", (dialect) => {
   const ctx = useStoriesApp(dialect);
@@ -235,6 +257,64 @@ describeEachDialect("story lifecycle", (dialect) => {
       originalName: "third.mp4",
     });
     expect(third).toMatchObject({ versionNo: 3, properties: { lastVersion: story.oid } });
+  });
+
+  it("downloads several stories at once as a zip, each recorded", async () => {
+    const a = (await uploadStory(ctx(), editor, { bytes: "first photo", name: "现场.jpg" })).story;
+    const b = (await uploadStory(ctx(), editor, { bytes: "second photo", name: "现场.jpg" })).story;
+    const response = await call(viewer, "GET", `/workflow-story-download/product/${a.id},${b.id}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toBe("application/zip");
+    expect(response.headers["content-disposition"]).toMatch(/^attachment; filename="product-2-stories.zip"/);
+    expect(readZip(response.rawPayload)).toEqual(
+      new Map([
+        ["现场.jpg", "first photo"],
+        ["现场 (2).jpg", "second photo"],
+      ]),
+    );
+    for (const story of [a, b]) {
+      const actions = (await call(editor, "GET", `/story-actions?libraryId=product&storyId=${story.id}`)).json().data;
+      expect(actions.content[0]).toMatchObject({ action: "download", username: "life-viewer" });
+    }
+    const elsewhere = await call(viewer, "GET", `/workflow-story-download/material/${a.id},${b.id}`);
+    expect(elsewhere.statusCode).toBe(404);
+    const withVersion = await call(viewer, "GET", `/workflow-story-download/product/${a.id},${b.id}?versionNo=1`);
+    expect(withVersion.statusCode).toBe(400);
+    expect(withVersion.json().msg).toContain("versionNo");
+    const bad = await call(viewer, "GET", `/workflow-story-download/product/${a.id},nope`);
+    expect(bad.json().msg).toContain("params.b");
+  });
+
+  it("refuses writes to a library the user only reads with 403", async () => {
+    const { story } = await uploadStory(ctx(), editor, { libraryId: "personal" });
+    const reader = await createPrincipal(ctx().db, { username: "life-reader", roleId: "contributor" });
+    await ctx()
+      .db.kysely.insertInto("library_grants")
+      .values({
+        id: randomUUID(),
+        library_id: "personal",
+        role_id: null,
+        user_id: reader.id,
+        level: "read",
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    expect((await call(reader, "GET", `/stories/personal/${story.id}`)).statusCode).toBe(200);
+    const edit = await call(reader, "PUT", `/workflow-story-edit/photo/${story.id}?libraryId=personal`, {
+      title: "x",
+    });
+    expect(edit.statusCode).toBe(403);
+    const commit = await call(reader, "POST", "/workflow-story-create/photo/commit", {
+      libraryId: "personal",
+      storyIds: [story.id],
+    });
+    expect(commit.statusCode).toBe(403);
+    const relate = await call(reader, "POST", `/stories/relation/personal/${story.id}`, {
+      relatedLibraryId: "product",
+      relatedStoryId: story.id,
+    });
+    expect(relate.statusCode).toBe(403);
+    expect((await call(reader, "GET", `/stories/department/${story.id}`)).statusCode).toBe(404);
   });
 
   it("deletes a story with its blobs; its actions stay", async () => {

@@ -1,7 +1,9 @@
+import { Readable } from "node:stream";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { commonErrorResponses, envelope, errorEnvelope, ok, page } from "../../http/envelope.js";
+import { Invalid } from "../../http/errors.js";
 import { currentUser } from "../auth/auth.plugin.js";
 import {
   createRelationBody,
@@ -26,6 +28,7 @@ import { contentDisposition, type DownloadRequest, type StoryDownloads } from ".
 import type { StoryLinksService } from "./story-links.service.js";
 import type { StoryQueries } from "./story-queries.service.js";
 import type { Actor } from "./story-types.js";
+import { uniqueNames, zipStream } from "./zip-stream.js";
 
 export const errors = {
   ...commonErrorResponses,
@@ -67,6 +70,33 @@ export async function sendStoryFile(
     .header("x-content-type-options", "nosniff")
     .header("content-security-policy", "sandbox; default-src 'none'")
     .send(stream);
+}
+
+/** Several stories of one library as one zip (each download recorded). */
+export async function sendStoriesZip(
+  downloads: StoryDownloads,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  target: { libraryId: string; storyIds: string[]; rendition?: string; versionNo?: number },
+) {
+  if (target.versionNo !== undefined) throw new Invalid("versionNo: give it for one story only");
+  const actor = actorOf(request);
+  const files = [];
+  for (const storyId of target.storyIds) {
+    const one = { libraryId: target.libraryId, storyId, rendition: target.rendition };
+    files.push({ one, resolved: await downloads.resolve(one) });
+  }
+  for (const { one, resolved } of files) await downloads.record(actor, one, resolved);
+  const names = uniqueNames(files.map((file) => file.resolved.fileName));
+  const entries = files.map((file, index) => ({
+    name: names[index]!,
+    open: () => downloads.open(file.resolved.blobKey),
+  }));
+  return reply
+    .header("content-type", "application/zip")
+    .header("content-disposition", contentDisposition("attachment", `${target.libraryId}-${files.length}-stories.zip`))
+    .header("x-content-type-options", "nosniff")
+    .send(Readable.from(zipStream(entries)));
 }
 
 export function storiesRoutes(services: {

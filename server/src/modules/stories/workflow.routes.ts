@@ -5,7 +5,7 @@ import { envelope, ok, page } from "../../http/envelope.js";
 import type { Action } from "../access/permissions.js";
 import type { FoldersService } from "../folders/folders.service.js";
 import type { LibrariesService } from "../libraries/libraries.service.js";
-import { actorOf, errors, sendStoryFile } from "./stories.routes.js";
+import { actorOf, errors, sendStoriesZip, sendStoryFile } from "./stories.routes.js";
 import { downloadQuery, storySchema } from "./stories.schema.js";
 import type { StoriesService } from "./stories.service.js";
 import type { StoryDownloads } from "./story-downloads.service.js";
@@ -20,6 +20,7 @@ import {
   createStoryBody,
   defaultLibraryQuery,
   defaultLibrarySchema,
+  downloadParams,
   editBody,
   editParams,
   editQuery,
@@ -240,20 +241,25 @@ export function workflowRoutes(services: WorkflowServices): FastifyPluginAsyncZo
         config: { access: { permission: "upload.download", action: "get" }, library: { param: "a", level: "read" } },
         schema: {
           tags: ["workflow"],
-          summary: "Download a story's original or a rendition, of a version, as an attachment (recorded)",
-          params: abParams,
+          summary: "Download a story's original or a rendition as an attachment; several stories as one zip",
+          description: "Each story downloaded is recorded as a story action. `versionNo` applies to one story only.",
+          params: downloadParams,
           querystring: downloadQuery,
-          response: { 200: z.any().describe("the file's bytes"), ...errors },
+          response: { 200: z.any().describe("the file's bytes, or a zip"), ...errors },
         },
       },
-      async (request, reply) =>
-        sendStoryFile(
+      async (request, reply) => {
+        const { a: libraryId, b: storyIds } = request.params;
+        if (storyIds.length > 1)
+          return sendStoriesZip(downloads, request, reply, { libraryId, storyIds, ...request.query });
+        return sendStoryFile(
           downloads,
           request,
           reply,
-          { libraryId: request.params.a, storyId: request.params.b, ...request.query },
+          { libraryId, storyId: storyIds[0]!, ...request.query },
           "attachment",
-        ),
+        );
+      },
     );
     app.get(
       "/default-library",

@@ -52,6 +52,18 @@ export const editBody = storyMetadataSchema.extend({
 export const libIdParams = z.object({ lib: libraryIdSchema, id: z.uuid() });
 export const abParams = z.object({ a: libraryIdSchema.describe("library id"), b: z.uuid().describe("story id") });
 
+const UUID_LIST =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(,[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}){0,99}$/i;
+
+export const downloadParams = z.object({
+  a: libraryIdSchema.describe("library id"),
+  b: z
+    .string()
+    .regex(UUID_LIST, "must be a story id or up to 100 comma-separated story ids")
+    .transform((value) => [...new Set(value.toLowerCase().split(","))])
+    .describe("a story id, or several comma-separated (a zip of their files)"),
+});
+
 export const favoriteBody = z.object({
   libraryId: libraryIdSchema,
   storyId: z.uuid(),
