@@ -1,70 +1,28 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import type { Db } from "../../db/database.js";
 import type { Database, ProcessingState } from "../../db/schema.js";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../http/errors.js";
-import type { BlobStore } from "../blobs/blob-store.js";
-import type { FoldersService } from "../folders/folders.service.js";
-import type { JobDefinition, JobEnqueuer } from "../jobs/job-types.js";
-import type { LibrariesService } from "../libraries/libraries.service.js";
-import type { StoriesRepository } from "./stories.repository.js";
-import type { NewStoryAction, StoryActionsRepository } from "./story-actions.repository.js";
-import { type ExtractedMetadata, extractedChanges, mergeProperties, metadataChanges } from "./story-metadata.js";
+import { type ExtractedMetadata, mergeProperties, metadataChanges } from "./story-metadata.js";
+import { type Rendition, StoryProcessing } from "./story-processing.service.js";
 import type { Actor, MediaType, Story, StoryMetadata } from "./story-types.js";
+import { type NewVersionInput, StoryVersioning, type UploadedVersion } from "./story-versions.service.js";
+import {
+  HEX64,
+  type IngestOptions,
+  type StoriesServiceDependencies,
+  StoryWriteSupport,
+  type UploadedOriginal,
+} from "./story-write-support.js";
 
-/** Payload of the media processing job: ids only, the handler reloads the stories. */
-export interface ProcessStoriesPayload {
-  ids: string[];
-}
-
-export interface StoriesServiceDependencies {
-  db: Db;
-  stories: StoriesRepository;
-  actions: StoryActionsRepository;
-  libraries: LibrariesService;
-  folders: FoldersService;
-  jobs: JobEnqueuer;
-  /** The media engineer's job; enqueued on commit (and on upload when asked). */
-  processingJob: JobDefinition<ProcessStoriesPayload>;
-  blobs: BlobStore;
-  clock?: () => Date;
-  onBlobDeleteError?: (key: string, error: unknown) => void;
-}
-
-/** A finished upload, as the upload module hands it over. */
-export interface UploadedOriginal {
-  userId: string;
-  libraryId: string;
-  folderId?: string | null;
-  type: MediaType;
-  blobKey: string;
-  sha256: string;
-  size: number;
-  mime: string;
-  originalName: string;
-  metadata?: StoryMetadata;
-}
-
-export interface IngestOptions {
-  /** Run inside the caller's transaction, so the blob row and the story exist together or not at all. */
-  transaction?: Kysely<Database>;
-  /** Where the upload came from, for the story action. */
-  ip?: string | null;
-  /** Enqueue media processing now rather than on commit. */
-  enqueueProcessing?: boolean;
-}
-
-export interface Rendition {
-  storyId: string;
-  /** Default: the story's current version. */
-  versionNo?: number;
-  role: string;
-  blobKey: string;
-  mime: string;
-  size: number;
-  width?: number | null;
-  height?: number | null;
-}
+export type { ExtractedMetadata } from "./story-metadata.js";
+export type { Rendition } from "./story-processing.service.js";
+export type { NewVersionInput, UploadedVersion } from "./story-versions.service.js";
+export type {
+  IngestOptions,
+  ProcessStoriesPayload,
+  StoriesServiceDependencies,
+  UploadedOriginal,
+} from "./story-write-support.js";
 
 export interface CreateDraftInput extends StoryMetadata {
   libraryId: string;
@@ -79,51 +37,21 @@ export interface CommitInput {
   metadata?: StoryMetadata;
 }
 
-export interface NewVersionInput {
-  libraryId: string;
-  storyId: string;
-  /** A draft (uploaded like any other) whose file becomes the new version; the draft is then gone. */
-  fromLibraryId: string;
-  fromStoryId: string;
-  note?: string | null;
-}
-
-const HEX64 = /^[0-9a-f]{64}$/;
-
 /** The life of a story: drafts, commit, edit, versions, delete, and the hooks of the upload and media jobs. */
 export class StoriesService {
-  readonly #clock: () => Date;
+  readonly #support: StoryWriteSupport;
+  readonly #versions: StoryVersioning;
+  readonly #processing: StoryProcessing;
 
   constructor(private readonly deps: StoriesServiceDependencies) {
-    this.#clock = deps.clock ?? (() => new Date());
+    this.#support = new StoryWriteSupport(deps);
+    this.#versions = new StoryVersioning(deps, this.#support);
+    this.#processing = new StoryProcessing(deps, this.#support);
   }
 
-  #now(): string {
-    return this.#clock().toISOString();
-  }
-
-  async #transaction<T>(given: Kysely<Database> | undefined, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-    if (given) return work(given);
-    return this.deps.db.kysely.transaction().execute(work);
-  }
-
-  #action(actor: Pick<Actor, "id" | "username" | "ip"> | null, story: Pick<Story, "libraryId" | "id">) {
-    return (action: NewStoryAction["action"], details?: Record<string, unknown>): NewStoryAction => ({
-      libraryId: story.libraryId,
-      storyId: story.id,
-      userId: actor?.id ?? null,
-      username: actor?.username ?? null,
-      action,
-      ip: actor?.ip ?? null,
-      details,
-    });
-  }
-
-  /** The story, when it is in this library; NotFound otherwise (ids of other libraries do not leak). */
+  /** The story, when it is in this library; NotFound otherwise. */
   async require(libraryId: string, storyId: string): Promise<Story> {
-    const story = await this.deps.stories.find(storyId);
-    if (!story || story.libraryId !== libraryId) throw new NotFound(`story ${storyId} is not in library ${libraryId}`);
-    return story;
+    return this.#support.require(libraryId, storyId);
   }
 
   async #requireFolder(libraryId: string, folderId: string | null | undefined): Promise<string | null> {
@@ -183,7 +111,7 @@ export class StoriesService {
     if (!user) throw new Forbidden("the account does not exist or is disabled");
     await this.deps.libraries.require(user, input.libraryId, "write");
     const folderId = await this.#requireFolder(input.libraryId, input.folderId);
-    const now = this.#now();
+    const now = this.#support.now();
     const oid = randomUUID();
     const row = {
       ...this.#newStoryRow({
@@ -201,7 +129,7 @@ export class StoriesService {
       original_name: input.originalName,
     };
     const duplicates = await this.deps.stories.withSha256([input.libraryId], input.sha256);
-    await this.#transaction(options.transaction, async (trx) => {
+    await this.#support.transaction(options.transaction, async (trx) => {
       const stories = this.deps.stories.with(trx);
       await stories.insertStory(row);
       await stories.insertVersion({
@@ -230,7 +158,10 @@ export class StoriesService {
         },
         now,
       );
-      const action = this.#action({ ...user, ip: options.ip ?? null }, { libraryId: input.libraryId, id: row.id });
+      const action = this.#support.action(
+        { ...user, ip: options.ip ?? null },
+        { libraryId: input.libraryId, id: row.id },
+      );
       await this.deps.actions.with(trx).record(
         action("create", {
           type: input.type,
@@ -240,7 +171,7 @@ export class StoriesService {
         }),
         now,
       );
-      if (options.enqueueProcessing) await this.#enqueueProcessing(trx, [row.id]);
+      if (options.enqueueProcessing) await this.#support.enqueueProcessing(trx, [row.id]);
     });
     const story = options.transaction
       ? this.deps.stories.with(options.transaction).find(row.id)
@@ -254,7 +185,7 @@ export class StoriesService {
     const folderId = await this.#requireFolder(input.libraryId, input.folderId);
     if (input.members && type !== "composite") throw new Invalid("members: only a composite story has members");
     const memberIds = input.members ? await this.#readableMembers(actor, input.members) : [];
-    const now = this.#now();
+    const now = this.#support.now();
     const row = this.#newStoryRow({
       libraryId: input.libraryId,
       folderId,
@@ -283,7 +214,7 @@ export class StoriesService {
       if (memberIds.length > 0) await stories.setMembers(row.id, memberIds);
       await this.deps.actions
         .with(trx)
-        .record(this.#action(actor, { libraryId: input.libraryId, id: row.id })("create", { type }), now);
+        .record(this.#support.action(actor, { libraryId: input.libraryId, id: row.id })("create", { type }), now);
     });
     return (await this.deps.stories.find(row.id))!;
   }
@@ -302,11 +233,6 @@ export class StoriesService {
       if (!ids.includes(story.id)) ids.push(story.id);
     }
     return ids;
-  }
-
-  async #enqueueProcessing(trx: Kysely<Database>, ids: string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await this.deps.jobs.enqueue(this.deps.processingJob, { ids }, { transaction: trx });
   }
 
   /**
@@ -330,7 +256,7 @@ export class StoriesService {
         .filter((file) => file.role === "original")
         .map((file) => file.storyId),
     );
-    const now = this.#now();
+    const now = this.#support.now();
     await this.deps.db.kysely.transaction().execute(async (trx) => {
       const repository = this.deps.stories.with(trx);
       const actions = this.deps.actions.with(trx);
@@ -340,9 +266,12 @@ export class StoriesService {
         if (!(await repository.markCommitted(story.id, actor.id, now, withFiles.has(story.id)))) {
           throw new Conflict(`story ${story.id} is not a draft`, "not_a_draft");
         }
-        await actions.record(this.#action(actor, story)("commit", { fields: Object.keys(input.metadata ?? {}) }), now);
+        await actions.record(
+          this.#support.action(actor, story)("commit", { fields: Object.keys(input.metadata ?? {}) }),
+          now,
+        );
       }
-      await this.#enqueueProcessing(
+      await this.#support.enqueueProcessing(
         trx,
         stories.filter((story) => withFiles.has(story.id)).map((story) => story.id),
       );
@@ -367,13 +296,13 @@ export class StoriesService {
     if (patch.folderId !== undefined) changes.folder_id = await this.#requireFolder(libraryId, patch.folderId);
     const memberIds = patch.members ? await this.#readableMembers(actor, patch.members) : undefined;
     if (memberIds?.includes(story.id)) throw new Invalid("members: a composite cannot hold itself");
-    const now = this.#now();
+    const now = this.#support.now();
     await this.deps.db.kysely.transaction().execute(async (trx) => {
       const repository = this.deps.stories.with(trx);
       await repository.update(story.id, { ...changes, updated_by: actor.id, updated_at: now });
       if (memberIds) await repository.setMembers(story.id, memberIds);
       const fields = Object.keys(patch).filter((key) => patch[key as keyof typeof patch] !== undefined);
-      await this.deps.actions.with(trx).record(this.#action(actor, story)("edit", { fields }), now);
+      await this.deps.actions.with(trx).record(this.#support.action(actor, story)("edit", { fields }), now);
     });
     return (await this.deps.stories.find(story.id))!;
   }
@@ -385,12 +314,12 @@ export class StoriesService {
     for (const file of await this.deps.stories.files([story.id])) keys.add(file.blobKey);
     for (const version of await this.deps.stories.versions(story.id)) if (version.blobKey) keys.add(version.blobKey);
     if (story.coverKey) keys.add(story.coverKey);
-    const now = this.#now();
+    const now = this.#support.now();
     await this.deps.db.kysely.transaction().execute(async (trx) => {
       await this.deps.stories.with(trx).delete(story.id);
       await this.deps.actions
         .with(trx)
-        .record(this.#action(actor, story)("delete", { title: story.title, type: story.type }), now);
+        .record(this.#support.action(actor, story)("delete", { title: story.title, type: story.type }), now);
     });
     await this.#deleteBlobs([...keys]);
   }
@@ -412,206 +341,31 @@ export class StoriesService {
    * previous version's oid, every earlier version's files stay.
    */
   async newVersion(actor: Actor, type: MediaType, input: NewVersionInput): Promise<Story> {
-    await this.deps.libraries.require(actor, input.libraryId, "write");
-    await this.deps.libraries.require(actor, input.fromLibraryId, "write");
-    const story = await this.require(input.libraryId, input.storyId);
-    const draft = await this.require(input.fromLibraryId, input.fromStoryId);
-    if (story.type !== type) throw new Invalid(`storyId: story ${story.id} is a ${story.type}, not a ${type}`);
-    if (draft.type !== type) throw new Invalid(`fromStoryId: story ${draft.id} is a ${draft.type}, not a ${type}`);
-    if (draft.status !== "draft") throw new Conflict(`fromStoryId: story ${draft.id} is not a draft`, "not_a_draft");
-    if (draft.id === story.id) throw new Invalid("fromStoryId: a story cannot be its own new version");
-    const [source] = await this.deps.stories.versions(draft.id);
-    if (!source?.blobKey) throw new Invalid(`fromStoryId: story ${draft.id} has no file`);
-    const file = {
-      blobKey: source.blobKey,
-      sha256: source.sha256,
-      size: source.size,
-      mime: source.mime,
-      originalName: source.originalName,
-      note: input.note ?? null,
-    };
-    return this.#addVersion(actor, story, file, async (trx) => {
-      const repository = this.deps.stories.with(trx);
-      await repository.moveFiles(draft.id, story.id, story.versionNo + 1);
-      await repository.delete(draft.id);
-      await this.deps.actions
-        .with(trx)
-        .record(
-          this.#action(actor, draft)("merged-into", { libraryId: story.libraryId, storyId: story.id }),
-          this.#now(),
-        );
-    });
+    return this.#versions.newVersion(actor, type, input);
   }
 
   /** The upload module's entry point for a new version of an existing story. */
-  async addVersionFromUpload(
-    input: Omit<UploadedOriginal, "type" | "folderId" | "metadata"> & { storyId: string; note?: string | null },
-    options: IngestOptions = {},
-  ): Promise<Story> {
-    if (!HEX64.test(input.sha256)) throw new Invalid("sha256: must be 64 lower-case hex characters");
-    const user = await this.deps.stories.loadUser(input.userId);
-    if (!user) throw new Forbidden("the account does not exist or is disabled");
-    await this.deps.libraries.require(user, input.libraryId, "write");
-    const story = await this.require(input.libraryId, input.storyId);
-    const versionNo = story.versionNo + 1;
-    return this.#addVersion(
-      { ...user, ip: options.ip ?? null },
-      story,
-      {
-        blobKey: input.blobKey,
-        sha256: input.sha256,
-        size: input.size,
-        mime: input.mime,
-        originalName: input.originalName,
-        note: input.note ?? null,
-      },
-      async (trx) => {
-        await this.deps.stories.with(trx).putFile(
-          {
-            storyId: story.id,
-            versionNo,
-            role: "original",
-            blobKey: input.blobKey,
-            mime: input.mime,
-            size: input.size,
-            width: null,
-            height: null,
-          },
-          this.#now(),
-        );
-      },
-      options.transaction,
-    );
+  async addVersionFromUpload(input: UploadedVersion, options: IngestOptions = {}): Promise<Story> {
+    return this.#versions.addVersionFromUpload(input, options);
   }
 
-  async #addVersion(
-    actor: Actor,
-    story: Story,
-    source: {
-      blobKey: string | null;
-      sha256: string | null;
-      size: number | null;
-      mime: string | null;
-      originalName: string | null;
-      note: string | null;
-    },
-    attachFiles: (trx: Kysely<Database>) => Promise<void>,
-    given?: Kysely<Database>,
-  ): Promise<Story> {
-    const now = this.#now();
-    const versionNo = story.versionNo + 1;
-    const oid = randomUUID();
-    await this.#transaction(given, async (trx) => {
-      const repository = this.deps.stories.with(trx);
-      await repository.insertVersion({
-        storyId: story.id,
-        versionNo,
-        oid,
-        ...source,
-        createdBy: actor.id,
-        createdAt: now,
-      });
-      await attachFiles(trx);
-      // Technical facts belong to the file: the new one's are extracted again by the media job.
-      const processing = story.status !== "draft";
-      await repository.update(story.id, {
-        oid,
-        version_no: versionNo,
-        properties: repository.json({ ...story.properties, lastVersion: story.oid }),
-        content_sha256: source.sha256,
-        size: source.size,
-        mime: source.mime,
-        original_name: source.originalName,
-        perceptual_hash: null,
-        width: null,
-        height: null,
-        duration: null,
-        processing_state: processing ? "queued" : "none",
-        processing_error: null,
-        updated_by: actor.id,
-        updated_at: now,
-      });
-      await this.deps.actions
-        .with(trx)
-        .record(
-          this.#action(actor, story)("new-version", { versionNo, oid, lastVersion: story.oid, note: source.note }),
-          now,
-        );
-      if (processing) await this.#enqueueProcessing(trx, [story.id]);
-    });
-    return (await (given ? this.deps.stories.with(given) : this.deps.stories).find(story.id))!;
-  }
+  // Hooks of the media jobs
 
-  // Hooks of the media jobs (the system acts: no user, no address).
-
-  /** Records a rendition of a version (thumbnail, proxy…); returns the blob key it replaced, for the caller to delete. */
+  /** Records a rendition of a version; returns the blob key it replaced, for the caller to delete. */
   async addRendition(
     rendition: Rendition,
     options: { transaction?: Kysely<Database> } = {},
   ): Promise<{ replacedBlobKey: string | null }> {
-    const repository = options.transaction ? this.deps.stories.with(options.transaction) : this.deps.stories;
-    const story = await repository.find(rendition.storyId);
-    if (!story) throw new NotFound(`story ${rendition.storyId} does not exist`);
-    const versionNo = rendition.versionNo ?? story.versionNo;
-    const now = this.#now();
-    return this.#transaction(options.transaction, async (trx) => {
-      const stories = this.deps.stories.with(trx);
-      const replacedBlobKey = await stories.putFile(
-        {
-          storyId: story.id,
-          versionNo,
-          role: rendition.role,
-          blobKey: rendition.blobKey,
-          mime: rendition.mime,
-          size: rendition.size,
-          width: rendition.width ?? null,
-          height: rendition.height ?? null,
-        },
-        now,
-      );
-      // The first poster or thumbnail of the current version is the cover until someone sets one.
-      if (
-        !story.coverKey &&
-        versionNo === story.versionNo &&
-        (rendition.role === "thumbnail" || rendition.role === "poster")
-      ) {
-        await stories.update(story.id, { cover_key: rendition.blobKey });
-      }
-      await this.deps.actions
-        .with(trx)
-        .record(this.#action(null, story)("rendition", { versionNo, role: rendition.role }), now);
-      return { replacedBlobKey };
-    });
+    return this.#processing.addRendition(rendition, options);
   }
 
+  /** Fills the story's fields from extracted metadata only where they are empty. */
   async applyExtractedMetadata(storyId: string, fields: ExtractedMetadata): Promise<Story> {
-    const story = await this.deps.stories.find(storyId);
-    if (!story) throw new NotFound(`story ${storyId} does not exist`);
-    const changes = extractedChanges(story, fields, (v) => this.deps.stories.json(v));
-    if (Object.keys(changes).length === 0) return story;
-    const now = this.#now();
-    await this.deps.db.kysely.transaction().execute(async (trx) => {
-      await this.deps.stories.with(trx).update(story.id, changes);
-      await this.deps.actions
-        .with(trx)
-        .record(this.#action(null, story)("metadata", { fields: Object.keys(changes) }), now);
-    });
-    return (await this.deps.stories.find(story.id))!;
+    return this.#processing.applyExtractedMetadata(storyId, fields);
   }
 
   async setProcessingState(storyId: string, state: ProcessingState, error?: string | null): Promise<void> {
-    const story = await this.deps.stories.find(storyId);
-    if (!story) throw new NotFound(`story ${storyId} does not exist`);
-    await this.deps.stories.update(storyId, {
-      processing_state: state,
-      processing_error: state === "failed" ? (error ?? null) : null,
-    });
-    if (state === "done" || state === "failed") {
-      await this.deps.actions.record(
-        this.#action(null, story)("processing", { state, error: error ?? null }),
-        this.#now(),
-      );
-    }
+    return this.#processing.setProcessingState(storyId, state, error);
   }
 }
 
