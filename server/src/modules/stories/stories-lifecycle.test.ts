@@ -61,6 +61,46 @@ describeEachDialect("story lifecycle", (dialect) => {
     expect(JSON.stringify(versions)).not.toContain("originals/");
   });
 
+  it("writes the upload module's rows in the story's transaction: both or neither", async () => {
+    const blobKey = `originals/${randomUUID()}`;
+    const input = {
+      userId: editor.id,
+      libraryId: "product",
+      type: "photo" as const,
+      blobKey,
+      sha256: "b".repeat(64),
+      size: 1,
+      mime: "image/jpeg",
+      originalName: "x.jpg",
+    };
+    await expect(
+      ctx().module.stories.createDraftFromUpload(input, {
+        withinTransaction: async () => {
+          throw new Error("the blob row could not be written");
+        },
+      }),
+    ).rejects.toThrow("the blob row");
+    const files = ctx().db.kysely.selectFrom("story_files").select("story_id").where("blob_key", "=", blobKey);
+    expect(await files.execute()).toEqual([]);
+
+    const before = (await ctx().jobs.recorded()).length;
+    let seen: unknown;
+    const { story } = await ctx().module.stories.createDraftFromUpload(input, {
+      enqueueProcessing: true,
+      ip: "192.0.2.7",
+      withinTransaction: async (trx, created) => {
+        seen = await trx.selectFrom("stories").select(["id", "status"]).where("id", "=", created.id).executeTakeFirst();
+      },
+    });
+    expect(seen).toEqual({ id: story.id, status: "draft" });
+    expect((await files.execute()).map((row) => row.story_id)).toEqual([story.id]);
+    expect((await ctx().jobs.recorded()).slice(before).map((job) => JSON.parse(job.payload))).toEqual([
+      { ids: [story.id] },
+    ]);
+    const actions = (await call(editor, "GET", `/story-actions?libraryId=product&storyId=${story.id}`)).json().data;
+    expect(actions.content[0]).toMatchObject({ action: "create", ip: "192.0.2.7", username: "life-editor" });
+  });
+
   it("refuses an upload into a library the user cannot write", async () => {
     await expect(uploadStory(ctx(), viewer, {})).rejects.toMatchObject({ status: 403 });
     await expect(uploadStory(ctx(), contributor, { libraryId: "personal" })).rejects.toMatchObject({ status: 404 });

@@ -112,6 +112,17 @@ export class StoriesRepository {
     await this.kysely.updateTable("stories").set(changes).where("id", "=", id).execute();
   }
 
+  /** Updates the story only while it is still at `versionNo`; false when another version came first. */
+  async updateAtVersion(id: string, versionNo: number, changes: StoryUpdate): Promise<boolean> {
+    const result = await this.kysely
+      .updateTable("stories")
+      .set(changes)
+      .where("id", "=", id)
+      .where("version_no", "=", versionNo)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
   /** Moves a draft to committed; false when it was not a draft any more (a concurrent commit). */
   async markCommitted(id: string, userId: string, now: string, processing: boolean): Promise<boolean> {
     const result = await this.kysely

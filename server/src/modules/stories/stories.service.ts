@@ -129,7 +129,8 @@ export class StoriesService {
       original_name: input.originalName,
     };
     const duplicates = await this.deps.stories.withSha256([input.libraryId], input.sha256);
-    await this.#support.transaction(options.transaction, async (trx) => {
+    // Every check above runs before the transaction: SQLite has one connection, held by it.
+    await this.deps.db.kysely.transaction().execute(async (trx) => {
       const stories = this.deps.stories.with(trx);
       await stories.insertStory(row);
       await stories.insertVersion({
@@ -172,11 +173,9 @@ export class StoriesService {
         now,
       );
       if (options.enqueueProcessing) await this.#support.enqueueProcessing(trx, [row.id]);
+      await options.withinTransaction?.(trx, { id: row.id, libraryId: input.libraryId, versionNo: 1 });
     });
-    const story = options.transaction
-      ? this.deps.stories.with(options.transaction).find(row.id)
-      : this.deps.stories.find(row.id);
-    return { story: (await story)!, duplicates };
+    return { story: (await this.deps.stories.find(row.id))!, duplicates };
   }
 
   /** A draft from metadata alone (no file yet), or a composite grouping other stories. */

@@ -102,8 +102,8 @@ export class StoryVersioning {
           },
           this.support.now(),
         );
+        await options.withinTransaction?.(trx, { id: story.id, libraryId: story.libraryId, versionNo });
       },
-      options.transaction,
     );
   }
 
@@ -119,25 +119,16 @@ export class StoryVersioning {
       note: string | null;
     },
     attachFiles: (trx: Kysely<Database>) => Promise<void>,
-    given?: Kysely<Database>,
   ): Promise<Story> {
     const now = this.support.now();
     const versionNo = story.versionNo + 1;
     const oid = randomUUID();
-    await this.support.transaction(given, async (trx) => {
+    await this.deps.db.kysely.transaction().execute(async (trx) => {
       const repository = this.deps.stories.with(trx);
-      await repository.insertVersion({
-        storyId: story.id,
-        versionNo,
-        oid,
-        ...source,
-        createdBy: actor.id,
-        createdAt: now,
-      });
-      await attachFiles(trx);
       // Technical facts belong to the file: the new one's are extracted again by the media job.
       const processing = story.status !== "draft";
-      await repository.update(story.id, {
+      // Guarded by the version this call started from: of two concurrent new versions, one wins.
+      const moved = await repository.updateAtVersion(story.id, story.versionNo, {
         oid,
         version_no: versionNo,
         properties: repository.json({ ...story.properties, lastVersion: story.oid }),
@@ -154,6 +145,17 @@ export class StoryVersioning {
         updated_by: actor.id,
         updated_at: now,
       });
+      if (!moved)
+        throw new Conflict("another version was added at the same time: reload and try again", "version_conflict");
+      await repository.insertVersion({
+        storyId: story.id,
+        versionNo,
+        oid,
+        ...source,
+        createdBy: actor.id,
+        createdAt: now,
+      });
+      await attachFiles(trx);
       await this.deps.actions.with(trx).record(
         this.support.action(actor, story)("new-version", {
           versionNo,
@@ -165,6 +167,6 @@ export class StoryVersioning {
       );
       if (processing) await this.support.enqueueProcessing(trx, [story.id]);
     });
-    return (await (given ? this.deps.stories.with(given) : this.deps.stories).find(story.id))!;
+    return (await this.deps.stories.find(story.id))!;
   }
 }

@@ -44,8 +44,15 @@ export interface UploadedOriginal {
 }
 
 export interface IngestOptions {
-  /** Run inside the caller's transaction, so the blob row and the story exist together or not at all. */
-  transaction?: Kysely<Database>;
+  /**
+   * Runs inside the transaction that writes the story, after its rows: the
+   * upload module writes its own rows here (the blob's), so both exist
+   * together or not at all. Throwing rolls everything back.
+   */
+  withinTransaction?: (
+    trx: Kysely<Database>,
+    story: { id: string; libraryId: string; versionNo: number },
+  ) => Promise<void>;
   /** Where the upload came from, for the story action. */
   ip?: string | null;
   /** Enqueue media processing now rather than on commit. */
