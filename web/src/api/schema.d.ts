@@ -3452,6 +3452,15 @@ export interface paths {
                         "application/json": unknown;
                     };
                 };
+                /** @description a byte range of the file (Range: bytes=…) */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -3490,6 +3499,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                416: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6790,6 +6808,15 @@ export interface paths {
                         "application/json": unknown;
                     };
                 };
+                /** @description a byte range of one story's file (Range: bytes=…) */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -6828,6 +6855,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                416: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { crc32 } from "node:zlib";
 import { beforeAll, expect, it } from "vitest";
+import { API_PREFIX } from "../../http/error-handler.js";
 import { describeEachDialect } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
@@ -299,6 +300,33 @@ describeEachDialect("story lifecycle", (dialect) => {
     expect(third).toMatchObject({ versionNo: 3, properties: { lastVersion: story.oid } });
   });
 
+  it("serves byte ranges for players and records only the start of a download", async () => {
+    const { story } = await uploadStory(ctx(), editor, {
+      bytes: "0123456789",
+      name: "clip.mp4",
+      type: "video",
+      mime: "video/mp4",
+    });
+    const url = `${API_PREFIX}/stories/download/product/${story.id}`;
+    const get = (range?: string) =>
+      ctx().app.inject({ method: "GET", url, headers: { ...viewer.headers, ...(range ? { range } : {}) } });
+    const whole = await get();
+    expect(whole.statusCode).toBe(200);
+    expect(whole.headers["accept-ranges"]).toBe("bytes");
+    expect(whole.headers["content-disposition"]).toMatch(/^inline; filename="clip.mp4"/);
+    const middle = await get("bytes=2-5");
+    expect(middle.statusCode).toBe(206);
+    expect(middle.body).toBe("2345");
+    expect(middle.headers["content-range"]).toBe("bytes 2-5/10");
+    expect((await get("bytes=-3")).body).toBe("789");
+    expect((await get("bytes=7-")).body).toBe("789");
+    const outside = await get("bytes=10-");
+    expect(outside.statusCode).toBe(416);
+    expect(outside.headers["content-range"]).toBe("bytes */10");
+    const actions = (await call(editor, "GET", `/story-actions?libraryId=product&storyId=${story.id}`)).json().data;
+    expect(actions.content.map((action: { action: string }) => action.action)).toEqual(["download", "create"]);
+  });
+
   it("downloads several stories at once as a zip, each recorded", async () => {
     const a = (await uploadStory(ctx(), editor, { bytes: "first photo", name: "现场.jpg" })).story;
     const b = (await uploadStory(ctx(), editor, { bytes: "second photo", name: "现场.jpg" })).story;
@@ -447,6 +475,12 @@ describeEachDialect("story lifecycle", (dialect) => {
         })
       ).replacedBlobKey,
     ).toBe("renditions/t1");
+    await expect(ctx().module.stories.applyExtractedMetadata(story.id, { perceptualHash: "xyz" })).rejects.toThrow(
+      "perceptualHash",
+    );
+    await expect(ctx().module.stories.applyExtractedMetadata(story.id, { capturedAt: "yesterday" })).rejects.toThrow(
+      "capturedAt",
+    );
     await ctx().module.stories.setProcessingState(story.id, "failed", "truncated JPEG");
     const view = (await call(editor, "GET", `/stories/product/${story.id}`)).json().data;
     expect(view).toMatchObject({ processingState: "failed", processingError: "truncated JPEG" });

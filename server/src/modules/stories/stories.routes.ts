@@ -24,7 +24,13 @@ import {
   versionParams,
   versionSchema,
 } from "./stories.schema.js";
-import { contentDisposition, type DownloadRequest, type StoryDownloads } from "./story-downloads.service.js";
+import {
+  contentDisposition,
+  type DownloadRequest,
+  parseRange,
+  RangeNotSatisfiable,
+  type StoryDownloads,
+} from "./story-downloads.service.js";
 import type { StoryLinksService } from "./story-links.service.js";
 import type { StoryQueries } from "./story-queries.service.js";
 import type { Actor } from "./story-types.js";
@@ -59,17 +65,34 @@ export async function sendStoryFile(
   kind: "attachment" | "inline",
 ) {
   const resolved = await downloads.resolve(target);
-  const stream = await downloads.open(resolved.blobKey);
-  if (kind === "attachment" || (target.rendition ?? "original") === "original") {
+  let range: ReturnType<typeof parseRange>;
+  try {
+    range = parseRange(request.headers.range, resolved.size);
+  } catch (error) {
+    if (error instanceof RangeNotSatisfiable) reply.header("content-range", `bytes */${error.size}`);
+    throw error;
+  }
+  const stream = await downloads.open(resolved.blobKey, range);
+  // A player seeking through a video asks for many ranges: only the start of a download is recorded.
+  const fromStart = range === undefined || range.start === 0;
+  if (fromStart && (kind === "attachment" || (target.rendition ?? "original") === "original")) {
     await downloads.record(actorOf(request), target, resolved);
   }
-  return reply
+  reply
     .header("content-type", resolved.contentType)
-    .header("content-length", resolved.size)
+    .header("accept-ranges", "bytes")
     .header("content-disposition", contentDisposition(kind, resolved.fileName))
     .header("x-content-type-options", "nosniff")
-    .header("content-security-policy", "sandbox; default-src 'none'")
-    .send(stream);
+    .header("content-security-policy", "sandbox; default-src 'none'");
+  if (range) {
+    reply
+      .status(206)
+      .header("content-range", `bytes ${range.start}-${range.end}/${resolved.size}`)
+      .header("content-length", range.end - range.start + 1);
+  } else {
+    reply.header("content-length", resolved.size);
+  }
+  return reply.send(stream);
 }
 
 /** Several stories of one library as one zip (each download recorded). */
@@ -207,7 +230,12 @@ export function storiesRoutes(services: {
           description: "Downloads of the original are recorded as story actions; renditions shown in lists are not.",
           params: storyParams,
           querystring: downloadQuery,
-          response: { 200: z.any().describe("the file's bytes"), ...errors },
+          response: {
+            200: z.any().describe("the file's bytes"),
+            206: z.any().describe("a byte range of the file (Range: bytes=…)"),
+            416: errorEnvelope,
+            ...errors,
+          },
         },
       },
       async (request, reply) =>

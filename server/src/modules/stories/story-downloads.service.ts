@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
-import { NotFound } from "../../http/errors.js";
-import type { BlobStore } from "../blobs/blob-store.js";
+import { AppError, NotFound } from "../../http/errors.js";
+import type { BlobStore, ByteRange } from "../blobs/blob-store.js";
 import type { StoriesRepository } from "./stories.repository.js";
 import type { StoryActionsRepository } from "./story-actions.repository.js";
 import type { Actor } from "./story-types.js";
@@ -77,8 +77,8 @@ export class StoryDownloads {
     return { blobKey: file.blobKey, fileName, contentType: file.mime, size: file.size };
   }
 
-  async open(key: string): Promise<Readable> {
-    return this.blobs.get(key);
+  async open(key: string, range?: ByteRange): Promise<Readable> {
+    return this.blobs.get(key, range);
   }
 
   async record(actor: Actor, request: DownloadRequest, resolved: ResolvedDownload): Promise<void> {
@@ -105,4 +105,33 @@ export class StoryDownloads {
 export function contentDisposition(kind: "attachment" | "inline", fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, "_");
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+export class RangeNotSatisfiable extends AppError {
+  constructor(readonly size: number) {
+    super(416, "range_not_satisfiable", `the requested range is outside the file's ${size} bytes`);
+  }
+}
+
+/**
+ * The one byte range of a `Range: bytes=…` header (RFC 9110), or undefined
+ * for the whole file (no header, another unit, several ranges).
+ */
+export function parseRange(header: string | undefined, size: number): ByteRange | undefined {
+  if (!header) return undefined;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === "" && match[2] === "")) return undefined;
+  let start: number;
+  let end: number;
+  if (match[1] === "") {
+    const suffix = Number(match[2]);
+    if (suffix === 0) throw new RangeNotSatisfiable(size);
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  if (start >= size || start > end) throw new RangeNotSatisfiable(size);
+  return { start, end };
 }

@@ -1,4 +1,5 @@
 import { Invalid } from "../../http/errors.js";
+import { PERCEPTUAL_HASH } from "./duplicates.js";
 import type { StoryUpdate } from "./stories.repository.js";
 import type { Gps, Story, StoryMetadata } from "./story-types.js";
 
@@ -69,6 +70,12 @@ export function extractedChanges(
   fields: ExtractedMetadata,
   json: (value: unknown) => string,
 ): StoryUpdate {
+  if (fields.perceptualHash !== undefined && !PERCEPTUAL_HASH.test(fields.perceptualHash.toLowerCase())) {
+    throw new Invalid("perceptualHash: must be 16 hex characters (64 bits)");
+  }
+  if (fields.capturedAt !== undefined && Number.isNaN(Date.parse(fields.capturedAt))) {
+    throw new Invalid("capturedAt: must be an ISO-8601 date and time");
+  }
   const changes: StoryUpdate = {};
   const fill = <K extends keyof ExtractedMetadata>(
     key: K,
@@ -83,7 +90,7 @@ export function extractedChanges(
   fill("authors", story.authors, (value) => (changes.authors = json(value)));
   fill("source", story.source, (value) => (changes.source = value));
   fill("keywords", story.keywords, (value) => (changes.keywords = json(value)));
-  fill("capturedAt", story.capturedAt, (value) => (changes.captured_at = value));
+  fill("capturedAt", story.capturedAt, (value) => (changes.captured_at = new Date(value).toISOString()));
   fill("gps", story.gps, (value) => (changes.gps = json(value)));
   fill("width", story.width, (value) => (changes.width = value));
   fill("height", story.height, (value) => (changes.height = value));

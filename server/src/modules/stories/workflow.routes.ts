@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { StoryType } from "../../db/schema.js";
-import { envelope, ok, page } from "../../http/envelope.js";
+import { envelope, errorEnvelope, ok, page } from "../../http/envelope.js";
 import type { Action } from "../access/permissions.js";
 import type { FoldersService } from "../folders/folders.service.js";
 import type { LibrariesService } from "../libraries/libraries.service.js";
@@ -245,7 +245,12 @@ export function workflowRoutes(services: WorkflowServices): FastifyPluginAsyncZo
           description: "Each story downloaded is recorded as a story action. `versionNo` applies to one story only.",
           params: downloadParams,
           querystring: downloadQuery,
-          response: { 200: z.any().describe("the file's bytes, or a zip"), ...errors },
+          response: {
+            200: z.any().describe("the file's bytes, or a zip"),
+            206: z.any().describe("a byte range of one story's file (Range: bytes=…)"),
+            416: errorEnvelope,
+            ...errors,
+          },
         },
       },
       async (request, reply) => {
