@@ -4314,6 +4314,16 @@ export interface paths {
                             /** Format: uuid */
                             storyId: string;
                         }[];
+                        /** @description an image file (thumbnail, preview, poster…) to show as the cover; null removes the cover */
+                        coverFrom?: {
+                            /**
+                             * Format: uuid
+                             * @description this story (default) or, for a composite, one of its members
+                             */
+                            storyId?: string;
+                            role: string;
+                            versionNo?: number;
+                        } | null;
                     };
                 };
             };
@@ -4659,6 +4669,16 @@ export interface paths {
                             /** Format: uuid */
                             storyId: string;
                         }[];
+                        /** @description an image file (thumbnail, preview, poster…) to show as the cover; null removes the cover */
+                        coverFrom?: {
+                            /**
+                             * Format: uuid
+                             * @description this story (default) or, for a composite, one of its members
+                             */
+                            storyId?: string;
+                            role: string;
+                            versionNo?: number;
+                        } | null;
                     };
                 };
             };
@@ -5004,6 +5024,16 @@ export interface paths {
                             /** Format: uuid */
                             storyId: string;
                         }[];
+                        /** @description an image file (thumbnail, preview, poster…) to show as the cover; null removes the cover */
+                        coverFrom?: {
+                            /**
+                             * Format: uuid
+                             * @description this story (default) or, for a composite, one of its members
+                             */
+                            storyId?: string;
+                            role: string;
+                            versionNo?: number;
+                        } | null;
                     };
                 };
             };
@@ -5349,6 +5379,16 @@ export interface paths {
                             /** Format: uuid */
                             storyId: string;
                         }[];
+                        /** @description an image file (thumbnail, preview, poster…) to show as the cover; null removes the cover */
+                        coverFrom?: {
+                            /**
+                             * Format: uuid
+                             * @description this story (default) or, for a composite, one of its members
+                             */
+                            storyId?: string;
+                            role: string;
+                            versionNo?: number;
+                        } | null;
                     };
                 };
             };

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { Readable } from "node:stream";
 import { beforeAll, expect, it } from "vitest";
 import { describeEachDialect } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
@@ -289,6 +290,31 @@ describeEachDialect("story lists, relations, favourites, duplicates", (dialect) 
       members: [{ libraryId: "product", storyId: a.id }],
     });
     expect(edited.json().data.members).toEqual([a.id]);
+
+    // A member's thumbnail as the composite's cover; deleting the composite keeps the member's blob.
+    await ctx().blobs.put("renditions/member-thumb", Readable.from([Buffer.from("thumb bytes")]));
+    await ctx().module.stories.addRendition({
+      storyId: a.id,
+      role: "thumbnail",
+      blobKey: "renditions/member-thumb",
+      mime: "image/webp",
+      size: 11,
+    });
+    const covered = await call(editor, "PUT", `/workflow-story-edit/composite/${composite.id}?libraryId=product`, {
+      coverFrom: { storyId: a.id, role: "thumbnail" },
+    });
+    expect(covered.statusCode).toBe(200);
+    expect(covered.json().data.coverUrl).toContain("rendition=cover");
+    const cover = await call(editor, "GET", `/stories/download/product/${composite.id}?rendition=cover`);
+    expect(cover.body).toBe("thumb bytes");
+    expect(cover.headers["content-type"]).toBe("image/webp");
+    const notMember = await call(editor, "PUT", `/workflow-story-edit/composite/${composite.id}?libraryId=product`, {
+      coverFrom: { storyId: b.id, role: "thumbnail" },
+    });
+    expect(notMember.statusCode).toBe(400);
+    expect(notMember.json().msg).toContain("coverFrom.storyId");
+    expect((await call(editor, "DELETE", `/workflow-story-delete/product/${composite.id}`)).statusCode).toBe(200);
+    expect(await ctx().blobs.stat("renditions/member-thumb")).not.toBeNull();
     const missing = await call(editor, "POST", "/workflow-story-create/composite", {
       libraryId: "product",
       members: [{ libraryId: "material", storyId: a.id }],

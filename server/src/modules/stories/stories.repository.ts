@@ -313,6 +313,34 @@ export class StoriesRepository {
     }));
   }
 
+  async fileByBlobKey(blobKey: string): Promise<StoryFile | undefined> {
+    return (await this.#filesWhere("blob_key", blobKey))[0];
+  }
+
+  async #filesWhere(column: "blob_key", value: string): Promise<StoryFile[]> {
+    const rows = await this.kysely.selectFrom("story_files").selectAll().where(column, "=", value).execute();
+    return rows.map((row) => ({
+      storyId: row.story_id,
+      versionNo: row.version_no,
+      role: row.role,
+      blobKey: row.blob_key,
+      mime: row.mime,
+      size: Number(row.size),
+      width: row.width,
+      height: row.height,
+    }));
+  }
+
+  /** Whether any story, version or file still points at the blob (then it must not be deleted). */
+  async isBlobReferenced(blobKey: string): Promise<boolean> {
+    const [file, version, cover] = await Promise.all([
+      this.kysely.selectFrom("story_files").select("id").where("blob_key", "=", blobKey).executeTakeFirst(),
+      this.kysely.selectFrom("story_versions").select("oid").where("blob_key", "=", blobKey).executeTakeFirst(),
+      this.kysely.selectFrom("stories").select("id").where("cover_key", "=", blobKey).executeTakeFirst(),
+    ]);
+    return file !== undefined || version !== undefined || cover !== undefined;
+  }
+
   /** Hands a draft's files to another story as one of its versions (new version from a draft). */
   async moveFiles(fromStoryId: string, toStoryId: string, versionNo: number): Promise<void> {
     await this.kysely

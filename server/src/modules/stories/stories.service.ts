@@ -31,6 +31,13 @@ export interface CreateDraftInput extends StoryMetadata {
   members?: { libraryId: string; storyId: string }[];
 }
 
+/** A file of this story (or of a member of this composite) to show as its cover. */
+export interface CoverSource {
+  storyId?: string;
+  role: string;
+  versionNo?: number;
+}
+
 export interface CommitInput {
   libraryId: string;
   storyIds: string[];
@@ -285,7 +292,11 @@ export class StoriesService {
     type: Story["type"],
     libraryId: string,
     storyId: string,
-    patch: StoryMetadata & { folderId?: string | null; members?: { libraryId: string; storyId: string }[] },
+    patch: StoryMetadata & {
+      folderId?: string | null;
+      members?: { libraryId: string; storyId: string }[];
+      coverFrom?: CoverSource | null;
+    },
   ): Promise<Story> {
     await this.deps.libraries.require(actor, libraryId, "write");
     const story = await this.require(libraryId, storyId);
@@ -295,6 +306,9 @@ export class StoriesService {
     if (patch.folderId !== undefined) changes.folder_id = await this.#requireFolder(libraryId, patch.folderId);
     const memberIds = patch.members ? await this.#readableMembers(actor, patch.members) : undefined;
     if (memberIds?.includes(story.id)) throw new Invalid("members: a composite cannot hold itself");
+    if (patch.coverFrom !== undefined) {
+      changes.cover_key = patch.coverFrom === null ? null : await this.#coverKey(story, patch.coverFrom, memberIds);
+    }
     const now = this.#support.now();
     await this.deps.db.kysely.transaction().execute(async (trx) => {
       const repository = this.deps.stories.with(trx);
@@ -304,6 +318,24 @@ export class StoriesService {
       await this.deps.actions.with(trx).record(this.#support.action(actor, story)("edit", { fields }), now);
     });
     return (await this.deps.stories.find(story.id))!;
+  }
+
+  /** The blob of the file chosen as cover: one of this story's, or of one of a composite's members. */
+  async #coverKey(story: Story, source: CoverSource, memberIds?: string[]): Promise<string> {
+    const storyId = source.storyId ?? story.id;
+    const members = memberIds ?? (story.type === "composite" ? await this.deps.stories.members(story.id) : []);
+    if (storyId !== story.id && !members.includes(storyId)) {
+      throw new Invalid("coverFrom.storyId: must be this story or one of its members");
+    }
+    const owner = storyId === story.id ? story : await this.deps.stories.find(storyId);
+    const versionNo = source.versionNo ?? owner?.versionNo ?? story.versionNo;
+    const file = (await this.deps.stories.files([storyId], versionNo)).find(
+      (candidate) => candidate.role === source.role,
+    );
+    if (!file)
+      throw new NotFound(`coverFrom.role: version ${versionNo} of story ${storyId} has no ${source.role} file`);
+    if (!file.mime.startsWith("image/")) throw new Invalid(`coverFrom.role: the ${source.role} file is not an image`);
+    return file.blobKey;
   }
 
   /** Deletes the story and its rows; its blobs (every version's) are removed after the commit. */
@@ -320,7 +352,10 @@ export class StoriesService {
         .with(trx)
         .record(this.#support.action(actor, story)("delete", { title: story.title, type: story.type }), now);
     });
-    await this.#deleteBlobs([...keys]);
+    // A blob another story still uses (a composite's cover taken from a member) stays.
+    const unused: string[] = [];
+    for (const key of keys) if (!(await this.deps.stories.isBlobReferenced(key))) unused.push(key);
+    await this.#deleteBlobs(unused);
   }
 
   async #deleteBlobs(keys: string[]): Promise<void> {

@@ -58,7 +58,7 @@ export class StoryDownloads {
       if (!story.coverKey) throw new NotFound("rendition: the story has no cover");
       const stat = await this.blobs.stat(story.coverKey);
       if (!stat) throw new NotFound("rendition: the cover's file is missing");
-      const file = (await this.stories.files([story.id])).find((candidate) => candidate.blobKey === story.coverKey);
+      const file = await this.stories.fileByBlobKey(story.coverKey);
       const contentType = file?.mime ?? "image/jpeg";
       return {
         blobKey: story.coverKey,

@@ -47,6 +47,15 @@ export const editQuery = z.object({ libraryId: libraryIdSchema });
 export const editBody = storyMetadataSchema.extend({
   folderId: z.uuid().nullable().optional().describe("move within the library; null: the root"),
   members: z.array(memberRef).max(500).optional(),
+  coverFrom: z
+    .object({
+      storyId: z.uuid().optional().describe("this story (default) or, for a composite, one of its members"),
+      role: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, "must be a file role"),
+      versionNo: z.number().int().min(1).optional(),
+    })
+    .nullable()
+    .optional()
+    .describe("an image file (thumbnail, preview, poster…) to show as the cover; null removes the cover"),
 });
 
 export const libIdParams = z.object({ lib: libraryIdSchema, id: z.uuid() });
