@@ -15,10 +15,18 @@ import { apiTokensRoutes } from "./modules/api-tokens/api-tokens.routes.js";
 import { registerApiAuth } from "./modules/auth/auth.plugin.js";
 import type { BearerVerifier } from "./modules/auth/bearer.js";
 import { currentUserRoutes } from "./modules/auth/current-user.routes.js";
+import type { BlobStore } from "./modules/blobs/blob-store.js";
+import { foldersRoutes } from "./modules/folders/folders.routes.js";
+import type { JobDefinition, JobEnqueuer } from "./modules/jobs/job-types.js";
+import { librariesRoutes } from "./modules/libraries/libraries.routes.js";
 import { MenusRepository } from "./modules/menus/menus.repository.js";
 import { menusRoutes } from "./modules/menus/menus.routes.js";
 import { MenusService } from "./modules/menus/menus.service.js";
 import { buildOidc } from "./modules/oidc/oidc.js";
+import { buildStories } from "./modules/stories/stories.compose.js";
+import { storiesRoutes } from "./modules/stories/stories.routes.js";
+import type { ProcessStoriesPayload } from "./modules/stories/stories.service.js";
+import { workflowRoutes } from "./modules/stories/workflow.routes.js";
 import { systemRoutes } from "./modules/system/system.routes.js";
 import { UsersRepository } from "./modules/users/users.repository.js";
 import { UsersService } from "./modules/users/users.service.js";
@@ -28,10 +36,16 @@ export interface AppDependencies {
   config: Config;
   db: Db;
   logger?: FastifyServerOptions["logger"];
+  /** Where originals and renditions live (the blobs module builds it; until then byte calls answer 503). */
+  blobStore?: BlobStore;
+  /** The durable job queue (the jobs module builds it; until then enqueueing answers 503). */
+  jobs?: JobEnqueuer;
+  /** The media module's processing job, enqueued when stories are committed. */
+  processingJob?: JobDefinition<ProcessStoriesPayload>;
 }
 
 /** The composition root: builds every service once and mounts the routes. Listening is server.ts's job. */
-export async function buildApp({ config, db, logger }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({ config, db, logger, ...seams }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     bodyLimit: config.bodyLimit,
@@ -75,6 +89,14 @@ export async function buildApp({ config, db, logger }: AppDependencies): Promise
   registerHealth(app, db);
 
   const menus = new MenusService(new MenusRepository(db));
+  const stories = buildStories({
+    db,
+    access: access.libraries,
+    blobs: seams.blobStore,
+    jobs: seams.jobs,
+    processingJob: seams.processingJob,
+    onBlobDeleteError: (key, error) => app.log.warn({ key, err: error }, "blob of a deleted story left behind"),
+  });
   await app.register(
     async (api) => {
       await api.register(systemRoutes({ name: "dams", version }));
@@ -83,6 +105,10 @@ export async function buildApp({ config, db, logger }: AppDependencies): Promise
       await api.register(accessRoutes(access));
       await api.register(apiTokensRoutes(access.apiTokens));
       await api.register(oidc.apiRoutes);
+      await api.register(librariesRoutes(stories.libraries));
+      await api.register(foldersRoutes(stories.folders));
+      await api.register(storiesRoutes(stories));
+      await api.register(workflowRoutes(stories));
     },
     { prefix: API_PREFIX },
   );

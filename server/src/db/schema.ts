@@ -100,6 +100,173 @@ export interface AuthThrottleTable {
   at: string;
 }
 
+export type LibraryKind = "default" | "download" | "personal" | "department" | "publish";
+export type StoryType = "photo" | "video" | "audio" | "composite";
+export type StoryStatus = "draft" | "committed" | "published";
+export type ProcessingState = "none" | "queued" | "running" | "done" | "failed";
+
+export interface LibrariesTable {
+  id: string;
+  name: string;
+  kind: LibraryKind;
+  description: string | null;
+  sort: number;
+  created_at: string;
+}
+
+export interface FoldersTable {
+  id: string;
+  library_id: string;
+  parent_id: string | null;
+  name: string;
+  sort: number;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** JSON columns (text on SQLite, jsonb on PostgreSQL) are read through `DialectAdapter.readJson`. */
+export interface StoriesTable {
+  id: string;
+  library_id: string;
+  folder_id: string | null;
+  type: StoryType;
+  half_product: boolean | number;
+  status: StoryStatus;
+  title: string;
+  caption: string;
+  /** JSON list of names. */
+  authors: unknown;
+  source: string | null;
+  /** JSON list. */
+  keywords: unknown;
+  /** JSON list. */
+  tags: unknown;
+  theme: string | null;
+  category: string | null;
+  /** JSON object of custom properties; `lastVersion` is the previous version's oid. */
+  properties: unknown;
+  /** The current version's oid. */
+  oid: string;
+  /** The current version's number. */
+  version_no: number;
+  cover_key: string | null;
+  content_sha256: string | null;
+  /** 64-bit perceptual hash as 16 hex characters. */
+  perceptual_hash: string | null;
+  width: number | null;
+  height: number | null;
+  /** Seconds. */
+  duration: number | null;
+  size: number | null;
+  mime: string | null;
+  original_name: string | null;
+  captured_at: string | null;
+  /** JSON `{ latitude, longitude, altitude? }`. */
+  gps: unknown;
+  processing_state: ProcessingState;
+  processing_error: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_by: string | null;
+  updated_at: string;
+}
+
+export interface StoryVersionsTable {
+  story_id: string;
+  version_no: number;
+  oid: string;
+  blob_key: string | null;
+  sha256: string | null;
+  size: number | null;
+  mime: string | null;
+  original_name: string | null;
+  note: string | null;
+  created_by: string | null;
+  created_at: string;
+}
+
+export interface StoryFilesTable {
+  id: string;
+  story_id: string;
+  version_no: number;
+  /** original | thumbnail | preview | proxy | poster | strip | waveform | … */
+  role: string;
+  blob_key: string;
+  mime: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  created_at: string;
+}
+
+export interface StoryRelationsTable {
+  id: string;
+  story_id: string;
+  related_story_id: string;
+  type: string;
+  created_by: string | null;
+  created_at: string;
+}
+
+export interface CompositeMembersTable {
+  composite_id: string;
+  member_id: string;
+  sort: number;
+}
+
+export interface FavoritesTable {
+  user_id: string;
+  library_id: string;
+  story_id: string;
+  type: string;
+  created_at: string;
+}
+
+export interface StoryActionsTable {
+  id: string;
+  library_id: string;
+  story_id: string;
+  user_id: string | null;
+  username: string | null;
+  action: string;
+  at: string;
+  ip: string | null;
+  /** JSON object. */
+  details: unknown;
+}
+
+export interface UserSettingsTable {
+  user_id: string;
+  default_library_id: string | null;
+  default_folder_id: string | null;
+  updated_at: string;
+}
+
+export interface PublishRecordsTable {
+  id: string;
+  library_id: string;
+  story_id: string;
+  version_no: number;
+  channel: string | null;
+  note: string | null;
+  status: string;
+  published_by: string | null;
+  published_at: string;
+}
+
+export interface SharesTable {
+  id: string;
+  /** sha256 of the token, hex; the token itself is shown once. */
+  token_hash: string;
+  library_id: string;
+  story_id: string;
+  created_by: string | null;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   menus: MenusTable;
@@ -109,6 +276,18 @@ export interface Database {
   role_permissions: RolePermissionsTable;
   library_grants: LibraryGrantsTable;
   api_tokens: ApiTokensTable;
+  libraries: LibrariesTable;
+  folders: FoldersTable;
+  stories: StoriesTable;
+  story_versions: StoryVersionsTable;
+  story_files: StoryFilesTable;
+  story_relations: StoryRelationsTable;
+  composite_members: CompositeMembersTable;
+  favorites: FavoritesTable;
+  story_actions: StoryActionsTable;
+  user_settings: UserSettingsTable;
+  publish_records: PublishRecordsTable;
+  shares: SharesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

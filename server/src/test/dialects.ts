@@ -5,7 +5,7 @@ import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { afterAll, beforeAll, describe, inject } from "vitest";
-import { buildApp } from "../app.js";
+import { type AppDependencies, buildApp } from "../app.js";
 import { type Config, type DatabaseConfig, loadConfig } from "../config.js";
 import { type Db, openDatabase } from "../db/database.js";
 
@@ -89,7 +89,13 @@ export interface TestApp {
  */
 export function useTestApp(
   dialect: DialectName,
-  options: { env?: Record<string, string>; migrate?: boolean; prepare?: (app: FastifyInstance) => void } = {},
+  options: {
+    env?: Record<string, string>;
+    migrate?: boolean;
+    prepare?: (app: FastifyInstance) => void;
+    /** Seams the app takes from outside (blob store, job queue), built once the database is migrated. */
+    seams?: (db: Db, database: TestDatabase) => Promise<Partial<AppDependencies>> | Partial<AppDependencies>;
+  } = {},
 ): () => TestApp {
   let current: TestApp | undefined;
   beforeAll(async () => {
@@ -97,7 +103,8 @@ export function useTestApp(
     const config = testConfig(database, options.env);
     const db = openDatabase(config.database);
     if (options.migrate !== false) await db.migrateToLatest();
-    const app = await buildApp({ config, db, logger: false });
+    const seams = options.seams ? await options.seams(db, database) : {};
+    const app = await buildApp({ ...seams, config, db, logger: false });
     options.prepare?.(app);
     await app.ready();
     current = { app, db, config, database };

@@ -1,0 +1,95 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { commonErrorResponses, envelope, errorEnvelope, ok } from "../../http/envelope.js";
+import { currentUser } from "../auth/auth.plugin.js";
+import {
+  createFolderBody,
+  folderNodeSchema,
+  folderParams,
+  folderSchema,
+  folderTreeParams,
+  updateFolderBody,
+} from "./folders.schema.js";
+import type { FoldersService } from "./folders.service.js";
+
+const errors = {
+  ...commonErrorResponses,
+  401: errorEnvelope,
+  403: errorEnvelope,
+  404: errorEnvelope,
+  409: errorEnvelope,
+};
+
+/** Story management (the story list page) holds the folder actions. */
+const STORIES = "story.list";
+
+export function foldersRoutes(folders: FoldersService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      "/libraries/:libraryId/folders",
+      {
+        config: { access: "authenticated", library: { param: "libraryId", level: "read" } },
+        schema: {
+          tags: ["folders"],
+          summary: "The library's folder tree",
+          params: folderTreeParams,
+          response: { 200: envelope(z.array(folderNodeSchema)), ...errors },
+        },
+      },
+      async (request) => ok(await folders.tree(request.params.libraryId)),
+    );
+    app.post(
+      "/libraries/:libraryId/folders",
+      {
+        config: {
+          access: { permission: STORIES, action: "add" },
+          library: { param: "libraryId", level: "write" },
+        },
+        schema: {
+          tags: ["folders"],
+          summary: "Create a folder (names are unique among siblings)",
+          params: folderTreeParams,
+          body: createFolderBody,
+          response: { 200: envelope(folderSchema), ...errors },
+        },
+      },
+      async (request) => ok(await folders.create(request.params.libraryId, request.body, currentUser(request).id)),
+    );
+    app.put(
+      "/libraries/:libraryId/folders/:folderId",
+      {
+        config: {
+          access: { permission: STORIES, action: "edit" },
+          library: { param: "libraryId", level: "write" },
+        },
+        schema: {
+          tags: ["folders"],
+          summary: "Rename a folder, move it under another parent or change its sort order",
+          params: folderParams,
+          body: updateFolderBody,
+          response: { 200: envelope(folderSchema), ...errors },
+        },
+      },
+      async (request) => ok(await folders.update(request.params.libraryId, request.params.folderId, request.body)),
+    );
+    app.delete(
+      "/libraries/:libraryId/folders/:folderId",
+      {
+        config: {
+          access: { permission: STORIES, action: "delete" },
+          library: { param: "libraryId", level: "write" },
+        },
+        schema: {
+          tags: ["folders"],
+          summary: "Delete an empty folder (409 while it holds sub-folders or stories)",
+          params: folderParams,
+          response: { 200: envelope(z.null()), ...errors },
+        },
+      },
+      async (request) => {
+        await folders.delete(request.params.libraryId, request.params.folderId);
+        return ok(null);
+      },
+    );
+  };
+}

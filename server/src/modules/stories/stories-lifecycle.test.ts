@@ -1,0 +1,490 @@
+import { randomUUID } from "node:crypto";
+import { crc32 } from "node:zlib";
+import { beforeAll, expect, it } from "vitest";
+import { API_PREFIX } from "../../http/error-handler.js";
+import { describeEachDialect } from "../../test/dialects.js";
+import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
+import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
+import { PROCESS_STORIES_JOB } from "./stories.compose.js";
+
+/** Reads a zip's central directory and checks each entry's bytes against its CRC. */
+function readZip(zip: Buffer): Map<string, string> {
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  const count = zip.readUInt16LE(end + 10);
+  let at = zip.readUInt32LE(end + 16);
+  const entries = new Map<string, string>();
+  for (let index = 0; index < count; index++) {
+    expect(zip.readUInt32LE(at)).toBe(0x02014b50);
+    const crc = zip.readUInt32LE(at + 16);
+    const size = zip.readUInt32LE(at + 24);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const offset = zip.readUInt32LE(at + 42);
+    const name = zip.subarray(at + 46, at + 46 + nameLength).toString("utf8");
+    const data = zip.subarray(offset + 30 + nameLength, offset + 30 + nameLength + size);
+    expect(crc32(data) >>> 0).toBe(crc);
+    entries.set(name, data.toString("utf8"));
+    at += 46 + nameLength;
+  }
+  return entries;
+}
+
+describeEachDialect("story lifecycle", (dialect) => {
+  const ctx = useStoriesApp(dialect);
+  const call = api(ctx);
+  let editor: TestPrincipal;
+  let viewer: TestPrincipal;
+  let contributor: TestPrincipal;
+
+  beforeAll(async () => {
+    editor = await createPrincipal(ctx().db, { username: "life-editor", roleId: "editor" });
+    viewer = await createPrincipal(ctx().db, { username: "life-viewer", roleId: "viewer" });
+    contributor = await createPrincipal(ctx().db, { username: "life-contributor", roleId: "contributor" });
+  });
+
+  it("turns an upload into a draft with version 1 and its original file", async () => {
+    const { story, duplicates } = await uploadStory(ctx(), editor, { name: "台风登陆.jpg" });
+    expect(duplicates).toEqual([]);
+    expect(story).toMatchObject({
+      status: "draft",
+      type: "photo",
+      title: "台风登陆",
+      versionNo: 1,
+      libraryId: "product",
+    });
+    const got = await call(editor, "GET", `/stories/product/${story.id}`);
+    expect(got.statusCode).toBe(200);
+    expect(got.json().data.files).toEqual([
+      expect.objectContaining({ role: "original", mime: "image/jpeg", versionNo: 1 }),
+    ]);
+    const versions = (await call(editor, "GET", `/stories/product/${story.id}/versions`)).json().data;
+    expect(versions).toHaveLength(1);
+    expect(versions[0]).toMatchObject({ versionNo: 1, oid: story.oid, current: true, originalName: "台风登陆.jpg" });
+    expect(JSON.stringify(versions)).not.toContain("originals/");
+  });
+
+  it("writes the upload module's rows in the story's transaction: both or neither", async () => {
+    const blobKey = `originals/${randomUUID()}`;
+    const input = {
+      userId: editor.id,
+      libraryId: "product",
+      type: "photo" as const,
+      blobKey,
+      sha256: "b".repeat(64),
+      size: 1,
+      mime: "image/jpeg",
+      originalName: "x.jpg",
+    };
+    await expect(
+      ctx().module.stories.createDraftFromUpload(input, {
+        withinTransaction: async () => {
+          throw new Error("the blob row could not be written");
+        },
+      }),
+    ).rejects.toThrow("the blob row");
+    const files = ctx().db.kysely.selectFrom("story_files").select("story_id").where("blob_key", "=", blobKey);
+    expect(await files.execute()).toEqual([]);
+
+    const before = (await ctx().jobs.recorded()).length;
+    let seen: unknown;
+    const { story } = await ctx().module.stories.createDraftFromUpload(input, {
+      enqueueProcessing: true,
+      ip: "192.0.2.7",
+      withinTransaction: async (trx, created) => {
+        seen = await trx.selectFrom("stories").select(["id", "status"]).where("id", "=", created.id).executeTakeFirst();
+      },
+    });
+    expect(seen).toEqual({ id: story.id, status: "draft" });
+    expect((await files.execute()).map((row) => row.story_id)).toEqual([story.id]);
+    expect((await ctx().jobs.recorded()).slice(before).map((job) => JSON.parse(job.payload))).toEqual([
+      { ids: [story.id] },
+    ]);
+    const actions = (await call(editor, "GET", `/story-actions?libraryId=product&storyId=${story.id}`)).json().data;
+    expect(actions.content[0]).toMatchObject({ action: "create", ip: "192.0.2.7", username: "life-editor" });
+  });
+
+  it("refuses an upload into a library the user cannot write", async () => {
+    await expect(uploadStory(ctx(), viewer, {})).rejects.toMatchObject({ status: 403 });
+    await expect(uploadStory(ctx(), contributor, { libraryId: "personal" })).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("commits drafts with the form's metadata and enqueues processing in the same transaction", async () => {
+    const a = (await uploadStory(ctx(), editor, {})).story;
+    const b = (await uploadStory(ctx(), editor, {})).story;
+    const before = (await ctx().jobs.recorded()).length;
+    const committed = await call(editor, "POST", "/workflow-story-create/photo/commit", {
+      libraryId: "product",
+      storyIds: [a.id, b.id],
+      metadata: { caption: "台风“山竹”登陆", keywords: ["台风"], authors: ["李明"] },
+    });
+    expect(committed.statusCode).toBe(200);
+    const stories = committed.json().data as { id: string; status: string; caption: string; processingState: string }[];
+    expect(stories.map((story) => [story.id, story.status, story.processingState])).toEqual([
+      [a.id, "committed", "queued"],
+      [b.id, "committed", "queued"],
+    ]);
+    expect(stories[0]!.caption).toBe("台风“山竹”登陆");
+    const jobs = (await ctx().jobs.recorded()).slice(before);
+    expect(jobs.map((job) => [job.name, JSON.parse(job.payload)])).toEqual([
+      [PROCESS_STORIES_JOB, { ids: [a.id, b.id] }],
+    ]);
+
+    const again = await call(editor, "POST", "/workflow-story-create/photo/commit", {
+      libraryId: "product",
+      storyIds: [a.id],
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().msg).toContain("storyIds.0");
+    const wrongType = await call(editor, "POST", "/workflow-story-create/video/commit", {
+      libraryId: "product",
+      storyIds: [a.id],
+    });
+    expect(wrongType.statusCode).toBe(400);
+  });
+
+  it("rolls the commit back when enqueueing fails: no job without its story, no committed story without its job", async () => {
+    const { story } = await uploadStory(ctx(), editor, {});
+    const before = (await ctx().jobs.recorded()).length;
+    ctx().jobs.failAfterInsert.add(PROCESS_STORIES_JOB);
+    try {
+      const failed = await call(editor, "POST", "/workflow-story-create/photo/commit", {
+        libraryId: "product",
+        storyIds: [story.id],
+      });
+      expect(failed.statusCode).toBe(500);
+    } finally {
+      ctx().jobs.failAfterInsert.clear();
+    }
+    expect((await ctx().jobs.recorded()).length).toBe(before);
+    expect((await call(editor, "GET", `/stories/product/${story.id}`)).json().data.status).toBe("draft");
+  });
+
+  it("creates drafts from metadata, edits them, and names the field of a validation error", async () => {
+    const form = await call(editor, "GET", "/workflow-story-create/video");
+    expect(form.json().data).toMatchObject({
+      type: "video",
+      libraryId: "material",
+      libraryName: "素材库",
+      writable: true,
+    });
+    const created = await call(editor, "POST", "/workflow-story-create/audio", {
+      libraryId: "product",
+      title: "早间新闻",
+      properties: { programme: "morning" },
+    });
+    expect(created.statusCode).toBe(200);
+    const id = created.json().data.id as string;
+    expect(created.json().data).toMatchObject({ type: "audio", status: "draft", properties: { programme: "morning" } });
+
+    const edited = await call(editor, "PUT", `/workflow-story-edit/audio/${id}?libraryId=product`, {
+      caption: "新的说明",
+      tags: ["广播"],
+      halfProduct: true,
+      properties: { programme: null, desk: "radio" },
+    });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json().data).toMatchObject({
+      caption: "新的说明",
+      tags: ["广播"],
+      halfProduct: true,
+      properties: { desk: "radio" },
+    });
+
+    const reserved = await call(editor, "PUT", `/workflow-story-edit/audio/${id}?libraryId=product`, {
+      properties: { lastVersion: "x" },
+    });
+    expect(reserved.statusCode).toBe(400);
+    expect(reserved.json().msg).toContain("properties.lastVersion");
+    const tooLong = await call(editor, "PUT", `/workflow-story-edit/audio/${id}?libraryId=product`, {
+      title: "x".repeat(501),
+    });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().msg).toContain("body.title");
+    const noLibrary = await call(editor, "PUT", `/workflow-story-edit/audio/${id}`, { title: "t" });
+    expect(noLibrary.json().msg).toContain("querystring.libraryId");
+    const wrongType = await call(editor, "PUT", `/workflow-story-edit/photo/${id}?libraryId=product`, { title: "t" });
+    expect(wrongType.statusCode).toBe(400);
+    const elsewhere = await call(editor, "PUT", `/workflow-story-edit/audio/${id}?libraryId=material`, { title: "t" });
+    expect(elsewhere.statusCode).toBe(404);
+    const byViewer = await call(viewer, "PUT", `/workflow-story-edit/audio/${id}?libraryId=product`, { title: "t" });
+    expect(byViewer.statusCode).toBe(403);
+  });
+
+  it("keeps every version's files; lastVersion points at the previous version's oid", async () => {
+    const first = (
+      await uploadStory(ctx(), editor, {
+        type: "video",
+        libraryId: "material",
+        bytes: "version one",
+        name: "clip.mp4",
+        mime: "video/mp4",
+      })
+    ).story;
+    await call(editor, "POST", "/workflow-story-create/video/commit", { libraryId: "material", storyIds: [first.id] });
+    await ctx().module.stories.addRendition({
+      storyId: first.id,
+      role: "poster",
+      blobKey: "renditions/p1",
+      mime: "image/jpeg",
+      size: 10,
+    });
+    const draft = (
+      await uploadStory(ctx(), editor, {
+        type: "video",
+        libraryId: "material",
+        bytes: "version two",
+        name: "clip-edit.mp4",
+        mime: "video/mp4",
+      })
+    ).story;
+    const before = (await ctx().jobs.recorded()).length;
+
+    const response = await call(editor, "POST", "/workflow-story-create/newversion/video", {
+      libraryId: "material",
+      storyId: first.id,
+      fromLibraryId: "material",
+      fromStoryId: draft.id,
+      note: "cut",
+    });
+    expect(response.statusCode).toBe(200);
+    const story = response.json().data;
+    expect(story).toMatchObject({
+      versionNo: 2,
+      properties: { lastVersion: first.oid },
+      originalName: "clip-edit.mp4",
+      processingState: "queued",
+    });
+    expect(story.oid).not.toBe(first.oid);
+    expect((await ctx().jobs.recorded()).slice(before).map((job) => JSON.parse(job.payload))).toEqual([
+      { ids: [first.id] },
+    ]);
+
+    const versions = (await call(editor, "GET", `/stories/material/${first.id}/versions`)).json().data as {
+      versionNo: number;
+      oid: string;
+      current: boolean;
+      files: { role: string }[];
+    }[];
+    expect(
+      versions.map((version) => [version.versionNo, version.current, version.files.map((file) => file.role).sort()]),
+    ).toEqual([
+      [1, false, ["original", "poster"]],
+      [2, true, ["original"]],
+    ]);
+    expect(versions[0]!.oid).toBe(first.oid);
+    const one = await call(editor, "GET", `/stories/material/${first.id}/versions/1`);
+    expect(one.json().data).toMatchObject({ versionNo: 1, oid: first.oid });
+    expect((await call(editor, "GET", `/stories/material/${first.id}/versions/3`)).statusCode).toBe(404);
+    expect((await call(editor, "GET", `/stories/material/${draft.id}`)).statusCode).toBe(404);
+
+    const current = await call(editor, "GET", `/workflow-story-download/material/${first.id}`);
+    expect(current.statusCode).toBe(200);
+    expect(current.body).toBe("version two");
+    expect(current.headers["content-disposition"]).toContain("clip-edit.mp4");
+    expect(current.headers["x-content-type-options"]).toBe("nosniff");
+    const old = await call(editor, "GET", `/workflow-story-download/material/${first.id}?versionNo=1`);
+    expect(old.body).toBe("version one");
+    expect(
+      (await call(editor, "GET", `/workflow-story-download/material/${first.id}?rendition=proxy`)).statusCode,
+    ).toBe(404);
+
+    const third = await ctx().module.stories.addVersionFromUpload({
+      userId: editor.id,
+      libraryId: "material",
+      storyId: first.id,
+      blobKey: "originals/third",
+      sha256: "a".repeat(64),
+      size: 3,
+      mime: "video/mp4",
+      originalName: "third.mp4",
+    });
+    expect(third).toMatchObject({ versionNo: 3, properties: { lastVersion: story.oid } });
+  });
+
+  it("serves byte ranges for players and records only the start of a download", async () => {
+    const { story } = await uploadStory(ctx(), editor, {
+      bytes: "0123456789",
+      name: "clip.mp4",
+      type: "video",
+      mime: "video/mp4",
+    });
+    const url = `${API_PREFIX}/stories/download/product/${story.id}`;
+    const get = (range?: string) =>
+      ctx().app.inject({ method: "GET", url, headers: { ...viewer.headers, ...(range ? { range } : {}) } });
+    const whole = await get();
+    expect(whole.statusCode).toBe(200);
+    expect(whole.headers["accept-ranges"]).toBe("bytes");
+    expect(whole.headers["content-disposition"]).toMatch(/^inline; filename="clip.mp4"/);
+    const middle = await get("bytes=2-5");
+    expect(middle.statusCode).toBe(206);
+    expect(middle.body).toBe("2345");
+    expect(middle.headers["content-range"]).toBe("bytes 2-5/10");
+    expect((await get("bytes=-3")).body).toBe("789");
+    expect((await get("bytes=7-")).body).toBe("789");
+    const outside = await get("bytes=10-");
+    expect(outside.statusCode).toBe(416);
+    expect(outside.headers["content-range"]).toBe("bytes */10");
+    const actions = (await call(editor, "GET", `/story-actions?libraryId=product&storyId=${story.id}`)).json().data;
+    expect(actions.content.map((action: { action: string }) => action.action)).toEqual(["download", "create"]);
+  });
+
+  it("downloads several stories at once as a zip, each recorded", async () => {
+    const a = (await uploadStory(ctx(), editor, { bytes: "first photo", name: "现场.jpg" })).story;
+    const b = (await uploadStory(ctx(), editor, { bytes: "second photo", name: "现场.jpg" })).story;
+    const response = await call(viewer, "GET", `/workflow-story-download/product/${a.id},${b.id}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toBe("application/zip");
+    expect(response.headers["content-disposition"]).toMatch(/^attachment; filename="product-2-stories.zip"/);
+    expect(readZip(response.rawPayload)).toEqual(
+      new Map([
+        ["现场.jpg", "first photo"],
+        ["现场 (2).jpg", "second photo"],
+      ]),
+    );
+    for (const story of [a, b]) {
+      const actions = (await call(editor, "GET", `/story-actions?libraryId=product&storyId=${story.id}`)).json().data;
+      expect(actions.content[0]).toMatchObject({ action: "download", username: "life-viewer" });
+    }
+    const elsewhere = await call(viewer, "GET", `/workflow-story-download/material/${a.id},${b.id}`);
+    expect(elsewhere.statusCode).toBe(404);
+    const withVersion = await call(viewer, "GET", `/workflow-story-download/product/${a.id},${b.id}?versionNo=1`);
+    expect(withVersion.statusCode).toBe(400);
+    expect(withVersion.json().msg).toContain("versionNo");
+    const bad = await call(viewer, "GET", `/workflow-story-download/product/${a.id},nope`);
+    expect(bad.json().msg).toContain("params.b");
+  });
+
+  it("refuses writes to a library the user only reads with 403", async () => {
+    const { story } = await uploadStory(ctx(), editor, { libraryId: "personal" });
+    const reader = await createPrincipal(ctx().db, { username: "life-reader", roleId: "contributor" });
+    await ctx()
+      .db.kysely.insertInto("library_grants")
+      .values({
+        id: randomUUID(),
+        library_id: "personal",
+        role_id: null,
+        user_id: reader.id,
+        level: "read",
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    expect((await call(reader, "GET", `/stories/personal/${story.id}`)).statusCode).toBe(200);
+    const edit = await call(reader, "PUT", `/workflow-story-edit/photo/${story.id}?libraryId=personal`, {
+      title: "x",
+    });
+    expect(edit.statusCode).toBe(403);
+    const commit = await call(reader, "POST", "/workflow-story-create/photo/commit", {
+      libraryId: "personal",
+      storyIds: [story.id],
+    });
+    expect(commit.statusCode).toBe(403);
+    const relate = await call(reader, "POST", `/stories/relation/personal/${story.id}`, {
+      relatedLibraryId: "product",
+      relatedStoryId: story.id,
+    });
+    expect(relate.statusCode).toBe(403);
+    expect((await call(reader, "GET", `/stories/department/${story.id}`)).statusCode).toBe(404);
+  });
+
+  it("deletes a story with its blobs; its actions stay", async () => {
+    const { story } = await uploadStory(ctx(), editor, { bytes: "to delete" });
+    const original = await ctx()
+      .db.kysely.selectFrom("story_files")
+      .select("blob_key as blobKey")
+      .where("story_id", "=", story.id)
+      .executeTakeFirstOrThrow();
+    expect(await ctx().blobs.stat(original.blobKey)).not.toBeNull();
+    expect((await call(contributor, "DELETE", `/workflow-story-delete/product/${story.id}`)).statusCode).toBe(403);
+    expect((await call(editor, "DELETE", `/workflow-story-delete/material/${story.id}`)).statusCode).toBe(404);
+    expect((await call(editor, "DELETE", `/workflow-story-delete/product/${story.id}`)).statusCode).toBe(200);
+    expect((await call(editor, "GET", `/stories/product/${story.id}`)).statusCode).toBe(404);
+    expect(await ctx().blobs.stat(original.blobKey)).toBeNull();
+    const actions = (await call(editor, "GET", `/story-actions?libraryId=product&storyId=${story.id}`)).json().data;
+    expect(actions.content.map((action: { action: string }) => action.action)).toEqual(["delete", "create"]);
+  });
+
+  it("records who did what, when and from where", async () => {
+    const { story } = await uploadStory(ctx(), editor, {});
+    await call(editor, "POST", "/workflow-story-create/photo/commit", { libraryId: "product", storyIds: [story.id] });
+    await call(editor, "PUT", `/workflow-story-edit/photo/${story.id}?libraryId=product`, { title: "新标题" });
+    await call(editor, "GET", `/workflow-story-download/product/${story.id}`);
+    const response = await call(viewer, "GET", `/story-actions?libraryId=product&storyId=${story.id}`);
+    expect(response.statusCode).toBe(200);
+    const actions = response.json().data.content as {
+      action: string;
+      username: string;
+      ip: string;
+      at: string;
+      details: object;
+    }[];
+    expect(actions.map((action) => action.action)).toEqual(["download", "edit", "commit", "create"]);
+    expect(actions[0]).toMatchObject({ username: "life-editor", ip: "127.0.0.1" });
+    expect(actions[1]!.details).toEqual({ fields: ["title"] });
+    expect(Date.parse(actions[0]!.at)).not.toBeNaN();
+    expect((await call(contributor, "GET", `/story-actions?libraryId=personal&storyId=${story.id}`)).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await call(contributor, "GET", `/story-actions?libraryId=product&storyId=${randomUUID()}`)).json().data
+        .totalElements,
+    ).toBe(0);
+  });
+
+  it("lets the media jobs add renditions, fill empty fields and set the processing state", async () => {
+    const { story } = await uploadStory(ctx(), editor, { name: "camera.jpg" });
+    await call(editor, "PUT", `/workflow-story-edit/photo/${story.id}?libraryId=product`, {
+      caption: "editor's caption",
+    });
+    const filled = await ctx().module.stories.applyExtractedMetadata(story.id, {
+      caption: "EXIF caption",
+      keywords: ["风暴"],
+      capturedAt: "2018-09-16T08:00:00.000Z",
+      gps: { latitude: 22.3, longitude: 114.2 },
+      width: 4000,
+      height: 3000,
+      perceptualHash: "00FF00FF00FF00FF",
+      properties: { camera: "Canon EOS R5" },
+    });
+    expect(filled).toMatchObject({
+      title: "camera",
+      caption: "editor's caption",
+      keywords: ["风暴"],
+      capturedAt: "2018-09-16T08:00:00.000Z",
+      gps: { latitude: 22.3, longitude: 114.2 },
+      width: 4000,
+      perceptualHash: "00ff00ff00ff00ff",
+      properties: { camera: "Canon EOS R5" },
+    });
+    const { replacedBlobKey } = await ctx().module.stories.addRendition({
+      storyId: story.id,
+      role: "thumbnail",
+      blobKey: "renditions/t1",
+      mime: "image/webp",
+      size: 5,
+      width: 256,
+      height: 256,
+    });
+    expect(replacedBlobKey).toBeNull();
+    expect(
+      (
+        await ctx().module.stories.addRendition({
+          storyId: story.id,
+          role: "thumbnail",
+          blobKey: "renditions/t2",
+          mime: "image/webp",
+          size: 6,
+        })
+      ).replacedBlobKey,
+    ).toBe("renditions/t1");
+    await expect(ctx().module.stories.applyExtractedMetadata(story.id, { perceptualHash: "xyz" })).rejects.toThrow(
+      "perceptualHash",
+    );
+    await expect(ctx().module.stories.applyExtractedMetadata(story.id, { capturedAt: "yesterday" })).rejects.toThrow(
+      "capturedAt",
+    );
+    await ctx().module.stories.setProcessingState(story.id, "failed", "truncated JPEG");
+    const view = (await call(editor, "GET", `/stories/product/${story.id}`)).json().data;
+    expect(view).toMatchObject({ processingState: "failed", processingError: "truncated JPEG" });
+    expect(view.thumbnailUrl).toContain(`/stories/download/product/${story.id}?rendition=thumbnail`);
+    expect(view.coverUrl).toContain("rendition=cover");
+  });
+});

@@ -1,0 +1,373 @@
+import { randomUUID } from "node:crypto";
+import { type Insertable, type Kysely, sql, type Updateable } from "kysely";
+import type { DialectAdapter } from "../../db/dialect/index.js";
+import type { Database, StoriesTable, StoryStatus, StoryType } from "../../db/schema.js";
+import type { Gps, Story, StoryFile, StoryRow, StoryVersion } from "./story-types.js";
+
+export interface StoryFilter {
+  libraryIds: string[];
+  folderId?: string;
+  types?: StoryType[];
+  statuses?: StoryStatus[];
+  keyword?: string;
+  halfProduct?: boolean;
+  createdBy?: string;
+  /** Drafts are listed only for the user who created them. */
+  viewerId: string;
+}
+
+export type StoryInsert = Insertable<StoriesTable>;
+export type StoryUpdate = Updateable<StoriesTable>;
+
+export function likePattern(keyword: string): string {
+  return `%${keyword.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/** SQL of stories, their versions, files and composite members. */
+export class StoriesRepository {
+  constructor(
+    private readonly kysely: Kysely<Database>,
+    private readonly adapter: DialectAdapter,
+  ) {}
+
+  /** The same repository working inside a transaction. */
+  with(executor: Kysely<Database>): StoriesRepository {
+    return new StoriesRepository(executor, this.adapter);
+  }
+
+  toStory(row: StoryRow): Story {
+    const json = <T>(value: unknown, fallback: T): T =>
+      value === null || value === undefined ? fallback : this.adapter.readJson<T>(value);
+    return {
+      id: row.id,
+      libraryId: row.library_id,
+      folderId: row.folder_id,
+      type: row.type,
+      halfProduct: this.adapter.readBoolean(row.half_product),
+      status: row.status,
+      title: row.title,
+      caption: row.caption,
+      authors: json<string[]>(row.authors, []),
+      source: row.source,
+      keywords: json<string[]>(row.keywords, []),
+      tags: json<string[]>(row.tags, []),
+      theme: row.theme,
+      category: row.category,
+      properties: json<Record<string, unknown>>(row.properties, {}),
+      oid: row.oid,
+      versionNo: row.version_no,
+      coverKey: row.cover_key,
+      contentSha256: row.content_sha256,
+      perceptualHash: row.perceptual_hash,
+      width: row.width,
+      height: row.height,
+      duration: row.duration === null ? null : Number(row.duration),
+      size: row.size === null ? null : Number(row.size),
+      mime: row.mime,
+      originalName: row.original_name,
+      capturedAt: row.captured_at,
+      gps: json<Gps | null>(row.gps, null),
+      processingState: row.processing_state,
+      processingError: row.processing_error,
+      createdBy: row.created_by,
+      createdAt: row.created_at,
+      updatedBy: row.updated_by,
+      updatedAt: row.updated_at,
+    };
+  }
+
+  json(value: unknown): string {
+    return this.adapter.writeJson(value);
+  }
+
+  /** The user behind an ingest call, for the library check (enabled users only). */
+  async loadUser(
+    userId: string,
+  ): Promise<{ id: string; username: string; admin: boolean; roleId: string | null } | undefined> {
+    const row = await this.kysely
+      .selectFrom("users")
+      .select(["id", "username", "admin", "role_id", "status"])
+      .where("id", "=", userId)
+      .executeTakeFirst();
+    if (row?.status !== 1) return undefined;
+    return { id: row.id, username: row.username, admin: this.adapter.readBoolean(row.admin), roleId: row.role_id };
+  }
+
+  async insertStory(row: StoryInsert): Promise<void> {
+    await this.kysely.insertInto("stories").values(row).execute();
+  }
+
+  async find(id: string): Promise<Story | undefined> {
+    const row = await this.kysely.selectFrom("stories").selectAll().where("id", "=", id).executeTakeFirst();
+    return row ? this.toStory(row) : undefined;
+  }
+
+  async findMany(ids: string[]): Promise<Story[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.kysely.selectFrom("stories").selectAll().where("id", "in", ids).execute();
+    return rows.map((row) => this.toStory(row));
+  }
+
+  async update(id: string, changes: StoryUpdate): Promise<void> {
+    await this.kysely.updateTable("stories").set(changes).where("id", "=", id).execute();
+  }
+
+  /** Updates the story only while it is still at `versionNo`; false when another version came first. */
+  async updateAtVersion(id: string, versionNo: number, changes: StoryUpdate): Promise<boolean> {
+    const result = await this.kysely
+      .updateTable("stories")
+      .set(changes)
+      .where("id", "=", id)
+      .where("version_no", "=", versionNo)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Moves a draft to committed; false when it was not a draft any more (a concurrent commit). */
+  async markCommitted(id: string, userId: string, now: string, processing: boolean): Promise<boolean> {
+    const result = await this.kysely
+      .updateTable("stories")
+      .set({
+        status: "committed",
+        updated_by: userId,
+        updated_at: now,
+        ...(processing ? { processing_state: "queued", processing_error: null } : {}),
+      })
+      .where("id", "=", id)
+      .where("status", "=", "draft")
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.kysely.deleteFrom("stories").where("id", "=", id).execute();
+  }
+
+  async list(filter: StoryFilter, page: { page: number; size: number }): Promise<{ stories: Story[]; total: number }> {
+    if (filter.libraryIds.length === 0) return { stories: [], total: 0 };
+    let base = this.kysely.selectFrom("stories").where("library_id", "in", filter.libraryIds);
+    if (filter.folderId) base = base.where("folder_id", "=", filter.folderId);
+    if (filter.types?.length) base = base.where("type", "in", filter.types);
+    if (filter.statuses?.length) base = base.where("status", "in", filter.statuses);
+    if (filter.halfProduct !== undefined) base = base.where("half_product", "=", filter.halfProduct);
+    if (filter.createdBy) base = base.where("created_by", "=", filter.createdBy);
+    base = base.where((eb) => eb.or([eb("status", "<>", "draft"), eb("created_by", "=", filter.viewerId)]));
+    if (filter.keyword) {
+      const pattern = likePattern(filter.keyword);
+      // An explicit escape character: SQLite's LIKE has none by default.
+      base = base.where(
+        sql<boolean>`(lower(title) like ${pattern} escape '\\' or lower(caption) like ${pattern} escape '\\')`,
+      );
+    }
+    const { count } = await base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
+    const rows = await base
+      .selectAll()
+      .orderBy("updated_at", "desc")
+      .orderBy("id")
+      .limit(page.size)
+      .offset(page.page * page.size)
+      .execute();
+    return { stories: rows.map((row) => this.toStory(row)), total: Number(count) };
+  }
+
+  /** Non-draft stories per type in these libraries. */
+  async countByType(libraryIds: string[]): Promise<Record<StoryType, number>> {
+    const counts: Record<StoryType, number> = { photo: 0, video: 0, audio: 0, composite: 0 };
+    if (libraryIds.length === 0) return counts;
+    const rows = await this.kysely
+      .selectFrom("stories")
+      .select(["type", (eb) => eb.fn.countAll<number>().as("count")])
+      .where("library_id", "in", libraryIds)
+      .where("status", "<>", "draft")
+      .groupBy("type")
+      .execute();
+    for (const row of rows) counts[row.type] = Number(row.count);
+    return counts;
+  }
+
+  async withSha256(libraryIds: string[], sha256: string): Promise<Story[]> {
+    if (libraryIds.length === 0) return [];
+    const rows = await this.kysely
+      .selectFrom("stories")
+      .selectAll()
+      .where("library_id", "in", libraryIds)
+      .where("content_sha256", "=", sha256)
+      .orderBy("created_at")
+      .execute();
+    return rows.map((row) => this.toStory(row));
+  }
+
+  /** Hashes held by more than one story of the library. */
+  async repeatedSha256(libraryId: string, limit: number): Promise<string[]> {
+    const rows = await this.kysely
+      .selectFrom("stories")
+      .select("content_sha256")
+      .where("library_id", "=", libraryId)
+      .where("content_sha256", "is not", null)
+      .groupBy("content_sha256")
+      .having((eb) => eb.fn.countAll(), ">", 1)
+      .orderBy("content_sha256")
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.content_sha256!);
+  }
+
+  async photoHashes(libraryId: string): Promise<{ id: string; hash: string }[]> {
+    const rows = await this.kysely
+      .selectFrom("stories")
+      .select(["id", "perceptual_hash"])
+      .where("library_id", "=", libraryId)
+      .where("type", "=", "photo")
+      .where("perceptual_hash", "is not", null)
+      .execute();
+    return rows.map((row) => ({ id: row.id, hash: row.perceptual_hash! }));
+  }
+
+  // Versions
+
+  async insertVersion(version: StoryVersion): Promise<void> {
+    await this.kysely
+      .insertInto("story_versions")
+      .values({
+        story_id: version.storyId,
+        version_no: version.versionNo,
+        oid: version.oid,
+        blob_key: version.blobKey,
+        sha256: version.sha256,
+        size: version.size,
+        mime: version.mime,
+        original_name: version.originalName,
+        note: version.note,
+        created_by: version.createdBy,
+        created_at: version.createdAt,
+      })
+      .execute();
+  }
+
+  async versions(storyId: string): Promise<StoryVersion[]> {
+    const rows = await this.kysely
+      .selectFrom("story_versions")
+      .selectAll()
+      .where("story_id", "=", storyId)
+      .orderBy("version_no")
+      .execute();
+    return rows.map((row) => ({
+      storyId: row.story_id,
+      versionNo: row.version_no,
+      oid: row.oid,
+      blobKey: row.blob_key,
+      sha256: row.sha256,
+      size: row.size === null ? null : Number(row.size),
+      mime: row.mime,
+      originalName: row.original_name,
+      note: row.note,
+      createdBy: row.created_by,
+      createdAt: row.created_at,
+    }));
+  }
+
+  // Files
+
+  /** Inserts or replaces the file of a role; returns the blob key it replaced, if another. */
+  async putFile(file: StoryFile, now: string): Promise<string | null> {
+    const existing = await this.kysely
+      .selectFrom("story_files")
+      .select(["id", "blob_key"])
+      .where("story_id", "=", file.storyId)
+      .where("version_no", "=", file.versionNo)
+      .where("role", "=", file.role)
+      .executeTakeFirst();
+    const values = {
+      blob_key: file.blobKey,
+      mime: file.mime,
+      size: file.size,
+      width: file.width,
+      height: file.height,
+      created_at: now,
+    };
+    if (existing) {
+      await this.kysely.updateTable("story_files").set(values).where("id", "=", existing.id).execute();
+      return existing.blob_key === file.blobKey ? null : existing.blob_key;
+    }
+    await this.kysely
+      .insertInto("story_files")
+      .values({ id: randomUUID(), story_id: file.storyId, version_no: file.versionNo, role: file.role, ...values })
+      .execute();
+    return null;
+  }
+
+  async files(storyIds: string[], versionNo?: number): Promise<StoryFile[]> {
+    if (storyIds.length === 0) return [];
+    let query = this.kysely.selectFrom("story_files").selectAll().where("story_id", "in", storyIds);
+    if (versionNo !== undefined) query = query.where("version_no", "=", versionNo);
+    const rows = await query.orderBy("version_no").orderBy("role").execute();
+    return rows.map((row) => ({
+      storyId: row.story_id,
+      versionNo: row.version_no,
+      role: row.role,
+      blobKey: row.blob_key,
+      mime: row.mime,
+      size: Number(row.size),
+      width: row.width,
+      height: row.height,
+    }));
+  }
+
+  async fileByBlobKey(blobKey: string): Promise<StoryFile | undefined> {
+    return (await this.#filesWhere("blob_key", blobKey))[0];
+  }
+
+  async #filesWhere(column: "blob_key", value: string): Promise<StoryFile[]> {
+    const rows = await this.kysely.selectFrom("story_files").selectAll().where(column, "=", value).execute();
+    return rows.map((row) => ({
+      storyId: row.story_id,
+      versionNo: row.version_no,
+      role: row.role,
+      blobKey: row.blob_key,
+      mime: row.mime,
+      size: Number(row.size),
+      width: row.width,
+      height: row.height,
+    }));
+  }
+
+  /** Whether any story, version or file still points at the blob (then it must not be deleted). */
+  async isBlobReferenced(blobKey: string): Promise<boolean> {
+    const [file, version, cover] = await Promise.all([
+      this.kysely.selectFrom("story_files").select("id").where("blob_key", "=", blobKey).executeTakeFirst(),
+      this.kysely.selectFrom("story_versions").select("oid").where("blob_key", "=", blobKey).executeTakeFirst(),
+      this.kysely.selectFrom("stories").select("id").where("cover_key", "=", blobKey).executeTakeFirst(),
+    ]);
+    return file !== undefined || version !== undefined || cover !== undefined;
+  }
+
+  /** Hands a draft's files to another story as one of its versions (new version from a draft). */
+  async moveFiles(fromStoryId: string, toStoryId: string, versionNo: number): Promise<void> {
+    await this.kysely
+      .updateTable("story_files")
+      .set({ story_id: toStoryId, version_no: versionNo })
+      .where("story_id", "=", fromStoryId)
+      .execute();
+  }
+
+  // Composite members
+
+  async members(compositeId: string): Promise<string[]> {
+    const rows = await this.kysely
+      .selectFrom("composite_members")
+      .select("member_id")
+      .where("composite_id", "=", compositeId)
+      .orderBy("sort")
+      .execute();
+    return rows.map((row) => row.member_id);
+  }
+
+  async setMembers(compositeId: string, memberIds: string[]): Promise<void> {
+    await this.kysely.deleteFrom("composite_members").where("composite_id", "=", compositeId).execute();
+    if (memberIds.length === 0) return;
+    await this.kysely
+      .insertInto("composite_members")
+      .values(memberIds.map((memberId, sort) => ({ composite_id: compositeId, member_id: memberId, sort })))
+      .execute();
+  }
+}

@@ -1,0 +1,217 @@
+import { z } from "zod";
+import { pageQuery } from "../../http/envelope.js";
+import { libraryIdSchema } from "../libraries/libraries.schema.js";
+import { PROCESSING_STATES, RELATION_TYPES, STORY_STATUSES, STORY_TYPES } from "./story-types.js";
+
+const shortText = z.string().trim().max(500);
+const nameList = z.array(z.string().trim().min(1).max(200)).max(100);
+
+/** Splits `a,b` and repeated parameters; upper case accepted (the front end sends types=VIDEO). */
+function listOf<T extends readonly [string, ...string[]]>(values: T) {
+  return z
+    .preprocess(
+      (value) =>
+        value === undefined
+          ? undefined
+          : (Array.isArray(value) ? value : [value])
+              .flatMap((item) => String(item).split(","))
+              .map((item) => item.trim().toLowerCase())
+              .filter(Boolean),
+      z.array(z.enum(values)),
+    )
+    .optional();
+}
+
+const booleanQuery = z
+  .enum(["true", "false", "1", "0"])
+  .transform((value) => value === "true" || value === "1")
+  .optional();
+
+export const gpsSchema = z.object({
+  latitude: z.number().min(-90).max(90),
+  longitude: z.number().min(-180).max(180),
+  altitude: z.number().optional(),
+});
+
+export const storyMetadataSchema = z.object({
+  title: shortText.optional(),
+  caption: z.string().max(20_000).optional(),
+  authors: nameList.optional(),
+  source: shortText.nullable().optional(),
+  keywords: nameList.optional(),
+  tags: nameList.optional(),
+  theme: shortText.nullable().optional(),
+  category: shortText.nullable().optional(),
+  halfProduct: z.boolean().optional().describe("a half product (work in progress)"),
+  properties: z
+    .record(z.string().max(100), z.unknown())
+    .optional()
+    .describe(
+      "custom properties, merged into the story's; a null value removes the key; `lastVersion` is the server's",
+    ),
+});
+
+const fileSchema = z.object({
+  versionNo: z.number().int(),
+  role: z.string().describe("original, thumbnail, preview, proxy, poster, strip, waveform…"),
+  mime: z.string(),
+  size: z.number().int(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  url: z.string(),
+});
+
+export const storySchema = z
+  .object({
+    id: z.string(),
+    storyId: z.string().describe("the same as id"),
+    libraryId: z.string(),
+    folderId: z.string().nullable(),
+    type: z.enum(STORY_TYPES),
+    halfProduct: z.boolean(),
+    status: z.enum(STORY_STATUSES),
+    title: z.string(),
+    caption: z.string(),
+    authors: z.array(z.string()),
+    source: z.string().nullable(),
+    keywords: z.array(z.string()),
+    tags: z.array(z.string()),
+    theme: z.string().nullable(),
+    category: z.string().nullable(),
+    properties: z
+      .record(z.string(), z.unknown())
+      .describe("custom properties; lastVersion = the previous version's oid"),
+    oid: z.string().describe("the current version's oid"),
+    versionNo: z.number().int().describe("the current version"),
+    contentSha256: z.string().nullable(),
+    perceptualHash: z.string().nullable().describe("64-bit perceptual hash of a photo, 16 hex characters"),
+    width: z.number().int().nullable(),
+    height: z.number().int().nullable(),
+    duration: z.number().nullable().describe("seconds"),
+    size: z.number().int().nullable(),
+    mime: z.string().nullable(),
+    originalName: z.string().nullable(),
+    capturedAt: z.string().nullable(),
+    gps: gpsSchema.nullable(),
+    processingState: z.enum(PROCESSING_STATES),
+    processingError: z.string().nullable(),
+    createdBy: z.string().nullable(),
+    createdAt: z.string(),
+    updatedBy: z.string().nullable(),
+    updatedAt: z.string(),
+    coverUrl: z.string().nullable(),
+    thumbnailUrl: z.string().nullable(),
+    files: z.array(fileSchema).describe("the current version's files"),
+    members: z.array(z.string()).describe("member story ids of a composite, in order"),
+  })
+  .meta({ id: "Story" });
+
+export const versionSchema = z
+  .object({
+    storyId: z.string(),
+    versionNo: z.number().int(),
+    oid: z.string(),
+    sha256: z.string().nullable(),
+    size: z.number().int().nullable(),
+    mime: z.string().nullable(),
+    originalName: z.string().nullable(),
+    note: z.string().nullable(),
+    createdBy: z.string().nullable(),
+    createdAt: z.string(),
+    current: z.boolean(),
+    files: z.array(fileSchema),
+  })
+  .meta({ id: "StoryVersion" });
+
+export const storyParams = z.object({ libraryId: libraryIdSchema, storyId: z.uuid() });
+export const versionParams = storyParams.extend({ versionNo: z.coerce.number().int().min(1) });
+
+export const storyListQuery = pageQuery.extend({
+  libraryId: libraryIdSchema.optional().describe("one library; absent: every library the caller can read"),
+  folderId: z.uuid().optional().describe("stories directly in this folder"),
+  types: listOf(STORY_TYPES).describe("comma-separated: photo,video,audio,composite (any case)"),
+  status: listOf(STORY_STATUSES).describe("comma-separated: draft,committed,published"),
+  halfProduct: booleanQuery,
+});
+
+export const myStoriesParams = z.object({
+  x: z
+    .union([z.literal("all"), libraryIdSchema])
+    .describe("a library id, or `all` for every library the caller can read"),
+});
+export const myStoriesQuery = storyListQuery.omit({ libraryId: true });
+
+export const repeatQuery = z.object({
+  libraryId: libraryIdSchema,
+  storyId: z.uuid().optional().describe("duplicates of this story; absent: every group in the library"),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, "must be 64 lower-case hex characters")
+    .optional()
+    .describe("stories holding these bytes (check before an upload)"),
+  distance: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(16)
+    .default(6)
+    .describe("largest Hamming distance of near-duplicate photos"),
+});
+
+export const duplicateGroupSchema = z
+  .object({
+    kind: z.enum(["exact", "near"]),
+    sha256: z.string().nullable(),
+    distance: z.number().int().nullable(),
+    stories: z.array(storySchema),
+  })
+  .meta({ id: "DuplicateGroup" });
+
+export const relationSchema = z
+  .object({
+    id: z.string(),
+    type: z.string(),
+    direction: z.enum(["outgoing", "incoming"]),
+    createdAt: z.string(),
+    story: storySchema,
+  })
+  .meta({ id: "StoryRelation" });
+
+export const relationParams = z.object({ a: libraryIdSchema.describe("library id"), b: z.uuid().describe("story id") });
+export const relationIdParams = relationParams.extend({ relationId: z.uuid() });
+export const createRelationBody = z.object({
+  relatedLibraryId: libraryIdSchema,
+  relatedStoryId: z.uuid(),
+  type: z.enum(RELATION_TYPES).default("related"),
+});
+
+export const usedInfoSchema = z
+  .object({ photo: z.number().int(), video: z.number().int(), audio: z.number().int(), composite: z.number().int() })
+  .meta({ id: "UsedInfo" });
+
+export const storyActionSchema = z
+  .object({
+    id: z.string(),
+    libraryId: z.string(),
+    storyId: z.string(),
+    userId: z.string().nullable(),
+    username: z.string().nullable(),
+    action: z.string(),
+    at: z.string(),
+    ip: z.string().nullable(),
+    details: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: "StoryAction" });
+
+export const storyActionsQuery = pageQuery
+  .omit({ keyword: true })
+  .extend({ libraryId: libraryIdSchema, storyId: z.uuid() });
+
+export const downloadQuery = z.object({
+  rendition: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]{0,31}$/, "must be a rendition role")
+    .optional()
+    .describe("original (default), thumbnail, preview, proxy, poster, strip, waveform or cover"),
+  versionNo: z.coerce.number().int().min(1).optional(),
+});

@@ -1,0 +1,161 @@
+import type { StoryStatus, StoryType } from "../../db/schema.js";
+import { NotFound } from "../../http/errors.js";
+import type { LibraryUser } from "../access/library-access.js";
+import type { LibrariesService } from "../libraries/libraries.service.js";
+import { groupPairs, nearPairs } from "./duplicates.js";
+import type { StoriesRepository } from "./stories.repository.js";
+import type { StoryActionRecord, StoryActionsRepository } from "./story-actions.repository.js";
+import type { Story } from "./story-types.js";
+import { type StoryView, toStoryView, toVersionView, type VersionView } from "./story-view.js";
+
+export interface StoryListQuery {
+  page: number;
+  size: number;
+  libraryId?: string;
+  folderId?: string;
+  types?: StoryType[];
+  status?: StoryStatus[];
+  keyword?: string;
+  halfProduct?: boolean;
+}
+
+export interface DuplicateGroup {
+  kind: "exact" | "near";
+  /** sha256 for exact groups. */
+  sha256: string | null;
+  /** Largest Hamming distance between a story and its nearest neighbour in the group (near groups). */
+  distance: number | null;
+  stories: StoryView[];
+}
+
+/** Library-wide scans return at most this many groups of each kind. */
+const MAX_GROUPS = 200;
+
+/** Reads: lists, one story, versions, duplicates, counts, story actions. */
+export class StoryQueries {
+  constructor(
+    private readonly stories: StoriesRepository,
+    private readonly actionLog: StoryActionsRepository,
+    private readonly libraries: LibrariesService,
+  ) {}
+
+  async views(stories: Story[]): Promise<StoryView[]> {
+    const files = await this.stories.files(stories.map((story) => story.id));
+    const views: StoryView[] = [];
+    for (const story of stories) {
+      const members = story.type === "composite" ? await this.stories.members(story.id) : [];
+      views.push(toStoryView(story, files, members));
+    }
+    return views;
+  }
+
+  async require(libraryId: string, storyId: string): Promise<Story> {
+    const story = await this.stories.find(storyId);
+    if (!story || story.libraryId !== libraryId) throw new NotFound(`story ${storyId} is not in library ${libraryId}`);
+    return story;
+  }
+
+  async get(libraryId: string, storyId: string): Promise<StoryView> {
+    const [view] = await this.views([await this.require(libraryId, storyId)]);
+    return view!;
+  }
+
+  /** Libraries to search: the one asked for (404 when unreadable) or every readable one. */
+  async #libraryIds(user: LibraryUser, libraryId: string | undefined): Promise<string[]> {
+    if (libraryId) {
+      await this.libraries.require(user, libraryId, "read");
+      return [libraryId];
+    }
+    return this.libraries.readableIds(user);
+  }
+
+  async list(user: LibraryUser, query: StoryListQuery, createdBy?: string) {
+    const libraryIds = await this.#libraryIds(user, query.libraryId);
+    const { stories, total } = await this.stories.list(
+      {
+        libraryIds,
+        folderId: query.folderId,
+        types: query.types,
+        statuses: query.status,
+        keyword: query.keyword,
+        halfProduct: query.halfProduct,
+        createdBy,
+        viewerId: user.id,
+      },
+      query,
+    );
+    return { content: await this.views(stories), total };
+  }
+
+  async versions(libraryId: string, storyId: string): Promise<VersionView[]> {
+    const story = await this.require(libraryId, storyId);
+    const files = await this.stories.files([story.id]);
+    return (await this.stories.versions(story.id)).map((version) => toVersionView(story, version, files));
+  }
+
+  async version(libraryId: string, storyId: string, versionNo: number): Promise<VersionView> {
+    const found = (await this.versions(libraryId, storyId)).find((version) => version.versionNo === versionNo);
+    if (!found) throw new NotFound(`versionNo: story ${storyId} has no version ${versionNo}`);
+    return found;
+  }
+
+  async usedInfo(user: LibraryUser): Promise<Record<StoryType, number>> {
+    return this.stories.countByType(await this.libraries.readableIds(user));
+  }
+
+  /**
+   * Exact duplicates (same SHA-256) and near duplicates of photos (perceptual
+   * hashes at most `distance` bits apart) in a library: of one story when
+   * `storyId` is given, of a file about to be uploaded when `sha256` is, else
+   * every group in the library.
+   */
+  async repeat(
+    user: LibraryUser,
+    query: { libraryId: string; storyId?: string; sha256?: string; distance: number },
+  ): Promise<DuplicateGroup[]> {
+    await this.libraries.require(user, query.libraryId, "read");
+    const groups: DuplicateGroup[] = [];
+    if (query.sha256 && !query.storyId) {
+      const stories = await this.stories.withSha256([query.libraryId], query.sha256);
+      if (stories.length > 0)
+        groups.push({ kind: "exact", sha256: query.sha256, distance: null, stories: await this.views(stories) });
+      return groups;
+    }
+    const target = query.storyId ? await this.require(query.libraryId, query.storyId) : undefined;
+    const hashes = target
+      ? target.contentSha256
+        ? [target.contentSha256]
+        : []
+      : await this.stories.repeatedSha256(query.libraryId, MAX_GROUPS);
+    for (const sha256 of hashes) {
+      const stories = await this.stories.withSha256([query.libraryId], sha256);
+      if (stories.length > 1)
+        groups.push({ kind: "exact", sha256, distance: null, stories: await this.views(stories) });
+    }
+    if (target && (target.type !== "photo" || !target.perceptualHash)) return groups;
+    const photos = await this.stories.photoHashes(query.libraryId);
+    let pairs = nearPairs(photos, query.distance);
+    if (target) pairs = pairs.filter((pair) => pair.a === target.id || pair.b === target.id);
+    for (const ids of groupPairs(pairs).slice(0, MAX_GROUPS)) {
+      const stories = await this.stories.findMany(ids);
+      stories.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+      const distance = Math.max(
+        ...ids.map((id) =>
+          Math.min(...pairs.filter((pair) => pair.a === id || pair.b === id).map((pair) => pair.distance)),
+        ),
+      );
+      groups.push({ kind: "near", sha256: null, distance, stories: await this.views(stories) });
+    }
+    return groups;
+  }
+
+  async actions(
+    libraryId: string,
+    storyId: string,
+    page: { page: number; size: number },
+  ): Promise<{ content: StoryActionRecord[]; total: number }> {
+    // The trail outlives the story: it is looked up by library and story id alone.
+    const { actions, total } = await this.actionLog.list(libraryId, storyId, page);
+    return { content: actions, total };
+  }
+}

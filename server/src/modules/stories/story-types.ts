@@ -1,0 +1,114 @@
+import type { Selectable } from "kysely";
+import type { ProcessingState, StoriesTable, StoryStatus, StoryType } from "../../db/schema.js";
+
+export const STORY_TYPES = ["photo", "video", "audio", "composite"] as const satisfies readonly StoryType[];
+/** Types that carry a media file (a composite groups other stories). */
+export const MEDIA_TYPES = ["photo", "video", "audio"] as const satisfies readonly StoryType[];
+export type MediaType = (typeof MEDIA_TYPES)[number];
+export const STORY_STATUSES = ["draft", "committed", "published"] as const satisfies readonly StoryStatus[];
+export const PROCESSING_STATES = [
+  "none",
+  "queued",
+  "running",
+  "done",
+  "failed",
+] as const satisfies readonly ProcessingState[];
+/** Roles of a story's files; the media jobs may add others. */
+export const FILE_ROLES = ["original", "thumbnail", "preview", "proxy", "poster", "strip", "waveform"] as const;
+export const RELATION_TYPES = ["related", "derived", "same-event"] as const;
+export type RelationType = (typeof RELATION_TYPES)[number];
+
+export type StoryRow = Selectable<StoriesTable>;
+
+export interface Gps {
+  latitude: number;
+  longitude: number;
+  altitude?: number;
+}
+
+/** Who makes a change and from where; every change is recorded as a story action. */
+export interface Actor {
+  id: string;
+  username: string;
+  admin: boolean;
+  roleId: string | null;
+  ip: string | null;
+}
+
+/** A story as repositories hand it to services (JSON and booleans decoded). */
+export interface Story {
+  id: string;
+  libraryId: string;
+  folderId: string | null;
+  type: StoryType;
+  halfProduct: boolean;
+  status: StoryStatus;
+  title: string;
+  caption: string;
+  authors: string[];
+  source: string | null;
+  keywords: string[];
+  tags: string[];
+  theme: string | null;
+  category: string | null;
+  properties: Record<string, unknown>;
+  oid: string;
+  versionNo: number;
+  coverKey: string | null;
+  contentSha256: string | null;
+  perceptualHash: string | null;
+  width: number | null;
+  height: number | null;
+  duration: number | null;
+  size: number | null;
+  mime: string | null;
+  originalName: string | null;
+  capturedAt: string | null;
+  gps: Gps | null;
+  processingState: ProcessingState;
+  processingError: string | null;
+  createdBy: string | null;
+  createdAt: string;
+  updatedBy: string | null;
+  updatedAt: string;
+}
+
+export interface StoryFile {
+  storyId: string;
+  versionNo: number;
+  role: string;
+  blobKey: string;
+  mime: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+}
+
+export interface StoryVersion {
+  storyId: string;
+  versionNo: number;
+  oid: string;
+  blobKey: string | null;
+  sha256: string | null;
+  size: number | null;
+  mime: string | null;
+  originalName: string | null;
+  note: string | null;
+  createdBy: string | null;
+  createdAt: string;
+}
+
+/** The editorial fields a user sets (create, edit, commit). */
+export interface StoryMetadata {
+  title?: string;
+  caption?: string;
+  authors?: string[];
+  source?: string | null;
+  keywords?: string[];
+  tags?: string[];
+  theme?: string | null;
+  category?: string | null;
+  halfProduct?: boolean;
+  /** Merged into the story's properties; a null value removes the key. `lastVersion` is the server's. */
+  properties?: Record<string, unknown>;
+}

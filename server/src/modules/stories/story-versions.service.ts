@@ -1,0 +1,172 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/schema.js";
+import { Conflict, Forbidden, Invalid } from "../../http/errors.js";
+import type { Actor, MediaType, Story } from "./story-types.js";
+import {
+  HEX64,
+  type IngestOptions,
+  type StoriesServiceDependencies,
+  type StoryWriteSupport,
+  type UploadedOriginal,
+} from "./story-write-support.js";
+
+export interface NewVersionInput {
+  libraryId: string;
+  storyId: string;
+  /** A draft (uploaded like any other) whose file becomes the new version; the draft is then gone. */
+  fromLibraryId: string;
+  fromStoryId: string;
+  note?: string | null;
+}
+
+export type UploadedVersion = Omit<UploadedOriginal, "type" | "folderId" | "metadata"> & {
+  storyId: string;
+  note?: string | null;
+};
+
+/** New versions of a story; every version keeps its files. */
+export class StoryVersioning {
+  constructor(
+    private readonly deps: StoriesServiceDependencies,
+    private readonly support: StoryWriteSupport,
+  ) {}
+
+  /**
+   * A new version of a story from a draft that carries the new file: the
+   * draft's files become version n+1, `properties.lastVersion` points at the
+   * previous version's oid, every earlier version's files stay.
+   */
+  async newVersion(actor: Actor, type: MediaType, input: NewVersionInput): Promise<Story> {
+    await this.deps.libraries.require(actor, input.libraryId, "write");
+    await this.deps.libraries.require(actor, input.fromLibraryId, "write");
+    const story = await this.support.require(input.libraryId, input.storyId);
+    const draft = await this.support.require(input.fromLibraryId, input.fromStoryId);
+    if (story.type !== type) throw new Invalid(`storyId: story ${story.id} is a ${story.type}, not a ${type}`);
+    if (draft.type !== type) throw new Invalid(`fromStoryId: story ${draft.id} is a ${draft.type}, not a ${type}`);
+    if (draft.status !== "draft") throw new Conflict(`fromStoryId: story ${draft.id} is not a draft`, "not_a_draft");
+    if (draft.id === story.id) throw new Invalid("fromStoryId: a story cannot be its own new version");
+    const [source] = await this.deps.stories.versions(draft.id);
+    if (!source?.blobKey) throw new Invalid(`fromStoryId: story ${draft.id} has no file`);
+    const file = {
+      blobKey: source.blobKey,
+      sha256: source.sha256,
+      size: source.size,
+      mime: source.mime,
+      originalName: source.originalName,
+      note: input.note ?? null,
+    };
+    return this.#addVersion(actor, story, file, async (trx) => {
+      const repository = this.deps.stories.with(trx);
+      await repository.moveFiles(draft.id, story.id, story.versionNo + 1);
+      await repository.delete(draft.id);
+      await this.deps.actions
+        .with(trx)
+        .record(
+          this.support.action(actor, draft)("merged-into", { libraryId: story.libraryId, storyId: story.id }),
+          this.support.now(),
+        );
+    });
+  }
+
+  /** The upload module's entry point for a new version of an existing story. */
+  async addVersionFromUpload(input: UploadedVersion, options: IngestOptions = {}): Promise<Story> {
+    if (!HEX64.test(input.sha256)) throw new Invalid("sha256: must be 64 lower-case hex characters");
+    const user = await this.deps.stories.loadUser(input.userId);
+    if (!user) throw new Forbidden("the account does not exist or is disabled");
+    await this.deps.libraries.require(user, input.libraryId, "write");
+    const story = await this.support.require(input.libraryId, input.storyId);
+    const versionNo = story.versionNo + 1;
+    return this.#addVersion(
+      { ...user, ip: options.ip ?? null },
+      story,
+      {
+        blobKey: input.blobKey,
+        sha256: input.sha256,
+        size: input.size,
+        mime: input.mime,
+        originalName: input.originalName,
+        note: input.note ?? null,
+      },
+      async (trx) => {
+        await this.deps.stories.with(trx).putFile(
+          {
+            storyId: story.id,
+            versionNo,
+            role: "original",
+            blobKey: input.blobKey,
+            mime: input.mime,
+            size: input.size,
+            width: null,
+            height: null,
+          },
+          this.support.now(),
+        );
+        await options.withinTransaction?.(trx, { id: story.id, libraryId: story.libraryId, versionNo });
+      },
+    );
+  }
+
+  async #addVersion(
+    actor: Actor,
+    story: Story,
+    source: {
+      blobKey: string | null;
+      sha256: string | null;
+      size: number | null;
+      mime: string | null;
+      originalName: string | null;
+      note: string | null;
+    },
+    attachFiles: (trx: Kysely<Database>) => Promise<void>,
+  ): Promise<Story> {
+    const now = this.support.now();
+    const versionNo = story.versionNo + 1;
+    const oid = randomUUID();
+    await this.deps.db.kysely.transaction().execute(async (trx) => {
+      const repository = this.deps.stories.with(trx);
+      // Technical facts belong to the file: the new one's are extracted again by the media job.
+      const processing = story.status !== "draft";
+      // Guarded by the version this call started from: of two concurrent new versions, one wins.
+      const moved = await repository.updateAtVersion(story.id, story.versionNo, {
+        oid,
+        version_no: versionNo,
+        properties: repository.json({ ...story.properties, lastVersion: story.oid }),
+        content_sha256: source.sha256,
+        size: source.size,
+        mime: source.mime,
+        original_name: source.originalName,
+        perceptual_hash: null,
+        width: null,
+        height: null,
+        duration: null,
+        processing_state: processing ? "queued" : "none",
+        processing_error: null,
+        updated_by: actor.id,
+        updated_at: now,
+      });
+      if (!moved)
+        throw new Conflict("another version was added at the same time: reload and try again", "version_conflict");
+      await repository.insertVersion({
+        storyId: story.id,
+        versionNo,
+        oid,
+        ...source,
+        createdBy: actor.id,
+        createdAt: now,
+      });
+      await attachFiles(trx);
+      await this.deps.actions.with(trx).record(
+        this.support.action(actor, story)("new-version", {
+          versionNo,
+          oid,
+          lastVersion: story.oid,
+          note: source.note,
+        }),
+        now,
+      );
+      if (processing) await this.support.enqueueProcessing(trx, [story.id]);
+    });
+    return (await this.deps.stories.find(story.id))!;
+  }
+}

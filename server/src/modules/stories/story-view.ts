@@ -1,0 +1,66 @@
+import { API_PREFIX } from "../../http/error-handler.js";
+import type { Story, StoryFile, StoryVersion } from "./story-types.js";
+
+export interface StoryFileView {
+  versionNo: number;
+  role: string;
+  mime: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  url: string;
+}
+
+/** A story as the API shows it: blob keys stay inside the server, files are URLs. */
+export type StoryView = Omit<Story, "coverKey"> & {
+  storyId: string;
+  coverUrl: string | null;
+  thumbnailUrl: string | null;
+  files: StoryFileView[];
+  members: string[];
+};
+
+export function fileUrl(story: Pick<Story, "libraryId" | "id">, role: string, versionNo?: number): string {
+  const query = new URLSearchParams({ rendition: role });
+  if (versionNo !== undefined) query.set("versionNo", String(versionNo));
+  return `${API_PREFIX}/stories/download/${encodeURIComponent(story.libraryId)}/${story.id}?${query}`;
+}
+
+export function toFileView(story: Pick<Story, "libraryId" | "id">, file: StoryFile): StoryFileView {
+  return {
+    versionNo: file.versionNo,
+    role: file.role,
+    mime: file.mime,
+    size: file.size,
+    width: file.width,
+    height: file.height,
+    url: fileUrl(story, file.role, file.versionNo),
+  };
+}
+
+export function toStoryView(story: Story, files: StoryFile[], members: string[] = []): StoryView {
+  const { coverKey, ...rest } = story;
+  const current = files.filter((file) => file.storyId === story.id && file.versionNo === story.versionNo);
+  return {
+    ...rest,
+    storyId: story.id,
+    coverUrl: coverKey ? fileUrl(story, "cover") : null,
+    thumbnailUrl: current.some((file) => file.role === "thumbnail") ? fileUrl(story, "thumbnail") : null,
+    files: current.map((file) => toFileView(story, file)),
+    members,
+  };
+}
+
+export interface VersionView extends Omit<StoryVersion, "blobKey"> {
+  current: boolean;
+  files: StoryFileView[];
+}
+
+export function toVersionView(story: Story, version: StoryVersion, files: StoryFile[]): VersionView {
+  const { blobKey: _blobKey, ...rest } = version;
+  return {
+    ...rest,
+    current: version.versionNo === story.versionNo,
+    files: files.filter((file) => file.versionNo === version.versionNo).map((file) => toFileView(story, file)),
+  };
+}
