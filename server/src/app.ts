@@ -15,6 +15,9 @@ import { apiTokensRoutes } from "./modules/api-tokens/api-tokens.routes.js";
 import { registerApiAuth } from "./modules/auth/auth.plugin.js";
 import type { BearerVerifier } from "./modules/auth/bearer.js";
 import { currentUserRoutes } from "./modules/auth/current-user.routes.js";
+import { buildCatalogue } from "./modules/catalogue/catalogue.compose.js";
+import { catalogueRoutes } from "./modules/catalogue/catalogue.routes.js";
+import { type CatalogueUsage, noCatalogueUsage } from "./modules/catalogue/shared/catalogue-usage.js";
 import { MenusRepository } from "./modules/menus/menus.repository.js";
 import { menusRoutes } from "./modules/menus/menus.routes.js";
 import { MenusService } from "./modules/menus/menus.service.js";
@@ -28,10 +31,12 @@ export interface AppDependencies {
   config: Config;
   db: Db;
   logger?: FastifyServerOptions["logger"];
+  /** How many stories use a catalogue entry (tests pass their own). */
+  catalogueUsage?: CatalogueUsage;
 }
 
 /** The composition root: builds every service once and mounts the routes. Listening is server.ts's job. */
-export async function buildApp({ config, db, logger }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({ config, db, logger, catalogueUsage }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     bodyLimit: config.bodyLimit,
@@ -75,6 +80,8 @@ export async function buildApp({ config, db, logger }: AppDependencies): Promise
   registerHealth(app, db);
 
   const menus = new MenusService(new MenusRepository(db));
+  // TODO(integration): pass the stories module's CatalogueUsage; until then no entry is in use.
+  const catalogue = buildCatalogue(db, catalogueUsage ?? noCatalogueUsage);
   await app.register(
     async (api) => {
       await api.register(systemRoutes({ name: "dams", version }));
@@ -83,6 +90,7 @@ export async function buildApp({ config, db, logger }: AppDependencies): Promise
       await api.register(accessRoutes(access));
       await api.register(apiTokensRoutes(access.apiTokens));
       await api.register(oidc.apiRoutes);
+      await api.register(catalogueRoutes(catalogue));
     },
     { prefix: API_PREFIX },
   );
