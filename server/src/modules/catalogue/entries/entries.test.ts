@@ -1,8 +1,8 @@
 import { beforeAll, expect, it } from "vitest";
 import { buildApp } from "../../../app.js";
+import { callApi } from "../../../test/api-call.js";
 import { describeEachDialect, useTestApp } from "../../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../../test/principals.js";
-import { callApi } from "../catalogue.test-support.js";
 import type { CatalogueUsage, UsageKind } from "../shared/catalogue-usage.js";
 
 interface Entry {

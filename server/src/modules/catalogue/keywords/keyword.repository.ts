@@ -49,12 +49,23 @@ export class KeywordRepository {
     return { rows, total: Number(count) };
   }
 
-  /** Moves each keyword to the top of the user's history, then keeps only the `limit` most recent. */
+  /**
+   * Moves each keyword to the top of the user's history, then keeps only the
+   * `limit` most recent. The batch gets times after every entry the user
+   * already has (even with a clock that stepped back, or two calls in one
+   * millisecond), the first keyword the latest.
+   */
   async recordHistory(userId: string, keywords: string[], now: Date, limit: number): Promise<void> {
     await this.db.kysely.transaction().execute(async (trx) => {
-      // The first keyword given is the most recent: later ones get earlier times.
+      const { latest } = await trx
+        .selectFrom("keyword_history")
+        .select((eb) => eb.fn.max("used_at").as("latest"))
+        .where("user_id", "=", userId)
+        .executeTakeFirstOrThrow();
+      const after = latest ? Date.parse(latest) + 1 : Number.NEGATIVE_INFINITY;
+      const base = Math.max(now.getTime(), after);
       for (const [index, keyword] of keywords.entries()) {
-        const usedAt = new Date(now.getTime() - index).toISOString();
+        const usedAt = new Date(base + keywords.length - 1 - index).toISOString();
         const result = await trx
           .updateTable("keyword_history")
           .set({ keyword, used_at: usedAt })

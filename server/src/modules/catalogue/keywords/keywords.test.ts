@@ -1,8 +1,8 @@
 import { beforeAll, expect, it } from "vitest";
+import { callApi } from "../../../test/api-call.js";
 import { describeEachDialect, useTestApp } from "../../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../../test/principals.js";
 import { buildCatalogue } from "../catalogue.compose.js";
-import { callApi } from "../catalogue.test-support.js";
 import { noCatalogueUsage } from "../shared/catalogue-usage.js";
 import { distinctNames, KEYWORD_HISTORY_LIMIT } from "./keyword.service.js";
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { expect } from "vitest";
-import { API_PREFIX } from "../../http/error-handler.js";
+import { API_PREFIX } from "../http/error-handler.js";
 
 export interface Caller {
   headers: { authorization: string };

@@ -1,9 +1,9 @@
 import { beforeAll, expect, it } from "vitest";
-import { buildApp } from "../../../app.js";
-import { describeEachDialect, useTestApp } from "../../../test/dialects.js";
-import { createPrincipal, type TestPrincipal } from "../../../test/principals.js";
-import { callApi } from "../catalogue.test-support.js";
-import { defaultValueProblem } from "./property.service.js";
+import { buildApp } from "../../app.js";
+import { callApi } from "../../test/api-call.js";
+import { describeEachDialect, useTestApp } from "../../test/dialects.js";
+import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
+import { defaultValueProblem } from "./properties/property.service.js";
 
 interface Category {
   id: string;
