@@ -173,6 +173,28 @@ describeEachDialect("categories, code lists and story properties", (dialect) => 
     await callApi(app, admin, "DELETE", `/codelists/${list.id}`);
   });
 
+  it("refuses to delete an option that story properties have as their default", async () => {
+    const { app } = ctx();
+    const level = (await callApi<Page<Codelist>>(app, admin, "GET", "/codelists?keyword=storyLevel")).content[0]!;
+    const options = await callApi<Page<Option>>(app, admin, "GET", `/codelists/${level.id}/options`);
+    const normal = options.content.find((option) => option.value === "normal")!;
+    const refused = await callApi<{ msg: string }>(
+      app,
+      admin,
+      "DELETE",
+      `/codelists/${level.id}/options/${normal.id}`,
+      undefined,
+      409,
+    );
+    // The seeded storyLevel of photo, video and audio default to it.
+    expect(refused.msg).toBe('the option "normal" is the default value of 3 story properties and cannot be deleted');
+    const spare = await callApi<Option>(app, admin, "POST", `/codelists/${level.id}/options`, {
+      value: "spare",
+      label: "备用",
+    });
+    await callApi(app, admin, "DELETE", `/codelists/${level.id}/options/${spare.id}`);
+  });
+
   it("refuses to delete a code list a story property uses", async () => {
     const { app } = ctx();
     const rights = (await callApi<Page<Codelist>>(app, admin, "GET", "/codelists?keyword=copyright")).content[0]!;

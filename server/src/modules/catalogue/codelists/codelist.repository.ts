@@ -128,6 +128,19 @@ export class CodelistRepository {
     return Number(count);
   }
 
+  /** The defaults (text) of the story properties that take their options from the list. */
+  async propertyDefaults(id: string): Promise<{ kind: string; default_value: string }[]> {
+    const rows = await this.db.kysely
+      .selectFrom("story_properties")
+      .select(["kind", "default_value"])
+      .where("codelist_id", "=", id)
+      .where("default_value", "is not", null)
+      .execute();
+    return rows.flatMap((row) =>
+      row.default_value === null ? [] : [{ kind: row.kind, default_value: row.default_value }],
+    );
+  }
+
   async options(codelistId: string, query?: { page: number; size: number; keyword?: string }) {
     let base = this.db.kysely.selectFrom("codelist_options").where("codelist_id", "=", codelistId);
     const keyword = query?.keyword?.trim();

@@ -82,8 +82,20 @@ export class CodelistService {
     return (await this.codelists.findOption(id, optionId))!;
   }
 
+  /** Refused while a story property has the option as its default: the form would offer a value the list lacks. */
   async deleteOption(id: string, optionId: string): Promise<void> {
-    if (!(await this.codelists.findOption(id, optionId))) throw this.#optionNotFound(optionId);
+    const option = await this.codelists.findOption(id, optionId);
+    if (!option) throw this.#optionNotFound(optionId);
+    const defaults = (await this.codelists.propertyDefaults(id)).filter((property) =>
+      property.default_value.split(",").some((value) => value.trim() === option.value),
+    );
+    if (defaults.length > 0) {
+      const count = defaults.length;
+      throw new Conflict(
+        `the option "${option.value}" is the default value of ${count} story propert${count === 1 ? "y" : "ies"} and cannot be deleted`,
+        "in_use",
+      );
+    }
     await this.codelists.deleteOption(optionId);
   }
 
