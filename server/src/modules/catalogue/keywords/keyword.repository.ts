@@ -15,18 +15,23 @@ export class KeywordRepository {
   /** Adds one use to each keyword (matched regardless of case), creating those that do not exist yet. */
   async countUse(names: string[], now: string): Promise<void> {
     await this.db.kysely.transaction().execute(async (trx) => {
-      for (const name of names) {
+      const countOne = async (name: string) => {
         const result = await trx
           .updateTable("keywords")
           .set((eb) => ({ use_count: eb("use_count", "+", 1), updated_at: now }))
           .where(equalsAnyCase("name", name))
           .executeTakeFirst();
-        if (Number(result.numUpdatedRows) === 0) {
-          await trx
-            .insertInto("keywords")
-            .values({ id: randomUUID(), name, use_count: 1, created_at: now, updated_at: now })
-            .execute();
-        }
+        return Number(result.numUpdatedRows) > 0;
+      };
+      for (const name of names) {
+        if (await countOne(name)) continue;
+        // Another writer may create the keyword between the two statements: then count on theirs.
+        const inserted = await trx
+          .insertInto("keywords")
+          .values({ id: randomUUID(), name, use_count: 1, created_at: now, updated_at: now })
+          .onConflict((conflict) => conflict.doNothing())
+          .executeTakeFirst();
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) await countOne(name);
       }
     });
   }
@@ -73,9 +78,11 @@ export class KeywordRepository {
           .where(equalsAnyCase("keyword", keyword))
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) {
+          // A concurrent call of the same user may have inserted it; its time is as good.
           await trx
             .insertInto("keyword_history")
             .values({ id: randomUUID(), user_id: userId, keyword, used_at: usedAt })
+            .onConflict((conflict) => conflict.doNothing())
             .execute();
         }
       }
