@@ -16,6 +16,9 @@ import { registerApiAuth } from "./modules/auth/auth.plugin.js";
 import type { BearerVerifier } from "./modules/auth/bearer.js";
 import { currentUserRoutes } from "./modules/auth/current-user.routes.js";
 import type { BlobStore } from "./modules/blobs/blob-store.js";
+import { buildCatalogue } from "./modules/catalogue/catalogue.compose.js";
+import { catalogueRoutes } from "./modules/catalogue/catalogue.routes.js";
+import type { CatalogueUsage } from "./modules/catalogue/shared/catalogue-usage.js";
 import { foldersRoutes } from "./modules/folders/folders.routes.js";
 import type { JobDefinition, JobEnqueuer } from "./modules/jobs/job-types.js";
 import { librariesRoutes } from "./modules/libraries/libraries.routes.js";
@@ -26,6 +29,7 @@ import { buildOidc } from "./modules/oidc/oidc.js";
 import { buildStories } from "./modules/stories/stories.compose.js";
 import { storiesRoutes } from "./modules/stories/stories.routes.js";
 import type { ProcessStoriesPayload } from "./modules/stories/stories.service.js";
+import { StoryCatalogueUsage } from "./modules/stories/story-catalogue-usage.js";
 import { workflowRoutes } from "./modules/stories/workflow.routes.js";
 import { systemRoutes } from "./modules/system/system.routes.js";
 import { UsersRepository } from "./modules/users/users.repository.js";
@@ -42,10 +46,18 @@ export interface AppDependencies {
   jobs?: JobEnqueuer;
   /** The media module's processing job, enqueued when stories are committed. */
   processingJob?: JobDefinition<ProcessStoriesPayload>;
+  /** How many stories use a catalogue entry (tests pass their own). */
+  catalogueUsage?: CatalogueUsage;
 }
 
 /** The composition root: builds every service once and mounts the routes. Listening is server.ts's job. */
-export async function buildApp({ config, db, logger, ...seams }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  logger,
+  catalogueUsage,
+  ...seams
+}: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     bodyLimit: config.bodyLimit,
@@ -97,6 +109,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     processingJob: seams.processingJob,
     onBlobDeleteError: (key, error) => app.log.warn({ key, err: error }, "blob of a deleted story left behind"),
   });
+  const catalogue = buildCatalogue(db, catalogueUsage ?? new StoryCatalogueUsage(db));
   await app.register(
     async (api) => {
       await api.register(systemRoutes({ name: "dams", version }));
@@ -109,6 +122,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
       await api.register(foldersRoutes(stories.folders));
       await api.register(storiesRoutes(stories));
       await api.register(workflowRoutes(stories));
+      await api.register(catalogueRoutes(catalogue));
     },
     { prefix: API_PREFIX },
   );

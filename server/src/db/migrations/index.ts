@@ -5,6 +5,7 @@ import { seedMenus } from "./0002-seed-menus.js";
 import { oidc } from "./0003-oidc.js";
 import { accessControl } from "./0004-access-control.js";
 import { stories } from "./0007-stories.js";
+import { catalogue } from "./0008-catalogue.js";
 
 // Migrations are frozen history: they must not depend on today's table types.
 // biome-ignore lint/suspicious/noExplicitAny: migrations address tables that later versions may reshape.
@@ -21,6 +22,7 @@ export class DamsMigrationProvider implements MigrationProvider {
       "0003-oidc": oidc(this.adapter),
       "0004-access-control": accessControl(this.adapter),
       "0007-stories": stories(this.adapter),
+      "0008-catalogue": catalogue(this.adapter),
     };
   }
 }

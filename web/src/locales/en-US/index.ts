@@ -1,5 +1,6 @@
 import admin from "./admin";
 import app from "./app";
+import catalogue from "./catalogue";
 import crud from "./crud";
 import errors from "./errors";
 import layout from "./layout";
@@ -8,4 +9,15 @@ import pages from "./pages";
 import settings from "./settings";
 import user from "./user";
 
-export default { ...app, ...menu, ...pages, ...layout, ...errors, ...settings, ...crud, ...user, ...admin };
+export default {
+  ...app,
+  ...menu,
+  ...pages,
+  ...layout,
+  ...errors,
+  ...settings,
+  ...crud,
+  ...user,
+  ...admin,
+  ...catalogue,
+};

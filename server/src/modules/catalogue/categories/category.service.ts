@@ -1,0 +1,79 @@
+import { Conflict, Invalid, NotFound } from "../../../http/errors.js";
+import { inUse } from "../shared/catalogue-errors.js";
+import type { CatalogueListQuery } from "../shared/catalogue-schema.js";
+import type { CatalogueUsage } from "../shared/catalogue-usage.js";
+import type { CategoryRecord, CategoryRepository } from "./category.repository.js";
+import type { CategoryInput, CategoryView } from "./category.schema.js";
+
+function toView(record: CategoryRecord): CategoryView {
+  const { createdAt, updatedAt, ...rest } = record;
+  return { ...rest, createTime: createdAt, updateTime: updatedAt };
+}
+
+/** Categories form a tree: names are unique among siblings, a parent cannot be its own descendant. */
+export class CategoryService {
+  constructor(
+    private readonly categories: CategoryRepository,
+    private readonly usage: CatalogueUsage,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async list(query: CatalogueListQuery): Promise<{ content: CategoryView[]; total: number }> {
+    const { rows, total } = await this.categories.list(query);
+    return { content: rows.map(toView), total };
+  }
+
+  async all(): Promise<CategoryView[]> {
+    return (await this.categories.all()).map(toView);
+  }
+
+  async create(input: CategoryInput): Promise<CategoryView> {
+    await this.#check(input);
+    const id = await this.categories.insert(input, this.clock().toISOString());
+    return toView((await this.categories.findById(id))!);
+  }
+
+  async update(id: string, input: CategoryInput): Promise<CategoryView> {
+    if (!(await this.categories.findById(id))) throw this.#notFound(id);
+    await this.#check(input, id);
+    await this.categories.update(id, input, this.clock().toISOString());
+    return toView((await this.categories.findById(id))!);
+  }
+
+  async delete(id: string): Promise<void> {
+    const category = await this.categories.findById(id);
+    if (!category) throw this.#notFound(id);
+    if (category.childCount > 0) {
+      throw new Conflict(
+        `the category "${category.name}" has ${category.childCount} subcategor${category.childCount === 1 ? "y" : "ies"}; delete or move them first`,
+        "has_children",
+      );
+    }
+    const count = await this.usage.count("category", { id: category.id, name: category.name });
+    if (count > 0) throw inUse("category", category.name, count);
+    await this.categories.delete(id);
+  }
+
+  async #check(input: CategoryInput, id?: string): Promise<void> {
+    if (input.parentId) {
+      if (!(await this.categories.findById(input.parentId))) {
+        throw new Invalid(`parentId: no category has the id ${input.parentId}`, "invalid_parent");
+      }
+      if (id && (await this.categories.ancestry(input.parentId)).includes(id)) {
+        throw new Invalid("parentId: a category cannot be moved under itself or its subcategories", "invalid_parent");
+      }
+    }
+    if (await this.categories.findSibling(input.parentId, input.name, id)) {
+      throw new Conflict(
+        input.parentId
+          ? `a category named "${input.name}" already exists under the same parent`
+          : `a top-level category named "${input.name}" already exists`,
+        "duplicate_name",
+      );
+    }
+  }
+
+  #notFound(id: string): NotFound {
+    return new NotFound(`no category has the id ${id}`);
+  }
+}

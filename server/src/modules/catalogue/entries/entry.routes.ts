@@ -1,0 +1,90 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { envelope, ok, page, toPage } from "../../../http/envelope.js";
+import { catalogueErrors, READ, write } from "../shared/catalogue-routes.js";
+import { type CatalogueListQuery, catalogueListQuery, idParams } from "../shared/catalogue-schema.js";
+import type { EntryService } from "./entry.service.js";
+
+export interface EntryRoutesOptions<View extends { id: string; name: string }, Input extends { name: string }> {
+  service: EntryService<View, Input>;
+  /** The OpenAPI tag and the noun of summaries: "tag". */
+  noun: string;
+  permission: string;
+  view: z.ZodType<View>;
+  input: z.ZodType<Input>;
+  /** The spec's paths; `remove` ends with `:id`; `update` takes the id in the body. */
+  paths: { list: string; create: string; update: string; remove: string };
+}
+
+/** List, create, update (PUT with the id in the body) and delete of one simple catalogue entry. */
+export function entryRoutes<View extends { id: string; name: string }, Input extends { name: string }>(
+  options: EntryRoutesOptions<View, Input>,
+): FastifyPluginAsyncZod {
+  const { service, noun, permission, view, input, paths } = options;
+  const tags = [`catalogue: ${noun}`];
+  return async (app) => {
+    app.get(
+      paths.list,
+      {
+        config: READ,
+        schema: {
+          tags,
+          summary: `List ${noun}s (paged; keyword matches any text column, name only the name)`,
+          querystring: catalogueListQuery,
+          response: { 200: envelope(page(view)), ...catalogueErrors },
+        },
+      },
+      async (request) => {
+        const query: CatalogueListQuery = request.query;
+        const { content, total } = await service.list(query);
+        return ok(toPage(content, total, query));
+      },
+    );
+    app.post(
+      paths.create,
+      {
+        config: write(permission, "add"),
+        schema: {
+          tags,
+          summary: `Create a ${noun}`,
+          body: input,
+          response: { 200: envelope(view), ...catalogueErrors },
+        },
+      },
+      // The body was parsed by `input`; the generic provider types lose that.
+      async (request) => ok(await service.create(request.body as Input)),
+    );
+    app.put(
+      paths.update,
+      {
+        config: write(permission, "edit"),
+        schema: {
+          tags,
+          summary: `Change a ${noun} (the id is in the body)`,
+          body: z.intersection(input, z.object({ id: z.uuid() })),
+          response: { 200: envelope(view), ...catalogueErrors },
+        },
+      },
+      async (request) => {
+        const { id, ...changes } = request.body as Input & { id: string };
+        return ok(await service.update(id, changes as unknown as Input));
+      },
+    );
+    app.delete(
+      paths.remove,
+      {
+        config: write(permission, "delete"),
+        schema: {
+          tags,
+          summary: `Delete a ${noun} no story uses`,
+          params: idParams,
+          response: { 200: envelope(z.null()), ...catalogueErrors },
+        },
+      },
+      async (request) => {
+        await service.delete(request.params.id);
+        return ok(null);
+      },
+    );
+  };
+}

@@ -1,0 +1,29 @@
+import { commonErrorResponses, errorEnvelope } from "../../../http/envelope.js";
+
+/** Error responses of the catalogue routes. */
+export const catalogueErrors = {
+  ...commonErrorResponses,
+  401: errorEnvelope,
+  403: errorEnvelope,
+  404: errorEnvelope,
+  409: errorEnvelope,
+};
+
+/** The menu keys (spec section 6 permissionIds) of the back area's catalogue screens. */
+export const CATALOGUE_PERMISSIONS = {
+  tag: "manage.setting.tag",
+  theme: "manage.setting.theme",
+  keyword: "manage.setting.keyword",
+  source: "manage.setting.source",
+  author: "manage.setting.author",
+  category: "manage.setting.category",
+  codelist: "manage.setting.codelist",
+  storyProperties: "manage.setting.storyProperties",
+} as const;
+
+/** Reads are open to every signed-in user: the upload forms need the pickers. */
+export const READ = { access: "authenticated" as const };
+
+export function write(permission: string, action: "add" | "edit" | "delete") {
+  return { access: { permission, action } };
+}

@@ -1,0 +1,20 @@
+/** The catalogue entries stories refer to. */
+export type UsageKind = "tag" | "keyword" | "theme" | "source" | "author" | "category";
+
+/**
+ * How many stories use a catalogue entry. The catalogue takes it instead of
+ * reading the stories table, which another module owns: the composition root
+ * passes the stories module's implementation. Stories may refer to an entry
+ * by id or by name, so both are given.
+ */
+export interface CatalogueUsage {
+  count(kind: UsageKind, entry: { id: string; name: string }): Promise<number>;
+}
+
+/**
+ * Until the stories module provides the real count, nothing is in use.
+ * TODO(integration): replace with the stories module's CatalogueUsage in app.ts.
+ */
+export const noCatalogueUsage: CatalogueUsage = {
+  count: async () => 0,
+};

@@ -1,0 +1,151 @@
+/** The catalogue's calls: the back area's screens and the upload forms' pickers. */
+import type { ListQuery, Page } from "../components/crud-table/paging";
+import { api, call } from "./client";
+import type { CallOptions } from "./http";
+import type { components, paths } from "./schema";
+
+type Schemas = components["schemas"];
+type Body<P extends keyof paths, M extends "post" | "put"> = paths[P][M] extends {
+  requestBody?: { content: { "application/json": infer B } };
+}
+  ? B
+  : never;
+
+export type Tag = Schemas["CatalogueTag"];
+export type Theme = Schemas["CatalogueTheme"];
+export type Source = Schemas["CatalogueSource"];
+export type SourceOption = Schemas["CatalogueSourceOption"];
+export type Author = Schemas["CatalogueAuthor"];
+export type Keyword = Schemas["CatalogueKeyword"];
+export type KeywordHistoryEntry = Schemas["KeywordHistoryEntry"];
+export type Category = Schemas["CatalogueCategory"];
+export type Codelist = Schemas["Codelist"];
+export type CodelistOption = Schemas["CodelistOption"];
+export type StoryProperty = Schemas["StoryProperty"];
+export type StoryType = StoryProperty["storyType"];
+export type PropertyKind = StoryProperty["kind"];
+
+export type TagInput = Body<"/dams/api/v1/tag", "post">;
+export type ThemeInput = Body<"/dams/api/v1/theme", "post">;
+export type SourceInput = Body<"/dams/api/v1/source", "post">;
+export type AuthorInput = Body<"/dams/api/v1/nrauthor/create", "post">;
+export type KeywordInput = Body<"/dams/api/v1/keyword", "post">;
+export type CategoryInput = Body<"/dams/api/v1/categories", "post">;
+export type CodelistInput = Body<"/dams/api/v1/codelists", "post">;
+export type CodelistOptionInput = Body<"/dams/api/v1/codelists/{id}/options", "post">;
+export type StoryPropertyInput = Body<"/dams/api/v1/properties", "post">;
+
+/** A refusal the screen explains with the server's message (name taken, entry in use). */
+const CONFLICT: CallOptions = { silentStatuses: [409] };
+const byId = (id: string) => ({ params: { path: { id } } });
+
+// Tags, themes, sources, keywords: the spec's paths; PUT carries the id in the body.
+export const listTags = (query: ListQuery): Promise<Page<Tag>> =>
+  call(api.GET("/dams/api/v1/tag", { params: { query } }));
+export const createTag = (body: TagInput): Promise<Tag> => call(api.POST("/dams/api/v1/tag", { body }), CONFLICT);
+export const updateTag = (id: string, body: TagInput): Promise<Tag> =>
+  call(api.PUT("/dams/api/v1/tag", { body: { ...body, id } }), CONFLICT);
+export const deleteTag = (id: string): Promise<null> => call(api.DELETE("/dams/api/v1/tag/{id}", byId(id)), CONFLICT);
+
+export const listThemes = (query: ListQuery): Promise<Page<Theme>> =>
+  call(api.GET("/dams/api/v1/theme", { params: { query } }));
+export const createTheme = (body: ThemeInput): Promise<Theme> =>
+  call(api.POST("/dams/api/v1/theme", { body }), CONFLICT);
+export const updateTheme = (id: string, body: ThemeInput): Promise<Theme> =>
+  call(api.PUT("/dams/api/v1/theme", { body: { ...body, id } }), CONFLICT);
+export const deleteTheme = (id: string): Promise<null> =>
+  call(api.DELETE("/dams/api/v1/theme/{id}", byId(id)), CONFLICT);
+
+export const listSources = (query: ListQuery): Promise<Page<Source>> =>
+  call(api.GET("/dams/api/v1/source", { params: { query } }));
+export const createSource = (body: SourceInput): Promise<Source> =>
+  call(api.POST("/dams/api/v1/source", { body }), CONFLICT);
+export const updateSource = (id: string, body: SourceInput): Promise<Source> =>
+  call(api.PUT("/dams/api/v1/source", { body: { ...body, id } }), CONFLICT);
+export const deleteSource = (id: string): Promise<null> =>
+  call(api.DELETE("/dams/api/v1/source/{id}", byId(id)), CONFLICT);
+export const sourceOptions = (keyword?: string): Promise<SourceOption[]> =>
+  call(api.GET("/dams/api/v1/source/option", { params: { query: { keyword } } }));
+
+export const listKeywords = (query: ListQuery): Promise<Page<Keyword>> =>
+  call(api.GET("/dams/api/v1/keyword", { params: { query } }));
+export const createKeyword = (body: KeywordInput): Promise<Keyword> =>
+  call(api.POST("/dams/api/v1/keyword", { body }), CONFLICT);
+export const updateKeyword = (id: string, body: KeywordInput): Promise<Keyword> =>
+  call(api.PUT("/dams/api/v1/keyword", { body: { ...body, id } }), CONFLICT);
+export const deleteKeyword = (id: string): Promise<null> =>
+  call(api.DELETE("/dams/api/v1/keyword/{id}", byId(id)), CONFLICT);
+export const mostUsedKeywords = (keyword?: string, size = 20): Promise<Keyword[]> =>
+  call(api.GET("/dams/api/v1/keyword/listByOrder", { params: { query: { keyword, size } } }));
+export const keywordHistory = (query: ListQuery): Promise<Page<KeywordHistoryEntry>> =>
+  call(api.GET("/dams/api/v1/keywordhistory", { params: { query } }));
+export const recordKeywordHistory = (keywords: string[]): Promise<null> =>
+  call(api.POST("/dams/api/v1/keywordhistory", { body: { keywords } }));
+
+// Authors: /nrauthor/select, create, update, delete/{id}.
+export const listAuthors = (query: ListQuery): Promise<Page<Author>> =>
+  call(api.GET("/dams/api/v1/nrauthor/select", { params: { query } }));
+export const createAuthor = (body: AuthorInput): Promise<Author> =>
+  call(api.POST("/dams/api/v1/nrauthor/create", { body }), CONFLICT);
+export const updateAuthor = (id: string, body: AuthorInput): Promise<Author> =>
+  call(api.PUT("/dams/api/v1/nrauthor/update", { body: { ...body, id } }), CONFLICT);
+export const deleteAuthor = (id: string): Promise<null> =>
+  call(api.DELETE("/dams/api/v1/nrauthor/delete/{id}", byId(id)), CONFLICT);
+
+// Categories, code lists, story properties: REST paths of our design.
+export const listCategories = (query: ListQuery): Promise<Page<Category>> =>
+  call(api.GET("/dams/api/v1/categories", { params: { query } }));
+export const allCategories = (): Promise<Category[]> => call(api.GET("/dams/api/v1/categories/all"));
+export const createCategory = (body: CategoryInput): Promise<Category> =>
+  call(api.POST("/dams/api/v1/categories", { body }), CONFLICT);
+export const updateCategory = (id: string, body: CategoryInput): Promise<Category> =>
+  call(api.PUT("/dams/api/v1/categories/{id}", { ...byId(id), body }), CONFLICT);
+export const deleteCategory = (id: string): Promise<null> =>
+  call(api.DELETE("/dams/api/v1/categories/{id}", byId(id)), CONFLICT);
+
+export const listCodelists = (query: ListQuery): Promise<Page<Codelist>> =>
+  call(api.GET("/dams/api/v1/codelists", { params: { query } }));
+/** Every code list, for pickers (a newsroom has a few dozen at most). */
+export const allCodelists = async (): Promise<Codelist[]> => (await listCodelists({ page: 0, size: 1000 })).content;
+export const createCodelist = (body: CodelistInput): Promise<Codelist> =>
+  call(api.POST("/dams/api/v1/codelists", { body }), CONFLICT);
+export const updateCodelist = (id: string, body: CodelistInput): Promise<Codelist> =>
+  call(api.PUT("/dams/api/v1/codelists/{id}", { ...byId(id), body }), CONFLICT);
+export const deleteCodelist = (id: string): Promise<null> =>
+  call(api.DELETE("/dams/api/v1/codelists/{id}", byId(id)), CONFLICT);
+export const codelistOptions = (idOrCode: string): Promise<CodelistOption[]> =>
+  call(api.GET("/dams/api/v1/codelists/codelist/option", { params: { query: { id: idOrCode } } }));
+export const listCodelistOptions = (id: string, query: ListQuery): Promise<Page<CodelistOption>> =>
+  call(api.GET("/dams/api/v1/codelists/{id}/options", { params: { path: { id }, query } }));
+export const createCodelistOption = (id: string, body: CodelistOptionInput): Promise<CodelistOption> =>
+  call(api.POST("/dams/api/v1/codelists/{id}/options", { ...byId(id), body }), CONFLICT);
+export const updateCodelistOption = (
+  id: string,
+  optionId: string,
+  body: CodelistOptionInput,
+): Promise<CodelistOption> =>
+  call(
+    api.PUT("/dams/api/v1/codelists/{id}/options/{optionId}", { params: { path: { id, optionId } }, body }),
+    CONFLICT,
+  );
+export const deleteCodelistOption = (id: string, optionId: string): Promise<null> =>
+  call(api.DELETE("/dams/api/v1/codelists/{id}/options/{optionId}", { params: { path: { id, optionId } } }), CONFLICT);
+
+export interface PropertyListQuery extends ListQuery {
+  storytype?: StoryType;
+  libraryId?: string;
+}
+export const listProperties = (query: PropertyListQuery): Promise<Page<StoryProperty>> =>
+  call(api.GET("/dams/api/v1/properties", { params: { query } }));
+/** The fields of an upload form: a library's own properties and every library's, quick ones first. */
+export const formProperties = (query: {
+  storytype?: StoryType;
+  libraryId?: string;
+  isquick?: "true" | "false";
+}): Promise<StoryProperty[]> => call(api.GET("/dams/api/v1/properties/list", { params: { query } }));
+export const createProperty = (body: StoryPropertyInput): Promise<StoryProperty> =>
+  call(api.POST("/dams/api/v1/properties", { body }), CONFLICT);
+export const updateProperty = (id: string, body: StoryPropertyInput): Promise<StoryProperty> =>
+  call(api.PUT("/dams/api/v1/properties/{id}", { ...byId(id), body }), CONFLICT);
+export const deleteProperty = (id: string): Promise<null> =>
+  call(api.DELETE("/dams/api/v1/properties/{id}", byId(id)), CONFLICT);
