@@ -45,3 +45,14 @@ export interface EnqueueOptions {
 export interface JobEnqueuer {
   enqueue<Payload>(definition: JobDefinition<Payload>, payload: Payload, options?: EnqueueOptions): Promise<string>;
 }
+
+/** Why a job's signal aborted. */
+export type JobAbortCause = "cancelled" | "timeout" | "lease-lost" | "shutdown";
+
+/** The `signal.reason` of an aborted job; handlers may rethrow it. */
+export class JobAbortedError extends Error {
+  constructor(readonly abortCause: JobAbortCause) {
+    super(`job aborted: ${abortCause}`);
+    this.name = "JobAbortedError";
+  }
+}
