@@ -15,6 +15,7 @@ import { apiTokensRoutes } from "./modules/api-tokens/api-tokens.routes.js";
 import { registerApiAuth } from "./modules/auth/auth.plugin.js";
 import type { BearerVerifier } from "./modules/auth/bearer.js";
 import { currentUserRoutes } from "./modules/auth/current-user.routes.js";
+import { buildJobs } from "./modules/jobs/jobs.compose.js";
 import { MenusRepository } from "./modules/menus/menus.repository.js";
 import { menusRoutes } from "./modules/menus/menus.routes.js";
 import { MenusService } from "./modules/menus/menus.service.js";
@@ -74,6 +75,11 @@ export async function buildApp({ config, db, logger }: AppDependencies): Promise
   registerMetrics(app);
   registerHealth(app, db);
 
+  // Durable jobs: parts that need background work register their definitions on jobs.worker here.
+  const jobs = buildJobs(db, config.jobs, app.log);
+  app.decorate("jobs", jobs);
+  app.addHook("onClose", async () => jobs.worker.stop());
+
   const menus = new MenusService(new MenusRepository(db));
   await app.register(
     async (api) => {
@@ -83,6 +89,7 @@ export async function buildApp({ config, db, logger }: AppDependencies): Promise
       await api.register(accessRoutes(access));
       await api.register(apiTokensRoutes(access.apiTokens));
       await api.register(oidc.apiRoutes);
+      await api.register(jobs.routes);
     },
     { prefix: API_PREFIX },
   );
