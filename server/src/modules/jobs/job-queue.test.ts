@@ -38,6 +38,19 @@ describeEachDialect("job queue and worker", (dialect) => {
     expect(seen).toEqual([{ payload: { storyId: "s-1" }, jobId: id, attempt: 1 }]);
   });
 
+  it("wakes an idle worker of the same process when a job is enqueued, without waiting for the next poll", async () => {
+    const queue = jobs.queue();
+    const definition: JobDefinition<null> = { name: uniqueName("wake"), async run() {} };
+    // Its first look finds nothing; the next poll would be ten minutes away.
+    const worker = jobs.worker(queue, [definition], { pollIntervalMs: 600_000 });
+    await eventually(
+      async () => worker.claimPasses,
+      (passes) => passes >= 1,
+    );
+    const id = await queue.enqueue(definition, null);
+    expect((await jobs.untilState(queue, id, ["succeeded", "dead"])).state).toBe("succeeded");
+  });
+
   it("retries a failing job after a backoff and then succeeds", async () => {
     const queue = jobs.queue();
     const attempts: number[] = [];

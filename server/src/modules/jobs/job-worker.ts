@@ -46,6 +46,7 @@ export class JobWorker {
   #wakePending = false;
   #wakeUp: (() => void) | undefined;
   #lastSettle = 0;
+  #claimPasses = 0;
   #unsubscribe: (() => void)[] = [];
 
   constructor(
@@ -67,6 +68,11 @@ export class JobWorker {
 
   get runningJobs(): number {
     return this.#running.size;
+  }
+
+  /** How many times the worker has looked for due jobs (for metrics and tests). */
+  get claimPasses(): number {
+    return this.#claimPasses;
   }
 
   get started(): boolean {
@@ -147,6 +153,7 @@ export class JobWorker {
           const claimed = await this.queue.claim(this.definitions, free, this.id);
           for (const job of claimed) this.#start(job);
         }
+        this.#claimPasses += 1;
       } catch (error) {
         this.logger.error({ err: error }, "claiming jobs failed; trying again");
       }
