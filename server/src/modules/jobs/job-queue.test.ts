@@ -268,21 +268,23 @@ describeEachDialect("job queue and worker", (dialect) => {
     const reasons: unknown[] = [];
     const definition: JobDefinition<null> = {
       name: uniqueName("timeout"),
-      maxAttempts: 2,
+      maxAttempts: 3,
       timeoutMs: 150,
       async run(_payload, context) {
         if (context.attempt === 1) {
           reasons.push(await aborted(context.signal));
           throw new Error("ffmpeg was killed");
         }
-        // The second attempt ignores its signal: it is abandoned after the grace period.
+        // The second attempt returns normally once aborted: too late, it still counts as failed.
+        if (context.attempt === 2) return void (await aborted(context.signal));
+        // The third ignores its signal: it is abandoned after the grace period.
         await new Promise(() => {});
       },
     };
     jobs.worker(queue, [definition]);
     const id = await queue.enqueue(definition, null);
     const job = await jobs.untilState(queue, id, ["succeeded", "dead"]);
-    expect(job).toMatchObject({ state: "dead", attempts: 2, lastError: "timed out after 150 ms" });
+    expect(job).toMatchObject({ state: "dead", attempts: 3, lastError: "timed out after 150 ms" });
     expect(reasons).toHaveLength(1);
     expect((reasons[0] as JobAbortedError).abortCause).toBe("timeout");
   });

@@ -27,6 +27,8 @@ interface RunningJob {
   done: Promise<void>;
   /** Stops the heartbeat, timeout and progress timers. */
   stopTimers(): void;
+  /** When the lease runs out unless renewed (by this process's clock, measured from before each renewal). */
+  leaseExpiresAt: number;
 }
 
 type Settled = { kind: "returned" } | { kind: "threw"; error: unknown } | { kind: "abandoned" };
@@ -175,7 +177,13 @@ export class JobWorker {
     const stopTimers = () => {
       for (const timer of timers) clearTimeout(timer);
     };
-    const running: RunningJob = { claimed, controller, done: Promise.resolve(), stopTimers };
+    const running: RunningJob = {
+      claimed,
+      controller,
+      done: Promise.resolve(),
+      stopTimers,
+      leaseExpiresAt: Date.parse(job.leaseExpiresAt ?? "") || Date.now() + this.settings.leaseMs,
+    };
     this.#running.set(job.id, running);
 
     const timeoutMs = definition?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -235,10 +243,11 @@ export class JobWorker {
     running.stopTimers();
     const cause = controller.signal.aborted ? (controller.signal.reason as JobAbortedError).abortCause : undefined;
     if (cause === "shutdown" || cause === "lease-lost") return; // no longer ours to write
+    // Once the signal has aborted, its cause decides, even if the handler then returned normally.
     let state: string | undefined;
-    if (settled.kind === "returned") state = await this.queue.succeed(claimed.lease);
-    else if (cause === "cancelled") state = await this.queue.finishCancelled(claimed.lease);
+    if (cause === "cancelled") state = await this.queue.finishCancelled(claimed.lease);
     else if (cause === "timeout") state = await this.queue.fail(claimed, new Error(`timed out after ${timeoutMs} ms`));
+    else if (settled.kind === "returned") state = await this.queue.succeed(claimed.lease);
     else state = await this.queue.fail(claimed, settled.kind === "threw" ? settled.error : new Error("abandoned"));
     const error = settled.kind === "threw" ? settled.error : undefined;
     this.logger.info(
@@ -248,13 +257,16 @@ export class JobWorker {
   }
 
   async #heartbeat(running: RunningJob): Promise<void> {
+    const sent = Date.now();
     try {
       const renewed = await this.queue.renew(running.claimed.lease);
+      if (renewed === "ok" || renewed === "cancel") running.leaseExpiresAt = sent + this.settings.leaseMs;
       if (renewed === "lost") this.#abortRunning(running, "lease-lost");
       if (renewed === "cancel") this.#abortRunning(running, "cancelled");
     } catch (error) {
-      // The lease may still be valid; the next beat tries again.
       this.logger.warn({ err: error, jobId: running.claimed.job.id }, "renewing a job lease failed");
+      // Unreachable database: once the lease has run out, another worker may run the job; stop this copy.
+      if (Date.now() >= running.leaseExpiresAt) this.#abortRunning(running, "lease-lost");
     }
   }
 
