@@ -78,7 +78,12 @@ export async function buildApp({ config, db, logger }: AppDependencies): Promise
   // Durable jobs: parts that need background work register their definitions on jobs.worker here.
   const jobs = buildJobs(db, config.jobs, app.log);
   app.decorate("jobs", jobs);
-  app.addHook("onClose", async () => jobs.worker.stop());
+  // Workers stop while the HTTP server drains, not after it: both fit in the close delay.
+  let workersStopped: Promise<void> | undefined;
+  app.addHook("preClose", async () => {
+    workersStopped = jobs.worker.stop();
+  });
+  app.addHook("onClose", async () => workersStopped ?? jobs.worker.stop());
 
   const menus = new MenusService(new MenusRepository(db));
   await app.register(

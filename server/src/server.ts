@@ -36,14 +36,15 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   closeWithGrace({ delay: closeDelay(config) }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, "closing after an error");
     else app.log.info({ signal }, "closing");
-    // app.close() stops the workers first (an onClose hook): running jobs finish or are released.
+    // app.close() also stops the workers: their running jobs finish or are handed back to the queue.
     await app.close();
     await db.close();
   });
 
   app.server.headersTimeout = 30_000;
   await app.listen({ port: config.port, host: config.host });
-  if (options.workers !== false) app.jobs.worker.start();
+  if (options.workers !== false && config.jobs.workers > 0) app.jobs.worker.start();
+  else app.log.info("job workers off in this process (--no-workers or DAMS_WORKERS=0)");
 }
 
 /**

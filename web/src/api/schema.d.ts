@@ -2204,6 +2204,7 @@ export interface paths {
                     /** @description zero-based page number */
                     page?: number;
                     size?: number;
+                    /** @description a part of the job's name or of its last error, any case */
                     keyword?: string;
                     state?: "queued" | "running" | "succeeded" | "dead" | "cancelled";
                     name?: string;

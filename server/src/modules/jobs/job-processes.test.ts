@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
-import { afterEach, beforeAll, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Db } from "../../db/database.js";
 import { describeEachDialect, useTestDb } from "../../test/dialects.js";
 import type { JobDefinition } from "./job-types.js";
@@ -145,6 +145,41 @@ describeEachDialect("job worker processes", (dialect) => {
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("dams serve and job workers", () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dams-serve-workers-"));
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  /** Starts `dams serve`, waits for what it says about workers, and stops it with one SIGTERM. */
+  async function serveLog(args: string[]): Promise<{ code: number | null; stdout: string }> {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DAMS_DATA_DIR: dataDir,
+      DAMS_LOG_LEVEL: "info",
+      PORT: "0",
+      HOST: "127.0.0.1",
+    };
+    delete env.DATABASE_URL;
+    let signalled = false;
+    return runCli(["serve", ...args], env, (output, child) => {
+      if (signalled || !/job worker started|job workers off/.test(output)) return;
+      signalled = true;
+      child.kill("SIGTERM");
+    });
+  }
+
+  it("runs in-process workers by default, none with --no-workers", async () => {
+    const withWorkers = await serveLog([]);
+    expect(withWorkers.code).toBe(0);
+    expect(withWorkers.stdout).toContain("job worker started");
+    expect(withWorkers.stdout).toContain("job worker stopped");
+
+    const without = await serveLog(["--no-workers"]);
+    expect(without.code).toBe(0);
+    expect(without.stdout).toContain("job workers off");
+    expect(without.stdout).not.toContain("job worker started");
   });
 });
 

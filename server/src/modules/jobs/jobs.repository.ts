@@ -49,6 +49,8 @@ export interface JobOutcome {
 export interface JobFilter {
   state?: JobState;
   name?: string;
+  /** A part of the name or of the last error, any case. */
+  keyword?: string;
   page: number;
   size: number;
 }
@@ -261,6 +263,12 @@ export class JobsRepository {
     let query = this.db.kysely.selectFrom("jobs");
     if (filter.state) query = query.where("state", "=", filter.state);
     if (filter.name) query = query.where("name", "=", filter.name);
+    if (filter.keyword) {
+      const pattern = `%${filter.keyword.toLowerCase()}%`;
+      query = query.where((eb) =>
+        eb.or([eb(eb.fn("lower", ["name"]), "like", pattern), eb(eb.fn("lower", ["last_error"]), "like", pattern)]),
+      );
+    }
     const [rows, count] = await Promise.all([
       query
         .selectAll()

@@ -51,6 +51,8 @@ describeEachDialect("jobs API", (dialect) => {
     const all = (await call("GET", JOBS, admin)).json();
     expect(all.data.content.map((job: { id: string }) => job.id)).toContain(transcodeId);
 
+    const byKeyword = (await call("GET", `${JOBS}?keyword=API.TRANS`, admin)).json();
+    expect(byKeyword.data.content.map((job: { id: string }) => job.id)).toEqual([transcodeId]);
     expect((await call("GET", `${JOBS}?state=exploded`, admin)).statusCode).toBe(400);
   });
 

@@ -26,6 +26,7 @@ export const jobSchema = z
   .meta({ id: "Job" });
 
 export const jobListQuery = pageQuery.extend({
+  keyword: z.string().max(200).optional().describe("a part of the job's name or of its last error, any case"),
   state: z.enum(JOB_STATES).optional(),
   name: z.string().min(1).max(200).optional(),
 });
