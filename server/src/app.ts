@@ -16,6 +16,7 @@ import { registerApiAuth } from "./modules/auth/auth.plugin.js";
 import type { BearerVerifier } from "./modules/auth/bearer.js";
 import { currentUserRoutes } from "./modules/auth/current-user.routes.js";
 import { buildJobs } from "./modules/jobs/jobs.compose.js";
+import { registerJobMetrics } from "./modules/jobs/jobs.metrics.js";
 import { MenusRepository } from "./modules/menus/menus.repository.js";
 import { menusRoutes } from "./modules/menus/menus.routes.js";
 import { MenusService } from "./modules/menus/menus.service.js";
@@ -72,12 +73,13 @@ export async function buildApp({ config, db, logger }: AppDependencies): Promise
   });
 
   await registerOpenApi(app, version);
-  registerMetrics(app);
+  const metrics = registerMetrics(app);
   registerHealth(app, db);
 
   // Durable jobs: parts that need background work register their definitions on jobs.worker here.
   const jobs = buildJobs(db, config.jobs, app.log);
   app.decorate("jobs", jobs);
+  registerJobMetrics(metrics, jobs);
   // Workers stop while the HTTP server drains, not after it: both fit in the close delay.
   let workersStopped: Promise<void> | undefined;
   app.addHook("preClose", async () => {

@@ -97,6 +97,10 @@ export class JobQueue implements JobEnqueuer {
     return this.repository.list(filter);
   }
 
+  countByState(): Promise<Partial<Record<JobState, number>>> {
+    return this.repository.countByState();
+  }
+
   /** A queued job is cancelled at once; a running one has its signal aborted and ends cancelled. */
   async cancel(id: string): Promise<JobRecord> {
     const now = iso(Date.now());

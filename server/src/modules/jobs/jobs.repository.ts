@@ -282,6 +282,15 @@ export class JobsRepository {
     return { content: rows.map((row) => this.#toRecord(row)), total: Number(count.total) };
   }
 
+  async countByState(): Promise<Partial<Record<JobState, number>>> {
+    const rows = await this.db.kysely
+      .selectFrom("jobs")
+      .select((eb) => ["state", eb.fn.countAll<number>().as("count")])
+      .groupBy("state")
+      .execute();
+    return Object.fromEntries(rows.map((row) => [row.state, Number(row.count)]));
+  }
+
   /** queued → cancelled; false when the job is not queued. */
   async cancelQueued(id: string, now: string): Promise<boolean> {
     const result = await this.updateJobs()

@@ -116,4 +116,15 @@ describeEachDialect("jobs API", (dialect) => {
     expect((await ctx().app.inject({ method: "GET", url: JOBS })).statusCode).toBe(401);
     expect((await ctx().app.jobs.queue.get(id)).state).toBe("queued");
   });
+
+  it("exports job counts by state on /metrics", async () => {
+    const queue = ctx().app.jobs.queue;
+    const counts = await queue.countByState();
+    const response = await ctx().app.inject({ method: "GET", url: "/metrics" });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain(`dams_jobs{state="queued"} ${counts.queued ?? 0}`);
+    expect(response.body).toContain(`dams_jobs{state="cancelled"} ${counts.cancelled ?? 0}`);
+    expect(counts.queued).toBeGreaterThan(0);
+    expect(response.body).toContain("dams_jobs_running_here 0");
+  });
 });
