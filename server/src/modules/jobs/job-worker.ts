@@ -49,6 +49,7 @@ export class JobWorker {
   #wakeUp: (() => void) | undefined;
   #lastSettle = 0;
   #claimPasses = 0;
+  #stopping: Promise<void> | undefined;
   #unsubscribe: (() => void)[] = [];
 
   constructor(
@@ -97,11 +98,13 @@ export class JobWorker {
    * Stops claiming, waits up to stopTimeoutMs for running jobs, then releases
    * the leases of the rest (they run again elsewhere) and aborts their signals.
    */
-  async stop(): Promise<void> {
-    if (this.#state !== "running") {
-      this.#state = "stopped";
-      return;
-    }
+  stop(): Promise<void> {
+    if (this.#state === "idle") this.#state = "stopped";
+    if (this.#state === "running") this.#stopping = this.#stop();
+    return this.#stopping ?? Promise.resolve();
+  }
+
+  async #stop(): Promise<void> {
     this.#state = "stopping";
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
     this.#wake();
