@@ -38,14 +38,14 @@ describeEachDialect("job worker processes", (dialect) => {
     for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
   });
 
-  function startWorker(name: string, workers: number): Promise<ChildProcess> {
+  function startWorker(name: string, workers: number, leaseMs: number): Promise<ChildProcess> {
     const child = spawn(process.execPath, ["--import", "tsx", fixture], {
       env: {
         ...process.env,
         DATABASE_URL: url,
         DAMS_WORKERS: String(workers),
         DAMS_JOBS_POLL_MS: String(FAST_JOBS.pollIntervalMs),
-        DAMS_JOBS_LEASE_MS: String(FAST_JOBS.leaseMs),
+        DAMS_JOBS_LEASE_MS: String(leaseMs),
         DAMS_JOBS_BACKOFF_MS: String(FAST_JOBS.backoffBaseMs),
         FIXTURE_WORKER: name,
       },
@@ -72,7 +72,8 @@ describeEachDialect("job worker processes", (dialect) => {
   it("runs a job again elsewhere when its worker process is SIGKILLed in the middle of it", async () => {
     const queue = jobs.queue();
     const id = await queue.enqueue(hang, null);
-    const child = await startWorker("doomed", 1);
+    // A short lease: the survivor takes over soon after the kill.
+    const child = await startWorker("doomed", 1, 1000);
     await eventually(
       () => executions(id),
       (rows) => rows.length === 1,
@@ -103,7 +104,8 @@ describeEachDialect("job worker processes", (dialect) => {
   it("two worker processes over 200 jobs: every job succeeds and runs exactly once", async () => {
     const queue = jobs.queue();
     await sql`delete from job_effects`.execute(db().kysely);
-    await Promise.all([startWorker("first", 4), startWorker("second", 4)]);
+    // Leases far longer than the test: an expiry (a legitimate second run) cannot hide or fake a double claim.
+    await Promise.all([startWorker("first", 4, 120_000), startWorker("second", 4, 120_000)]);
     const ids: string[] = [];
     for (let index = 0; index < 200; index++) ids.push(await queue.enqueue(effect, null));
     await eventually(
@@ -122,29 +124,6 @@ describeEachDialect("job worker processes", (dialect) => {
       return counts;
     }, {});
     process.stdout.write(`[${dialect}] 200 jobs by worker process: ${JSON.stringify(byWorker)}\n`);
-  });
-
-  it("dams worker refuses DAMS_WORKERS=0, and otherwise runs until SIGTERM, then stops its workers and exits", async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dams-worker-cli-"));
-    const env = { ...process.env, DATABASE_URL: url, DAMS_DATA_DIR: dataDir, DAMS_LOG_LEVEL: "info" };
-    try {
-      const refused = await runCli(["worker"], { ...env, DAMS_WORKERS: "0" });
-      expect(refused.code).toBe(1);
-      expect(refused.stderr).toContain("DAMS_WORKERS is 0");
-
-      let signalled = false;
-      // One SIGTERM only: close-with-grace takes a second signal as "exit now, with 1".
-      const started = runCli(["worker"], { ...env, DAMS_WORKERS: "1" }, (output, child) => {
-        if (signalled || !output.includes("job worker started")) return;
-        signalled = true;
-        child.kill("SIGTERM");
-      });
-      const { code, stdout } = await started;
-      expect(code).toBe(0);
-      expect(stdout).toContain("job worker stopped");
-    } finally {
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
   });
 });
 
@@ -169,6 +148,24 @@ describe("dams serve and job workers", () => {
       child.kill("SIGTERM");
     });
   }
+
+  it("dams worker refuses DAMS_WORKERS=0, and otherwise runs until SIGTERM, then stops its workers and exits", async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, DAMS_DATA_DIR: dataDir, DAMS_LOG_LEVEL: "info" };
+    delete env.DATABASE_URL;
+    const refused = await runCli(["worker"], { ...env, DAMS_WORKERS: "0" });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("DAMS_WORKERS is 0");
+
+    let signalled = false;
+    // One SIGTERM only: close-with-grace takes a second signal as "exit now, with 1".
+    const { code, stdout } = await runCli(["worker"], { ...env, DAMS_WORKERS: "1" }, (output, child) => {
+      if (signalled || !output.includes("job worker started")) return;
+      signalled = true;
+      child.kill("SIGTERM");
+    });
+    expect(code).toBe(0);
+    expect(stdout).toContain("job worker stopped");
+  });
 
   it("runs in-process workers by default, none with --no-workers", async () => {
     const withWorkers = await serveLog([]);

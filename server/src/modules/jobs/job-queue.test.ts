@@ -178,7 +178,8 @@ describeEachDialect("job queue and worker", (dialect) => {
         throw reason;
       },
     };
-    jobs.worker(queue, [definition]);
+    // Renewals every 300 ms carry a cancel from another process sooner.
+    jobs.worker(queue, [definition], { leaseMs: 900 });
     // Another process: a queue of its own that this worker does not listen to; the heartbeat carries the cancel.
     const otherProcess = jobs.queue();
     for (const canceller of [queue, otherProcess]) {
@@ -293,8 +294,8 @@ describeEachDialect("job queue and worker", (dialect) => {
     const queue = jobs.queue();
     const definition: JobDefinition<null> = { name: uniqueName("reclaimed"), async run() {} };
     const id = await queue.enqueue(definition, null);
-    // A worker that claims and then never renews nor reports (as if it crashed).
-    const [claimed] = await queue.claim([definition.name], 1, "vanished-worker");
+    // A worker that claims (with a short lease) and then never renews nor reports, as if it crashed.
+    const [claimed] = await jobs.queue({ leaseMs: 500 }).claim([definition.name], 1, "vanished-worker");
     expect(claimed?.job).toMatchObject({ id, state: "running", attempts: 1 });
     jobs.worker(queue, [definition]);
     expect(await jobs.untilState(queue, id, ["succeeded", "dead"])).toMatchObject({ state: "succeeded", attempts: 2 });
@@ -306,7 +307,7 @@ describeEachDialect("job queue and worker", (dialect) => {
     const queue = jobs.queue();
     const definition: JobDefinition<null> = { name: uniqueName("vanished-last"), maxAttempts: 1, async run() {} };
     const id = await queue.enqueue(definition, null);
-    await queue.claim([definition.name], 1, "vanished-worker");
+    await jobs.queue({ leaseMs: 500 }).claim([definition.name], 1, "vanished-worker");
     jobs.worker(queue, [definition]);
     expect(await jobs.untilState(queue, id, ["succeeded", "dead"])).toMatchObject({
       state: "dead",

@@ -6,11 +6,15 @@ import type { JobDefinition } from "../job-types.js";
 import { JobWorker } from "../job-worker.js";
 import { type JobRecord, JobsRepository } from "../jobs.repository.js";
 
-/** Short leases and backoffs, so the tests are quick. */
+/**
+ * Short polls and backoffs, so the tests are quick. The lease stays long
+ * enough that a busy machine's pauses never expire it by accident (that would
+ * rightly run a job twice); tests of lease expiry claim with a short lease.
+ */
 export const FAST_JOBS: JobsConfig = {
   workers: 2,
   pollIntervalMs: 50,
-  leaseMs: 900,
+  leaseMs: 10_000,
   backoffBaseMs: 20,
   backoffMaxMs: 100,
   progressIntervalMs: 0,
@@ -62,6 +66,7 @@ export function useJobs(db: () => Db) {
     await Promise.all(workers.splice(0).map((worker) => worker.stop()));
   });
   return {
+    /** A queue; `queue({ leaseMs })` for one whose claims expire soon. */
     queue(settings: Partial<JobsConfig> = {}): JobQueue {
       return new JobQueue(new JobsRepository(db()), { ...FAST_JOBS, ...settings });
     },
