@@ -9,7 +9,7 @@ export interface JobContext {
   jobId: string;
   /** 1 for the first run. */
   attempt: number;
-  /** Aborted when the job is cancelled, its lease is lost or its timeout passes; handlers pass it to ffmpeg & co. */
+  /** Aborted when the job is cancelled, its lease is lost, its timeout passes or the worker stops (`signal.reason` is a JobAbortedError); handlers pass it to ffmpeg & co. */
   signal: AbortSignal;
   /** Reports progress 0-100 (throttled by the queue). */
   progress(percent: number): Promise<void>;
