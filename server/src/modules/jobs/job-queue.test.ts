@@ -303,6 +303,36 @@ describeEachDialect("job queue and worker", (dialect) => {
     expect(await queue.succeed(claimed!.lease)).toBeUndefined();
   });
 
+  it("renews the lease while a job runs, and aborts the job without writing its outcome once the lease is taken", async () => {
+    const queue = jobs.queue();
+    const started = gate();
+    const reasons: unknown[] = [];
+    const definition: JobDefinition<null> = {
+      name: uniqueName("renewed"),
+      async run(_payload, context) {
+        started.open();
+        reasons.push(await aborted(context.signal));
+      },
+    };
+    // Renewals every 300 ms of a 10 s lease.
+    jobs.worker(queue, [definition], { leaseMs: 900 });
+    const id = await queue.enqueue(definition, null);
+    await started.promise;
+    const first = await queue.get(id);
+    await eventually(
+      () => queue.get(id),
+      (job) => job.leaseExpiresAt! > first.leaseExpiresAt!,
+    );
+    // Another worker has the job now (as after an expiry): this one's next renewal finds out.
+    await db().kysely.updateTable("jobs").set({ lease_owner: "another-worker/lease" }).where("id", "=", id).execute();
+    await eventually(
+      async () => reasons.length,
+      (count) => count === 1,
+    );
+    expect((reasons[0] as JobAbortedError).abortCause).toBe("lease-lost");
+    expect(await queue.get(id)).toMatchObject({ state: "running", leaseOwner: "another-worker/lease", attempts: 1 });
+  });
+
   it("sends a vanished job to dead when it had no attempts left", async () => {
     const queue = jobs.queue();
     const definition: JobDefinition<null> = { name: uniqueName("vanished-last"), maxAttempts: 1, async run() {} };
