@@ -167,12 +167,12 @@ describeEachDialect("job queue and worker", (dialect) => {
 
   it("aborts a running job's signal on cancel (in-process and from another process) and ends it cancelled", async () => {
     const queue = jobs.queue();
-    const started = new Map<string, () => void>();
+    const started = new Set<string>();
     const reasons: unknown[] = [];
     const definition: JobDefinition<null> = {
       name: uniqueName("cancel-running"),
       async run(_payload, context) {
-        started.get(context.jobId)?.();
+        started.add(context.jobId);
         const reason = await aborted(context.signal);
         reasons.push(reason);
         throw reason;
@@ -183,10 +183,11 @@ describeEachDialect("job queue and worker", (dialect) => {
     // Another process: a queue of its own that this worker does not listen to; the heartbeat carries the cancel.
     const otherProcess = jobs.queue();
     for (const canceller of [queue, otherProcess]) {
-      const running = gate();
       const id = await queue.enqueue(definition, null);
-      started.set(id, running.open);
-      await running.promise;
+      await eventually(
+        async () => started.has(id),
+        (running) => running,
+      );
       expect((await canceller.cancel(id)).cancelRequested).toBe(true);
       expect(await jobs.untilState(queue, id, ["cancelled", "succeeded", "dead", "queued"])).toMatchObject({
         state: "cancelled",
