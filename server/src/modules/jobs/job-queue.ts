@@ -102,7 +102,7 @@ export class JobQueue implements JobEnqueuer {
   }
 
   /** A queued job is cancelled at once; a running one has its signal aborted and ends cancelled. */
-  async cancel(id: string): Promise<JobRecord> {
+  async cancel(id: string, tries = 3): Promise<JobRecord> {
     const now = iso(Date.now());
     if (await this.repository.cancelQueued(id, now)) return this.get(id);
     if (await this.repository.requestCancel(id, now)) {
@@ -112,8 +112,8 @@ export class JobQueue implements JobEnqueuer {
     const job = await this.get(id);
     if (job.state === "cancelled") return job;
     // The job moved on between the statements (e.g. claimed just now): try once more.
-    if (job.state === "queued" || job.state === "running") return this.cancel(id);
-    throw new Conflict(`a ${job.state} job cannot be cancelled`, "job_not_cancellable");
+    if ((job.state === "queued" || job.state === "running") && tries > 1) return this.cancel(id, tries - 1);
+    throw new Conflict(`a ${job.state} job cannot be cancelled now`, "job_not_cancellable");
   }
 
   /** Runs a dead or cancelled job again, with fresh attempts. */

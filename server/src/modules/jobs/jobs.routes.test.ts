@@ -94,6 +94,23 @@ describeEachDialect("jobs API", (dialect) => {
     expect((await call("POST", `${JOBS}/${randomUUID()}/cancel`, admin)).statusCode).toBe(404);
   });
 
+  it("refuses to cancel or retry a succeeded job", async () => {
+    const queue = ctx().app.jobs.queue;
+    const finished: JobDefinition<{ storyId: string }> = { name: "test.api.finished", async run() {} };
+    const id = await queue.enqueue(finished, { storyId: "s-done" });
+    const [claimed] = await queue.claim([finished.name], 1, "api-test-worker");
+    expect(claimed?.job.id).toBe(id);
+    expect(await queue.succeed(claimed!.lease)).toBe("succeeded");
+    const cancel = await call("POST", `${JOBS}/${id}/cancel`, admin);
+    expect(cancel.statusCode).toBe(409);
+    expect(cancel.json()).toMatchObject({ error: "job_not_cancellable" });
+    expect((await call("POST", `${JOBS}/${id}/retry`, admin)).json()).toMatchObject({ error: "job_not_retryable" });
+    expect((await call("GET", `${JOBS}/${id}`, admin)).json().data).toMatchObject({
+      state: "succeeded",
+      progress: 100,
+    });
+  });
+
   it("refuses to retry a job when an identical one (same dedupe key) is already queued", async () => {
     const queue = ctx().app.jobs.queue;
     const first = await queue.enqueue(thumbnails, { storyId: "s-dup" }, { dedupeKey: "story:s-dup" });
