@@ -128,6 +128,13 @@ describeEachDialect("jobs API", (dialect) => {
     expect((await call("GET", JOBS, editor)).statusCode).toBe(200);
     expect((await call("POST", `${JOBS}/${id}/cancel`, editor)).statusCode).toBe(403);
     expect((await call("POST", `${JOBS}/${id}/retry`, editor)).statusCode).toBe(403);
+    const viewer = await createPrincipal(ctx().db, { username: "jobs-viewer", roleId: "viewer" });
+    expect((await call("GET", JOBS, viewer)).statusCode).toBe(403);
+    // The administrator role without the users.admin flag: its permissions alone let it change jobs.
+    const operator = await createPrincipal(ctx().db, { username: "jobs-operator", roleId: "administrator" });
+    const cancelled = await call("POST", `${JOBS}/${id}/cancel`, operator);
+    expect(cancelled.statusCode).toBe(200);
+    expect((await call("POST", `${JOBS}/${id}/retry`, operator)).json().data.state).toBe("queued");
     expect((await call("GET", JOBS, contributor)).statusCode).toBe(403);
     expect((await call("GET", `${JOBS}/${id}`, contributor)).statusCode).toBe(403);
     expect((await ctx().app.inject({ method: "GET", url: JOBS })).statusCode).toBe(401);
