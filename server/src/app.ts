@@ -21,6 +21,8 @@ import { catalogueRoutes } from "./modules/catalogue/catalogue.routes.js";
 import type { CatalogueUsage } from "./modules/catalogue/shared/catalogue-usage.js";
 import { foldersRoutes } from "./modules/folders/folders.routes.js";
 import type { JobDefinition, JobEnqueuer } from "./modules/jobs/job-types.js";
+import { buildJobs } from "./modules/jobs/jobs.compose.js";
+import { registerJobMetrics } from "./modules/jobs/jobs.metrics.js";
 import { librariesRoutes } from "./modules/libraries/libraries.routes.js";
 import { MenusRepository } from "./modules/menus/menus.repository.js";
 import { menusRoutes } from "./modules/menus/menus.routes.js";
@@ -97,15 +99,26 @@ export async function buildApp({
   });
 
   await registerOpenApi(app, version);
-  registerMetrics(app);
+  const metrics = registerMetrics(app);
   registerHealth(app, db);
+
+  // Durable jobs: parts that need background work register their definitions on jobs.worker here.
+  const jobs = buildJobs(db, config.jobs, app.log);
+  app.decorate("jobs", jobs);
+  registerJobMetrics(metrics, jobs);
+  // Workers stop while the HTTP server drains, not after it: both fit in the close delay.
+  let workersStopped: Promise<void> | undefined;
+  app.addHook("preClose", async () => {
+    workersStopped = jobs.worker.stop();
+  });
+  app.addHook("onClose", async () => workersStopped ?? jobs.worker.stop());
 
   const menus = new MenusService(new MenusRepository(db));
   const stories = buildStories({
     db,
     access: access.libraries,
     blobs: seams.blobStore,
-    jobs: seams.jobs,
+    jobs: seams.jobs ?? jobs.queue,
     processingJob: seams.processingJob,
     onBlobDeleteError: (key, error) => app.log.warn({ key, err: error }, "blob of a deleted story left behind"),
   });
@@ -123,6 +136,7 @@ export async function buildApp({
       await api.register(storiesRoutes(stories));
       await api.register(workflowRoutes(stories));
       await api.register(catalogueRoutes(catalogue));
+      await api.register(jobs.routes);
     },
     { prefix: API_PREFIX },
   );

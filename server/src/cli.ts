@@ -7,7 +7,7 @@ import { ApiTokensRepository } from "./modules/api-tokens/api-tokens.repository.
 import { ApiTokensService } from "./modules/api-tokens/api-tokens.service.js";
 import { UsersRepository } from "./modules/users/users.repository.js";
 import { UsersService } from "./modules/users/users.service.js";
-import { serve } from "./server.js";
+import { serve, work } from "./server.js";
 import { version } from "./version.js";
 
 function config(): Config {
@@ -38,7 +38,13 @@ const program = new Command()
 program
   .command("serve")
   .description("serve the API, the web app and the sign-in server, with in-process workers")
-  .action(async () => serve(config()));
+  .option("--no-workers", "run no job workers in this process (run `dams worker` processes instead)")
+  .action(async (options: { workers: boolean }) => serve(config(), { workers: options.workers }));
+
+program
+  .command("worker")
+  .description("run job workers only (DAMS_WORKERS at once), no HTTP; start several for scale")
+  .action(async () => work(config()));
 
 program
   .command("migrate")

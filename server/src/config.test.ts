@@ -36,4 +36,22 @@ describe("config", () => {
       expect(message).toContain("DAMS_ADMIN_PASSWORD: must be at least 8 characters");
     }
   });
+
+  it("reads the job workers' settings, with defaults, and refuses a negative worker count", () => {
+    expect(loadConfig({}).jobs).toEqual({
+      workers: 2,
+      pollIntervalMs: 1000,
+      leaseMs: 30_000,
+      backoffBaseMs: 5000,
+      backoffMaxMs: 3_600_000,
+      progressIntervalMs: 1000,
+      stopTimeoutMs: 8000,
+      abortGraceMs: 5000,
+    });
+    expect(loadConfig({ DAMS_WORKERS: "0", DAMS_JOBS_LEASE_MS: "1500" }).jobs).toMatchObject({
+      workers: 0,
+      leaseMs: 1500,
+    });
+    expect(() => loadConfig({ DAMS_WORKERS: "-1" })).toThrow(/DAMS_WORKERS/);
+  });
 });

@@ -50,6 +50,14 @@ const envSchema = z.object({
     .string()
     .regex(/^[^=\s]+=[^=]+$/, "must look like claim=value, e.g. groups=dams-admins or admin=true")
     .optional(),
+  DAMS_WORKERS: z.coerce.number().int().min(0).max(64).default(2),
+  DAMS_JOBS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  DAMS_JOBS_LEASE_MS: z.coerce.number().int().min(300).max(3_600_000).default(30_000),
+  DAMS_JOBS_BACKOFF_MS: z.coerce.number().int().min(1).max(3_600_000).default(5000),
+  DAMS_JOBS_BACKOFF_MAX_MS: z.coerce.number().int().min(1).max(86_400_000).default(3_600_000),
+  DAMS_JOBS_PROGRESS_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  DAMS_JOBS_STOP_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(8000),
+  DAMS_JOBS_ABORT_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
 });
 
 export type DatabaseConfig = { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
@@ -67,6 +75,26 @@ export interface Config {
   logLevel: z.infer<typeof envSchema>["DAMS_LOG_LEVEL"];
   trustProxy: boolean;
   oidc: OidcConfig;
+  jobs: JobsConfig;
+}
+
+/** The durable job queue and its workers (docs/jobs.md). */
+export interface JobsConfig {
+  /** In-process worker concurrency of `dams serve` and `dams worker`; 0 runs no workers. */
+  workers: number;
+  /** How often an idle worker looks for due jobs (a local enqueue wakes it at once). */
+  pollIntervalMs: number;
+  /** How long a claim holds a job; renewed every third of it while the handler runs. */
+  leaseMs: number;
+  /** First retry delay; doubled per attempt, with jitter, up to backoffMaxMs. */
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  /** At most one progress write per job in this interval. */
+  progressIntervalMs: number;
+  /** On stop, how long running jobs may finish before their leases are released. */
+  stopTimeoutMs: number;
+  /** After a job's signal aborts (cancel, timeout, lost lease), how long its handler may take to return. */
+  abortGraceMs: number;
 }
 
 /** Sign-in: the embedded OpenID Connect provider, or an external issuer when `external` is set. */
@@ -140,5 +168,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: values.DAMS_LOG_LEVEL,
     trustProxy: values.DAMS_TRUST_PROXY,
     oidc: oidcFrom(values, dataDir),
+    jobs: {
+      workers: values.DAMS_WORKERS,
+      pollIntervalMs: values.DAMS_JOBS_POLL_MS,
+      leaseMs: values.DAMS_JOBS_LEASE_MS,
+      backoffBaseMs: values.DAMS_JOBS_BACKOFF_MS,
+      backoffMaxMs: values.DAMS_JOBS_BACKOFF_MAX_MS,
+      progressIntervalMs: values.DAMS_JOBS_PROGRESS_MS,
+      stopTimeoutMs: values.DAMS_JOBS_STOP_TIMEOUT_MS,
+      abortGraceMs: values.DAMS_JOBS_ABORT_GRACE_MS,
+    },
   };
 }

@@ -372,6 +372,32 @@ export interface StoryPropertiesTable {
   updated_at: string;
 }
 
+/** The durable job queue (modules/jobs, docs/jobs.md). */
+export interface JobsTable {
+  id: string;
+  name: string;
+  /** JSON (text on SQLite, jsonb on PostgreSQL): ids, never blobs. */
+  payload: unknown;
+  state: "queued" | "running" | "succeeded" | "dead" | "cancelled";
+  /** Claims so far, the current one included. */
+  attempts: number;
+  max_attempts: number;
+  /** Not claimed before this time (backoff after a failure). */
+  run_at: string;
+  /** A token per claim; every write of a running job is fenced by it. */
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  progress: number;
+  /** The reason of the last failure. */
+  last_error: string | null;
+  dedupe_key: string | null;
+  cancel_requested: boolean | number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   menus: MenusTable;
@@ -403,6 +429,7 @@ export interface Database {
   codelists: CodelistsTable;
   codelist_options: CodelistOptionsTable;
   story_properties: StoryPropertiesTable;
+  jobs: JobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

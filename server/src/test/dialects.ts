@@ -46,6 +46,13 @@ async function createTestDatabase(dialect: DialectName): Promise<TestDatabase> {
     drop: async () => {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
+      // pg's pool.end() resolves before its sockets close; forcing the drop while one is still
+      // open makes that client emit "terminating connection" as an uncaught error. Let them go first.
+      for (let wait = 0; wait < 100; wait++) {
+        const open = await client.query("select count(*)::int as n from pg_stat_activity where datname = $1", [name]);
+        if (open.rows[0].n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       await client.query(`drop database if exists ${name} with (force)`);
       await client.end();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -11815,6 +11815,418 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dams/api/v1/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List jobs, newest first
+         * @description Access: permission `manage.monitor.task`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description zero-based page number */
+                    page?: number;
+                    size?: number;
+                    /** @description a part of the job's name or of its last error, any case */
+                    keyword?: string;
+                    state?: "queued" | "running" | "succeeded" | "dead" | "cancelled";
+                    name?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                content: components["schemas"]["Job"][];
+                                totalElements: number;
+                                size: number;
+                                /** @description zero-based page number */
+                                number: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a job
+         * @description Access: permission `manage.monitor.task`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["Job"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/jobs/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a dead or cancelled job again, with fresh attempts
+         * @description Access: permission `manage.monitor.task`, action `update`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["Job"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/jobs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a job: a queued one at once, a running one through its abort signal
+         * @description Access: permission `manage.monitor.task`, action `update`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["Job"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/uuas/interaction/{uid}": {
         parameters: {
             query?: never;
@@ -12211,38 +12623,6 @@ export interface components {
             /** @description null when the user holds no role */
             role: components["schemas"]["RoleInput"] | null;
         };
-        LibraryInput: {
-            id: string;
-            name: string;
-            /** @enum {string} */
-            kind: "default" | "download" | "personal" | "department" | "publish";
-            description: string | null;
-            sort: number;
-            /**
-             * @description the caller's level on the library
-             * @enum {string}
-             */
-            level: "read" | "write" | "manage";
-        };
-        FolderInput: {
-            id: string;
-            libraryId: string;
-            parentId: string | null;
-            name: string;
-            sort: number;
-            createdAt: string;
-            updatedAt: string;
-        };
-        FolderNodeInput: {
-            id: string;
-            libraryId: string;
-            parentId: string | null;
-            name: string;
-            sort: number;
-            createdAt: string;
-            updatedAt: string;
-            children: components["schemas"]["FolderNodeInput"][];
-        };
         CatalogueAuthorInput: {
             id: string;
             name: string;
@@ -12356,6 +12736,65 @@ export interface components {
             sortOrder: number;
             createTime: string;
             updateTime: string;
+        };
+        LibraryInput: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "default" | "download" | "personal" | "department" | "publish";
+            description: string | null;
+            sort: number;
+            /**
+             * @description the caller's level on the library
+             * @enum {string}
+             */
+            level: "read" | "write" | "manage";
+        };
+        FolderInput: {
+            id: string;
+            libraryId: string;
+            parentId: string | null;
+            name: string;
+            sort: number;
+            createdAt: string;
+            updatedAt: string;
+        };
+        FolderNodeInput: {
+            id: string;
+            libraryId: string;
+            parentId: string | null;
+            name: string;
+            sort: number;
+            createdAt: string;
+            updatedAt: string;
+            children: components["schemas"]["FolderNodeInput"][];
+        };
+        JobInput: {
+            id: string;
+            /** @description the job definition, e.g. media.thumbnails */
+            name: string;
+            /** @description the job's input: ids, never blobs */
+            payload: unknown;
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "dead" | "cancelled";
+            /** @description attempts started so far */
+            attempts: number;
+            maxAttempts: number;
+            /** @description not claimed before this time (the backoff after a failure) */
+            runAt: string;
+            /** @description the worker holding a running job */
+            leaseOwner: string | null;
+            leaseExpiresAt: string | null;
+            progress: number;
+            /** @description the reason of the last failure */
+            lastError: string | null;
+            dedupeKey: string | null;
+            /** @description a running job asked to stop; it ends cancelled */
+            cancelRequested: boolean;
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+            updatedAt: string;
         };
         MenuItemInput: {
             id: string;
@@ -12659,38 +13098,6 @@ export interface components {
             /** @description null when the user holds no role */
             role: components["schemas"]["Role"] | null;
         };
-        Library: {
-            id: string;
-            name: string;
-            /** @enum {string} */
-            kind: "default" | "download" | "personal" | "department" | "publish";
-            description: string | null;
-            sort: number;
-            /**
-             * @description the caller's level on the library
-             * @enum {string}
-             */
-            level: "read" | "write" | "manage";
-        };
-        Folder: {
-            id: string;
-            libraryId: string;
-            parentId: string | null;
-            name: string;
-            sort: number;
-            createdAt: string;
-            updatedAt: string;
-        };
-        FolderNode: {
-            id: string;
-            libraryId: string;
-            parentId: string | null;
-            name: string;
-            sort: number;
-            createdAt: string;
-            updatedAt: string;
-            children: components["schemas"]["FolderNode"][];
-        };
         CatalogueAuthor: {
             id: string;
             name: string;
@@ -12804,6 +13211,65 @@ export interface components {
             sortOrder: number;
             createTime: string;
             updateTime: string;
+        };
+        Library: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "default" | "download" | "personal" | "department" | "publish";
+            description: string | null;
+            sort: number;
+            /**
+             * @description the caller's level on the library
+             * @enum {string}
+             */
+            level: "read" | "write" | "manage";
+        };
+        Folder: {
+            id: string;
+            libraryId: string;
+            parentId: string | null;
+            name: string;
+            sort: number;
+            createdAt: string;
+            updatedAt: string;
+        };
+        FolderNode: {
+            id: string;
+            libraryId: string;
+            parentId: string | null;
+            name: string;
+            sort: number;
+            createdAt: string;
+            updatedAt: string;
+            children: components["schemas"]["FolderNode"][];
+        };
+        Job: {
+            id: string;
+            /** @description the job definition, e.g. media.thumbnails */
+            name: string;
+            /** @description the job's input: ids, never blobs */
+            payload: unknown;
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "dead" | "cancelled";
+            /** @description attempts started so far */
+            attempts: number;
+            maxAttempts: number;
+            /** @description not claimed before this time (the backoff after a failure) */
+            runAt: string;
+            /** @description the worker holding a running job */
+            leaseOwner: string | null;
+            leaseExpiresAt: string | null;
+            progress: number;
+            /** @description the reason of the last failure */
+            lastError: string | null;
+            dedupeKey: string | null;
+            /** @description a running job asked to stop; it ends cancelled */
+            cancelRequested: boolean;
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+            updatedAt: string;
         };
         MenuItem: {
             id: string;

@@ -1,4 +1,4 @@
-import type { Dialect, KyselyPlugin } from "kysely";
+import type { Dialect, KyselyPlugin, SelectQueryBuilder } from "kysely";
 
 /**
  * Everything that differs between SQLite and PostgreSQL lives behind this
@@ -22,4 +22,10 @@ export interface DialectAdapter {
   readJson<T>(value: unknown): T;
   /** Writes a JSON column. */
   writeJson(value: unknown): string;
+  /**
+   * Makes a select that picks rows to claim lock them and skip rows another
+   * transaction holds (`FOR UPDATE SKIP LOCKED` on PostgreSQL). SQLite has one
+   * writer at a time, so a claiming UPDATE is already exclusive there.
+   */
+  skipLocked<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
 }

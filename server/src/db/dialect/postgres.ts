@@ -35,5 +35,6 @@ export function postgresAdapter(url: string): DialectAdapter {
     readBoolean: (value) => value === true,
     readJson: <T>(value: unknown) => value as T,
     writeJson: (value) => JSON.stringify(value),
+    skipLocked: (query) => query.forUpdate().skipLocked(),
   };
 }

@@ -60,5 +60,6 @@ export function sqliteAdapter(file: string): DialectAdapter {
     readBoolean: (value) => value === 1 || value === true,
     readJson: <T>(value: unknown) => (typeof value === "string" ? (JSON.parse(value) as T) : (value as T)),
     writeJson: (value) => JSON.stringify(value),
+    skipLocked: (query) => query,
   };
 }

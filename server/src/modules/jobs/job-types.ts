@@ -9,7 +9,7 @@ export interface JobContext {
   jobId: string;
   /** 1 for the first run. */
   attempt: number;
-  /** Aborted when the job is cancelled, its lease is lost or its timeout passes; handlers pass it to ffmpeg & co. */
+  /** Aborted when the job is cancelled, its lease is lost, its timeout passes or the worker stops (`signal.reason` is a JobAbortedError); handlers pass it to ffmpeg & co. */
   signal: AbortSignal;
   /** Reports progress 0-100 (throttled by the queue). */
   progress(percent: number): Promise<void>;
@@ -44,4 +44,15 @@ export interface EnqueueOptions {
 /** What the rest of the server uses to start work. */
 export interface JobEnqueuer {
   enqueue<Payload>(definition: JobDefinition<Payload>, payload: Payload, options?: EnqueueOptions): Promise<string>;
+}
+
+/** Why a job's signal aborted. */
+export type JobAbortCause = "cancelled" | "timeout" | "lease-lost" | "shutdown";
+
+/** The `signal.reason` of an aborted job; handlers may rethrow it. */
+export class JobAbortedError extends Error {
+  constructor(readonly abortCause: JobAbortCause) {
+    super(`job aborted: ${abortCause}`);
+    this.name = "JobAbortedError";
+  }
 }
