@@ -4,7 +4,7 @@ import path from "node:path";
 import { MediaError } from "./media-error.js";
 
 /** The external programs this folder runs; nothing else is ever spawned. */
-export type MediaTool = "ffmpeg" | "ffprobe";
+export type MediaTool = "ffmpeg" | "ffprobe" | "exiftool";
 
 /** Limits every external media process runs under. */
 export interface ToolLimits {
