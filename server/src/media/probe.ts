@@ -84,16 +84,10 @@ export async function probeMedia(file: string, limits: ToolLimits = DEFAULT_TOOL
   try {
     ({ stdout } = await runTool("ffprobe", args, { ...limits, maxStdoutBytes: 4 * 1024 * 1024 }));
   } catch (error) {
-    if (error instanceof MediaError && error.kind === "tool_failed") {
-      const notOnWhitelist = /not on whitelist/i.test(error.reason);
-      throw new MediaError(
-        notOnWhitelist ? "refused" : "unsupported_format",
-        notOnWhitelist
-          ? "the file is a playlist or another format that may open other files; it is refused"
-          : "the file is not a video or audio file that ffprobe can read",
-        { cause: error },
-      );
-    }
+    if (error instanceof MediaError && error.kind === "tool_failed")
+      throw new MediaError("unsupported_format", "the file is not a video or audio file that ffprobe can read", {
+        cause: error,
+      });
     throw error;
   }
   const parsed = probeSchema.safeParse(JSON.parse(stdout || "{}"));

@@ -146,6 +146,13 @@ export function runTool(tool: MediaTool, args: string[], options: RunToolOptions
       if (onStdoutLine && lineBuffer.trim()) onStdoutLine(lineBuffer.trim());
       if (failure) return finish(failure);
       if (code === 0) return finish(undefined);
+      if (/not on whitelist/i.test(stderrTail))
+        return finish(
+          new MediaError(
+            "refused",
+            `${tool} refused the input: it is a playlist or another format that opens other files`,
+          ),
+        );
       const detail = lastMeaningfulLine(stderrTail);
       const outOfMemory = /Cannot allocate memory|out of memory/i.test(stderrTail) || killedBy === "SIGSEGV";
       finish(
