@@ -1,7 +1,7 @@
 import { FFMPEG_PREAMBLE, fileUrl, safeInput } from "./ffmpeg-args.js";
 import { MediaError } from "./media-error.js";
 import { type MediaProbe, probeMedia } from "./probe.js";
-import { limitsOf, runTool, type ToolLimits } from "./run-tool.js";
+import { limitsOf, probeLimits, runTool, type ToolLimits } from "./run-tool.js";
 import { type MediaJobOptions, progressReader, sizeOf, type TranscodeOptions } from "./video.js";
 
 export interface AudioProxyResult {
@@ -20,7 +20,7 @@ export interface AudioWaveform {
 }
 
 async function audioProbe(file: string, options: MediaJobOptions, limits: ToolLimits): Promise<MediaProbe> {
-  const probe = options.probe ?? (await probeMedia(file, limits));
+  const probe = options.probe ?? (await probeMedia(file, probeLimits(limits)));
   if (!probe.audioCodec) throw new MediaError("unsupported_format", "the file has no audio stream");
   return probe;
 }

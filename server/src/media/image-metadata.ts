@@ -3,7 +3,7 @@ import sharp from "sharp";
 import { readWithExiftool } from "./exiftool-fallback.js";
 import { errorMessage, MediaError } from "./media-error.js";
 import { iptcDate, isoDate } from "./metadata-dates.js";
-import { DEFAULT_TOOL_LIMITS, type ToolLimits } from "./run-tool.js";
+import { DEFAULT_TOOL_LIMITS, probeLimits, type ToolLimits } from "./run-tool.js";
 import { decodeIptcString, decodeLegacyBytes, decodeUcs2, decodeUserComment } from "./text-decoding.js";
 
 /** What a newsroom wants from a photo's EXIF, IPTC and XMP, each field null when the file does not say. */
@@ -209,7 +209,7 @@ export async function extractImageMetadata(
   };
   if (options.exiftoolFallback !== false && (metadata.capturedAt === null || metadata.cameraModel === null)) {
     try {
-      const facts = await readWithExiftool(file, { ...DEFAULT_TOOL_LIMITS, timeoutMs: 30_000, ...options.limits });
+      const facts = await readWithExiftool(file, probeLimits(options.limits ?? DEFAULT_TOOL_LIMITS));
       metadata.capturedAt ??= facts.capturedAt;
       metadata.cameraMake ??= facts.cameraMake;
       metadata.cameraModel ??= facts.cameraModel;

@@ -25,6 +25,11 @@ export function limitsOf(options: { limits?: ToolLimits; signal?: AbortSignal })
   return { ...limits, signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0] };
 }
 
+/** A probe reads headers only: it gets at most a minute whatever the transcode limit is. */
+export function probeLimits(limits: ToolLimits): ToolLimits {
+  return { ...limits, timeoutMs: Math.min(limits.timeoutMs, 60_000) };
+}
+
 export interface RunToolOptions extends ToolLimits {
   /** Each complete line written to stdout (for `-progress pipe:1`); stdout is then not collected. */
   onStdoutLine?: (line: string) => void;
@@ -57,7 +62,7 @@ function findOnPath(command: string): string | undefined {
 
 let prlimitPath: string | null | undefined;
 /** prlimit (util-linux) sets RLIMIT_AS and then execs the tool, so the pid we kill is the tool itself. */
-function prlimit(): string | undefined {
+export function prlimit(): string | undefined {
   if (prlimitPath === undefined) prlimitPath = findOnPath("prlimit") ?? null;
   return prlimitPath ?? undefined;
 }
@@ -154,7 +159,11 @@ export function runTool(tool: MediaTool, args: string[], options: RunToolOptions
           ),
         );
       const detail = lastMeaningfulLine(stderrTail);
-      const outOfMemory = /Cannot allocate memory|out of memory/i.test(stderrTail) || killedBy === "SIGSEGV";
+      // How an exhausted RLIMIT_AS shows: failed mmap of a library, malloc, or thread creation (EAGAIN).
+      const outOfMemory =
+        /Cannot allocate memory|out of memory|failed to map segment|Resource temporarily unavailable/i.test(
+          stderrTail,
+        ) || killedBy === "SIGSEGV";
       finish(
         new MediaError(
           outOfMemory ? "too_large" : "tool_failed",

@@ -6,6 +6,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { audioWaveform, transcodeAudioProxy } from "./audio.js";
 import { probeMedia } from "./probe.js";
+import { prlimit } from "./run-tool.js";
 import { fitInside, renderPoster, renderThumbnailStrip, transcodeVideoProxy } from "./video.js";
 
 /**
@@ -135,6 +136,15 @@ describe("video renditions", () => {
       limits: { timeoutMs: 1 },
     });
     await expect(slow).rejects.toMatchObject({ kind: "timeout" });
+  });
+
+  it.skipIf(!prlimit())("stops a transcode that needs more memory than its bound", async () => {
+    const probe = await probeMedia(clip("normal.mp4"));
+    const starved = transcodeVideoProxy(clip("normal.mp4"), clip("starved.mp4"), {
+      probe,
+      limits: { timeoutMs: 60_000, memoryBytes: 64 * 1024 * 1024 },
+    });
+    await expect(starved).rejects.toMatchObject({ kind: "too_large" });
   });
 
   it("renders a thumbnail strip with a JSON index of timestamps", async () => {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { FFMPEG_PREAMBLE, fileUrl, safeInput } from "./ffmpeg-args.js";
 import { MediaError } from "./media-error.js";
 import { type MediaProbe, probeMedia } from "./probe.js";
-import { limitsOf, runTool, type ToolLimits } from "./run-tool.js";
+import { limitsOf, probeLimits, runTool, type ToolLimits } from "./run-tool.js";
 
 export interface MediaJobOptions {
   limits?: ToolLimits;
@@ -26,7 +26,7 @@ export interface RenderedFile {
 }
 
 async function videoProbe(file: string, options: MediaJobOptions, limits: ToolLimits): Promise<MediaProbe> {
-  const probe = options.probe ?? (await probeMedia(file, limits));
+  const probe = options.probe ?? (await probeMedia(file, probeLimits(limits)));
   if (probe.kind !== "video" || !probe.width || !probe.height)
     throw new MediaError("unsupported_format", "the file has no video stream");
   return probe;
