@@ -1,6 +1,7 @@
 import exifr from "exifr";
 import sharp from "sharp";
 import { readWithExiftool } from "./exiftool-fallback.js";
+import { allowedFormat } from "./images.js";
 import { errorMessage, MediaError } from "./media-error.js";
 import { iptcDate, isoDate } from "./metadata-dates.js";
 import { DEFAULT_TOOL_LIMITS, probeLimits, type ToolLimits } from "./run-tool.js";
@@ -128,6 +129,7 @@ const PARSE_OPTIONS = {
 
 async function readDimensions(file: string): Promise<{ width: number; height: number; format: string }> {
   const metadata = await sharp(file, { failOn: "none", limitInputPixels: false }).metadata();
+  allowedFormat(metadata);
   const turned = (metadata.orientation ?? 1) >= 5;
   const width = metadata.width ?? 0;
   const height = metadata.height ?? 0;

@@ -79,6 +79,19 @@ describe("renderImageDerivatives", () => {
     expect((await sharp(path.join(dir, "alpha/thumbnail.webp")).metadata()).hasAlpha).toBe(true);
   });
 
+  it("reads 16-bit images as 8-bit renditions with the right colours", async () => {
+    const input = path.join(dir, "deep.png");
+    await sharp({ create: { width: 24, height: 24, channels: 3, background: "#2080c0" } })
+      .toColourspace("rgb16")
+      .png()
+      .toFile(input);
+    expect((await sharp(input).metadata()).depth).toBe("ushort");
+    await renderImageDerivatives(input, path.join(dir, "deep"));
+    const pixel = await sharp(path.join(dir, "deep/preview.webp")).raw().toBuffer();
+    const [red = 0, green = 0, blue = 0] = pixel;
+    expect(Math.abs(red - 0x20) + Math.abs(green - 0x80) + Math.abs(blue - 0xc0)).toBeLessThan(12);
+  });
+
   it("converts to sRGB", async () => {
     const input = path.join(dir, "cmyk.jpg");
     await sharp({ create: { width: 32, height: 32, channels: 3, background: "#2a6ebb" } })

@@ -8,6 +8,29 @@ import { errorMessage, MediaError } from "./media-error.js";
 export const ALLOWED_IMAGE_FORMATS = ["jpeg", "png", "webp", "gif", "tiff", "heif", "avif"] as const;
 export type ImageFormat = (typeof ALLOWED_IMAGE_FORMATS)[number];
 
+/**
+ * Loaders libvips must never run on an upload, blocked for the whole process
+ * (sharp is used nowhere else): SVG and PDF can reference other files and
+ * carry scripts, ImageMagick is a large attack surface, and the rest are
+ * scientific or raw formats no newsroom uploads. Blocked loaders fail as
+ * "unsupported image format" even when only the header is read.
+ */
+sharp.block({
+  operation: [
+    "VipsForeignLoadSvg",
+    "VipsForeignLoadPdf",
+    "VipsForeignLoadMagick",
+    "VipsForeignLoadOpenslide",
+    "VipsForeignLoadFits",
+    "VipsForeignLoadMatrix",
+    "VipsForeignLoadCsv",
+    "VipsForeignLoadVips",
+    "VipsForeignLoadAnalyze",
+    "VipsForeignLoadRad",
+    "VipsForeignLoadPpm",
+  ],
+});
+
 /** libvips' own default: 0x3FFF x 0x3FFF pixels, about 268 MP. */
 export const DEFAULT_MAX_PIXELS = 268_402_689;
 
@@ -77,7 +100,7 @@ function toMediaError(error: unknown): MediaError {
   return new MediaError("corrupt", `the image is damaged or truncated (${detail})`, { cause: error });
 }
 
-function allowedFormat(metadata: Metadata): ImageFormat {
+export function allowedFormat(metadata: Metadata): ImageFormat {
   const format = metadata.format as string;
   if (format === "heif" && metadata.compression === "av1") return "avif";
   if ((ALLOWED_IMAGE_FORMATS as readonly string[]).includes(format)) return format as ImageFormat;
@@ -168,7 +191,7 @@ export async function renderImageDerivatives(
     const { data, info } = await opened.pipeline
       .resize(previewLongEdge, previewLongEdge, { fit: "inside", withoutEnlargement: true })
       .toColourspace("srgb")
-      .raw()
+      .raw({ depth: "uchar" })
       .toBuffer({ resolveWithObject: true });
     const fromPreview = () => sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
     const thumbnail = () => fromPreview().resize(thumbnailSize, thumbnailSize, { fit: "cover", position: "centre" });

@@ -24,7 +24,7 @@ export async function perceptualHash(file: string, options: ImageSafetyOptions =
       .flatten({ background: "#ffffff" })
       .greyscale()
       .resize(SIZE, SIZE, { fit: "fill", kernel: "lanczos3" })
-      .raw()
+      .raw({ depth: "uchar" })
       .toBuffer();
   } catch (error) {
     throw new MediaError("corrupt", `the image could not be decoded for its hash (${errorMessage(error)})`, {

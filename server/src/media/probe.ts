@@ -13,7 +13,7 @@ export interface MediaProbe {
   bitRate: number | null;
   videoCodec: string | null;
   audioCodec: string | null;
-  /** Display size: the coded size with the rotation applied. */
+  /** Display size: the coded size with square pixels and the rotation applied. */
   width: number | null;
   height: number | null;
   codedWidth: number | null;
@@ -30,6 +30,7 @@ const streamSchema = z.object({
   codec_name: z.string().optional(),
   width: z.number().optional(),
   height: z.number().optional(),
+  sample_aspect_ratio: z.string().optional(),
   avg_frame_rate: z.string().optional(),
   r_frame_rate: z.string().optional(),
   channels: z.number().optional(),
@@ -104,6 +105,11 @@ export async function probeMedia(file: string, limits: ToolLimits = DEFAULT_TOOL
   const turned = rotation === 90 || rotation === 270;
   const codedWidth = video?.width ?? null;
   const codedHeight = video?.height ?? null;
+  // Anamorphic video (DV, some broadcast files) stores non-square pixels: its display width differs.
+  const sampleAspect = video?.sample_aspect_ratio?.split(":").map(Number) ?? [];
+  const [sarNumerator = 1, sarDenominator = 1] = sampleAspect;
+  const sar = sarNumerator > 0 && sarDenominator > 0 ? sarNumerator / sarDenominator : 1;
+  const shownWidth = codedWidth === null ? null : Math.round(codedWidth * sar);
   return {
     kind: video ? "video" : "audio",
     container: format.format_name,
@@ -111,8 +117,8 @@ export async function probeMedia(file: string, limits: ToolLimits = DEFAULT_TOOL
     bitRate: positiveNumber(format.bit_rate),
     videoCodec: video?.codec_name ?? null,
     audioCodec: audio?.codec_name ?? null,
-    width: turned ? codedHeight : codedWidth,
-    height: turned ? codedWidth : codedHeight,
+    width: turned ? codedHeight : shownWidth,
+    height: turned ? shownWidth : codedHeight,
     codedWidth,
     codedHeight,
     frameRate: video ? (fraction(video.avg_frame_rate) ?? fraction(video.r_frame_rate)) : null,

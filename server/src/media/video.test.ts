@@ -29,6 +29,8 @@ beforeAll(() => {
   // A phone held upright: landscape pixels with a 90° display rotation.
   ffmpeg(["-i", clip("normal.mp4"), "-c", "copy", "-metadata:s:v:0", "rotate=90", clip("rotated.mp4")]);
   ffmpeg([...picture, "-c:v", "mpeg4", "-q:v", "5", clip("silent.mkv")]);
+  // Non-square pixels, as DV and some broadcast files store them.
+  ffmpeg([...picture, "-t", "0.5", "-vf", "setsar=4/3", ...h264, clip("anamorphic.mp4")]);
   ffmpeg([...tone, "-c:a", "aac", "-b:a", "96k", clip("tone.m4a")]);
   ffmpeg(["-f", "lavfi", "-i", "anullsrc=r=22050:cl=mono", "-t", "1", clip("silence.wav")]);
 });
@@ -115,6 +117,12 @@ describe("video renditions", () => {
     const silent = await transcodeVideoProxy(clip("silent.mkv"), clip("silent-proxy.mp4"));
     expect(silent.hasAudio).toBe(false);
     expect(await probeMedia(silent.path)).toMatchObject({ videoCodec: "h264", audioCodec: null });
+  });
+
+  it("gives an anamorphic clip square pixels at its display width", async () => {
+    expect(await probeMedia(clip("anamorphic.mp4"))).toMatchObject({ width: 427, height: 180, codedWidth: 320 });
+    const proxy = await transcodeVideoProxy(clip("anamorphic.mp4"), clip("anamorphic-proxy.mp4"));
+    expect(await probeMedia(proxy.path)).toMatchObject({ width: 428, height: 180, codedWidth: 428 });
   });
 
   it("fits proxies inside 1080p in either orientation without enlarging", () => {
