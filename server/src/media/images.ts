@@ -37,6 +37,8 @@ export const DEFAULT_MAX_PIXELS = 268_402_689;
 export interface ImageSafetyOptions {
   /** Refuse images with more pixels than this (a pixel flood), read from the header before any decoding. */
   maxPixels?: number;
+  /** libvips stops a decode or encode that runs longer than this (default 120 s). */
+  timeoutSeconds?: number;
 }
 
 export interface ImageDerivativeOptions extends ImageSafetyOptions {
@@ -89,6 +91,8 @@ function decoderOptions(maxPixels: number): SharpOptions {
 function toMediaError(error: unknown): MediaError {
   if (error instanceof MediaError) return error;
   const message = errorMessage(error);
+  if (/^timeout/i.test(message))
+    return new MediaError("timeout", "decoding the image took longer than allowed", { cause: error });
   if (/pixel limit/i.test(message))
     return new MediaError("too_large", "the image has more pixels than allowed", { cause: error });
   if (/unsupported image format/i.test(message))
@@ -119,6 +123,7 @@ export function allowedFormat(metadata: Metadata): ImageFormat {
  */
 export async function openImage(input: string, options: ImageSafetyOptions = {}): Promise<OpenedImage> {
   const maxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
+  const timeout = { seconds: options.timeoutSeconds ?? 120 };
   let metadata: Metadata;
   try {
     metadata = await sharp(input, decoderOptions(maxPixels)).metadata();
@@ -135,7 +140,7 @@ export async function openImage(input: string, options: ImageSafetyOptions = {})
   if (format === "heif" && metadata.compression === "hevc") {
     const decoded = await decodeHeif(await fs.readFile(input), maxPixels);
     const raw = { width: decoded.width, height: decoded.height, channels: 4 as const };
-    const pipeline = sharp(decoded.pixels, { raw, limitInputPixels: maxPixels });
+    const pipeline = sharp(decoded.pixels, { raw, limitInputPixels: maxPixels }).timeout(timeout);
     return {
       pipeline: decoded.hasAlpha ? pipeline : pipeline.removeAlpha(),
       format,
@@ -146,7 +151,7 @@ export async function openImage(input: string, options: ImageSafetyOptions = {})
   }
   const turned = (metadata.orientation ?? 1) >= 5;
   return {
-    pipeline: sharp(input, decoderOptions(maxPixels)).rotate(),
+    pipeline: sharp(input, decoderOptions(maxPixels)).timeout(timeout).rotate(),
     format,
     width: turned ? height : width,
     height: turned ? width : height,
@@ -193,7 +198,8 @@ export async function renderImageDerivatives(
       .toColourspace("srgb")
       .raw({ depth: "uchar" })
       .toBuffer({ resolveWithObject: true });
-    const fromPreview = () => sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+    const raw = { width: info.width, height: info.height, channels: info.channels };
+    const fromPreview = () => sharp(data, { raw }).timeout({ seconds: options.timeoutSeconds ?? 120 });
     const thumbnail = () => fromPreview().resize(thumbnailSize, thumbnailSize, { fit: "cover", position: "centre" });
     const renditions = await Promise.all([
       write(thumbnail(), "thumbnail", "webp", outDir, quality),

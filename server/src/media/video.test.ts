@@ -167,6 +167,11 @@ describe("video renditions", () => {
     const index = JSON.parse(fs.readFileSync(strip.indexFile, "utf8"));
     expect(index.frames).toHaveLength(4);
     expect(index.frameWidth).toBe(160);
+    expect(index.frames.map((frame: { x: number }) => frame.x)).toEqual([0, 160, 320, 480]);
+    expect(await sharp(path.join(clip("strip"), index.sprite)).metadata()).toMatchObject({
+      width: 4 * strip.frameWidth,
+      height: strip.frameHeight,
+    });
   });
 
   it("refuses a poster for a file without pictures", async () => {

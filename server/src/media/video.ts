@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import sharp from "sharp";
 import { FFMPEG_PREAMBLE, fileUrl, safeInput } from "./ffmpeg-args.js";
 import { MediaError } from "./media-error.js";
 import { type MediaProbe, probeMedia } from "./probe.js";
@@ -175,12 +176,18 @@ export interface ThumbnailStripFrame {
   index: number;
   /** Seconds from the start. */
   time: number;
+  /** The frame's own JPEG, in outDir. */
   file: string;
+  /** Where the frame sits in the sprite. */
+  x: number;
+  y: number;
 }
 
 export interface ThumbnailStrip {
   /** The JSON index written beside the frames. */
   indexFile: string;
+  /** All frames side by side in one JPEG (strip.jpg), so a scrubber loads one image. */
+  spriteFile: string;
   frameWidth: number;
   frameHeight: number;
   durationSeconds: number;
@@ -189,7 +196,8 @@ export interface ThumbnailStrip {
 
 /**
  * `count` small JPEG frames spread evenly over the duration (the middle of each
- * slice), named strip-00.jpg…, and `strip.json` with their timestamps, for
+ * slice), named strip-00.jpg…, the same frames side by side in strip.jpg (a
+ * sprite), and `strip.json` with their timestamps and sprite offsets, for
  * scrubbing. Each frame is a fast input seek, so a two-hour film costs the
  * same as a clip.
  */
@@ -230,10 +238,18 @@ export async function renderThumbnailStrip(
       limits,
     );
     await sizeOf(path.join(outDir, name));
-    frames.push({ index, time, file: name });
+    frames.push({ index, time, file: name, x: index * frameSize.width, y: 0 });
   }
+  const spriteFile = path.join(outDir, "strip.jpg");
+  await sharp({
+    create: { width: frameSize.width * count, height: frameSize.height, channels: 3, background: "#000000" },
+  })
+    .composite(frames.map((frame) => ({ input: path.join(outDir, frame.file), left: frame.x, top: frame.y })))
+    .jpeg({ quality: 75 })
+    .toFile(spriteFile);
   const strip: ThumbnailStrip = {
     indexFile: path.join(outDir, "strip.json"),
+    spriteFile,
     frameWidth: frameSize.width,
     frameHeight: frameSize.height,
     durationSeconds: probe.durationSeconds,
@@ -242,6 +258,7 @@ export async function renderThumbnailStrip(
   await fs.writeFile(
     strip.indexFile,
     JSON.stringify({
+      sprite: path.basename(spriteFile),
       frameWidth: strip.frameWidth,
       frameHeight: strip.frameHeight,
       durationSeconds: strip.durationSeconds,
