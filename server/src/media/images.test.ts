@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
+import { decodeHeif } from "./heif-decoder.js";
 import { openImage, renderImageDerivatives, renderThumbnail } from "./images.js";
 
 const corpus = path.resolve(import.meta.dirname, "../../../../shared/corpus/exif-samples");
@@ -65,6 +66,14 @@ describe("renderImageDerivatives", () => {
     expect(preview.channels[0]?.stdev).toBeGreaterThan(10);
     const tiff = await renderImageDerivatives(path.join(corpus, "tiff/Tless0.tiff"), path.join(dir, "tiff"));
     expect(tiff.format).toBe("tiff");
+  });
+
+  it("stops a HEIC decode that passes its time limit (it runs in a worker thread that can be ended)", async () => {
+    const data = fs.readFileSync(path.join(corpus, "heic/samplefilehub.heif"));
+    await expect(decodeHeif(data, 100_000_000, 1)).rejects.toMatchObject({ kind: "timeout" });
+    const decoded = await decodeHeif(data, 100_000_000);
+    expect([decoded.width, decoded.height, decoded.pixels.length]).toEqual([640, 426, 640 * 426 * 4]);
+    await expect(decodeHeif(data, 100_000)).rejects.toMatchObject({ kind: "too_large" });
   });
 
   it("flattens transparency onto white for JPEG and keeps it in WebP", async () => {

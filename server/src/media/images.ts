@@ -138,7 +138,7 @@ export async function openImage(input: string, options: ImageSafetyOptions = {})
     throw new MediaError("too_large", `the image is ${width}x${height} pixels, more than the allowed ${maxPixels}`);
 
   if (format === "heif" && metadata.compression === "hevc") {
-    const decoded = await decodeHeif(await fs.readFile(input), maxPixels);
+    const decoded = await decodeHeif(await fs.readFile(input), maxPixels, timeout.seconds * 1000);
     const raw = { width: decoded.width, height: decoded.height, channels: 4 as const };
     const pipeline = sharp(decoded.pixels, { raw, limitInputPixels: maxPixels }).timeout(timeout);
     return {
