@@ -123,7 +123,8 @@ export function videoProxyArgs(probe: MediaProbe, out: string): string[] {
     "0:v:0",
     ...(probe.audioCodec ? ["-map", "0:a:0"] : []),
     "-vf",
-    `scale=${size.width}:${size.height},setsar=1,format=yuv420p`,
+    // Broadcast and camcorder material is often interlaced: deinterlace the frames flagged so, pass the rest.
+    `yadif=deint=interlaced,scale=${size.width}:${size.height},setsar=1,format=yuv420p`,
     "-c:v",
     "libx264",
     "-preset",
