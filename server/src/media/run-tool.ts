@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { MediaError } from "./media-error.js";
+import { errorMessage, MediaError } from "./media-error.js";
 
 /** The external programs this folder runs; nothing else is ever spawned. */
 export type MediaTool = "ffmpeg" | "ffprobe" | "exiftool";
@@ -111,13 +111,23 @@ export function runTool(tool: MediaTool, args: string[], options: RunToolOptions
     const onAbort = () => kill(new MediaError("aborted", `${tool} was cancelled`));
     signal?.addEventListener("abort", onAbort, { once: true });
 
+    // A throwing callback must end this run, not the process (it runs in a stream event).
+    const guarded = (callback: () => void) => {
+      try {
+        callback();
+      } catch (error) {
+        kill(new MediaError("tool_failed", `handling ${tool}'s output failed: ${errorMessage(error)}`));
+      }
+    };
     child.stdout.on("data", (chunk: Buffer) => {
-      if (onStdoutData) return onStdoutData(chunk);
+      if (onStdoutData) return guarded(() => onStdoutData(chunk));
       if (onStdoutLine) {
         lineBuffer += chunk.toString("utf8");
         const lines = lineBuffer.split("\n");
         lineBuffer = lines.pop() ?? "";
-        for (const line of lines) onStdoutLine(line.trim());
+        guarded(() => {
+          for (const line of lines) onStdoutLine(line.trim());
+        });
         return;
       }
       stdoutBytes += chunk.length;
@@ -148,9 +158,12 @@ export function runTool(tool: MediaTool, args: string[], options: RunToolOptions
       );
     });
     child.on("close", (code, killedBy) => {
-      if (onStdoutLine && lineBuffer.trim()) onStdoutLine(lineBuffer.trim());
+      if (onStdoutLine && lineBuffer.trim()) guarded(() => onStdoutLine(lineBuffer.trim()));
       if (failure) return finish(failure);
       if (code === 0) return finish(undefined);
+      // prlimit runs the tool by exec: a missing tool shows as its exit code 127.
+      if (limiter && code === 127 && /failed to execute/i.test(stderrTail))
+        return finish(new MediaError("tool_missing", `${tool} is not installed`));
       if (/not on whitelist/i.test(stderrTail))
         return finish(
           new MediaError(

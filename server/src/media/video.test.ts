@@ -133,6 +133,16 @@ describe("video renditions", () => {
     expect(fitInside(1001, 501, 1920, 1080)).toEqual({ width: 1002, height: 502 });
   });
 
+  it("ends a transcode whose progress callback throws, without taking the process down", async () => {
+    const failing = transcodeVideoProxy(clip("normal.mp4"), clip("throwing.mp4"), {
+      onProgress: () => {
+        throw new Error("the job table is gone");
+      },
+    });
+    await expect(failing).rejects.toMatchObject({ kind: "tool_failed" });
+    await expect(failing).rejects.toThrow(/the job table is gone/);
+  });
+
   it("stops a transcode when its signal aborts, and when its time is up", async () => {
     const controller = new AbortController();
     const aborted = transcodeVideoProxy(clip("normal.mp4"), clip("aborted.mp4"), {

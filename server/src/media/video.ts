@@ -101,7 +101,9 @@ export function progressReader(durationSeconds: number, onProgress?: (percent: n
     const whole = Math.max(0, Math.min(100, Math.floor(percent)));
     if (whole !== last && onProgress) {
       last = whole;
-      onProgress(whole);
+      // A job's progress writer may be async; its failure must not become an unhandled rejection.
+      const result: unknown = onProgress(whole);
+      if (result instanceof Promise) result.catch(() => {});
     }
   };
   return (line: string) => {
