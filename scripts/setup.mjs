@@ -103,8 +103,11 @@ export function setup(options = {}) {
   });
 
   aptInstall(
-    [{ package: "ffmpeg", present: () => has("ffmpeg") && has("ffprobe") }],
-    "dams uses it for video and audio",
+    [
+      { package: "ffmpeg", present: () => has("ffmpeg") && has("ffprobe") },
+      { package: "libimage-exiftool-perl", present: () => has("exiftool") },
+    ],
+    "dams uses ffmpeg for video and audio, and exiftool for camera metadata that exifr cannot read (and as the tests' reference reader)",
   );
   if (options.browser) {
     aptInstall(

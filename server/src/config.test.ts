@@ -12,6 +12,18 @@ describe("config", () => {
     expect(config.admin.password).toBeUndefined();
   });
 
+  it("has media limits that can be lowered", () => {
+    expect(loadConfig({}).media).toEqual({
+      maxPixels: 268_402_689,
+      timeoutMs: 4 * 3600 * 1000,
+      memoryBytes: 4096 * 1024 * 1024,
+    });
+    expect(loadConfig({ DAMS_MEDIA_MAX_PIXELS: "50000000", DAMS_MEDIA_TIMEOUT_SECONDS: "600" }).media).toMatchObject({
+      maxPixels: 50_000_000,
+      timeoutMs: 600_000,
+    });
+  });
+
   it("reads PostgreSQL and SQLite URLs", () => {
     expect(loadConfig({ DATABASE_URL: "postgres://u@db:5432/dams" }).database).toEqual({
       kind: "postgres",

@@ -46,6 +46,13 @@ const envSchema = z.object({
   DAMS_OIDC_ISSUER_URL: z.url().optional(),
   DAMS_OIDC_CLIENT_ID: z.string().min(1).default("newsroom"),
   DAMS_OIDC_AUDIENCE: z.string().min(1).optional(),
+  DAMS_MEDIA_MAX_PIXELS: z.coerce.number().int().min(1_000_000).default(268_402_689),
+  DAMS_MEDIA_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .default(4 * 3600),
+  DAMS_MEDIA_MEMORY_MB: z.coerce.number().int().min(256).default(4096),
   DAMS_OIDC_ADMIN_CLAIM: z
     .string()
     .regex(/^[^=\s]+=[^=]+$/, "must look like claim=value, e.g. groups=dams-admins or admin=true")
@@ -76,6 +83,7 @@ export interface Config {
   trustProxy: boolean;
   oidc: OidcConfig;
   jobs: JobsConfig;
+  media: MediaConfig;
 }
 
 /** The durable job queue and its workers (docs/jobs.md). */
@@ -95,6 +103,16 @@ export interface JobsConfig {
   stopTimeoutMs: number;
   /** After a job's signal aborts (cancel, timeout, lost lease), how long its handler may take to return. */
   abortGraceMs: number;
+}
+
+/** Limits for media processing (server/src/media takes them as parameters). */
+export interface MediaConfig {
+  /** Images with more pixels are refused before decoding (sharp limitInputPixels). */
+  maxPixels: number;
+  /** Wall-clock limit of one ffmpeg/ffprobe/exiftool run. */
+  timeoutMs: number;
+  /** Address-space limit of one ffmpeg/ffprobe/exiftool process (prlimit --as). */
+  memoryBytes: number;
 }
 
 /** Sign-in: the embedded OpenID Connect provider, or an external issuer when `external` is set. */
@@ -177,6 +195,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       progressIntervalMs: values.DAMS_JOBS_PROGRESS_MS,
       stopTimeoutMs: values.DAMS_JOBS_STOP_TIMEOUT_MS,
       abortGraceMs: values.DAMS_JOBS_ABORT_GRACE_MS,
+    },
+    media: {
+      maxPixels: values.DAMS_MEDIA_MAX_PIXELS,
+      timeoutMs: values.DAMS_MEDIA_TIMEOUT_SECONDS * 1000,
+      memoryBytes: values.DAMS_MEDIA_MEMORY_MB * 1024 * 1024,
     },
   };
 }

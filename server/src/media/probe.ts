@@ -1,0 +1,129 @@
+import { z } from "zod";
+import { isAllowedContainer, safeInput } from "./ffmpeg-args.js";
+import { MediaError } from "./media-error.js";
+import { DEFAULT_TOOL_LIMITS, runTool, type ToolLimits } from "./run-tool.js";
+
+/** What ffprobe says about a video or audio file, after our allow-list accepted it. */
+export interface MediaProbe {
+  kind: "video" | "audio";
+  /** ffprobe's format_name, e.g. "mov,mp4,m4a,3gp,3g2,mj2". */
+  container: string;
+  durationSeconds: number;
+  /** Overall bits per second, when known. */
+  bitRate: number | null;
+  videoCodec: string | null;
+  audioCodec: string | null;
+  /** Display size: the coded size with square pixels and the rotation applied. */
+  width: number | null;
+  height: number | null;
+  codedWidth: number | null;
+  codedHeight: number | null;
+  frameRate: number | null;
+  /** Clockwise degrees a player turns the picture (display matrix or the legacy rotate tag). */
+  rotation: 0 | 90 | 180 | 270;
+  audioChannels: number | null;
+  audioSampleRate: number | null;
+}
+
+const streamSchema = z.object({
+  codec_type: z.string().optional(),
+  codec_name: z.string().optional(),
+  width: z.number().optional(),
+  height: z.number().optional(),
+  sample_aspect_ratio: z.string().optional(),
+  avg_frame_rate: z.string().optional(),
+  r_frame_rate: z.string().optional(),
+  channels: z.number().optional(),
+  sample_rate: z.string().optional(),
+  disposition: z.object({ attached_pic: z.number().optional() }).partial().optional(),
+  tags: z.record(z.string(), z.string()).optional(),
+  side_data_list: z.array(z.object({ rotation: z.number().optional() }).passthrough()).optional(),
+});
+const probeSchema = z.object({
+  streams: z.array(streamSchema).default([]),
+  format: z.object({
+    format_name: z.string(),
+    duration: z.string().optional(),
+    bit_rate: z.string().optional(),
+  }),
+});
+
+function fraction(value: string | undefined): number | null {
+  if (!value) return null;
+  const [numerator, denominator] = value.split("/").map(Number);
+  if (!numerator || !denominator || !Number.isFinite(numerator / denominator)) return null;
+  return Math.round((numerator / denominator) * 1000) / 1000;
+}
+
+function positiveNumber(value: string | undefined): number | null {
+  const number = Number(value);
+  return value !== undefined && Number.isFinite(number) && number > 0 ? number : null;
+}
+
+function clockwise(degrees: number): 0 | 90 | 180 | 270 {
+  const normalized = (((Math.round(degrees / 90) * 90) % 360) + 360) % 360;
+  return normalized as 0 | 90 | 180 | 270;
+}
+
+function rotationOf(stream: z.infer<typeof streamSchema>): 0 | 90 | 180 | 270 {
+  const matrix = stream.side_data_list?.find((entry) => typeof entry.rotation === "number");
+  // ffprobe reports the display matrix counter-clockwise; ffmpeg's autorotate turns by its negation.
+  if (matrix?.rotation !== undefined) return clockwise(-matrix.rotation);
+  const tag = stream.tags?.rotate;
+  return tag !== undefined && Number.isFinite(Number(tag)) ? clockwise(Number(tag)) : 0;
+}
+
+/**
+ * Runs ffprobe under the safety options and refuses what is not an allowed
+ * audio/video container with at least one audio or video stream. Every other
+ * function here probes first, so nothing transcodes a file this refuses.
+ */
+export async function probeMedia(file: string, limits: ToolLimits = DEFAULT_TOOL_LIMITS): Promise<MediaProbe> {
+  const args = ["-hide_banner", "-loglevel", "error", "-print_format", "json", "-show_format", "-show_streams"];
+  args.push(...safeInput(file));
+  let stdout: string;
+  try {
+    ({ stdout } = await runTool("ffprobe", args, { ...limits, maxStdoutBytes: 4 * 1024 * 1024 }));
+  } catch (error) {
+    if (error instanceof MediaError && error.kind === "tool_failed")
+      throw new MediaError("unsupported_format", "the file is not a video or audio file that ffprobe can read", {
+        cause: error,
+      });
+    throw error;
+  }
+  const parsed = probeSchema.safeParse(JSON.parse(stdout || "{}"));
+  if (!parsed.success) throw new MediaError("unsupported_format", "ffprobe found no readable container in the file");
+  const { format, streams } = parsed.data;
+  if (!isAllowedContainer(format.format_name))
+    throw new MediaError("refused", `the container "${format.format_name}" is not an allowed video or audio format`);
+
+  const video = streams.find((stream) => stream.codec_type === "video" && !stream.disposition?.attached_pic);
+  const audio = streams.find((stream) => stream.codec_type === "audio");
+  if (!video && !audio) throw new MediaError("unsupported_format", "the file has no video or audio stream");
+
+  const rotation = video ? rotationOf(video) : 0;
+  const turned = rotation === 90 || rotation === 270;
+  const codedWidth = video?.width ?? null;
+  const codedHeight = video?.height ?? null;
+  // Anamorphic video (DV, some broadcast files) stores non-square pixels: its display width differs.
+  const sampleAspect = video?.sample_aspect_ratio?.split(":").map(Number) ?? [];
+  const [sarNumerator = 1, sarDenominator = 1] = sampleAspect;
+  const sar = sarNumerator > 0 && sarDenominator > 0 ? sarNumerator / sarDenominator : 1;
+  const shownWidth = codedWidth === null ? null : Math.round(codedWidth * sar);
+  return {
+    kind: video ? "video" : "audio",
+    container: format.format_name,
+    durationSeconds: positiveNumber(format.duration) ?? 0,
+    bitRate: positiveNumber(format.bit_rate),
+    videoCodec: video?.codec_name ?? null,
+    audioCodec: audio?.codec_name ?? null,
+    width: turned ? codedHeight : shownWidth,
+    height: turned ? shownWidth : codedHeight,
+    codedWidth,
+    codedHeight,
+    frameRate: video ? (fraction(video.avg_frame_rate) ?? fraction(video.r_frame_rate)) : null,
+    rotation,
+    audioChannels: audio?.channels ?? null,
+    audioSampleRate: positiveNumber(audio?.sample_rate),
+  };
+}
