@@ -4,7 +4,7 @@ import type { Database, ProcessingState } from "../../db/schema.js";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../http/errors.js";
 import { type ExtractedMetadata, mergeProperties, metadataChanges } from "./story-metadata.js";
 import { type Rendition, StoryProcessing } from "./story-processing.service.js";
-import type { Actor, MediaType, Story, StoryMetadata } from "./story-types.js";
+import type { Actor, MediaType, Story, StoryFile, StoryMetadata } from "./story-types.js";
 import { type NewVersionInput, StoryVersioning, type UploadedVersion } from "./story-versions.service.js";
 import {
   HEX64,
@@ -394,6 +394,11 @@ export class StoriesService {
   }
 
   /** Fills the story's fields from extracted metadata only where they are empty. */
+  /** The story and the original of its current version, for the media jobs. */
+  async processingSource(storyId: string): Promise<{ story: Story; original: StoryFile } | undefined> {
+    return this.#processing.source(storyId);
+  }
+
   async applyExtractedMetadata(storyId: string, fields: ExtractedMetadata): Promise<Story> {
     return this.#processing.applyExtractedMetadata(storyId, fields);
   }

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database, ProcessingState } from "../../db/schema.js";
 import { NotFound } from "../../http/errors.js";
 import { type ExtractedMetadata, extractedChanges } from "./story-metadata.js";
-import type { Story } from "./story-types.js";
+import type { Story, StoryFile } from "./story-types.js";
 import type { StoriesServiceDependencies, StoryWriteSupport } from "./story-write-support.js";
 
 export interface Rendition {
@@ -23,6 +23,19 @@ export class StoryProcessing {
     private readonly deps: StoriesServiceDependencies,
     private readonly support: StoryWriteSupport,
   ) {}
+
+  /**
+   * What a media job works from: the story and the original file of its
+   * current version, or undefined when the story is gone (deleted meanwhile)
+   * or has no file (a composite, a story made from metadata).
+   */
+  async source(storyId: string): Promise<{ story: Story; original: StoryFile } | undefined> {
+    const story = await this.deps.stories.find(storyId);
+    if (!story) return undefined;
+    const files = await this.deps.stories.files([story.id], story.versionNo);
+    const original = files.find((file) => file.role === "original");
+    return original ? { story, original } : undefined;
+  }
 
   /** Records a rendition of a version (thumbnail, proxy…); returns the blob key it replaced, for the caller to delete. */
   async addRendition(

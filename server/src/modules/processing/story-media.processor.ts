@@ -1,0 +1,235 @@
+import { randomUUID } from "node:crypto";
+import { createReadStream } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { MediaConfig } from "../../config.js";
+import {
+  audioWaveform,
+  extractImageMetadata,
+  type ImageMetadata,
+  MediaError,
+  type MediaProbe,
+  perceptualHash,
+  probeMedia,
+  renderImageDerivatives,
+  renderPoster,
+  renderThumbnail,
+  renderThumbnailStrip,
+  toolLimitsFrom,
+  transcodeAudioProxy,
+  transcodeVideoProxy,
+} from "../../media/index.js";
+import type { BlobStore } from "../blobs/blob-store.js";
+import { type JobContext, PermanentJobError } from "../jobs/job-types.js";
+import type { StoriesService } from "../stories/stories.service.js";
+import type { ExtractedMetadata } from "../stories/story-metadata.js";
+import type { Story, StoryFile } from "../stories/story-types.js";
+
+/** The part of the stories service the media jobs write through. */
+export type ProcessingStories = Pick<
+  StoriesService,
+  "processingSource" | "addRendition" | "applyExtractedMetadata" | "setProcessingState"
+>;
+
+export interface StoryMediaDependencies {
+  stories: ProcessingStories;
+  blobs: BlobStore;
+  media: MediaConfig;
+  /** Scratch space for renditions before they go into the blob store (under the data dir: videos are large). */
+  workDir: string;
+  onBlobDeleteError?: (key: string, error: unknown) => void;
+}
+
+/** A file a job produced, and the role it plays for the story's version. */
+interface Output {
+  role: string;
+  file: string;
+  mime: string;
+  extension: string;
+  width?: number | null;
+  height?: number | null;
+}
+
+const nonEmpty = <T extends Record<string, unknown>>(record: T): Partial<T> =>
+  Object.fromEntries(
+    Object.entries(record).filter(([, value]) => value !== null && value !== undefined && value !== ""),
+  ) as Partial<T>;
+
+/** Story fields from a photo's EXIF/IPTC/XMP; the story keeps what people already typed (applyExtractedMetadata). */
+export function photoFields(metadata: ImageMetadata, hash: string): ExtractedMetadata {
+  return nonEmpty({
+    title: metadata.title ?? metadata.headline ?? undefined,
+    caption: metadata.caption ?? undefined,
+    keywords: metadata.keywords.length > 0 ? metadata.keywords : undefined,
+    authors: metadata.creator ? [metadata.creator] : undefined,
+    source: metadata.source ?? metadata.credit ?? undefined,
+    capturedAt: metadata.capturedAt ?? undefined,
+    gps: metadata.gps
+      ? {
+          latitude: metadata.gps.latitude,
+          longitude: metadata.gps.longitude,
+          ...(metadata.gps.altitude === null ? {} : { altitude: metadata.gps.altitude }),
+        }
+      : undefined,
+    width: metadata.width ?? undefined,
+    height: metadata.height ?? undefined,
+    perceptualHash: hash,
+    properties: nonEmpty({
+      cameraMake: metadata.cameraMake,
+      cameraModel: metadata.cameraModel,
+      lens: metadata.lens,
+      credit: metadata.credit,
+      copyright: metadata.copyright,
+      city: metadata.city,
+      country: metadata.country,
+    }),
+  }) as ExtractedMetadata;
+}
+
+function mediaFields(probe: MediaProbe): ExtractedMetadata {
+  return nonEmpty({
+    duration: probe.durationSeconds,
+    width: probe.width ?? undefined,
+    height: probe.height ?? undefined,
+    properties: nonEmpty({
+      container: probe.container,
+      videoCodec: probe.videoCodec,
+      audioCodec: probe.audioCodec,
+      frameRate: probe.frameRate,
+      rotation: probe.rotation || null,
+      bitRate: probe.bitRate,
+      audioChannels: probe.audioChannels,
+      audioSampleRate: probe.audioSampleRate,
+    }),
+  }) as ExtractedMetadata;
+}
+
+/**
+ * Renditions and extracted metadata of one story's current version: for
+ * photos the grid thumbnail and the preview (JPEG and WebP), metadata and the
+ * perceptual hash; for videos the poster, a thumbnail, the web proxy and the
+ * scrubbing strip; for audio the web proxy and the waveform peaks. Idempotent:
+ * rendition keys are fixed per story, version and role, so a rerun after a
+ * crash overwrites what the first run left.
+ */
+export class StoryMediaProcessor {
+  constructor(private readonly deps: StoryMediaDependencies) {}
+
+  async process(storyId: string, context: Pick<JobContext, "signal" | "progress">): Promise<void> {
+    const source = await this.deps.stories.processingSource(storyId);
+    if (!source) return; // deleted meanwhile, or nothing to render
+    const { story, original } = source;
+    await this.deps.stories.setProcessingState(story.id, "running");
+    const scratch = path.join(this.deps.workDir, randomUUID());
+    await fs.mkdir(scratch, { recursive: true });
+    try {
+      await this.deps.blobs.withLocalFile(original.blobKey, async (file) => {
+        const outputs = await this.render(story, file, scratch, context);
+        for (const output of outputs) await this.store(story, original, output);
+      });
+      await this.deps.stories.setProcessingState(story.id, "done");
+      await context.progress(100);
+    } catch (error) {
+      const reason =
+        error instanceof MediaError ? error.reason : error instanceof Error ? error.message : String(error);
+      await this.deps.stories.setProcessingState(story.id, "failed", reason);
+      if (error instanceof MediaError && !error.retryable) throw new PermanentJobError(reason, { cause: error });
+      throw error;
+    } finally {
+      await fs.rm(scratch, { recursive: true, force: true });
+    }
+  }
+
+  private async render(
+    story: Story,
+    file: string,
+    scratch: string,
+    context: Pick<JobContext, "signal" | "progress">,
+  ): Promise<Output[]> {
+    const limits = toolLimitsFrom(this.deps.media, context.signal);
+    const imageLimits = { maxPixels: this.deps.media.maxPixels, timeoutSeconds: this.deps.media.timeoutMs / 1000 };
+    switch (story.type) {
+      case "photo": {
+        const derivatives = await renderImageDerivatives(file, scratch, imageLimits);
+        await context.progress(50);
+        const [metadata, hash] = await Promise.all([
+          extractImageMetadata(file, { limits }),
+          perceptualHash(file, imageLimits),
+        ]);
+        await this.deps.stories.applyExtractedMetadata(story.id, {
+          ...photoFields(metadata, hash),
+          width: derivatives.width,
+          height: derivatives.height,
+        });
+        await context.progress(80);
+        return derivatives.renditions.map((rendition) => ({
+          role: rendition.format === "jpeg" ? rendition.kind : `${rendition.kind}-webp`,
+          file: rendition.path,
+          mime: rendition.format === "jpeg" ? "image/jpeg" : "image/webp",
+          extension: rendition.format === "jpeg" ? "jpg" : "webp",
+          width: rendition.width,
+          height: rendition.height,
+        }));
+      }
+      case "video": {
+        const probe = await probeMedia(file, limits);
+        await this.deps.stories.applyExtractedMetadata(story.id, mediaFields(probe));
+        const options = { limits, signal: context.signal, probe };
+        const poster = await renderPoster(file, path.join(scratch, "poster.jpg"), options);
+        const thumbnail = await renderThumbnail(poster.path, path.join(scratch, "thumbnail.jpg"), imageLimits);
+        const strip = await renderThumbnailStrip(file, path.join(scratch, "strip"), options);
+        await context.progress(10);
+        const proxy = await transcodeVideoProxy(file, path.join(scratch, "proxy.mp4"), {
+          ...options,
+          onProgress: (percent) => void context.progress(10 + Math.floor(percent * 0.85)),
+        });
+        return [
+          { role: "poster", file: poster.path, mime: "image/jpeg", extension: "jpg", ...poster },
+          { role: "thumbnail", file: thumbnail.path, mime: "image/jpeg", extension: "jpg", ...thumbnail },
+          { role: "strip", file: strip.spriteFile, mime: "image/jpeg", extension: "jpg" },
+          { role: "strip-index", file: strip.indexFile, mime: "application/json", extension: "json" },
+          { role: "proxy", file: proxy.path, mime: "video/mp4", extension: "mp4", ...proxy },
+        ];
+      }
+      case "audio": {
+        const probe = await probeMedia(file, limits);
+        await this.deps.stories.applyExtractedMetadata(story.id, mediaFields(probe));
+        const options = { limits, signal: context.signal, probe };
+        const waveform = await audioWaveform(file, options);
+        const waveformFile = path.join(scratch, "waveform.json");
+        await fs.writeFile(waveformFile, JSON.stringify(waveform));
+        await context.progress(10);
+        const proxy = await transcodeAudioProxy(file, path.join(scratch, "proxy.m4a"), {
+          ...options,
+          onProgress: (percent) => void context.progress(10 + Math.floor(percent * 0.85)),
+        });
+        return [
+          { role: "waveform", file: waveformFile, mime: "application/json", extension: "json" },
+          { role: "proxy", file: proxy.path, mime: "audio/mp4", extension: "m4a" },
+        ];
+      }
+      case "composite":
+        return [];
+    }
+  }
+
+  private async store(story: Story, original: StoryFile, output: Output): Promise<void> {
+    const key = `renditions/${story.id}/v${original.versionNo}/${output.role}.${output.extension}`;
+    const stored = await this.deps.blobs.put(key, createReadStream(output.file), { contentType: output.mime });
+    const { replacedBlobKey } = await this.deps.stories.addRendition({
+      storyId: story.id,
+      versionNo: original.versionNo,
+      role: output.role,
+      blobKey: key,
+      mime: output.mime,
+      size: stored.size,
+      width: output.width ?? null,
+      height: output.height ?? null,
+    });
+    if (replacedBlobKey && replacedBlobKey !== key) {
+      await this.deps.blobs
+        .delete(replacedBlobKey)
+        .catch((error) => this.deps.onBlobDeleteError?.(replacedBlobKey, error));
+    }
+  }
+}
