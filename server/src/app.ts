@@ -15,11 +15,14 @@ import { apiTokensRoutes } from "./modules/api-tokens/api-tokens.routes.js";
 import { registerApiAuth } from "./modules/auth/auth.plugin.js";
 import type { BearerVerifier } from "./modules/auth/bearer.js";
 import { currentUserRoutes } from "./modules/auth/current-user.routes.js";
+import { buildBlobStore } from "./modules/blobs/build-blob-store.js";
 import { MenusRepository } from "./modules/menus/menus.repository.js";
 import { menusRoutes } from "./modules/menus/menus.routes.js";
 import { MenusService } from "./modules/menus/menus.service.js";
 import { buildOidc } from "./modules/oidc/oidc.js";
 import { systemRoutes } from "./modules/system/system.routes.js";
+import { registryOnlySink, type UploadSink } from "./modules/uploads/upload-sink.js";
+import { buildUploads } from "./modules/uploads/uploads.js";
 import { UsersRepository } from "./modules/users/users.repository.js";
 import { UsersService } from "./modules/users/users.service.js";
 import { version } from "./version.js";
@@ -28,10 +31,12 @@ export interface AppDependencies {
   config: Config;
   db: Db;
   logger?: FastifyServerOptions["logger"];
+  /** What a finished upload turns into (the stories module's draft story); by default only the blob and its row. */
+  uploadSink?: UploadSink;
 }
 
 /** The composition root: builds every service once and mounts the routes. Listening is server.ts's job. */
-export async function buildApp({ config, db, logger }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({ config, db, logger, uploadSink }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     bodyLimit: config.bodyLimit,
@@ -75,6 +80,14 @@ export async function buildApp({ config, db, logger }: AppDependencies): Promise
   registerHealth(app, db);
 
   const menus = new MenusService(new MenusRepository(db));
+  const blobStore = buildBlobStore(config.storage);
+  const uploads = buildUploads({
+    config: config.uploads,
+    db,
+    store: blobStore,
+    sink: uploadSink ?? registryOnlySink,
+    log: app.log,
+  });
   await app.register(
     async (api) => {
       await api.register(systemRoutes({ name: "dams", version }));
@@ -83,6 +96,7 @@ export async function buildApp({ config, db, logger }: AppDependencies): Promise
       await api.register(accessRoutes(access));
       await api.register(apiTokensRoutes(access.apiTokens));
       await api.register(oidc.apiRoutes);
+      await api.register(uploads.routes);
     },
     { prefix: API_PREFIX },
   );

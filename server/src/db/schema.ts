@@ -100,6 +100,22 @@ export interface AuthThrottleTable {
   at: string;
 }
 
+/** The registry of stored originals (migration 0006); stories reference `key`. */
+export interface BlobsTable {
+  /** The BlobStore key, e.g. `originals/ab/cd/<uuid>`. */
+  key: string;
+  /** Hex SHA-256 of the content. */
+  sha256: string;
+  size: number;
+  /** The type found by content sniffing, not the client's claim. */
+  mime: string;
+  kind: "photo" | "video" | "audio";
+  /** The name the file had on the uploader's machine; for display and downloads only. */
+  original_name: string | null;
+  created_by: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   menus: MenusTable;
@@ -109,6 +125,7 @@ export interface Database {
   role_permissions: RolePermissionsTable;
   library_grants: LibraryGrantsTable;
   api_tokens: ApiTokensTable;
+  blobs: BlobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -4,6 +4,7 @@ import { usersAndMenus } from "./0001-users-and-menus.js";
 import { seedMenus } from "./0002-seed-menus.js";
 import { oidc } from "./0003-oidc.js";
 import { accessControl } from "./0004-access-control.js";
+import { blobs } from "./0006-blobs.js";
 
 // Migrations are frozen history: they must not depend on today's table types.
 // biome-ignore lint/suspicious/noExplicitAny: migrations address tables that later versions may reshape.
@@ -19,6 +20,7 @@ export class DamsMigrationProvider implements MigrationProvider {
       "0002-seed-menus": seedMenus,
       "0003-oidc": oidc(this.adapter),
       "0004-access-control": accessControl(this.adapter),
+      "0006-blobs": blobs(this.adapter),
     };
   }
 }
