@@ -14,9 +14,10 @@ export interface ZipEntry {
 /** A name that stays inside the folder it is unpacked in: no directories, no dot-names, no control characters. */
 function safeEntryName(name: string): string {
   const base = name.split(/[/\\]/).pop() ?? "";
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed.
-  const cleaned = base
-    .replace(/[\u0000-\u001f\u007f:*?"<>|]/g, "_")
+  const cleaned = [...base]
+    .map((character) => (character.charCodeAt(0) < 0x20 || character.charCodeAt(0) === 0x7f ? "_" : character))
+    .join("")
+    .replace(/[:*?"<>|]/g, "_")
     .replace(/^\.+/, "")
     .trim();
   return cleaned || "file";
