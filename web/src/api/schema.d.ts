@@ -2198,7 +2198,7 @@ export interface paths {
         put?: never;
         /**
          * Create a resumable upload (tus), optionally with its first or only bytes
-         * @description tus 1.0 resumable upload (https://tus.io/protocols/resumable-upload), extensions creation, creation-with-upload, creation-defer-length, termination, expiration.
+         * @description tus 1.0 resumable upload (https://tus.io/protocols/resumable-upload), extensions creation, creation-with-upload, creation-defer-length, termination.
          *     Upload-Metadata: `filename` (the original name) and any other keys, passed on to the story that is created.
          *     On the last byte the type is checked by content (415 with a message when refused), the file is stored and hashed,
          *     and the answer (201 to a POST with the whole body, else 200 to the last PATCH) carries `{ code: 0, data: { upload: { blobKey, sha256, size, mime, kind, originalName }, result } }`.
@@ -2241,7 +2241,7 @@ export interface paths {
         post?: never;
         /**
          * The caller's upload: HEAD its offset, PATCH bytes at Upload-Offset, DELETE it (tus)
-         * @description tus 1.0 resumable upload (https://tus.io/protocols/resumable-upload), extensions creation, creation-with-upload, creation-defer-length, termination, expiration.
+         * @description tus 1.0 resumable upload (https://tus.io/protocols/resumable-upload), extensions creation, creation-with-upload, creation-defer-length, termination.
          *     Upload-Metadata: `filename` (the original name) and any other keys, passed on to the story that is created.
          *     On the last byte the type is checked by content (415 with a message when refused), the file is stored and hashed,
          *     and the answer (201 to a POST with the whole body, else 200 to the last PATCH) carries `{ code: 0, data: { upload: { blobKey, sha256, size, mime, kind, originalName }, result } }`.
@@ -2272,7 +2272,7 @@ export interface paths {
         options?: never;
         /**
          * The caller's upload: HEAD its offset, PATCH bytes at Upload-Offset, DELETE it (tus)
-         * @description tus 1.0 resumable upload (https://tus.io/protocols/resumable-upload), extensions creation, creation-with-upload, creation-defer-length, termination, expiration.
+         * @description tus 1.0 resumable upload (https://tus.io/protocols/resumable-upload), extensions creation, creation-with-upload, creation-defer-length, termination.
          *     Upload-Metadata: `filename` (the original name) and any other keys, passed on to the story that is created.
          *     On the last byte the type is checked by content (415 with a message when refused), the file is stored and hashed,
          *     and the answer (201 to a POST with the whole body, else 200 to the last PATCH) carries `{ code: 0, data: { upload: { blobKey, sha256, size, mime, kind, originalName }, result } }`.
@@ -2302,7 +2302,7 @@ export interface paths {
         };
         /**
          * The caller's upload: HEAD its offset, PATCH bytes at Upload-Offset, DELETE it (tus)
-         * @description tus 1.0 resumable upload (https://tus.io/protocols/resumable-upload), extensions creation, creation-with-upload, creation-defer-length, termination, expiration.
+         * @description tus 1.0 resumable upload (https://tus.io/protocols/resumable-upload), extensions creation, creation-with-upload, creation-defer-length, termination.
          *     Upload-Metadata: `filename` (the original name) and any other keys, passed on to the story that is created.
          *     On the last byte the type is checked by content (415 with a message when refused), the file is stored and hashed,
          *     and the answer (201 to a POST with the whole body, else 200 to the last PATCH) carries `{ code: 0, data: { upload: { blobKey, sha256, size, mime, kind, originalName }, result } }`.

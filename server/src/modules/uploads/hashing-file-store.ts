@@ -8,6 +8,9 @@ import { FileStore } from "@tus/file-store";
 /** What the tus server names uploads (16 random bytes, hex) — and nothing else gets near the file system. */
 export const UPLOAD_ID = /^[0-9a-f]{32}$/;
 
+/** An unfinished upload may be resumed for this long after its creation; then removeAbandoned deletes it. */
+export const UPLOAD_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+
 /** Uploads whose running hash is kept; past this the oldest are forgotten (they are hashed from disk at the end). */
 const MAX_TRACKED = 10_000;
 
@@ -22,6 +25,8 @@ export class HashingFileStore extends FileStore {
   readonly #running = new Map<string, { hash: Hash; offset: number }>();
 
   constructor(readonly uploadDirectory: string) {
+    // Not tus's expiration extension: it re-reads a finished upload after the POST that completed it, which
+    // is gone by then (moved into the blob store). Abandoned uploads are removed by removeAbandoned instead.
     super({ directory: uploadDirectory });
   }
 
@@ -72,6 +77,19 @@ export class HashingFileStore extends FileStore {
   async forget(id: string): Promise<void> {
     this.#running.delete(id);
     await this.configstore.delete(id);
+  }
+
+  /** Deletes unfinished uploads created more than `lifetimeMs` ago; returns their ids. */
+  async removeAbandoned(lifetimeMs = UPLOAD_LIFETIME_MS, now = new Date()): Promise<string[]> {
+    const removed: string[] = [];
+    for (const id of (await this.configstore.list?.()) ?? []) {
+      const upload = await this.configstore.get(id);
+      const created = upload?.creation_date ? Date.parse(upload.creation_date) : Number.NaN;
+      if (!UPLOAD_ID.test(id) || Number.isNaN(created) || now.getTime() - created <= lifetimeMs) continue;
+      await this.remove(id).catch(() => this.configstore.delete(id));
+      removed.push(id);
+    }
+    return removed;
   }
 
   /** The file holding the upload's bytes (ids are checked by the routes: no separators). */

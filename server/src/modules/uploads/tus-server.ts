@@ -40,7 +40,7 @@ function toErrorEnvelope(error: unknown, log: FastifyBaseLogger): { status_code:
 
 /**
  * The tus 1.0 server (creation, creation-with-upload, creation-defer-length,
- * termination, expiration) on the file store. The locker is in memory: right
+ * termination) on the file store. The locker is in memory: right
  * for one process; several API nodes need a shared one (docs/storage.md).
  */
 export function buildTusServer(deps: {

@@ -15,7 +15,7 @@ export interface UploadsRoutesDeps {
 
 const uploadIdParams = z.object({ id: z.string().describe("the upload id from the Location of the POST") });
 
-const PROTOCOL = `tus 1.0 resumable upload (https://tus.io/protocols/resumable-upload), extensions creation, creation-with-upload, creation-defer-length, termination, expiration.
+const PROTOCOL = `tus 1.0 resumable upload (https://tus.io/protocols/resumable-upload), extensions creation, creation-with-upload, creation-defer-length, termination.
 Upload-Metadata: \`filename\` (the original name) and any other keys, passed on to the story that is created.
 On the last byte the type is checked by content (415 with a message when refused), the file is stored and hashed,
 and the answer (201 to a POST with the whole body, else 200 to the last PATCH) carries \`{ code: 0, data: { upload: { blobKey, sha256, size, mime, kind, originalName }, result } }\`.`;

@@ -6,6 +6,7 @@ import { describeEachDialect, useTestDb } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { BlobsRepository } from "../blobs/blobs.repository.js";
 import { buildBlobStore } from "../blobs/build-blob-store.js";
+import { HashingFileStore, UPLOAD_LIFETIME_MS } from "./hashing-file-store.js";
 import {
   CORPUS,
   createUpload,
@@ -236,6 +237,16 @@ describeEachDialect("tus uploads", (dialect) => {
     expect(deleted.status).toBe(204);
     expect((await fetch(url, { method: "HEAD", headers: tusHeaders(alice.token) })).status).toBe(404);
     expect(fs.existsSync(path.join(running.config.uploads.directory, id))).toBe(false);
+  });
+
+  it("removes abandoned uploads after their lifetime, and only those", async () => {
+    const url = await createUpload(running.base, alice.token, canon.length);
+    const id = new URL(url).pathname.split("/").pop()!;
+    const uploads = new HashingFileStore(running.config.uploads.directory);
+    expect(await uploads.removeAbandoned()).not.toContain(id);
+    const later = new Date(Date.now() + UPLOAD_LIFETIME_MS + 60_000);
+    expect(await uploads.removeAbandoned(UPLOAD_LIFETIME_MS, later)).toContain(id);
+    expect((await fetch(url, { method: "HEAD", headers: tusHeaders(alice.token) })).status).toBe(404);
   });
 
   it("keeps blob and row together: when the sink fails, the blob is deleted and the client told", async () => {

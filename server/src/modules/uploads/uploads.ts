@@ -44,3 +44,8 @@ export function buildUploads(deps: {
   });
   return { tus, fileStore, service, routes: uploadsRoutes({ tus, fileStore }) };
 }
+
+/** Deletes unfinished uploads older than their lifetime (7 days); for a periodic job. Returns their ids. */
+export async function removeAbandonedUploads(uploads: UploadsModule, now = new Date()): Promise<string[]> {
+  return uploads.fileStore.removeAbandoned(undefined, now);
+}
