@@ -1,11 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { DetailedError } from "tus-js-client";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeEachDialect, useTestDb } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { BlobsRepository } from "../blobs/blobs.repository.js";
 import { buildBlobStore } from "../blobs/build-blob-store.js";
+import { startTestS3Server, type TestS3Server } from "../blobs/s3-test-server.js";
 import { HashingFileStore, UPLOAD_LIFETIME_MS } from "./hashing-file-store.js";
 import {
   CORPUS,
@@ -96,6 +97,10 @@ describeEachDialect("tus uploads", (dialect) => {
     });
     expect(response.status).toBe(201);
     expect(response.headers.get("upload-offset")).toBe(String(canon.length));
+    expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    // The hijacked response still carries the security headers of every answer.
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("tus-resumable")).toBe("1.0.0");
     expect(response.headers.get("location")).toMatch(/\/dams\/api\/v1\/uploads\/[0-9a-f]{32}$/);
     const body = await response.json();
     expect(body.data.upload).toMatchObject({ sha256: sha256(canon), originalName: "post.jpg" });
@@ -261,5 +266,46 @@ describeEachDialect("tus uploads", (dialect) => {
     expect(keysAfter.sort()).toEqual(keysBefore.sort());
     const rows = await db().kysely.selectFrom("blobs").select("key").execute();
     expect(rows.map((row) => row.key).sort()).toEqual(keysBefore.sort());
+  });
+});
+
+describe("tus uploads into S3 (s3rver)", () => {
+  const db = useTestDb("sqlite");
+  const dataDir = temporaryDataDir();
+  const sink = new RecordingSink();
+  let s3: TestS3Server;
+  let running: RunningApp;
+  let carol: TestPrincipal;
+
+  beforeAll(async () => {
+    s3 = await startTestS3Server();
+    const { config } = s3;
+    running = await startApp(db(), dataDir, sink, {
+      DAMS_STORAGE: "s3",
+      S3_BUCKET: config.bucket,
+      S3_ENDPOINT: config.endpoint!,
+      S3_REGION: config.region,
+      S3_ACCESS_KEY_ID: config.credentials!.accessKeyId,
+      S3_SECRET_ACCESS_KEY: config.credentials!.secretAccessKey,
+      S3_FORCE_PATH_STYLE: "true",
+    });
+    carol = await createPrincipal(db(), { username: "carol", roleId: "contributor" });
+  });
+  afterAll(async () => {
+    await running.app.close();
+    await s3.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("resumes an interrupted upload and stores the exact bytes in the bucket, leaving nothing on the disk", async () => {
+    const url = await createUpload(running.base, carol.token, nokia.length, { filename: "to-s3.jpg" });
+    await interruptedPatch(url, carol.token, nokia, 0, 500_000);
+    const done = await tusUpload(running.base, carol.token, nokia, { uploadUrl: url });
+    const { blobKey, sha256: stored } = done.body.data.upload;
+    expect(stored).toBe(sha256(nokia));
+    expect(running.config.storage.kind).toBe("s3");
+    expect(sha256(await storedBytes(running, blobKey))).toBe(sha256(nokia));
+    expect(fs.readdirSync(running.config.uploads.directory)).toEqual([]);
+    expect(await new BlobsRepository(db()).find(blobKey)).toMatchObject({ size: nokia.length, kind: "photo" });
   });
 });
