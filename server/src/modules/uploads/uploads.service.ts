@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/database.js";
-import { sniffFile } from "../../media/sniff.js";
+import { RefusedFileType, sniffFile } from "../../media/sniff.js";
 import { newOriginalKey } from "../blobs/blob-keys.js";
 import type { BlobStore } from "../blobs/blob-store.js";
 import type { BlobsRepository } from "../blobs/blobs.repository.js";
@@ -61,7 +61,7 @@ export class UploadsService {
       sniffed = await sniffFile(file);
     } catch (error) {
       // Refused content is not kept, not even as an upload to resume.
-      await uploads.remove(finished.id).catch(() => {});
+      if (error instanceof RefusedFileType) await uploads.remove(finished.id).catch(() => {});
       throw error;
     }
     const { sha256 } = await uploads.sha256Of(finished.id, finished.size);
@@ -78,7 +78,16 @@ export class UploadsService {
       metadata,
     };
 
-    await store.putFile(stored.blobKey, file, { contentType: stored.mime });
+    try {
+      await store.putFile(stored.blobKey, file, { contentType: stored.mime });
+    } catch (error) {
+      // A complete upload that cannot be stored must not linger: a client asking HEAD would see it
+      // "finished" and stop, with nothing stored. Gone, it is sent again from the start.
+      log.error({ err: error, uploadId: finished.id }, "moving a finished upload into the blob store failed");
+      await store.delete(stored.blobKey).catch(() => {});
+      await uploads.remove(finished.id).catch(() => {});
+      throw error;
+    }
     let result: unknown;
     try {
       result = await db.kysely.transaction().execute(async (transaction) => {
