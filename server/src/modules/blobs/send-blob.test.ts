@@ -120,6 +120,14 @@ describe("sendBlob and sendZip on the local store", () => {
     expect(response.headers["last-modified"]).toBeDefined();
   });
 
+  it("answers HEAD with the headers of the whole blob and no body", async () => {
+    const response = await app.inject({ method: "HEAD", url: "/download" });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-length"]).toBe(String(photo.length));
+    expect(response.headers["accept-ranges"]).toBe("bytes");
+    expect(response.rawPayload.length).toBe(0);
+  });
+
   it("sends inline for players", async () => {
     const response = await app.inject({ method: "GET", url: "/download?inline=1" });
     expect(response.headers["content-disposition"]).toMatch(/^inline; /);

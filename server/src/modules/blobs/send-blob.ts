@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import contentDisposition from "content-disposition";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { NotFound } from "../../http/errors.js";
@@ -118,6 +119,7 @@ export async function sendBlob(
   const length = range ? range.end - range.start + 1 : stat.size;
   reply.header("content-length", length);
   if (range) reply.status(206).header("content-range", `bytes ${range.start}-${range.end}/${stat.size}`);
-  if (request.method === "HEAD") return reply.send();
+  // HEAD: no bytes read. An empty stream, because Fastify's HEAD handling replaces the length of an empty body with 0.
+  if (request.method === "HEAD") return reply.send(Readable.from([]));
   return reply.send(await store.get(options.key, range));
 }

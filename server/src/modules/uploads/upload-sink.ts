@@ -26,7 +26,9 @@ export interface StoredUpload {
  * creates the draft story. It runs inside the transaction that inserts the
  * `blobs` row, so the story, the row (and any job enqueued with
  * `{ transaction }`) commit together or not at all; when it throws, the blob
- * is deleted again and the client gets the error. Its result is sent to the
+ * is deleted again and the client gets the error (a domain error such as
+ * Forbidden — no write access to the library named in the metadata — keeps
+ * its status and message). Its result is sent to the
  * client as `data.result` in the answer to the last PATCH (or the POST, with
  * creation-with-upload).
  */
