@@ -22,7 +22,7 @@ import type { BlobStore, ByteRange, StoredBlob } from "./blob-store.js";
 
 export type S3StorageConfig = Extract<StorageConfig, { kind: "s3" }>;
 
-/** Multipart part size: 16 MiB keeps a 20 GiB original under S3's 10,000-part limit… barely; lib-storage grows it when needed. */
+/** Multipart part size: 16 MiB parts allow objects up to ~156 GiB within S3's 10,000 parts; 4 in flight bound the memory. */
 const PART_SIZE = 16 * 1024 * 1024;
 
 function isNotFound(error: unknown): boolean {
