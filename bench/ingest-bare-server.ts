@@ -8,7 +8,7 @@ import { pipeline } from "node:stream/promises";
 /**
  * The peer of the ingest benchmark: a bare node:http PUT handler that pipes
  * the body through SHA-256 into a file, fsyncs it and renames it into place
- * (the same durability dams gives a finished upload), and answers the hash.
+ * (the file fsync dams does too; dams also fsyncs the directory), and answers the hash.
  *
  *   tsx ingest-bare-server.ts <port> <directory>
  */

@@ -10,7 +10,7 @@ import { performance } from "node:perf_hooks";
  * Ingest: a tus upload through the whole dams stack (auth, tus, running
  * SHA-256, content sniffing, fsync + move into the blob store, the blobs row)
  * against a bare node:http PUT handler that pipes to SHA-256 and a file
- * (fsynced and renamed, the same durability), on loopback, in the same run.
+ * (fsynced and renamed, no directory fsync), on loopback, in the same run.
  * Two loads: one 1 GiB file (tus: POST, then one PATCH with the whole body),
  * and 500 small photos (corpus JPEGs, 4 at a time, tus creation-with-upload:
  * one request each, like the PUT). Both servers get the same client code
