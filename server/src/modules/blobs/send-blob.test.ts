@@ -220,6 +220,19 @@ describe("sendBlob on S3 with presigned downloads", () => {
     await server.close();
   });
 
+  it("streams through the API, ranges included, when presigning is off", async () => {
+    const streaming = downloadApp(new S3BlobStore({ ...server.config, presignedDownloads: false }));
+    await streaming.ready();
+    const whole = await streaming.inject({ method: "GET", url: "/download" });
+    expect(whole.statusCode).toBe(200);
+    expect(whole.rawPayload.equals(photo)).toBe(true);
+    expect(whole.headers["last-modified"]).toBeDefined();
+    const suffix = await streaming.inject({ method: "GET", url: "/download", headers: { range: "bytes=-100" } });
+    expect(suffix.statusCode).toBe(206);
+    expect(suffix.rawPayload.equals(photo.subarray(photo.length - 100))).toBe(true);
+    await streaming.close();
+  });
+
   it("redirects to a presigned URL that serves the bytes", async () => {
     const response = await app.inject({ method: "GET", url: "/download" });
     expect(response.statusCode).toBe(302);
