@@ -141,6 +141,16 @@ describeEachDialect("tus uploads", (dialect) => {
     expect(sha256(await storedBytes(running, done.body.data.upload.blobKey))).toBe(sha256(nokia));
   });
 
+  it("tells what it supports on OPTIONS, without a token", async () => {
+    const response = await fetch(`${running.base}${UPLOADS}`, { method: "OPTIONS" });
+    expect(response.status).toBe(204);
+    expect(response.headers.get("tus-version")).toBe("1.0.0");
+    expect(response.headers.get("tus-max-size")).toBe(String(MAX_BYTES));
+    expect(response.headers.get("tus-extension")?.split(",")).toEqual(
+      expect.arrayContaining(["creation", "creation-with-upload", "termination"]),
+    );
+  });
+
   it("answers a wrong Upload-Offset with 409 and changes nothing", async () => {
     const url = await createUpload(running.base, alice.token, canon.length);
     const response = await fetch(url, {
