@@ -151,6 +151,20 @@ blobStoreContract("local", async () => {
   };
 });
 
+describe("LocalBlobStore start-up", () => {
+  it("removes temporary files a crash left behind, and only stale ones", () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "dams-blobs-"));
+    fs.mkdirSync(path.join(root, ".tmp"));
+    fs.writeFileSync(path.join(root, ".tmp", "half-written"), "x");
+    fs.writeFileSync(path.join(root, ".tmp", "in-flight"), "x");
+    const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    fs.utimesSync(path.join(root, ".tmp", "half-written"), old, old);
+    new LocalBlobStore(root);
+    expect(fs.readdirSync(path.join(root, ".tmp"))).toEqual(["in-flight"]);
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+});
+
 let s3: TestS3Server;
 blobStoreContract("s3 (s3rver)", async () => {
   s3 = await startTestS3Server();

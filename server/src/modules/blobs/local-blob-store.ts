@@ -8,6 +8,8 @@ import { NotFound } from "../../http/errors.js";
 import { assertValidBlobKey } from "./blob-keys.js";
 import type { BlobStore, ByteRange, StoredBlob } from "./blob-store.js";
 
+const STALE_TEMPORARY_MS = 60 * 60 * 1000;
+
 function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException).code === "ENOENT";
 }
@@ -43,10 +45,15 @@ export class LocalBlobStore implements BlobStore {
   readonly #root: string;
   readonly #temporary: string;
 
-  constructor(root: string) {
+  constructor(root: string, now = Date.now()) {
     this.#root = path.resolve(root);
     this.#temporary = path.join(this.#root, ".tmp");
     fs.mkdirSync(this.#temporary, { recursive: true });
+    // What a crash left half-written; an hour's grace spares a write another process has in flight.
+    for (const name of fs.readdirSync(this.#temporary)) {
+      const file = path.join(this.#temporary, name);
+      if (now - fs.statSync(file).mtimeMs > STALE_TEMPORARY_MS) fs.rmSync(file, { force: true });
+    }
   }
 
   #path(key: string): string {
