@@ -1,3 +1,4 @@
+import path from "node:path";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
@@ -16,6 +17,7 @@ import { registerApiAuth } from "./modules/auth/auth.plugin.js";
 import type { BearerVerifier } from "./modules/auth/bearer.js";
 import { currentUserRoutes } from "./modules/auth/current-user.routes.js";
 import type { BlobStore } from "./modules/blobs/blob-store.js";
+import { buildBlobStore } from "./modules/blobs/build-blob-store.js";
 import { buildCatalogue } from "./modules/catalogue/catalogue.compose.js";
 import { catalogueRoutes } from "./modules/catalogue/catalogue.routes.js";
 import type { CatalogueUsage } from "./modules/catalogue/shared/catalogue-usage.js";
@@ -28,12 +30,17 @@ import { MenusRepository } from "./modules/menus/menus.repository.js";
 import { menusRoutes } from "./modules/menus/menus.routes.js";
 import { MenusService } from "./modules/menus/menus.service.js";
 import { buildOidc } from "./modules/oidc/oidc.js";
+import { processStoriesJob } from "./modules/processing/process-stories.job.js";
+import { StoryMediaProcessor } from "./modules/processing/story-media.processor.js";
+import { StoryUploadSink } from "./modules/processing/story-upload-sink.js";
 import { buildStories } from "./modules/stories/stories.compose.js";
 import { storiesRoutes } from "./modules/stories/stories.routes.js";
 import type { ProcessStoriesPayload } from "./modules/stories/stories.service.js";
 import { StoryCatalogueUsage } from "./modules/stories/story-catalogue-usage.js";
 import { workflowRoutes } from "./modules/stories/workflow.routes.js";
 import { systemRoutes } from "./modules/system/system.routes.js";
+import type { UploadSink } from "./modules/uploads/upload-sink.js";
+import { buildUploads } from "./modules/uploads/uploads.js";
 import { UsersRepository } from "./modules/users/users.repository.js";
 import { UsersService } from "./modules/users/users.service.js";
 import { version } from "./version.js";
@@ -42,24 +49,20 @@ export interface AppDependencies {
   config: Config;
   db: Db;
   logger?: FastifyServerOptions["logger"];
-  /** Where originals and renditions live (the blobs module builds it; until then byte calls answer 503). */
+  /** Where originals and renditions live; by default the one the configuration names. */
   blobStore?: BlobStore;
-  /** The durable job queue (the jobs module builds it; until then enqueueing answers 503). */
+  /** The job queue stories enqueue on; by default the durable queue in the database. */
   jobs?: JobEnqueuer;
-  /** The media module's processing job, enqueued when stories are committed. */
+  /** The job enqueued when stories need their renditions; by default the media processing job. */
   processingJob?: JobDefinition<ProcessStoriesPayload>;
-  /** How many stories use a catalogue entry (tests pass their own). */
+  /** How many stories use a catalogue entry; by default counted in the stories table. */
   catalogueUsage?: CatalogueUsage;
+  /** What a finished upload turns into; by default a draft story (or a new version). */
+  uploadSink?: UploadSink;
 }
 
 /** The composition root: builds every service once and mounts the routes. Listening is server.ts's job. */
-export async function buildApp({
-  config,
-  db,
-  logger,
-  catalogueUsage,
-  ...seams
-}: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({ config, db, logger, ...seams }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     bodyLimit: config.bodyLimit,
@@ -114,15 +117,38 @@ export async function buildApp({
   app.addHook("onClose", async () => workersStopped ?? jobs.worker.stop());
 
   const menus = new MenusService(new MenusRepository(db));
+  const blobStore = seams.blobStore ?? buildBlobStore(config.storage);
+  const onBlobDeleteError = (key: string, error: unknown) =>
+    app.log.warn({ key, err: error }, "a blob no longer needed could not be deleted");
+  // The processing job and the stories service need each other: the job is
+  // defined first and reaches the processor, built after the stories, late.
+  let processor: StoryMediaProcessor | undefined;
+  const processingJob =
+    seams.processingJob ?? processStoriesJob(() => processor!, { timeoutMs: Math.max(config.media.timeoutMs, 60_000) });
   const stories = buildStories({
     db,
     access: access.libraries,
-    blobs: seams.blobStore,
+    blobs: blobStore,
     jobs: seams.jobs ?? jobs.queue,
-    processingJob: seams.processingJob,
-    onBlobDeleteError: (key, error) => app.log.warn({ key, err: error }, "blob of a deleted story left behind"),
+    processingJob,
+    onBlobDeleteError,
   });
-  const catalogue = buildCatalogue(db, catalogueUsage ?? new StoryCatalogueUsage(db));
+  processor = new StoryMediaProcessor({
+    stories: stories.stories,
+    blobs: blobStore,
+    media: config.media,
+    workDir: path.join(config.dataDir, "tmp", "processing"),
+    onBlobDeleteError,
+  });
+  jobs.worker.register(processingJob);
+  const catalogue = buildCatalogue(db, seams.catalogueUsage ?? new StoryCatalogueUsage(db));
+  const uploads = buildUploads({
+    config: config.uploads,
+    db,
+    store: blobStore,
+    sink: seams.uploadSink ?? new StoryUploadSink(stories.stories, stories.links),
+    log: app.log,
+  });
   await app.register(
     async (api) => {
       await api.register(systemRoutes({ name: "dams", version }));
@@ -137,6 +163,7 @@ export async function buildApp({
       await api.register(workflowRoutes(stories));
       await api.register(catalogueRoutes(catalogue));
       await api.register(jobs.routes);
+      await api.register(uploads.routes);
     },
     { prefix: API_PREFIX },
   );

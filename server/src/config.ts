@@ -65,6 +65,19 @@ const envSchema = z.object({
   DAMS_JOBS_PROGRESS_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   DAMS_JOBS_STOP_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(8000),
   DAMS_JOBS_ABORT_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
+  DAMS_STORAGE: z.enum(["local", "s3"]).default("local"),
+  S3_ENDPOINT: z.url().optional(),
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: booleanFromEnv.default(false),
+  S3_PRESIGNED_DOWNLOADS: booleanFromEnv.default(false),
+  DAMS_UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(20 * 1024 ** 3),
 });
 
 export type DatabaseConfig = { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
@@ -84,6 +97,8 @@ export interface Config {
   oidc: OidcConfig;
   jobs: JobsConfig;
   media: MediaConfig;
+  storage: StorageConfig;
+  uploads: UploadsConfig;
 }
 
 /** The durable job queue and its workers (docs/jobs.md). */
@@ -115,6 +130,30 @@ export interface MediaConfig {
   memoryBytes: number;
 }
 
+/** Where blobs live: under the data dir, or in an S3-compatible bucket. */
+export type StorageConfig =
+  | { kind: "local"; directory: string }
+  | {
+      kind: "s3";
+      bucket: string;
+      region: string;
+      /** Unset for AWS itself; MinIO, Ceph RGW, Garage… need theirs. */
+      endpoint?: string;
+      forcePathStyle: boolean;
+      /** Unset: the SDK's default chain (environment, instance role). */
+      credentials?: { accessKeyId: string; secretAccessKey: string };
+      /** Downloads answer 302 to a presigned URL instead of streaming through the API. */
+      presignedDownloads: boolean;
+      /** Scratch space for withLocalFile copies. */
+      scratchDirectory: string;
+    };
+
+/** tus uploads in progress live in `directory`, on the local disk. */
+export interface UploadsConfig {
+  directory: string;
+  maxBytes: number;
+}
+
 /** Sign-in: the embedded OpenID Connect provider, or an external issuer when `external` is set. */
 export interface OidcConfig {
   /** DAMS_PUBLIC_URL without a trailing slash, or http://localhost:<PORT>. */
@@ -133,6 +172,29 @@ export interface OidcConfig {
 }
 
 export class ConfigError extends Error {}
+
+function storageFrom(values: z.infer<typeof envSchema>, dataDir: string): StorageConfig {
+  if (values.DAMS_STORAGE === "local") return { kind: "local", directory: path.join(dataDir, "blobs") };
+  if (!values.S3_BUCKET) throw new ConfigError("Invalid configuration:\n  S3_BUCKET: required when DAMS_STORAGE=s3");
+  if (Boolean(values.S3_ACCESS_KEY_ID) !== Boolean(values.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError(
+      "Invalid configuration:\n  S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both, or neither for the SDK's default credentials",
+    );
+  }
+  return {
+    kind: "s3",
+    bucket: values.S3_BUCKET,
+    region: values.S3_REGION,
+    endpoint: values.S3_ENDPOINT,
+    forcePathStyle: values.S3_FORCE_PATH_STYLE,
+    credentials:
+      values.S3_ACCESS_KEY_ID && values.S3_SECRET_ACCESS_KEY
+        ? { accessKeyId: values.S3_ACCESS_KEY_ID, secretAccessKey: values.S3_SECRET_ACCESS_KEY }
+        : undefined,
+    presignedDownloads: values.S3_PRESIGNED_DOWNLOADS,
+    scratchDirectory: path.join(dataDir, "tmp"),
+  };
+}
 
 function databaseFrom(url: string | undefined, dataDir: string): DatabaseConfig {
   if (url === undefined) return { kind: "sqlite", file: path.join(dataDir, "dams.sqlite") };
@@ -201,5 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: values.DAMS_MEDIA_TIMEOUT_SECONDS * 1000,
       memoryBytes: values.DAMS_MEDIA_MEMORY_MB * 1024 * 1024,
     },
+    storage: storageFrom(values, dataDir),
+    uploads: { directory: path.join(dataDir, "uploads"), maxBytes: values.DAMS_UPLOAD_MAX_BYTES },
   };
 }

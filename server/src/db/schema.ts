@@ -398,6 +398,22 @@ export interface JobsTable {
   updated_at: string;
 }
 
+/** The registry of stored originals (migration 0006); stories reference `key`. */
+export interface BlobsTable {
+  /** The BlobStore key, e.g. `originals/ab/cd/<uuid>`. */
+  key: string;
+  /** Hex SHA-256 of the content. */
+  sha256: string;
+  size: number;
+  /** The type found by content sniffing, not the client's claim. */
+  mime: string;
+  kind: "photo" | "video" | "audio";
+  /** The name the file had on the uploader's machine; for display and downloads only. */
+  original_name: string | null;
+  created_by: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   menus: MenusTable;
@@ -430,6 +446,7 @@ export interface Database {
   codelist_options: CodelistOptionsTable;
   story_properties: StoryPropertiesTable;
   jobs: JobsTable;
+  blobs: BlobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

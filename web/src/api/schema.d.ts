@@ -12227,6 +12227,151 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dams/api/v1/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a resumable upload (tus), optionally with its first or only bytes
+         * @description tus 1.0 resumable upload (https://tus.io/protocols/resumable-upload), extensions creation, creation-with-upload, creation-defer-length, termination.
+         *     Upload-Metadata: `filename` (the original name) and any other keys, passed on to the story that is created.
+         *     On the last byte the type is checked by content (415 with a message when refused), the file is stored and hashed,
+         *     and the answer (201 to a POST with the whole body, else 200 to the last PATCH) carries `{ code: 0, data: { upload: { blobKey, sha256, size, mime, kind, originalName }, result } }`.
+         *
+         *     Access: any signed-in user.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/uploads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * The caller's upload: HEAD its offset, PATCH bytes at Upload-Offset, DELETE it (tus)
+         * @description tus 1.0 resumable upload (https://tus.io/protocols/resumable-upload), extensions creation, creation-with-upload, creation-defer-length, termination.
+         *     Upload-Metadata: `filename` (the original name) and any other keys, passed on to the story that is created.
+         *     On the last byte the type is checked by content (415 with a message when refused), the file is stored and hashed,
+         *     and the answer (201 to a POST with the whole body, else 200 to the last PATCH) carries `{ code: 0, data: { upload: { blobKey, sha256, size, mime, kind, originalName }, result } }`.
+         *
+         *     Access: any signed-in user.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the upload id from the Location of the POST */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        /**
+         * The caller's upload: HEAD its offset, PATCH bytes at Upload-Offset, DELETE it (tus)
+         * @description tus 1.0 resumable upload (https://tus.io/protocols/resumable-upload), extensions creation, creation-with-upload, creation-defer-length, termination.
+         *     Upload-Metadata: `filename` (the original name) and any other keys, passed on to the story that is created.
+         *     On the last byte the type is checked by content (415 with a message when refused), the file is stored and hashed,
+         *     and the answer (201 to a POST with the whole body, else 200 to the last PATCH) carries `{ code: 0, data: { upload: { blobKey, sha256, size, mime, kind, originalName }, result } }`.
+         *
+         *     Access: any signed-in user.
+         */
+        head: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the upload id from the Location of the POST */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /**
+         * The caller's upload: HEAD its offset, PATCH bytes at Upload-Offset, DELETE it (tus)
+         * @description tus 1.0 resumable upload (https://tus.io/protocols/resumable-upload), extensions creation, creation-with-upload, creation-defer-length, termination.
+         *     Upload-Metadata: `filename` (the original name) and any other keys, passed on to the story that is created.
+         *     On the last byte the type is checked by content (415 with a message when refused), the file is stored and hashed,
+         *     and the answer (201 to a POST with the whole body, else 200 to the last PATCH) carries `{ code: 0, data: { upload: { blobKey, sha256, size, mime, kind, originalName }, result } }`.
+         *
+         *     Access: any signed-in user.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the upload id from the Location of the POST */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        trace?: never;
+    };
     "/uuas/interaction/{uid}": {
         parameters: {
             query?: never;

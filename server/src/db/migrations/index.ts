@@ -5,6 +5,7 @@ import { seedMenus } from "./0002-seed-menus.js";
 import { oidc } from "./0003-oidc.js";
 import { accessControl } from "./0004-access-control.js";
 import { jobs } from "./0005-jobs.js";
+import { blobs } from "./0006-blobs.js";
 import { stories } from "./0007-stories.js";
 import { catalogue } from "./0008-catalogue.js";
 
@@ -23,6 +24,7 @@ export class DamsMigrationProvider implements MigrationProvider {
       "0003-oidc": oidc(this.adapter),
       "0004-access-control": accessControl(this.adapter),
       "0005-jobs": jobs(this.adapter),
+      "0006-blobs": blobs(this.adapter),
       "0007-stories": stories(this.adapter),
       "0008-catalogue": catalogue(this.adapter),
     };

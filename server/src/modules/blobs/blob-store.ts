@@ -25,8 +25,8 @@ export interface BlobStore {
   putFile(key: string, file: string, options?: { contentType?: string }): Promise<StoredBlob>;
   /** The blob's bytes, or a range of them. Throws NotFound for an unknown key. */
   get(key: string, range?: ByteRange): Promise<Readable>;
-  /** Size of the blob, or null when it does not exist. */
-  stat(key: string): Promise<{ size: number } | null>;
+  /** Size of the blob (and when it was last written, where the store knows), or null when it does not exist. */
+  stat(key: string): Promise<{ size: number; modifiedAt?: Date } | null>;
   /** Removes the blob; no error when it is already gone. */
   delete(key: string): Promise<void>;
   /** Every key under `prefix`, for sweeping orphans. */

@@ -147,7 +147,11 @@ export class StoryMediaProcessor {
     context: Pick<JobContext, "signal" | "progress">,
   ): Promise<Output[]> {
     const limits = toolLimitsFrom(this.deps.media, context.signal);
-    const imageLimits = { maxPixels: this.deps.media.maxPixels, timeoutSeconds: this.deps.media.timeoutMs / 1000 };
+    // libvips takes at most an hour; one image never needs more.
+    const imageLimits = {
+      maxPixels: this.deps.media.maxPixels,
+      timeoutSeconds: Math.min(3600, Math.ceil(this.deps.media.timeoutMs / 1000)),
+    };
     switch (story.type) {
       case "photo": {
         const derivatives = await renderImageDerivatives(file, scratch, imageLimits);

@@ -134,6 +134,7 @@ export class StoriesService {
       size: input.size,
       mime: input.mime,
       original_name: input.originalName,
+      ...(options.enqueueProcessing ? { processing_state: "queued" as const } : {}),
     };
     const duplicates = await this.deps.stories.withSha256([input.libraryId], input.sha256);
     // Every check above runs before the transaction: SQLite has one connection, held by it.
@@ -263,13 +264,19 @@ export class StoriesService {
         .map((file) => file.storyId),
     );
     const now = this.#support.now();
+    // Uploads start their processing on the last byte; commit starts what has not run (or failed).
+    const toProcess = new Set(
+      stories
+        .filter((story) => withFiles.has(story.id) && ["none", "failed"].includes(story.processingState))
+        .map((story) => story.id),
+    );
     await this.deps.db.kysely.transaction().execute(async (trx) => {
       const repository = this.deps.stories.with(trx);
       const actions = this.deps.actions.with(trx);
       for (const story of stories) {
         const changes = input.metadata ? metadataChanges(story, input.metadata, (v) => repository.json(v)) : {};
         if (Object.keys(changes).length > 0) await repository.update(story.id, changes);
-        if (!(await repository.markCommitted(story.id, actor.id, now, withFiles.has(story.id)))) {
+        if (!(await repository.markCommitted(story.id, actor.id, now, toProcess.has(story.id)))) {
           throw new Conflict(`story ${story.id} is not a draft`, "not_a_draft");
         }
         await actions.record(
@@ -277,10 +284,7 @@ export class StoriesService {
           now,
         );
       }
-      await this.#support.enqueueProcessing(
-        trx,
-        stories.filter((story) => withFiles.has(story.id)).map((story) => story.id),
-      );
+      await this.#support.enqueueProcessing(trx, [...toProcess]);
     });
     return this.deps.stories
       .findMany(input.storyIds)

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "../../db/database.js";
-import { Conflict, Invalid, NotFound } from "../../http/errors.js";
+import { Conflict, Forbidden, Invalid, NotFound } from "../../http/errors.js";
 import type { FoldersService } from "../folders/folders.service.js";
 import { DEFAULT_LIBRARY_ID, type LibrariesService } from "../libraries/libraries.service.js";
 import type { StoriesRepository } from "./stories.repository.js";
@@ -271,6 +271,13 @@ export class StoryLinksService {
     const readable = await this.deps.libraries.readableIds(actor);
     const libraryId = readable.includes(DEFAULT_LIBRARY_ID) ? DEFAULT_LIBRARY_ID : (readable[0] ?? DEFAULT_LIBRARY_ID);
     return toDefault(libraryId, null);
+  }
+
+  /** The default library of a user given by id (the upload sink knows only the id). */
+  async defaultLibraryFor(userId: string): Promise<DefaultLibrary> {
+    const user = await this.deps.stories.loadUser(userId);
+    if (!user) throw new Forbidden("the account does not exist or is disabled");
+    return this.defaultLibrary({ ...user, ip: null });
   }
 
   /** Saves `path` (`/frontend/{library}[/{folderId}]` or `{library}[/{folderId}]`) as the user's default. */

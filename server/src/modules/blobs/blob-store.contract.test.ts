@@ -1,0 +1,206 @@
+import { createHash, randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NotFound } from "../../http/errors.js";
+import type { BlobStore } from "./blob-store.js";
+import { LocalBlobStore } from "./local-blob-store.js";
+import { S3BlobStore } from "./s3-blob-store.js";
+import { startTestS3Server, type TestS3Server } from "./s3-test-server.js";
+
+async function bytesOf(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+async function keysOf(store: BlobStore, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const key of store.list(prefix)) keys.push(key);
+  return keys.sort();
+}
+
+/** A stream that sends some bytes and then fails, like a client that drops mid-upload. */
+function failingStream(): Readable {
+  return Readable.from(
+    (async function* () {
+      yield randomBytes(64 * 1024);
+      throw new Error("connection lost");
+    })(),
+  );
+}
+
+interface StoreUnderTest {
+  store: BlobStore;
+  scratch: string;
+}
+
+/** The one contract every BlobStore keeps, run against each implementation. */
+function blobStoreContract(name: string, setUp: () => Promise<{ store: BlobStore; close(): Promise<void> }>) {
+  describe(`BlobStore contract: ${name}`, () => {
+    let current: StoreUnderTest;
+    let close: () => Promise<void>;
+    beforeAll(async () => {
+      const made = await setUp();
+      close = made.close;
+      current = { store: made.store, scratch: fs.mkdtempSync(path.join(os.tmpdir(), "dams-blob-src-")) };
+    });
+    afterAll(async () => {
+      await close();
+      fs.rmSync(current.scratch, { recursive: true, force: true });
+    });
+
+    it("stores a stream and gives the same bytes back, whole and by range", async () => {
+      const { store } = current;
+      const body = randomBytes(3 * 1024 * 1024 + 17);
+      const stored = await store.put("originals/aa/bb/whole", Readable.from([body]), { contentType: "image/jpeg" });
+      expect(stored).toEqual({ key: "originals/aa/bb/whole", size: body.length });
+      expect((await store.stat("originals/aa/bb/whole"))?.size).toBe(body.length);
+      expect((await bytesOf(await store.get("originals/aa/bb/whole"))).equals(body)).toBe(true);
+      const range = await bytesOf(await store.get("originals/aa/bb/whole", { start: 1000, end: 1999 }));
+      expect(range.equals(body.subarray(1000, 2000))).toBe(true);
+      const last = await bytesOf(
+        await store.get("originals/aa/bb/whole", { start: body.length - 1, end: body.length - 1 }),
+      );
+      expect(last.equals(body.subarray(body.length - 1))).toBe(true);
+    });
+
+    it("overwrites a key", async () => {
+      const { store } = current;
+      await store.put("renditions/over", Readable.from([Buffer.from("first version")]));
+      await store.put("renditions/over", Readable.from([Buffer.from("second")]));
+      expect((await bytesOf(await store.get("renditions/over"))).toString()).toBe("second");
+      expect((await store.stat("renditions/over"))?.size).toBe(6);
+    });
+
+    it("moves a finished file in: the blob has its bytes and the source is gone", async () => {
+      const { store, scratch } = current;
+      const body = randomBytes(20 * 1024 * 1024 + 3);
+      const file = path.join(scratch, "finished-upload");
+      fs.writeFileSync(file, body);
+      const stored = await store.putFile("originals/cc/dd/moved", file, { contentType: "video/mp4" });
+      expect(stored.size).toBe(body.length);
+      expect(fs.existsSync(file)).toBe(false);
+      const digest = createHash("sha256")
+        .update(await bytesOf(await store.get("originals/cc/dd/moved")))
+        .digest("hex");
+      expect(digest).toBe(createHash("sha256").update(body).digest("hex"));
+    });
+
+    it("answers NotFound, null and silence for a missing key", async () => {
+      const { store } = current;
+      await expect(store.get("originals/no/ne/missing")).rejects.toBeInstanceOf(NotFound);
+      expect(await store.stat("originals/no/ne/missing")).toBeNull();
+      await expect(store.delete("originals/no/ne/missing")).resolves.toBeUndefined();
+      await expect(store.withLocalFile("originals/no/ne/missing", async () => 1)).rejects.toBeInstanceOf(NotFound);
+    });
+
+    it("deletes", async () => {
+      const { store } = current;
+      await store.put("originals/ee/ff/gone", Readable.from([Buffer.from("x")]));
+      await store.delete("originals/ee/ff/gone");
+      expect(await store.stat("originals/ee/ff/gone")).toBeNull();
+    });
+
+    it("lists keys under a prefix and nothing else", async () => {
+      const { store } = current;
+      for (const key of ["list/a/1", "list/a/2", "list/b/3", "listing-not/4"])
+        await store.put(key, Readable.from([Buffer.from(key)]));
+      expect(await keysOf(store, "list/")).toEqual(["list/a/1", "list/a/2", "list/b/3"]);
+      expect(await keysOf(store, "list/a/")).toEqual(["list/a/1", "list/a/2"]);
+      expect(await keysOf(store, "list")).toEqual(["list/a/1", "list/a/2", "list/b/3", "listing-not/4"]);
+      expect(await keysOf(store, "nothing-here/")).toEqual([]);
+    });
+
+    it("lends a local file holding the blob", async () => {
+      const { store } = current;
+      await store.put("originals/gg/hh/local", Readable.from([Buffer.from("for ffmpeg")]));
+      const seen = await store.withLocalFile("originals/gg/hh/local", async (file) => fs.readFileSync(file, "utf8"));
+      expect(seen).toBe("for ffmpeg");
+    });
+
+    it("refuses keys that could leave the store", async () => {
+      const { store } = current;
+      for (const key of ["../escape", "/absolute", "a//b", "a/../b", ".tmp/x", "a/.hidden", "", "a/b/"]) {
+        await expect(store.put(key, Readable.from([Buffer.from("x")])), key).rejects.toThrow(/not a valid blob key/);
+        await expect(store.get(key), key).rejects.toThrow(/not a valid blob key/);
+      }
+    });
+
+    it("leaves nothing behind when the body fails midway", async () => {
+      const { store } = current;
+      await expect(store.put("originals/ii/jj/broken", failingStream())).rejects.toThrow();
+      expect(await store.stat("originals/ii/jj/broken")).toBeNull();
+      expect(await keysOf(store, "originals/ii/")).toEqual([]);
+    });
+  });
+}
+
+blobStoreContract("local", async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "dams-blobs-"));
+  const store = new LocalBlobStore(root);
+  return {
+    store,
+    close: async () => {
+      // Atomic writes: nothing may be left in the temporary directory.
+      expect(fs.readdirSync(path.join(root, ".tmp"))).toEqual([]);
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+});
+
+describe("LocalBlobStore start-up", () => {
+  it("removes temporary files a crash left behind, and only stale ones", () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "dams-blobs-"));
+    fs.mkdirSync(path.join(root, ".tmp"));
+    fs.writeFileSync(path.join(root, ".tmp", "half-written"), "x");
+    fs.writeFileSync(path.join(root, ".tmp", "in-flight"), "x");
+    const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    fs.utimesSync(path.join(root, ".tmp", "half-written"), old, old);
+    new LocalBlobStore(root);
+    expect(fs.readdirSync(path.join(root, ".tmp"))).toEqual(["in-flight"]);
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+});
+
+let s3: TestS3Server;
+blobStoreContract("s3 (s3rver)", async () => {
+  s3 = await startTestS3Server();
+  return { store: new S3BlobStore(s3.config), close: () => s3.close() };
+});
+
+describe("S3BlobStore presigned downloads", () => {
+  let server: TestS3Server;
+  beforeAll(async () => {
+    server = await startTestS3Server({ presignedDownloads: true });
+  });
+  afterAll(() => server.close());
+
+  it("signs a GET that the server honours, with an RFC 6266 file name", async () => {
+    const store = new S3BlobStore(server.config);
+    await store.put("originals/kk/ll/signed", Readable.from([Buffer.from("signed bytes")]));
+    const url = await store.presignedUrl("originals/kk/ll/signed", {
+      fileName: "台风 photo.jpg",
+      contentType: "image/jpeg",
+      expiresInSeconds: 60,
+    });
+    expect(url).toMatch(/X-Amz-Signature=/);
+    const response = await fetch(url!);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("signed bytes");
+    expect(response.headers.get("content-disposition")).toContain("filename*=UTF-8''%E5%8F%B0%E9%A3%8E%20photo.jpg");
+    // s3rver checks the access key of a presigned URL (not the SigV4 signature itself): an unknown key is refused.
+    const foreign = url!.replace("X-Amz-Credential=S3RVER", "X-Amz-Credential=INTRUDER");
+    expect(foreign).not.toBe(url);
+    expect((await fetch(foreign)).status).toBe(403);
+  });
+
+  it("signs nothing when presigned downloads are off", async () => {
+    const store = new S3BlobStore({ ...server.config, presignedDownloads: false });
+    expect(
+      await store.presignedUrl("originals/kk/ll/signed", { fileName: "a", contentType: "a/b", expiresInSeconds: 60 }),
+    ).toBeNull();
+  });
+});

@@ -1,0 +1,178 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+import * as tus from "tus-js-client";
+import { buildApp } from "../../app.js";
+import { type Config, loadConfig } from "../../config.js";
+import type { Db } from "../../db/database.js";
+import { API_PREFIX } from "../../http/error-handler.js";
+import type { InsertBlobRow, StoredUpload, UploadSink } from "./upload-sink.js";
+
+export const UPLOADS = `${API_PREFIX}/uploads`;
+export const CORPUS = path.resolve(import.meta.dirname, "../../../../../shared/corpus/exif-samples");
+
+export function sha256(bytes: Buffer): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** A sink that records what it was given, answers with a fake story, and fails on request (metadata `fail`). */
+export class RecordingSink implements UploadSink {
+  readonly received: StoredUpload[] = [];
+  constructor(private readonly db: () => Db) {}
+  async onUploadStored(upload: StoredUpload, { insertBlobRow }: { insertBlobRow: InsertBlobRow }): Promise<unknown> {
+    await this.db()
+      .kysely.transaction()
+      .execute(async (transaction) => {
+        await insertBlobRow(transaction);
+        if (upload.metadata.fail) throw new Error("the sink refused this upload");
+      });
+    this.received.push(upload);
+    return { storyId: `story-of-${upload.originalName}` };
+  }
+}
+
+export interface RunningApp {
+  app: FastifyInstance;
+  base: string;
+  config: Config;
+}
+
+/** The whole app on an ephemeral loopback port, on a data dir and database that outlive it (restarts). */
+export async function startApp(db: Db, dataDir: string, sink: UploadSink, env: Record<string, string> = {}) {
+  const config = loadConfig({
+    DAMS_DATA_DIR: dataDir,
+    DAMS_WEB_DIR: path.join(dataDir, "web"),
+    DAMS_LOG_LEVEL: "silent",
+    ...env,
+  });
+  const app = await buildApp({ config, db, logger: false, uploadSink: sink });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const { port } = app.server.address() as AddressInfo;
+  return { app, config, base: `http://127.0.0.1:${port}` } satisfies RunningApp;
+}
+
+export function temporaryDataDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), "dams-uploads-"));
+}
+
+export interface UploadResult {
+  url: string;
+  status: number;
+  body: {
+    code: number;
+    data: {
+      upload: {
+        blobKey: string;
+        sha256: string;
+        size: number;
+        mime: string;
+        kind: string;
+        originalName: string | null;
+      };
+      result: unknown;
+    };
+  };
+}
+
+/** Uploads (or resumes, with `uploadUrl`) through tus-js-client; resolves on success, rejects with the DetailedError. */
+export function tusUpload(
+  base: string,
+  token: string,
+  file: Buffer,
+  options: { metadata?: Record<string, string>; uploadUrl?: string; chunkSize?: number } = {},
+): Promise<UploadResult> {
+  return new Promise((resolve, reject) => {
+    const upload = new tus.Upload(file, {
+      endpoint: `${base}${UPLOADS}`,
+      headers: { authorization: `Bearer ${token}` },
+      metadata: options.metadata ?? {},
+      // Only when given: an explicit undefined would replace tus-js-client's defaults.
+      ...(options.uploadUrl ? { uploadUrl: options.uploadUrl } : {}),
+      ...(options.chunkSize ? { chunkSize: options.chunkSize } : {}),
+      retryDelays: null,
+      onError: reject,
+      onSuccess: ({ lastResponse }) =>
+        resolve({
+          url: upload.url!,
+          status: lastResponse.getStatus(),
+          body: JSON.parse(lastResponse.getBody()) as UploadResult["body"],
+        }),
+    });
+    upload.start();
+  });
+}
+
+/** Creates an upload with a plain POST; returns its URL. */
+export async function createUpload(
+  base: string,
+  token: string,
+  length: number,
+  metadata: Record<string, string> = {},
+): Promise<string> {
+  const encoded = Object.entries(metadata)
+    .map(([key, value]) => `${key} ${Buffer.from(value).toString("base64")}`)
+    .join(",");
+  const response = await fetch(`${base}${UPLOADS}`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "tus-resumable": "1.0.0",
+      "upload-length": String(length),
+      ...(encoded ? { "upload-metadata": encoded } : {}),
+    },
+  });
+  if (response.status !== 201) throw new Error(`create: ${response.status} ${await response.text()}`);
+  return new URL(response.headers.get("location")!, base).toString();
+}
+
+export function tusHeaders(token: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { authorization: `Bearer ${token}`, "tus-resumable": "1.0.0", ...extra };
+}
+
+export async function offsetOf(url: string, token: string): Promise<number> {
+  const response = await fetch(url, { method: "HEAD", headers: tusHeaders(token) });
+  if (response.status !== 200) throw new Error(`HEAD ${url}: ${response.status}`);
+  return Number(response.headers.get("upload-offset"));
+}
+
+/**
+ * A PATCH that dies after `bytes` bytes: it announces the whole rest in
+ * Content-Length, sends a part of it and closes the socket, like a phone
+ * losing its network mid-request.
+ */
+export async function interruptedPatch(url: string, token: string, file: Buffer, from: number, bytes: number) {
+  const { request } = await import("node:http");
+  await new Promise<void>((resolve) => {
+    const req = request(url, {
+      method: "PATCH",
+      headers: tusHeaders(token, {
+        "upload-offset": String(from),
+        "content-type": "application/offset+octet-stream",
+        "content-length": String(file.length - from),
+      }),
+    });
+    req.on("error", () => resolve());
+    req.on("response", (response) => {
+      response.resume();
+      resolve();
+    });
+    req.write(file.subarray(from, from + bytes), () => {
+      // Give the bytes a moment on the wire, then cut the connection.
+      setTimeout(() => req.destroy(), 50);
+    });
+  });
+}
+
+/** A deterministic PRNG (mulberry32), so "random" offsets are the same on every run. */
+export function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

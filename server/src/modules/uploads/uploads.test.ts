@@ -1,0 +1,321 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { DetailedError } from "tus-js-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeEachDialect, useTestDb } from "../../test/dialects.js";
+import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
+import { BlobsRepository } from "../blobs/blobs.repository.js";
+import { buildBlobStore } from "../blobs/build-blob-store.js";
+import { startTestS3Server, type TestS3Server } from "../blobs/s3-test-server.js";
+import { HashingFileStore, UPLOAD_LIFETIME_MS } from "./hashing-file-store.js";
+import {
+  CORPUS,
+  createUpload,
+  interruptedPatch,
+  offsetOf,
+  RecordingSink,
+  type RunningApp,
+  seededRandom,
+  sha256,
+  startApp,
+  temporaryDataDir,
+  tusHeaders,
+  tusUpload,
+  UPLOADS,
+} from "./uploads.test-support.js";
+
+const MAX_BYTES = 4 * 1024 * 1024;
+const nokia = fs.readFileSync(path.join(CORPUS, "jpg/mobile/HMD_Nokia_8.3_5G.jpg"));
+const canon = fs.readFileSync(path.join(CORPUS, "jpg/Canon_40D.jpg"));
+
+async function storedBytes(running: RunningApp, key: string): Promise<Buffer> {
+  const store = buildBlobStore(running.config.storage);
+  const chunks: Buffer[] = [];
+  for await (const chunk of await store.get(key)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function refusal(error: unknown): { status: number; body: { code: number; msg: string; error: string } } {
+  const response = (error as DetailedError).originalResponse;
+  if (!response) throw error;
+  return { status: response.getStatus(), body: JSON.parse(response.getBody()) };
+}
+
+describeEachDialect("tus uploads", (dialect) => {
+  const db = useTestDb(dialect);
+  const dataDir = temporaryDataDir();
+  const sink = new RecordingSink(db);
+  let running: RunningApp;
+  let alice: TestPrincipal;
+  let bob: TestPrincipal;
+
+  beforeAll(async () => {
+    running = await startApp(db(), dataDir, sink, { DAMS_UPLOAD_MAX_BYTES: String(MAX_BYTES) });
+    alice = await createPrincipal(db(), { username: "alice", roleId: "contributor" });
+    bob = await createPrincipal(db(), { username: "bob", roleId: "contributor" });
+  });
+  afterAll(async () => {
+    await running.app.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("stores a corpus JPEG whole: blob, registry row and sink agree with the source", async () => {
+    const done = await tusUpload(running.base, alice.token, canon, {
+      metadata: { filename: "Canon 40D 台风.jpg", filetype: "text/html", libraryId: "product" },
+    });
+    expect(done.status).toBe(200);
+    const { upload, result } = done.body.data;
+    expect(upload).toMatchObject({ sha256: sha256(canon), size: canon.length, mime: "image/jpeg", kind: "photo" });
+    expect(upload.originalName).toBe("Canon 40D 台风.jpg");
+    expect(upload.blobKey).toMatch(/^originals\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f-]{36}$/);
+    expect(result).toEqual({ storyId: "story-of-Canon 40D 台风.jpg" });
+    expect(sha256(await storedBytes(running, upload.blobKey))).toBe(sha256(canon));
+
+    const row = await new BlobsRepository(db()).find(upload.blobKey);
+    expect(row).toMatchObject({ sha256: sha256(canon), size: canon.length, mime: "image/jpeg", kind: "photo" });
+    expect(row?.created_by).toBe(alice.id);
+
+    const received = sink.received.find((item) => item.blobKey === upload.blobKey)!;
+    expect(received.userId).toBe(alice.id);
+    // The client's filetype is passed on as metadata but never trusted for the type.
+    expect(received.metadata).toEqual({ filename: "Canon 40D 台风.jpg", filetype: "text/html", libraryId: "product" });
+    // The finished upload is gone from the upload area.
+    expect((await fetch(done.url, { method: "HEAD", headers: tusHeaders(alice.token) })).status).toBe(404);
+  });
+
+  it("stores in one request with creation-with-upload (201 and the result)", async () => {
+    const done = await tusUpload(running.base, alice.token, canon, { metadata: { filename: "one-shot.jpg" } });
+    expect(done.status).toBe(200);
+    const response = await fetch(`${running.base}${UPLOADS}`, {
+      method: "POST",
+      headers: tusHeaders(alice.token, {
+        "upload-length": String(canon.length),
+        "upload-metadata": `filename ${Buffer.from("post.jpg").toString("base64")}`,
+        "content-type": "application/offset+octet-stream",
+      }),
+      body: canon,
+    });
+    expect(response.status).toBe(201);
+    expect(response.headers.get("upload-offset")).toBe(String(canon.length));
+    expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    // The hijacked response still carries the security headers of every answer.
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("tus-resumable")).toBe("1.0.0");
+    expect(response.headers.get("location")).toMatch(/\/dams\/api\/v1\/uploads\/[0-9a-f]{32}$/);
+    const body = await response.json();
+    expect(body.data.upload).toMatchObject({ sha256: sha256(canon), originalName: "post.jpg" });
+  });
+
+  it("survives interruptions at random offsets and resumes to the exact bytes", async () => {
+    const random = seededRandom(dialect === "sqlite" ? 7 : 11);
+    const url = await createUpload(running.base, alice.token, nokia.length, { filename: "nokia.jpg" });
+    let offset = 0;
+    for (let cut = 0; cut < 3; cut++) {
+      const bytes = 1 + Math.floor(random() * ((nokia.length - offset) / 3));
+      await interruptedPatch(url, alice.token, nokia, offset, bytes);
+      const now = await offsetOf(url, alice.token);
+      expect(now).toBeGreaterThanOrEqual(offset);
+      expect(now).toBeLessThanOrEqual(offset + bytes);
+      offset = now;
+    }
+    expect(offset).toBeGreaterThan(0);
+    const done = await tusUpload(running.base, alice.token, nokia, { uploadUrl: url, chunkSize: 256 * 1024 });
+    expect(done.body.data.upload.sha256).toBe(sha256(nokia));
+    expect(sha256(await storedBytes(running, done.body.data.upload.blobKey))).toBe(sha256(nokia));
+  });
+
+  it("resumes across a server restart", async () => {
+    const url = await createUpload(running.base, alice.token, nokia.length, { filename: "restart.jpg" });
+    await interruptedPatch(url, alice.token, nokia, 0, 700_000);
+    const before = await offsetOf(url, alice.token);
+    expect(before).toBeGreaterThan(0);
+
+    await running.app.close();
+    running = await startApp(db(), dataDir, sink, { DAMS_UPLOAD_MAX_BYTES: String(MAX_BYTES) });
+    const resumedUrl = `${running.base}${new URL(url).pathname}`;
+    expect(await offsetOf(resumedUrl, alice.token)).toBe(before);
+
+    // The running hash died with the old process: the stored SHA-256 comes from the file and must still be right.
+    const done = await tusUpload(running.base, alice.token, nokia, { uploadUrl: resumedUrl });
+    expect(done.body.data.upload.sha256).toBe(sha256(nokia));
+    expect(sha256(await storedBytes(running, done.body.data.upload.blobKey))).toBe(sha256(nokia));
+  });
+
+  it("tells what it supports on OPTIONS, without a token", async () => {
+    const response = await fetch(`${running.base}${UPLOADS}`, { method: "OPTIONS" });
+    expect(response.status).toBe(204);
+    expect(response.headers.get("tus-version")).toBe("1.0.0");
+    expect(response.headers.get("tus-max-size")).toBe(String(MAX_BYTES));
+    expect(response.headers.get("tus-extension")?.split(",")).toEqual(
+      expect.arrayContaining(["creation", "creation-with-upload", "termination"]),
+    );
+  });
+
+  it("answers a wrong Upload-Offset with 409 and changes nothing", async () => {
+    const url = await createUpload(running.base, alice.token, canon.length);
+    const response = await fetch(url, {
+      method: "PATCH",
+      headers: tusHeaders(alice.token, { "upload-offset": "100", "content-type": "application/offset+octet-stream" }),
+      body: canon.subarray(100, 200),
+    });
+    expect(response.status).toBe(409);
+    expect(await response.json()).toMatchObject({ code: 409, error: "conflict" });
+    expect(await offsetOf(url, alice.token)).toBe(0);
+  });
+
+  it("refuses more than the maximum with 413: by Upload-Length, and by bytes sent", async () => {
+    const tooLong = await fetch(`${running.base}${UPLOADS}`, {
+      method: "POST",
+      headers: tusHeaders(alice.token, { "upload-length": String(MAX_BYTES + 1) }),
+    });
+    expect(tooLong.status).toBe(413);
+    expect(await tooLong.json()).toMatchObject({ code: 413, error: "payload_too_large" });
+
+    // Length deferred: the bytes themselves cross the maximum.
+    const deferred = await fetch(`${running.base}${UPLOADS}`, {
+      method: "POST",
+      headers: tusHeaders(alice.token, { "upload-defer-length": "1" }),
+    });
+    expect(deferred.status).toBe(201);
+    const url = new URL(deferred.headers.get("location")!, running.base).toString();
+    const overflow = await fetch(url, {
+      method: "PATCH",
+      headers: tusHeaders(alice.token, { "upload-offset": "0", "content-type": "application/offset+octet-stream" }),
+      body: Buffer.alloc(MAX_BYTES + 1024),
+    });
+    expect(overflow.status).toBe(413);
+
+    // More bytes than the declared Upload-Length.
+    const declared = await createUpload(running.base, alice.token, 1000);
+    const beyond = await fetch(declared, {
+      method: "PATCH",
+      headers: tusHeaders(alice.token, { "upload-offset": "0", "content-type": "application/offset+octet-stream" }),
+      body: Buffer.alloc(2000),
+    });
+    expect(beyond.status).toBe(413);
+  });
+
+  it("hides another user's upload: 404 for HEAD, PATCH and DELETE, even with a forged owner in the metadata", async () => {
+    const url = await createUpload(running.base, alice.token, canon.length, { "dams-owner": bob.id });
+    for (const method of ["HEAD", "PATCH", "DELETE"]) {
+      const response = await fetch(url, {
+        method,
+        headers: tusHeaders(bob.token, { "upload-offset": "0", "content-type": "application/offset+octet-stream" }),
+        body: method === "PATCH" ? canon : undefined,
+      });
+      expect(response.status, method).toBe(404);
+    }
+    expect(await offsetOf(url, alice.token)).toBe(0);
+    const unknown = await fetch(`${running.base}${UPLOADS}/${"0".repeat(32)}`, {
+      method: "HEAD",
+      headers: tusHeaders(alice.token),
+    });
+    expect(unknown.status).toBe(404);
+    const anonymous = await fetch(`${running.base}${UPLOADS}`, {
+      method: "POST",
+      headers: { "tus-resumable": "1.0.0", "upload-length": "10" },
+    });
+    expect(anonymous.status).toBe(401);
+  });
+
+  it("refuses a spoofed type with a message the client sees, and keeps nothing", async () => {
+    const html = Buffer.from("<!DOCTYPE html><html><body><script>alert(document.cookie)</script></body></html>");
+    const elf = fs.readFileSync(process.execPath).subarray(0, 256 * 1024);
+    const rowsBefore = await db().kysely.selectFrom("blobs").select("key").execute();
+    for (const [file, name, named] of [
+      [html, "holiday.jpg", "an HTML document"],
+      [elf, "interview.mp4", "an executable program (ELF)"],
+    ] as const) {
+      const error = await tusUpload(running.base, alice.token, file, { metadata: { filename: name } }).catch(
+        (caught: unknown) => caught,
+      );
+      const { status, body } = refusal(error);
+      expect(status).toBe(415);
+      expect(body.error).toBe("unsupported_file_type");
+      expect(body.msg).toContain(`This file is ${named}, which cannot be uploaded.`);
+      expect(body.msg).toContain("Accepted: images (JPEG");
+    }
+    const rowsAfter = await db().kysely.selectFrom("blobs").select("key").execute();
+    expect(rowsAfter).toHaveLength(rowsBefore.length);
+    // Refused uploads leave no file in the upload area.
+    const leftovers = fs.readdirSync(running.config.uploads.directory).filter((name) => !name.endsWith(".json"));
+    const configs = fs.readdirSync(running.config.uploads.directory).filter((name) => name.endsWith(".json"));
+    expect(leftovers.length).toBe(configs.length);
+  });
+
+  it("terminates an upload: DELETE, then it is gone", async () => {
+    const url = await createUpload(running.base, alice.token, canon.length);
+    await interruptedPatch(url, alice.token, canon, 0, 1000);
+    const id = new URL(url).pathname.split("/").pop()!;
+    expect(fs.existsSync(path.join(running.config.uploads.directory, id))).toBe(true);
+    const deleted = await fetch(url, { method: "DELETE", headers: tusHeaders(alice.token) });
+    expect(deleted.status).toBe(204);
+    expect((await fetch(url, { method: "HEAD", headers: tusHeaders(alice.token) })).status).toBe(404);
+    expect(fs.existsSync(path.join(running.config.uploads.directory, id))).toBe(false);
+  });
+
+  it("removes abandoned uploads after their lifetime, and only those", async () => {
+    const url = await createUpload(running.base, alice.token, canon.length);
+    const id = new URL(url).pathname.split("/").pop()!;
+    const uploads = new HashingFileStore(running.config.uploads.directory);
+    expect(await uploads.removeAbandoned()).not.toContain(id);
+    const later = new Date(Date.now() + UPLOAD_LIFETIME_MS + 60_000);
+    expect(await uploads.removeAbandoned(UPLOAD_LIFETIME_MS, later)).toContain(id);
+    expect((await fetch(url, { method: "HEAD", headers: tusHeaders(alice.token) })).status).toBe(404);
+  });
+
+  it("keeps blob and row together: when the sink fails, the blob is deleted and the client told", async () => {
+    const keysBefore: string[] = [];
+    for await (const key of buildBlobStore(running.config.storage).list("originals/")) keysBefore.push(key);
+    const error = await tusUpload(running.base, alice.token, canon, {
+      metadata: { filename: "x.jpg", fail: "1" },
+    }).catch((caught: unknown) => caught);
+    expect(refusal(error).status).toBe(500);
+    const keysAfter: string[] = [];
+    for await (const key of buildBlobStore(running.config.storage).list("originals/")) keysAfter.push(key);
+    expect(keysAfter.sort()).toEqual(keysBefore.sort());
+    const rows = await db().kysely.selectFrom("blobs").select("key").execute();
+    expect(rows.map((row) => row.key).sort()).toEqual(keysBefore.sort());
+  });
+});
+
+describe("tus uploads into S3 (s3rver)", () => {
+  const db = useTestDb("sqlite");
+  const dataDir = temporaryDataDir();
+  const sink = new RecordingSink(db);
+  let s3: TestS3Server;
+  let running: RunningApp;
+  let carol: TestPrincipal;
+
+  beforeAll(async () => {
+    s3 = await startTestS3Server();
+    const { config } = s3;
+    running = await startApp(db(), dataDir, sink, {
+      DAMS_STORAGE: "s3",
+      S3_BUCKET: config.bucket,
+      S3_ENDPOINT: config.endpoint!,
+      S3_REGION: config.region,
+      S3_ACCESS_KEY_ID: config.credentials!.accessKeyId,
+      S3_SECRET_ACCESS_KEY: config.credentials!.secretAccessKey,
+      S3_FORCE_PATH_STYLE: "true",
+    });
+    carol = await createPrincipal(db(), { username: "carol", roleId: "contributor" });
+  });
+  afterAll(async () => {
+    await running.app.close();
+    await s3.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("resumes an interrupted upload and stores the exact bytes in the bucket, leaving nothing on the disk", async () => {
+    const url = await createUpload(running.base, carol.token, nokia.length, { filename: "to-s3.jpg" });
+    await interruptedPatch(url, carol.token, nokia, 0, 500_000);
+    const done = await tusUpload(running.base, carol.token, nokia, { uploadUrl: url });
+    const { blobKey, sha256: stored } = done.body.data.upload;
+    expect(stored).toBe(sha256(nokia));
+    expect(running.config.storage.kind).toBe("s3");
+    expect(sha256(await storedBytes(running, blobKey))).toBe(sha256(nokia));
+    expect(fs.readdirSync(running.config.uploads.directory)).toEqual([]);
+    expect(await new BlobsRepository(db()).find(blobKey)).toMatchObject({ size: nokia.length, kind: "photo" });
+  });
+});
