@@ -7,10 +7,11 @@ import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { buildApp } from "../../app.js";
-import { loadConfig } from "../../config.js";
+import { type Config, loadConfig } from "../../config.js";
 import { API_PREFIX } from "../../http/error-handler.js";
 import { describeEachDialect, useTestDb } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
+import { buildBlobStore } from "../blobs/build-blob-store.js";
 import { CORPUS, tusUpload } from "../uploads/uploads.test-support.js";
 
 interface StoryView {
@@ -51,9 +52,10 @@ describeEachDialect("ingest: upload → story → media processing", (dialect) =
   let app: FastifyInstance;
   let base: string;
   let editor: TestPrincipal;
+  let config: Config;
 
   beforeAll(async () => {
-    const config = loadConfig({
+    config = loadConfig({
       DAMS_DATA_DIR: dataDir,
       DAMS_WEB_DIR: path.join(dataDir, "web"),
       DAMS_LOG_LEVEL: "silent",
@@ -182,6 +184,30 @@ describeEachDialect("ingest: upload → story → media processing", (dialect) =
 
     const next = await processed(await upload(path.join(CORPUS, "jpg/Canon_40D.jpg")));
     expect(next.processingState).toBe("done");
+  });
+
+  it("deleting a story removes its original, its renditions and its registry row", async () => {
+    const result = await tusUpload(base, editor.token, fs.readFileSync(path.join(CORPUS, "jpg/Pentax_K10D.jpg")), {
+      metadata: { filename: "Pentax_K10D.jpg" },
+    });
+    const uploaded = result.body.data.result as Uploaded;
+    const story = await processed(uploaded);
+    const blobKey = result.body.data.upload.blobKey;
+    const keys = await db()
+      .kysely.selectFrom("story_files")
+      .select("blob_key")
+      .where("story_id", "=", story.id)
+      .execute();
+    expect(keys.length).toBe(5);
+    const removed = await app.inject({
+      method: "DELETE",
+      url: `${API_PREFIX}/workflow-story-delete/${story.libraryId}/${story.id}`,
+      headers: editor.headers,
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(await db().kysely.selectFrom("blobs").select("key").where("key", "=", blobKey).execute()).toEqual([]);
+    const store = buildBlobStore(config.storage);
+    for (const { blob_key } of keys) expect(await store.stat(blob_key)).toBeNull();
   });
 
   it("says so when the same file is already in the library, and keeps both", async () => {

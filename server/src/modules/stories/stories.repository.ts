@@ -341,6 +341,12 @@ export class StoriesRepository {
     return file !== undefined || version !== undefined || cover !== undefined;
   }
 
+  /** Drops the upload registry rows (`blobs`) of keys no story uses any more; their bytes go after the commit. */
+  async forgetBlobs(keys: string[]): Promise<void> {
+    if (keys.length === 0) return;
+    await this.kysely.deleteFrom("blobs").where("key", "in", keys).execute();
+  }
+
   /** Hands a draft's files to another story as one of its versions (new version from a draft). */
   async moveFiles(fromStoryId: string, toStoryId: string, versionNo: number): Promise<void> {
     await this.kysely

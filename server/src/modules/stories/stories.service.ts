@@ -350,15 +350,18 @@ export class StoriesService {
     for (const version of await this.deps.stories.versions(story.id)) if (version.blobKey) keys.add(version.blobKey);
     if (story.coverKey) keys.add(story.coverKey);
     const now = this.#support.now();
+    const unused: string[] = [];
     await this.deps.db.kysely.transaction().execute(async (trx) => {
-      await this.deps.stories.with(trx).delete(story.id);
+      const stories = this.deps.stories.with(trx);
+      await stories.delete(story.id);
+      // A blob another story still uses (a composite's cover taken from a member) stays.
+      for (const key of keys) if (!(await stories.isBlobReferenced(key))) unused.push(key);
+      await stories.forgetBlobs(unused);
       await this.deps.actions
         .with(trx)
         .record(this.#support.action(actor, story)("delete", { title: story.title, type: story.type }), now);
     });
-    // A blob another story still uses (a composite's cover taken from a member) stays.
-    const unused: string[] = [];
-    for (const key of keys) if (!(await this.deps.stories.isBlobReferenced(key))) unused.push(key);
+    // After the commit: a crash here leaves blobs without rows, which the sweeper removes.
     await this.#deleteBlobs(unused);
   }
 
