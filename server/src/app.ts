@@ -17,6 +17,8 @@ import { registerApiAuth } from "./modules/auth/auth.plugin.js";
 import type { BearerVerifier } from "./modules/auth/bearer.js";
 import { currentUserRoutes } from "./modules/auth/current-user.routes.js";
 import type { BlobStore } from "./modules/blobs/blob-store.js";
+import { BlobSweeper } from "./modules/blobs/blob-sweeper.js";
+import { BlobsRepository } from "./modules/blobs/blobs.repository.js";
 import { buildBlobStore } from "./modules/blobs/build-blob-store.js";
 import { buildCatalogue } from "./modules/catalogue/catalogue.compose.js";
 import { catalogueRoutes } from "./modules/catalogue/catalogue.routes.js";
@@ -26,6 +28,7 @@ import type { JobDefinition, JobEnqueuer } from "./modules/jobs/job-types.js";
 import { buildJobs } from "./modules/jobs/jobs.compose.js";
 import { registerJobMetrics } from "./modules/jobs/jobs.metrics.js";
 import { librariesRoutes } from "./modules/libraries/libraries.routes.js";
+import { MAINTENANCE_EVERY_MS, maintenanceJob } from "./modules/maintenance/maintenance.job.js";
 import { MenusRepository } from "./modules/menus/menus.repository.js";
 import { menusRoutes } from "./modules/menus/menus.routes.js";
 import { MenusService } from "./modules/menus/menus.service.js";
@@ -40,7 +43,7 @@ import { StoryCatalogueUsage } from "./modules/stories/story-catalogue-usage.js"
 import { workflowRoutes } from "./modules/stories/workflow.routes.js";
 import { systemRoutes } from "./modules/system/system.routes.js";
 import type { UploadSink } from "./modules/uploads/upload-sink.js";
-import { buildUploads } from "./modules/uploads/uploads.js";
+import { buildUploads, removeAbandonedUploads } from "./modules/uploads/uploads.js";
 import { UsersRepository } from "./modules/users/users.repository.js";
 import { UsersService } from "./modules/users/users.service.js";
 import { version } from "./version.js";
@@ -141,7 +144,6 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     onBlobDeleteError,
   });
   jobs.worker.register(processingJob);
-  const catalogue = buildCatalogue(db, seams.catalogueUsage ?? new StoryCatalogueUsage(db));
   const uploads = buildUploads({
     config: config.uploads,
     db,
@@ -149,6 +151,17 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     sink: seams.uploadSink ?? new StoryUploadSink(stories.stories, stories.links),
     log: app.log,
   });
+  jobs.worker.every(
+    maintenanceJob({
+      sweeper: new BlobSweeper(blobStore, new BlobsRepository(db)),
+      removeAbandonedUploads: () => removeAbandonedUploads(uploads),
+      queue: jobs.queue,
+      logger: app.log,
+    }),
+    MAINTENANCE_EVERY_MS,
+    {},
+  );
+  const catalogue = buildCatalogue(db, seams.catalogueUsage ?? new StoryCatalogueUsage(db));
   await app.register(
     async (api) => {
       await api.register(systemRoutes({ name: "dams", version }));

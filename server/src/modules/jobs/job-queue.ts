@@ -97,6 +97,14 @@ export class JobQueue implements JobEnqueuer {
     return this.repository.list(filter);
   }
 
+  /** Forgets finished jobs: succeeded and cancelled ones after `doneDays`, dead ones (kept for operators) after `deadDays`. */
+  async prune(options: { doneDays: number; deadDays: number }, now = Date.now()): Promise<number> {
+    const day = 24 * 60 * 60 * 1000;
+    const done = await this.repository.deleteFinished(["succeeded", "cancelled"], iso(now - options.doneDays * day));
+    const dead = await this.repository.deleteFinished(["dead"], iso(now - options.deadDays * day));
+    return done + dead;
+  }
+
   countByState(): Promise<Partial<Record<JobState, number>>> {
     return this.repository.countByState();
   }

@@ -51,6 +51,7 @@ export class JobWorker {
   #claimPasses = 0;
   #stopping: Promise<void> | undefined;
   #unsubscribe: (() => void)[] = [];
+  readonly #recurring: { enqueue: () => Promise<string>; everyMs: number }[] = [];
 
   constructor(
     private readonly queue: JobQueue,
@@ -63,6 +64,20 @@ export class JobWorker {
     if (this.#definitions.has(definition.name)) throw new Error(`job ${definition.name} is registered twice`);
     this.#definitions.set(definition.name, definition);
     this.#wake();
+  }
+
+  /**
+   * Registers a job that runs every `everyMs` while this worker runs: the
+   * worker enqueues it at start and then on a timer, with a dedupe key, so
+   * several worker processes never pile up more than one queued or running
+   * copy. The timer only triggers; the job itself is durable like any other.
+   */
+  every<Payload>(definition: JobDefinition<Payload>, everyMs: number, payload: Payload): void {
+    this.register(definition);
+    this.#recurring.push({
+      enqueue: () => this.queue.enqueue(definition, payload, { dedupeKey: "recurring" }),
+      everyMs,
+    });
   }
 
   get definitions(): string[] {
@@ -91,6 +106,16 @@ export class JobWorker {
       this.queue.onCancelRequested((jobId) => this.#abort(jobId, "cancelled")),
     ];
     this.#loop = this.#run();
+    for (const recurring of this.#recurring) {
+      const enqueue = () =>
+        void recurring
+          .enqueue()
+          .catch((error: unknown) => this.logger.error({ err: error }, "could not enqueue a recurring job"));
+      enqueue();
+      const timer = setInterval(enqueue, recurring.everyMs);
+      timer.unref();
+      this.#unsubscribe.push(() => clearInterval(timer));
+    }
     this.logger.info({ worker: this.id, concurrency: this.settings.workers }, "job worker started");
   }
 

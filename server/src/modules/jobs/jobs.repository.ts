@@ -291,6 +291,16 @@ export class JobsRepository {
     return Object.fromEntries(rows.map((row) => [row.state, Number(row.count)]));
   }
 
+  /** Deletes jobs of `states` that finished before `before`; returns how many. */
+  async deleteFinished(states: JobState[], before: string): Promise<number> {
+    const result = await this.db.kysely
+      .deleteFrom("jobs")
+      .where("state", "in", states)
+      .where("finished_at", "<", before)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   /** queued → cancelled; false when the job is not queued. */
   async cancelQueued(id: string, now: string): Promise<boolean> {
     const result = await this.updateJobs()

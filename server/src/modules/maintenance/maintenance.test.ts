@@ -1,0 +1,83 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { expect, it } from "vitest";
+import { describeEachDialect, useTestApp } from "../../test/dialects.js";
+import { newOriginalKey } from "../blobs/blob-keys.js";
+import { buildBlobStore } from "../blobs/build-blob-store.js";
+import { MAINTENANCE_JOB } from "./maintenance.job.js";
+
+const DAY = 24 * 60 * 60 * 1000;
+
+describeEachDialect("maintenance", (dialect) => {
+  const ctx = useTestApp(dialect, { env: { DAMS_JOBS_POLL_MS: "100" } });
+
+  it("runs when the worker starts: deletes old orphan blobs, keeps young ones and registered ones, prunes finished jobs", async () => {
+    const { app, db, config } = ctx();
+    const store = buildBlobStore(config.storage);
+    if (config.storage.kind !== "local") throw new Error("the test runs on the local store");
+    const { directory } = config.storage;
+    const put = async (age: number) => {
+      const key = newOriginalKey();
+      await store.put(key, Readable.from([Buffer.from(`bytes of ${key}`)]));
+      const when = new Date(Date.now() - age);
+      fs.utimesSync(path.join(directory, key), when, when);
+      return key;
+    };
+    const oldOrphan = await put(2 * DAY);
+    const youngOrphan = await put(60_000);
+    const registered = await put(2 * DAY);
+    await db.kysely
+      .insertInto("blobs")
+      .values({
+        key: registered,
+        sha256: "0".repeat(64),
+        size: 10,
+        mime: "image/jpeg",
+        kind: "photo",
+        original_name: "a.jpg",
+        created_by: null,
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    const job = (state: "succeeded" | "dead", ageDays: number) => {
+      const finished = new Date(Date.now() - ageDays * DAY).toISOString();
+      return {
+        id: randomUUID(),
+        name: "old.work",
+        payload: db.adapter.writeJson({}),
+        state,
+        attempts: 1,
+        max_attempts: 1,
+        run_at: finished,
+        progress: 100,
+        cancel_requested: false,
+        created_at: finished,
+        updated_at: finished,
+        finished_at: finished,
+      };
+    };
+    const jobs = [job("succeeded", 20), job("succeeded", 1), job("dead", 20), job("dead", 100)];
+    await db.kysely.insertInto("jobs").values(jobs).execute();
+
+    app.jobs.worker.start();
+    let state: string | undefined;
+    for (let attempt = 0; attempt < 200 && state !== "succeeded"; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const row = await db.kysely
+        .selectFrom("jobs")
+        .select("state")
+        .where("name", "=", MAINTENANCE_JOB)
+        .executeTakeFirst();
+      state = row?.state;
+    }
+    expect(state).toBe("succeeded");
+
+    expect(await store.stat(oldOrphan)).toBeNull();
+    expect(await store.stat(youngOrphan)).not.toBeNull();
+    expect(await store.stat(registered)).not.toBeNull();
+    const left = await db.kysely.selectFrom("jobs").select("id").where("name", "=", "old.work").execute();
+    expect(left.map((row) => row.id).sort()).toEqual([jobs[1]!.id, jobs[2]!.id].sort());
+  });
+});
