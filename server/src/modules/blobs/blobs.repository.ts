@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import type { Db } from "../../db/database.js";
 import type { BlobsTable, Database } from "../../db/schema.js";
 

@@ -98,3 +98,13 @@ export class HashingFileStore extends FileStore {
     return path.join(this.uploadDirectory, id);
   }
 }
+
+// FileStore's constructor creates its directory with fs.mkdir and a callback
+// that throws where nothing can catch it: an unhandled error when the data dir
+// goes away early (a test, the OpenAPI script). Here the directory is made
+// synchronously, so a failure is an ordinary exception at construction.
+// (The method is private in FileStore's types, hence the cast.)
+(HashingFileStore.prototype as unknown as { checkOrCreateDirectory(this: FileStore): void }).checkOrCreateDirectory =
+  function (this: FileStore) {
+    fs.mkdirSync(this.directory, { recursive: true, mode: 0o700 });
+  };

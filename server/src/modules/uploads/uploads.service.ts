@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from "fastify";
-import type { Db } from "../../db/database.js";
 import { RefusedFileType, sniffFile } from "../../media/sniff.js";
 import { newOriginalKey } from "../blobs/blob-keys.js";
 import type { BlobStore } from "../blobs/blob-store.js";
@@ -41,7 +40,6 @@ function clientMetadata(metadata: Record<string, string | null>): Record<string,
 export class UploadsService {
   constructor(
     private readonly deps: {
-      db: Db;
       uploads: HashingFileStore;
       store: BlobStore;
       blobs: BlobsRepository;
@@ -51,7 +49,7 @@ export class UploadsService {
   ) {}
 
   async complete(finished: FinishedUpload): Promise<UploadOutcome> {
-    const { db, uploads, store, blobs, sink, log } = this.deps;
+    const { uploads, store, blobs, sink, log } = this.deps;
     const userId = finished.metadata[OWNER_METADATA_KEY];
     if (!userId) throw new Error(`upload ${finished.id} has no owner`);
     const file = uploads.fileOf(finished.id);

@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import type { Server } from "@tus/server";
 import type { FastifyBaseLogger } from "fastify";
 import type { UploadsConfig } from "../../config.js";
@@ -27,12 +26,8 @@ export function buildUploads(deps: {
   sink: UploadSink;
   log: FastifyBaseLogger;
 }): UploadsModule {
-  // FileStore creates its directory with a callback that throws where nothing can catch it:
-  // made here first, a missing or unwritable data dir fails the start-up with its reason.
-  fs.mkdirSync(deps.config.directory, { recursive: true, mode: 0o700 });
   const fileStore = new HashingFileStore(deps.config.directory);
   const service = new UploadsService({
-    db: deps.db,
     uploads: fileStore,
     store: deps.store,
     blobs: new BlobsRepository(deps.db),
