@@ -26,6 +26,7 @@ import type { JobDefinition, JobEnqueuer } from "./modules/jobs/job-types.js";
 import { buildJobs } from "./modules/jobs/jobs.compose.js";
 import { registerJobMetrics } from "./modules/jobs/jobs.metrics.js";
 import { librariesRoutes } from "./modules/libraries/libraries.routes.js";
+import { mediaUploadsModule } from "./modules/media-uploads/media-uploads.compose.js";
 import { MenusRepository } from "./modules/menus/menus.repository.js";
 import { menusRoutes } from "./modules/menus/menus.routes.js";
 import { MenusService } from "./modules/menus/menus.service.js";
@@ -164,6 +165,16 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
       await api.register(catalogueRoutes(catalogue));
       await api.register(jobs.routes);
       await api.register(uploads.routes);
+      await api.register(
+        mediaUploadsModule({
+          db,
+          stories,
+          blobs: blobStore,
+          processingJob,
+          media: config.media,
+          bodyLimit: config.bodyLimit,
+        }),
+      );
     },
     { prefix: API_PREFIX },
   );
