@@ -375,6 +375,21 @@ describeEachDialect("media uploads: base64 image, cover, re-transcode, transcode
     const rows = await db().kysely.selectFrom("blobs").select("key").where("key", "=", cover.coverKey).execute();
     expect(rows).toHaveLength(0);
 
+    // A composite (no file of its own) takes a cover too.
+    const composite = await post<StoryView>(editor, "/workflow-story-create/composite", {
+      libraryId: "material",
+      title: "package",
+      members: [video],
+    });
+    const packaged = await post<Cover>(editor, "/upload-images/cover", {
+      base64String: dataUrl("image/png", png),
+      ratio: "16:9",
+      libraryId: "material",
+      storyId: composite.id,
+    });
+    const compositeCover = await app.inject({ method: "GET", url: packaged.coverUrl!, headers: editor.headers });
+    expect(compositeCover.rawPayload.equals(png)).toBe(true);
+
     const photo = await upload(path.join(CORPUS, "jpg/Canon_40D.jpg"), "material");
     const onPhoto = await post<Refusal>(
       editor,
