@@ -29,6 +29,7 @@ import { buildJobs } from "./modules/jobs/jobs.compose.js";
 import { registerJobMetrics } from "./modules/jobs/jobs.metrics.js";
 import { librariesRoutes } from "./modules/libraries/libraries.routes.js";
 import { MAINTENANCE_EVERY_MS, maintenanceJob } from "./modules/maintenance/maintenance.job.js";
+import { mediaUploadsModule } from "./modules/media-uploads/media-uploads.compose.js";
 import { MenusRepository } from "./modules/menus/menus.repository.js";
 import { menusRoutes } from "./modules/menus/menus.routes.js";
 import { MenusService } from "./modules/menus/menus.service.js";
@@ -177,6 +178,16 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
       await api.register(catalogueRoutes(catalogue));
       await api.register(jobs.routes);
       await api.register(uploads.routes);
+      await api.register(
+        mediaUploadsModule({
+          db,
+          stories,
+          blobs: blobStore,
+          processingJob,
+          media: config.media,
+          bodyLimit: config.bodyLimit,
+        }),
+      );
     },
     { prefix: API_PREFIX },
   );

@@ -244,3 +244,54 @@ export async function renderThumbnail(
     throw toMediaError(error);
   }
 }
+
+export interface CheckedImage {
+  format: ImageFormat;
+  /** Upright size (EXIF orientation applied). */
+  width: number;
+  height: number;
+}
+
+/**
+ * Checks an encoded image held in memory (the image editor's save, a cover
+ * crop) before it is stored: the format against `formats` (read from the
+ * header; SVG and the other blocked loaders never parse), the pixel count
+ * from the header, then a full decode to a tiny size (memory stays small)
+ * that refuses truncated or corrupt data. Returns the upright size.
+ */
+export async function checkImageBuffer(
+  input: Buffer,
+  options: ImageSafetyOptions & { formats: readonly ImageFormat[] },
+): Promise<CheckedImage> {
+  const maxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
+  let metadata: Metadata;
+  try {
+    metadata = await sharp(input, decoderOptions(maxPixels)).metadata();
+  } catch (error) {
+    throw toMediaError(error);
+  }
+  const format = allowedFormat(metadata);
+  if (!options.formats.includes(format)) {
+    const accepted = options.formats.map((name) => name.toUpperCase()).join(", ");
+    throw new MediaError(
+      "unsupported_format",
+      `${format.toUpperCase()} images are not accepted here: ${accepted} only`,
+    );
+  }
+  const width = metadata.width ?? 0;
+  const height = metadata.height ?? 0;
+  if (width <= 0 || height <= 0) throw new MediaError("corrupt", "the image header gives no size");
+  if (width * height > maxPixels)
+    throw new MediaError("too_large", `the image is ${width}x${height} pixels, more than the allowed ${maxPixels}`);
+  try {
+    await sharp(input, decoderOptions(maxPixels))
+      .timeout({ seconds: options.timeoutSeconds ?? 120 })
+      .resize(16, 16, { fit: "inside" })
+      .raw()
+      .toBuffer();
+  } catch (error) {
+    throw toMediaError(error);
+  }
+  const turned = (metadata.orientation ?? 1) >= 5;
+  return { format, width: turned ? height : width, height: turned ? width : height };
+}

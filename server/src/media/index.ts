@@ -10,6 +10,8 @@ export { ALLOWED_DEMUXERS } from "./ffmpeg-args.js";
 export { extractImageMetadata, type ImageMetadata } from "./image-metadata.js";
 export {
   ALLOWED_IMAGE_FORMATS,
+  type CheckedImage,
+  checkImageBuffer,
   DEFAULT_MAX_PIXELS,
   type ImageDerivativeOptions,
   type ImageDerivatives,

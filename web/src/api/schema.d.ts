@@ -12372,6 +12372,612 @@ export interface paths {
         };
         trace?: never;
     };
+    "/dams/api/v1/upload-images/base64image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The image editor's save: the edited image becomes a new version of the photo story
+         * @description Write access to the library. The image (JPEG, PNG or WebP by content; at most the JSON body limit and the pixel limit) is stored and becomes version n+1 with properties.lastVersion = the previous oid; earlier versions keep their files. Media processing of the new version is queued. Answers the story.
+         *
+         *     Access: permission `story.list`, action `edit`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the image as a data URL (`data:image/png;base64,…`) or bare base64; JPEG, PNG or WebP by content (the declared type is ignored) */
+                        base64String: string;
+                        /** @description a library id such as `product` */
+                        libraryId: string;
+                        /**
+                         * Format: uuid
+                         * @description the photo story the edited image becomes a new version of
+                         */
+                        storyId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["Story"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/upload-images/cover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The cover cropper's confirm: store a cover image and set it on a video, audio or composite story
+         * @description Write access to the library. The image must have the crop box's `ratio` within a pixel of rounding (400 `wrong_ratio` otherwise). With `storyId` it becomes the story's cover (the `cover` file of its current version) and `coverUrl` serves it. Without `storyId` (a story not created yet) it is only stored: send the answered `coverKey` with `storyId` (and without `base64String`) to this same call later to attach it; only the user who stored a cover can attach it.
+         *
+         *     Access: permission `story.list`, action `edit`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the image as a data URL (`data:image/png;base64,…`) or bare base64; JPEG, PNG or WebP by content (the declared type is ignored) */
+                        base64String?: string;
+                        /** @description instead of base64String: the `coverKey` an earlier call without storyId answered, to attach it now */
+                        coverKey?: string;
+                        /** @description required with base64String: the crop box's ratio, e.g. `16:9` */
+                        ratio?: string;
+                        /** @description a library id such as `product` */
+                        libraryId: string;
+                        /**
+                         * Format: uuid
+                         * @description the folder the cropper was opened from (checked, not stored)
+                         */
+                        folderId?: string;
+                        /**
+                         * Format: uuid
+                         * @description the story (video, audio or composite) whose cover this becomes
+                         */
+                        storyId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                libraryId: string;
+                                /** @description null when no story was given: the cover is stored, not attached yet */
+                                storyId: string | null;
+                                /** @description pass it with storyId to this call later to attach a cover stored without a story */
+                                coverKey: string;
+                                /** @description where the story's cover is served; null until attached to a story */
+                                coverUrl: string | null;
+                                mime: string;
+                                width: number;
+                                height: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/upload-files/re-transcode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run media processing (renditions, proxy, metadata) of the story's current version again
+         * @description Write access to the library. 409 `processing_active` while a processing job for the story is queued or running. Answers the new task; poll GET /video-trans-tasks for its progress.
+         *
+         *     Access: permission `story.list`, action `edit`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description a library id such as `product` */
+                        libraryId: string;
+                        /** Format: uuid */
+                        storyId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                libraryId: string;
+                                storyId: string;
+                                /** @description the story's current version, the one the task processes */
+                                versionNo: number;
+                                /** @description the story's type */
+                                type: string;
+                                /** @description the media job, when one was found */
+                                jobId: string | null;
+                                /**
+                                 * @description none: nothing queued (a draft before commit); queued; running; done (progress 100); failed (see error); cancelled
+                                 * @enum {string}
+                                 */
+                                state: "none" | "queued" | "running" | "done" | "failed" | "cancelled";
+                                /** @description 0-100; 100 exactly when state is done */
+                                progress: number;
+                                /** @description why the last attempt failed (also while a retry is queued) */
+                                error: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/video-trans-tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Progress of the media processing (transcode) of a story's current version
+         * @description Read access to the library. The video editor polls until `progress` is 100 (`state` done); stop polling as well when `state` is failed (see `error`) or cancelled. A failed attempt that will be retried shows as queued with its `error`.
+         *
+         *     Access: permission `search`, action `get`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description the video's story: its download URL (`/dams/api/v1/stories/download/{libraryId}/{storyId}?rendition=proxy`, `/dams/api/v1/workflow-story-download/{libraryId}/{storyId}`, absolute or relative), the story's URL, or `{libraryId}/{storyId}` */
+                    videoUrl: string;
+                    /** @description the task kind the editor names (e.g. `video`); when a story type, the story must be of that type */
+                    type?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                libraryId: string;
+                                storyId: string;
+                                /** @description the story's current version, the one the task processes */
+                                versionNo: number;
+                                /** @description the story's type */
+                                type: string;
+                                /** @description the media job, when one was found */
+                                jobId: string | null;
+                                /**
+                                 * @description none: nothing queued (a draft before commit); queued; running; done (progress 100); failed (see error); cancelled
+                                 * @enum {string}
+                                 */
+                                state: "none" | "queued" | "running" | "done" | "failed" | "cancelled";
+                                /** @description 0-100; 100 exactly when state is done */
+                                progress: number;
+                                /** @description why the last attempt failed (also while a retry is queued) */
+                                error: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/uuas/interaction/{uid}": {
         parameters: {
             query?: never;
@@ -12941,58 +13547,6 @@ export interface components {
             finishedAt: string | null;
             updatedAt: string;
         };
-        MenuItemInput: {
-            id: string;
-            /** @description route key; also the permissionId and the i18n key suffix */
-            key: string;
-            path: string;
-            /** @description i18n key of the title, `menu.<key>` */
-            title: string;
-            icon: string | null;
-            /** @description page module under web/src/pages/ */
-            component: string | null;
-            redirect: string | null;
-            hidden: boolean;
-            children: components["schemas"]["MenuItemInput"][];
-        };
-        SignInInteractionInput: {
-            uid: string;
-            /** @description what the provider asks for: login, or consent */
-            prompt: string;
-            clientId: string;
-            clientName: string;
-            loginHint: string | null;
-            scope: string;
-        };
-        SignInRedirectInput: {
-            /**
-             * Format: uri
-             * @description where the browser continues the sign-in
-             */
-            redirectTo: string;
-        };
-        RegisteredUserInput: {
-            uuid: string;
-            username: string;
-            name: string;
-        };
-        AuthConfigInput: {
-            issuer: string;
-            authorizationEndpoint: string;
-            tokenEndpoint: string;
-            endSessionEndpoint?: string;
-            clientId: string;
-            scope: string;
-            /** @description send as `prompt`: consent is what OpenID Connect requires for offline_access; no screen is shown */
-            prompt?: string;
-            redirectUri: string;
-            /** @description send as `resource` in the authorization and token requests */
-            resource?: string;
-        };
-        LogoutResultInput: {
-            /** @description the issuer's logout page, for the browser to visit when the issuer is external */
-            endSessionEndpoint: string | null;
-        };
         StoryInput: {
             id: string;
             /** @description the same as id */
@@ -13115,6 +13669,58 @@ export interface components {
             details: {
                 [key: string]: unknown;
             };
+        };
+        MenuItemInput: {
+            id: string;
+            /** @description route key; also the permissionId and the i18n key suffix */
+            key: string;
+            path: string;
+            /** @description i18n key of the title, `menu.<key>` */
+            title: string;
+            icon: string | null;
+            /** @description page module under web/src/pages/ */
+            component: string | null;
+            redirect: string | null;
+            hidden: boolean;
+            children: components["schemas"]["MenuItemInput"][];
+        };
+        SignInInteractionInput: {
+            uid: string;
+            /** @description what the provider asks for: login, or consent */
+            prompt: string;
+            clientId: string;
+            clientName: string;
+            loginHint: string | null;
+            scope: string;
+        };
+        SignInRedirectInput: {
+            /**
+             * Format: uri
+             * @description where the browser continues the sign-in
+             */
+            redirectTo: string;
+        };
+        RegisteredUserInput: {
+            uuid: string;
+            username: string;
+            name: string;
+        };
+        AuthConfigInput: {
+            issuer: string;
+            authorizationEndpoint: string;
+            tokenEndpoint: string;
+            endSessionEndpoint?: string;
+            clientId: string;
+            scope: string;
+            /** @description send as `prompt`: consent is what OpenID Connect requires for offline_access; no screen is shown */
+            prompt?: string;
+            redirectUri: string;
+            /** @description send as `resource` in the authorization and token requests */
+            resource?: string;
+        };
+        LogoutResultInput: {
+            /** @description the issuer's logout page, for the browser to visit when the issuer is external */
+            endSessionEndpoint: string | null;
         };
         StoryCreateFormInput: {
             type: string;
@@ -13416,58 +14022,6 @@ export interface components {
             finishedAt: string | null;
             updatedAt: string;
         };
-        MenuItem: {
-            id: string;
-            /** @description route key; also the permissionId and the i18n key suffix */
-            key: string;
-            path: string;
-            /** @description i18n key of the title, `menu.<key>` */
-            title: string;
-            icon: string | null;
-            /** @description page module under web/src/pages/ */
-            component: string | null;
-            redirect: string | null;
-            hidden: boolean;
-            children: components["schemas"]["MenuItem"][];
-        };
-        SignInInteraction: {
-            uid: string;
-            /** @description what the provider asks for: login, or consent */
-            prompt: string;
-            clientId: string;
-            clientName: string;
-            loginHint: string | null;
-            scope: string;
-        };
-        SignInRedirect: {
-            /**
-             * Format: uri
-             * @description where the browser continues the sign-in
-             */
-            redirectTo: string;
-        };
-        RegisteredUser: {
-            uuid: string;
-            username: string;
-            name: string;
-        };
-        AuthConfig: {
-            issuer: string;
-            authorizationEndpoint: string;
-            tokenEndpoint: string;
-            endSessionEndpoint?: string;
-            clientId: string;
-            scope: string;
-            /** @description send as `prompt`: consent is what OpenID Connect requires for offline_access; no screen is shown */
-            prompt?: string;
-            redirectUri: string;
-            /** @description send as `resource` in the authorization and token requests */
-            resource?: string;
-        };
-        LogoutResult: {
-            /** @description the issuer's logout page, for the browser to visit when the issuer is external */
-            endSessionEndpoint: string | null;
-        };
         Story: {
             id: string;
             /** @description the same as id */
@@ -13590,6 +14144,58 @@ export interface components {
             details: {
                 [key: string]: unknown;
             };
+        };
+        MenuItem: {
+            id: string;
+            /** @description route key; also the permissionId and the i18n key suffix */
+            key: string;
+            path: string;
+            /** @description i18n key of the title, `menu.<key>` */
+            title: string;
+            icon: string | null;
+            /** @description page module under web/src/pages/ */
+            component: string | null;
+            redirect: string | null;
+            hidden: boolean;
+            children: components["schemas"]["MenuItem"][];
+        };
+        SignInInteraction: {
+            uid: string;
+            /** @description what the provider asks for: login, or consent */
+            prompt: string;
+            clientId: string;
+            clientName: string;
+            loginHint: string | null;
+            scope: string;
+        };
+        SignInRedirect: {
+            /**
+             * Format: uri
+             * @description where the browser continues the sign-in
+             */
+            redirectTo: string;
+        };
+        RegisteredUser: {
+            uuid: string;
+            username: string;
+            name: string;
+        };
+        AuthConfig: {
+            issuer: string;
+            authorizationEndpoint: string;
+            tokenEndpoint: string;
+            endSessionEndpoint?: string;
+            clientId: string;
+            scope: string;
+            /** @description send as `prompt`: consent is what OpenID Connect requires for offline_access; no screen is shown */
+            prompt?: string;
+            redirectUri: string;
+            /** @description send as `resource` in the authorization and token requests */
+            resource?: string;
+        };
+        LogoutResult: {
+            /** @description the issuer's logout page, for the browser to visit when the issuer is external */
+            endSessionEndpoint: string | null;
         };
         StoryCreateForm: {
             type: string;

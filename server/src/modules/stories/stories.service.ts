@@ -413,6 +413,85 @@ export class StoriesService {
   async setProcessingState(storyId: string, state: ProcessingState, error?: string | null): Promise<void> {
     return this.#processing.setProcessingState(storyId, state, error);
   }
+
+  // Added for the media-uploads module (re-transcode, image editor, cover cropper)
+
+  /**
+   * Media processing of the story's current version once more (a
+   * re-transcode, or an edited draft): the queued state, the job and the
+   * story action commit together. `dedupeKey` keeps a second job from being
+   * queued while one with the same key is queued or running.
+   */
+  async requestProcessing(
+    actor: Actor,
+    libraryId: string,
+    storyId: string,
+    options: { dedupeKey?: string; reason: string },
+  ): Promise<{ story: Story; jobId: string }> {
+    await this.deps.libraries.require(actor, libraryId, "write");
+    const story = await this.require(libraryId, storyId);
+    if (!(await this.processingSource(story.id))) {
+      throw new Invalid(`story ${storyId} has no file to process`, "nothing_to_process");
+    }
+    const now = this.#support.now();
+    const jobId = await this.deps.db.kysely.transaction().execute(async (trx) => {
+      await this.deps.stories.with(trx).update(story.id, { processing_state: "queued", processing_error: null });
+      const id = await this.deps.jobs.enqueue(
+        this.deps.processingJob,
+        { ids: [story.id] },
+        { transaction: trx, dedupeKey: options.dedupeKey },
+      );
+      await this.deps.actions.with(trx).record(
+        this.#support.action(actor, story)("processing", {
+          state: "queued",
+          reason: options.reason,
+          versionNo: story.versionNo,
+          jobId: id,
+        }),
+        now,
+      );
+      return id;
+    });
+    return { story: (await this.deps.stories.find(story.id))!, jobId };
+  }
+
+  /**
+   * An uploaded image becomes the story's cover: the `cover` file of its
+   * current version and `cover_key`, with one story action. A cover it
+   * replaces on that version is deleted from the store when nothing else uses
+   * it; its key is returned so the caller can drop its `blobs` row.
+   */
+  async setCoverImage(
+    actor: Actor,
+    libraryId: string,
+    storyId: string,
+    cover: { blobKey: string; mime: string; size: number; width: number; height: number },
+  ): Promise<{ story: Story; deletedBlobKey: string | null }> {
+    await this.deps.libraries.require(actor, libraryId, "write");
+    const story = await this.require(libraryId, storyId);
+    const now = this.#support.now();
+    const replaced = await this.deps.db.kysely.transaction().execute(async (trx) => {
+      const repository = this.deps.stories.with(trx);
+      const previous = await repository.putFile(
+        { storyId: story.id, versionNo: story.versionNo, role: "cover", ...cover },
+        now,
+      );
+      await repository.update(story.id, { cover_key: cover.blobKey, updated_by: actor.id, updated_at: now });
+      await this.deps.actions
+        .with(trx)
+        .record(
+          this.#support.action(actor, story)("edit", { fields: ["cover"], width: cover.width, height: cover.height }),
+          now,
+        );
+      return previous;
+    });
+    let deletedBlobKey: string | null = null;
+    if (replaced && !(await this.deps.stories.isBlobReferenced(replaced))) {
+      await this.#deleteBlobs([replaced]);
+      deletedBlobKey = replaced;
+    }
+    return { story: (await this.deps.stories.find(story.id))!, deletedBlobKey };
+  }
 }
 
 function stripExtension(name: string): string {
