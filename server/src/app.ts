@@ -124,6 +124,8 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
   const blobStore = seams.blobStore ?? buildBlobStore(config.storage);
   const onBlobDeleteError = (key: string, error: unknown) =>
     app.log.warn({ key, err: error }, "a blob no longer needed could not be deleted");
+  // Before the stories: they count the keywords they apply in the catalogue.
+  const catalogue = buildCatalogue(db, seams.catalogueUsage ?? new StoryCatalogueUsage(db));
   // The processing job and the stories service need each other: the job is
   // defined first and reaches the processor, built after the stories, late.
   let processor: StoryMediaProcessor | undefined;
@@ -135,7 +137,9 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     blobs: blobStore,
     jobs: seams.jobs ?? jobs.queue,
     processingJob,
+    keywordUse: catalogue.keywords,
     onBlobDeleteError,
+    onKeywordUseError: (names, error) => app.log.warn({ keywords: names, err: error }, "keyword use not counted"),
   });
   processor = new StoryMediaProcessor({
     stories: stories.stories,

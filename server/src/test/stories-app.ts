@@ -6,41 +6,63 @@ import type { Db } from "../db/database.js";
 import { API_PREFIX } from "../http/error-handler.js";
 import { GrantsRepository } from "../modules/access/grants.repository.js";
 import { LibraryAccess } from "../modules/access/library-access.js";
-import { buildStories, type StoriesModule } from "../modules/stories/stories.compose.js";
+import { newOriginalKey } from "../modules/blobs/blob-keys.js";
+import { LocalBlobStore } from "../modules/blobs/local-blob-store.js";
+import { buildCatalogue } from "../modules/catalogue/catalogue.compose.js";
+import type { JobState } from "../modules/jobs/job-types.js";
+import { processStoriesJob } from "../modules/processing/process-stories.job.js";
+import { buildStories, PROCESS_STORIES_JOB, type StoriesModule } from "../modules/stories/stories.compose.js";
+import { StoryCatalogueUsage } from "../modules/stories/story-catalogue-usage.js";
 import type { MediaType } from "../modules/stories/story-types.js";
 import { type DialectName, useTestApp } from "./dialects.js";
-import { TestLocalBlobStore } from "./local-blob-store.js";
 import type { TestPrincipal } from "./principals.js";
-import { RecordingJobEnqueuer } from "./recording-job-enqueuer.js";
 
 export interface StoriesTestContext {
   app: FastifyInstance;
   db: Db;
-  blobs: TestLocalBlobStore;
-  jobs: RecordingJobEnqueuer;
-  /** The same services the app runs on, built over the same database, for the upload and media entry points. */
+  /** The app's blob store: the real local store under the test's data dir. */
+  blobs: LocalBlobStore;
+  /**
+   * The stories services over the same database, blob store and durable job
+   * queue as the app, for the upload and media entry points the API does not
+   * expose.
+   */
   module: StoriesModule;
 }
 
 /**
- * The app with the two temporary stand-ins (a local BlobStore and a JobEnqueuer
- * that records into a test table) until the blobs and jobs modules land.
+ * The app as the server builds it, on the real local blob store and the
+ * durable job queue (the `jobs` table). Its in-process worker is not started
+ * (`useTestApp` never calls `app.jobs.worker.start()`), so the media job
+ * enqueued for a story stays queued instead of processing the fake bytes the
+ * tests upload; a test that wants it run starts the worker itself.
  */
 export function useStoriesApp(dialect: DialectName): () => StoriesTestContext {
-  let blobs: TestLocalBlobStore | undefined;
-  let jobs: RecordingJobEnqueuer | undefined;
+  let blobs: LocalBlobStore | undefined;
   const ctx = useTestApp(dialect, {
-    seams: async (db, database) => {
-      blobs = new TestLocalBlobStore(path.join(database.dataDir, "blobs"));
-      jobs = await RecordingJobEnqueuer.create(db);
-      return { blobStore: blobs, jobs };
+    seams: (_db, database) => {
+      blobs = new LocalBlobStore(path.join(database.dataDir, "blobs"));
+      return { blobStore: blobs };
     },
   });
   let module: StoriesModule | undefined;
   return () => {
     const { app, db } = ctx();
-    module ??= buildStories({ db, access: new LibraryAccess(new GrantsRepository(db)), blobs, jobs });
-    return { app, db, blobs: blobs!, jobs: jobs!, module };
+    module ??= buildStories({
+      db,
+      access: new LibraryAccess(new GrantsRepository(db)),
+      blobs: blobs!,
+      jobs: app.jobs.queue,
+      // The same name and attempts as the app's definition; only the app's worker runs the job.
+      processingJob: processStoriesJob(
+        () => {
+          throw new Error("the test's stories services only enqueue the media job");
+        },
+        { timeoutMs: 60_000 },
+      ),
+      keywordUse: buildCatalogue(db, new StoryCatalogueUsage(db)).keywords,
+    });
+    return { app, db, blobs: blobs!, module };
   };
 }
 
@@ -48,14 +70,22 @@ export function sha256(bytes: Buffer | string): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-/** What the upload module will do on completion: store the bytes, then create the draft. */
+/** What the upload module does on completion: store the bytes, then create the draft. */
 export async function uploadStory(
   ctx: StoriesTestContext,
   who: TestPrincipal,
-  input: { libraryId?: string; folderId?: string; type?: MediaType; bytes?: string; name?: string; mime?: string },
+  input: {
+    libraryId?: string;
+    folderId?: string;
+    type?: MediaType;
+    bytes?: string | Buffer;
+    name?: string;
+    mime?: string;
+    keywords?: string[];
+  },
 ) {
-  const bytes = Buffer.from(input.bytes ?? `bytes ${randomUUID()}`);
-  const blobKey = `originals/${randomUUID()}`;
+  const bytes = Buffer.isBuffer(input.bytes) ? input.bytes : Buffer.from(input.bytes ?? `bytes ${randomUUID()}`);
+  const blobKey = newOriginalKey();
   await ctx.blobs.put(blobKey, Readable.from([bytes]));
   return ctx.module.stories.createDraftFromUpload({
     userId: who.id,
@@ -67,10 +97,39 @@ export async function uploadStory(
     size: bytes.length,
     mime: input.mime ?? "image/jpeg",
     originalName: input.name ?? "台风.jpg",
+    ...(input.keywords ? { metadata: { keywords: input.keywords } } : {}),
   });
 }
 
+export interface QueuedProcessing {
+  id: string;
+  state: JobState;
+  ids: string[];
+}
+
+/** The media processing jobs in the `jobs` table that name `storyId`, oldest first. */
+export async function processingJobsFor(ctx: StoriesTestContext, storyId: string): Promise<QueuedProcessing[]> {
+  const rows = await ctx.db.kysely
+    .selectFrom("jobs")
+    .select(["id", "state", "payload"])
+    .where("name", "=", PROCESS_STORIES_JOB)
+    .orderBy("created_at")
+    .execute();
+  return rows
+    .map((row) => ({
+      id: row.id,
+      state: row.state,
+      ids: ctx.db.adapter.readJson<{ ids: string[] }>(row.payload).ids,
+    }))
+    .filter((job) => job.ids.includes(storyId));
+}
+
 export function api(ctx: () => StoriesTestContext) {
-  return (who: TestPrincipal, method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: object) =>
-    ctx().app.inject({ method, url: `${API_PREFIX}${url}`, headers: who.headers, payload });
+  return (
+    who: TestPrincipal,
+    method: "GET" | "POST" | "PUT" | "DELETE" | "HEAD",
+    url: string,
+    payload?: object,
+    headers: Record<string, string> = {},
+  ) => ctx().app.inject({ method, url: `${API_PREFIX}${url}`, headers: { ...who.headers, ...headers }, payload });
 }

@@ -1,31 +1,44 @@
-import { randomUUID } from "node:crypto";
-import { crc32 } from "node:zlib";
-import { beforeAll, expect, it } from "vitest";
-import { API_PREFIX } from "../../http/error-handler.js";
+import { randomBytes, randomUUID } from "node:crypto";
+import { Readable } from "node:stream";
+import contentDisposition from "content-disposition";
+import type { Kysely } from "kysely";
+import { beforeAll, expect, it, vi } from "vitest";
+import yauzl from "yauzl";
+import type { Database } from "../../db/schema.js";
 import { describeEachDialect } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
-import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
+import { api, processingJobsFor, uploadStory, useStoriesApp } from "../../test/stories-app.js";
+import type { EnqueueOptions, JobDefinition } from "../jobs/job-types.js";
 import { PROCESS_STORIES_JOB } from "./stories.compose.js";
 
-/** Reads a zip's central directory and checks each entry's bytes against its CRC. */
-function readZip(zip: Buffer): Map<string, string> {
-  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  const count = zip.readUInt16LE(end + 10);
-  let at = zip.readUInt32LE(end + 16);
-  const entries = new Map<string, string>();
-  for (let index = 0; index < count; index++) {
-    expect(zip.readUInt32LE(at)).toBe(0x02014b50);
-    const crc = zip.readUInt32LE(at + 16);
-    const size = zip.readUInt32LE(at + 24);
-    const nameLength = zip.readUInt16LE(at + 28);
-    const offset = zip.readUInt32LE(at + 42);
-    const name = zip.subarray(at + 46, at + 46 + nameLength).toString("utf8");
-    const data = zip.subarray(offset + 30 + nameLength, offset + 30 + nameLength + size);
-    expect(crc32(data) >>> 0).toBe(crc);
-    entries.set(name, data.toString("utf8"));
-    at += 46 + nameLength;
-  }
-  return entries;
+/** A zip's entries and their bytes, read with yauzl (which checks each entry's CRC as it reads). */
+function readZip(zip: Buffer): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(zip, { lazyEntries: true }, (error, file) => {
+      if (error) return reject(error);
+      const entries = new Map<string, Buffer>();
+      file.on("entry", (entry: yauzl.Entry) => {
+        file.openReadStream(entry, (openError, stream) => {
+          if (openError) return reject(openError);
+          const chunks: Buffer[] = [];
+          stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+          stream.on("error", reject);
+          stream.on("end", () => {
+            entries.set(entry.fileName, Buffer.concat(chunks));
+            file.readEntry();
+          });
+        });
+      });
+      file.on("end", () => resolve(entries));
+      file.on("error", reject);
+      file.readEntry();
+    });
+  });
+}
+
+/** The file name a Content-Disposition header gives (the UTF-8 `filename*` where there is one). */
+function fileNameOf(header: string | string[] | number | undefined): string | undefined {
+  return contentDisposition.parse(String(header)).parameters.filename;
 }
 
 describeEachDialect("story lifecycle", (dialect) => {
@@ -84,7 +97,27 @@ describeEachDialect("story lifecycle", (dialect) => {
     const files = ctx().db.kysely.selectFrom("story_files").select("story_id").where("blob_key", "=", blobKey);
     expect(await files.execute()).toEqual([]);
 
-    const before = (await ctx().jobs.recorded()).length;
+    // The processing job is written before the upload's rows: a failure there takes the job back too.
+    let rolledBack = "";
+    await expect(
+      ctx().module.stories.createDraftFromUpload(input, {
+        enqueueProcessing: true,
+        withinTransaction: async (trx, created) => {
+          rolledBack = created.id;
+          const queued = await trx
+            .selectFrom("jobs")
+            .select("payload")
+            .where("name", "=", PROCESS_STORIES_JOB)
+            .execute();
+          expect(queued.map((job) => JSON.stringify(job.payload))).toContainEqual(expect.stringContaining(created.id));
+          throw new Error("the blob row could not be written");
+        },
+      }),
+    ).rejects.toThrow("the blob row");
+    expect(rolledBack).not.toBe("");
+    expect(await processingJobsFor(ctx(), rolledBack)).toEqual([]);
+    expect(await files.execute()).toEqual([]);
+
     let seen: unknown;
     const { story } = await ctx().module.stories.createDraftFromUpload(input, {
       enqueueProcessing: true,
@@ -95,8 +128,8 @@ describeEachDialect("story lifecycle", (dialect) => {
     });
     expect(seen).toEqual({ id: story.id, status: "draft" });
     expect((await files.execute()).map((row) => row.story_id)).toEqual([story.id]);
-    expect((await ctx().jobs.recorded()).slice(before).map((job) => JSON.parse(job.payload))).toEqual([
-      { ids: [story.id] },
+    expect(await processingJobsFor(ctx(), story.id)).toEqual([
+      { id: expect.any(String), state: "queued", ids: [story.id] },
     ]);
     const actions = (await call(editor, "GET", `/story-actions?libraryId=product&storyId=${story.id}`)).json().data;
     expect(actions.content[0]).toMatchObject({ action: "create", ip: "192.0.2.7", username: "life-editor" });
@@ -110,7 +143,7 @@ describeEachDialect("story lifecycle", (dialect) => {
   it("commits drafts with the form's metadata and enqueues processing in the same transaction", async () => {
     const a = (await uploadStory(ctx(), editor, {})).story;
     const b = (await uploadStory(ctx(), editor, {})).story;
-    const before = (await ctx().jobs.recorded()).length;
+    expect(await processingJobsFor(ctx(), a.id)).toEqual([]);
     const committed = await call(editor, "POST", "/workflow-story-create/photo/commit", {
       libraryId: "product",
       storyIds: [a.id, b.id],
@@ -123,10 +156,12 @@ describeEachDialect("story lifecycle", (dialect) => {
       [b.id, "committed", "queued"],
     ]);
     expect(stories[0]!.caption).toBe("台风“山竹”登陆");
-    const jobs = (await ctx().jobs.recorded()).slice(before);
-    expect(jobs.map((job) => [job.name, JSON.parse(job.payload)])).toEqual([
-      [PROCESS_STORIES_JOB, { ids: [a.id, b.id] }],
-    ]);
+    // One job for the batch, in the durable queue; the app's worker is not running in tests, so it stays queued.
+    const [job] = await processingJobsFor(ctx(), a.id);
+    expect(job).toEqual({ id: expect.any(String), state: "queued", ids: [a.id, b.id] });
+    expect(await processingJobsFor(ctx(), b.id)).toEqual([job]);
+    expect(ctx().app.jobs.worker.started).toBe(false);
+    expect((await ctx().app.jobs.queue.get(job!.id)).name).toBe(PROCESS_STORIES_JOB);
 
     const again = await call(editor, "POST", "/workflow-story-create/photo/commit", {
       libraryId: "product",
@@ -141,10 +176,21 @@ describeEachDialect("story lifecycle", (dialect) => {
     expect(wrongType.statusCode).toBe(400);
   });
 
-  it("rolls the commit back when enqueueing fails: no job without its story, no committed story without its job", async () => {
+  it("rolls the commit back when it fails after the job is written: no job without its committed story", async () => {
     const { story } = await uploadStory(ctx(), editor, {});
-    const before = (await ctx().jobs.recorded()).length;
-    ctx().jobs.failAfterInsert.add(PROCESS_STORIES_JOB);
+    const queue = ctx().app.jobs.queue;
+    const enqueue = queue.enqueue.bind(queue);
+    let inTransaction: unknown[] = [];
+    const failing = vi.spyOn(queue, "enqueue").mockImplementationOnce((async (
+      definition: JobDefinition<unknown>,
+      payload: unknown,
+      options?: EnqueueOptions,
+    ) => {
+      const id = await enqueue(definition, payload, options);
+      const trx = options!.transaction as Kysely<Database>;
+      inTransaction = await trx.selectFrom("jobs").select("id").where("id", "=", id).execute();
+      throw new Error("the commit failed after its job was written (test)");
+    }) as typeof queue.enqueue);
     try {
       const failed = await call(editor, "POST", "/workflow-story-create/photo/commit", {
         libraryId: "product",
@@ -152,10 +198,21 @@ describeEachDialect("story lifecycle", (dialect) => {
       });
       expect(failed.statusCode).toBe(500);
     } finally {
-      ctx().jobs.failAfterInsert.clear();
+      failing.mockRestore();
     }
-    expect((await ctx().jobs.recorded()).length).toBe(before);
-    expect((await call(editor, "GET", `/stories/product/${story.id}`)).json().data.status).toBe("draft");
+    expect(inTransaction).toHaveLength(1);
+    expect(await processingJobsFor(ctx(), story.id)).toEqual([]);
+    const after = (await call(editor, "GET", `/stories/product/${story.id}`)).json().data;
+    expect(after).toMatchObject({ status: "draft", processingState: "none" });
+
+    const again = await call(editor, "POST", "/workflow-story-create/photo/commit", {
+      libraryId: "product",
+      storyIds: [story.id],
+    });
+    expect(again.statusCode).toBe(200);
+    expect(await processingJobsFor(ctx(), story.id)).toEqual([
+      { id: expect.any(String), state: "queued", ids: [story.id] },
+    ]);
   });
 
   it("creates drafts from metadata, edits them, and names the field of a validation error", async () => {
@@ -236,7 +293,7 @@ describeEachDialect("story lifecycle", (dialect) => {
         mime: "video/mp4",
       })
     ).story;
-    const before = (await ctx().jobs.recorded()).length;
+    expect(await processingJobsFor(ctx(), first.id)).toHaveLength(1);
 
     const response = await call(editor, "POST", "/workflow-story-create/newversion/video", {
       libraryId: "material",
@@ -254,9 +311,9 @@ describeEachDialect("story lifecycle", (dialect) => {
       processingState: "queued",
     });
     expect(story.oid).not.toBe(first.oid);
-    expect((await ctx().jobs.recorded()).slice(before).map((job) => JSON.parse(job.payload))).toEqual([
-      { ids: [first.id] },
-    ]);
+    const jobs = await processingJobsFor(ctx(), first.id);
+    expect(jobs).toHaveLength(2);
+    expect(jobs[1]).toMatchObject({ state: "queued", ids: [first.id] });
 
     const versions = (await call(editor, "GET", `/stories/material/${first.id}/versions`)).json().data as {
       versionNo: number;
@@ -279,7 +336,8 @@ describeEachDialect("story lifecycle", (dialect) => {
     const current = await call(editor, "GET", `/workflow-story-download/material/${first.id}`);
     expect(current.statusCode).toBe(200);
     expect(current.body).toBe("version two");
-    expect(current.headers["content-disposition"]).toContain("clip-edit.mp4");
+    // Named after the story's title, with the extension of the version's file.
+    expect(fileNameOf(current.headers["content-disposition"])).toBe("clip.mp4");
     expect(current.headers["x-content-type-options"]).toBe("nosniff");
     const old = await call(editor, "GET", `/workflow-story-download/material/${first.id}?versionNo=1`);
     expect(old.body).toBe("version one");
@@ -303,54 +361,169 @@ describeEachDialect("story lifecycle", (dialect) => {
   it("serves byte ranges for players and records only the start of a download", async () => {
     const { story } = await uploadStory(ctx(), editor, {
       bytes: "0123456789",
-      name: "clip.mp4",
+      name: "台风登陆 现场.mp4",
       type: "video",
       mime: "video/mp4",
     });
-    const url = `${API_PREFIX}/stories/download/product/${story.id}`;
-    const get = (range?: string) =>
-      ctx().app.inject({ method: "GET", url, headers: { ...viewer.headers, ...(range ? { range } : {}) } });
+    const url = `/stories/download/product/${story.id}`;
+    const get = (range?: string) => call(viewer, "GET", url, undefined, range ? { range } : {});
     const whole = await get();
     expect(whole.statusCode).toBe(200);
-    expect(whole.headers["accept-ranges"]).toBe("bytes");
-    expect(whole.headers["content-disposition"]).toMatch(/^inline; filename="clip.mp4"/);
+    expect(whole.body).toBe("0123456789");
+    expect(whole.headers).toMatchObject({
+      "accept-ranges": "bytes",
+      "content-type": "video/mp4",
+      "content-length": "10",
+      "x-content-type-options": "nosniff",
+      "content-security-policy": "sandbox",
+    });
+    expect(whole.headers["content-disposition"]).toMatch(/^inline; /);
+    expect(fileNameOf(whole.headers["content-disposition"])).toBe("台风登陆 现场.mp4");
+    expect(whole.headers.etag).toBeTruthy();
+
     const middle = await get("bytes=2-5");
     expect(middle.statusCode).toBe(206);
     expect(middle.body).toBe("2345");
     expect(middle.headers["content-range"]).toBe("bytes 2-5/10");
-    expect((await get("bytes=-3")).body).toBe("789");
+    expect(middle.headers["content-length"]).toBe("4");
+    const suffix = await get("bytes=-3");
+    expect(suffix.statusCode).toBe(206);
+    expect(suffix.body).toBe("789");
+    expect(suffix.headers["content-range"]).toBe("bytes 7-9/10");
     expect((await get("bytes=7-")).body).toBe("789");
     const outside = await get("bytes=10-");
     expect(outside.statusCode).toBe(416);
     expect(outside.headers["content-range"]).toBe("bytes */10");
+    const unchanged = await call(viewer, "GET", url, undefined, { "if-none-match": String(whole.headers.etag) });
+    expect(unchanged.statusCode).toBe(304);
+    expect((await call(viewer, "HEAD", url)).headers["content-length"]).toBe("10");
+
+    // The attachment: the same bytes and ranges, saved under the title.
+    const attachment = await call(viewer, "GET", `/workflow-story-download/product/${story.id}`, undefined, {
+      range: "bytes=0-3",
+    });
+    expect(attachment.statusCode).toBe(206);
+    expect(attachment.body).toBe("0123");
+    expect(attachment.headers["content-disposition"]).toMatch(/^attachment; /);
+    expect(fileNameOf(attachment.headers["content-disposition"])).toBe("台风登陆 现场.mp4");
+    expect(attachment.headers["content-security-policy"]).toBe("sandbox");
+    expect(attachment.headers["x-content-type-options"]).toBe("nosniff");
+
+    // Two downloads from byte 0 (the inline original and the attachment); the seeks, the 304 and HEAD are not.
     const actions = (await call(editor, "GET", `/story-actions?libraryId=product&storyId=${story.id}`)).json().data;
-    expect(actions.content.map((action: { action: string }) => action.action)).toEqual(["download", "create"]);
+    expect(actions.content.map((action: { action: string }) => action.action)).toEqual([
+      "download",
+      "download",
+      "download",
+      "create",
+    ]);
+    expect(actions.content[0].details).toEqual({
+      rendition: "original",
+      versionNo: null,
+      fileName: "台风登陆 现场.mp4",
+    });
   });
 
-  it("downloads several stories at once as a zip, each recorded", async () => {
-    const a = (await uploadStory(ctx(), editor, { bytes: "first photo", name: "现场.jpg" })).story;
-    const b = (await uploadStory(ctx(), editor, { bytes: "second photo", name: "现场.jpg" })).story;
-    const response = await call(viewer, "GET", `/workflow-story-download/product/${a.id},${b.id}`);
+  it("names files <title>.<ext> with a Chinese title intact; renditions shown inline are not recorded", async () => {
+    const { story } = await uploadStory(ctx(), editor, { bytes: "jpeg bytes", name: "IMG_0001.JPG" });
+    const edited = await call(editor, "PUT", `/workflow-story-edit/photo/${story.id}?libraryId=product`, {
+      title: "“山竹”过境: 深圳/香港",
+    });
+    expect(edited.statusCode).toBe(200);
+    const download = await call(viewer, "GET", `/workflow-story-download/product/${story.id}`);
+    expect(download.statusCode).toBe(200);
+    const header = String(download.headers["content-disposition"]);
+    expect(fileNameOf(header)).toBe("“山竹”过境_ 深圳_香港.JPG");
+    expect(header).toContain(`filename*=UTF-8''${encodeURIComponent("“山竹”过境_ 深圳_香港.JPG")}`);
+    expect(header).toMatch(/^attachment; filename="[\x20-\x7e]+"/);
+
+    await ctx().blobs.put(`renditions/${story.id}/v1/thumbnail.webp`, Readable.from([Buffer.from("webp bytes")]));
+    await ctx().module.stories.addRendition({
+      storyId: story.id,
+      role: "thumbnail",
+      blobKey: `renditions/${story.id}/v1/thumbnail.webp`,
+      mime: "image/webp",
+      size: 10,
+    });
+    for (const rendition of ["thumbnail", "cover"]) {
+      const shown = await call(viewer, "GET", `/stories/download/product/${story.id}?rendition=${rendition}`);
+      expect(shown.statusCode).toBe(200);
+      expect(shown.body).toBe("webp bytes");
+      expect(shown.headers).toMatchObject({
+        "content-type": "image/webp",
+        "x-content-type-options": "nosniff",
+        "content-security-policy": "sandbox",
+      });
+      expect(shown.headers["content-disposition"]).toMatch(/^inline; /);
+      expect(fileNameOf(shown.headers["content-disposition"])).toBe(`“山竹”过境_ 深圳_香港-${rendition}.webp`);
+    }
+    const actions = (await call(editor, "GET", `/story-actions?libraryId=product&storyId=${story.id}`)).json().data;
+    expect(actions.content.map((action: { action: string }) => action.action)).toEqual([
+      "rendition",
+      "download",
+      "edit",
+      "create",
+    ]);
+  });
+
+  it("downloads several stories at once as a zip of the originals, each recorded", async () => {
+    const first = randomBytes(70_000);
+    const second = randomBytes(1234);
+    const third = randomBytes(10);
+    const a = (await uploadStory(ctx(), editor, { bytes: first, name: "现场.jpg" })).story;
+    const b = (await uploadStory(ctx(), editor, { bytes: second, name: "现场.jpg" })).story;
+    const c = (await uploadStory(ctx(), editor, { bytes: third, name: "采访.m4a", type: "audio", mime: "audio/mp4" }))
+      .story;
+    const response = await call(viewer, "GET", `/workflow-story-download/product/${a.id},${b.id},${c.id}`);
     expect(response.statusCode).toBe(200);
-    expect(response.headers["content-type"]).toBe("application/zip");
-    expect(response.headers["content-disposition"]).toMatch(/^attachment; filename="product-2-stories.zip"/);
-    expect(readZip(response.rawPayload)).toEqual(
+    expect(response.headers).toMatchObject({
+      "content-type": "application/zip",
+      "x-content-type-options": "nosniff",
+      "content-security-policy": "sandbox",
+      "content-length": String(response.rawPayload.length),
+    });
+    expect(fileNameOf(response.headers["content-disposition"])).toBe("product-3-stories.zip");
+    expect(response.headers["content-disposition"]).toMatch(/^attachment; /);
+    expect(await readZip(response.rawPayload)).toEqual(
       new Map([
-        ["现场.jpg", "first photo"],
-        ["现场 (2).jpg", "second photo"],
+        ["现场.jpg", first],
+        ["现场 (2).jpg", second],
+        ["采访.m4a", third],
       ]),
     );
-    for (const story of [a, b]) {
+    for (const story of [a, b, c]) {
       const actions = (await call(editor, "GET", `/story-actions?libraryId=product&storyId=${story.id}`)).json().data;
       expect(actions.content[0]).toMatchObject({ action: "download", username: "life-viewer" });
     }
     const elsewhere = await call(viewer, "GET", `/workflow-story-download/material/${a.id},${b.id}`);
     expect(elsewhere.statusCode).toBe(404);
+    const noRendition = await call(viewer, "GET", `/workflow-story-download/product/${a.id},${b.id}?rendition=proxy`);
+    expect(noRendition.statusCode).toBe(404);
     const withVersion = await call(viewer, "GET", `/workflow-story-download/product/${a.id},${b.id}?versionNo=1`);
     expect(withVersion.statusCode).toBe(400);
     expect(withVersion.json().msg).toContain("versionNo");
     const bad = await call(viewer, "GET", `/workflow-story-download/product/${a.id},nope`);
     expect(bad.json().msg).toContain("params.b");
+  });
+
+  it("answers 404 to a download from a library the user cannot read, and records nothing", async () => {
+    const { story } = await uploadStory(ctx(), editor, { libraryId: "personal", bytes: "private" });
+    const other = (await uploadStory(ctx(), editor, { libraryId: "personal" })).story;
+    for (const url of [
+      `/stories/download/personal/${story.id}`,
+      `/stories/download/personal/${story.id}?rendition=thumbnail`,
+      `/workflow-story-download/personal/${story.id}`,
+      `/workflow-story-download/personal/${story.id},${other.id}`,
+      // Through a library the user can read: the story is not there.
+      `/stories/download/product/${story.id}`,
+      `/workflow-story-download/product/${story.id},${other.id}`,
+    ]) {
+      const response = await call(contributor, "GET", url);
+      expect(response.statusCode, url).toBe(404);
+      expect(response.body).not.toContain("private");
+    }
+    const actions = (await call(editor, "GET", `/story-actions?libraryId=personal&storyId=${story.id}`)).json().data;
+    expect(actions.content.map((action: { action: string }) => action.action)).toEqual(["create"]);
   });
 
   it("refuses writes to a library the user only reads with 403", async () => {

@@ -1,67 +1,33 @@
 import type { Db } from "../../db/database.js";
-import { AppError } from "../../http/errors.js";
 import type { LibraryAccess } from "../access/library-access.js";
 import type { BlobStore } from "../blobs/blob-store.js";
 import { FoldersRepository } from "../folders/folders.repository.js";
 import { FoldersService } from "../folders/folders.service.js";
-import { type JobDefinition, type JobEnqueuer, PermanentJobError } from "../jobs/job-types.js";
+import type { JobDefinition, JobEnqueuer } from "../jobs/job-types.js";
 import { LibrariesRepository } from "../libraries/libraries.repository.js";
 import { LibrariesService } from "../libraries/libraries.service.js";
 import { StoriesRepository } from "./stories.repository.js";
-import { type ProcessStoriesPayload, StoriesService } from "./stories.service.js";
+import { type KeywordUse, type ProcessStoriesPayload, StoriesService } from "./stories.service.js";
 import { StoryActionsRepository } from "./story-actions.repository.js";
 import { StoryDownloads } from "./story-downloads.service.js";
 import { StoryLinksRepository } from "./story-links.repository.js";
 import { StoryLinksService } from "./story-links.service.js";
 import { StoryQueries } from "./story-queries.service.js";
 
+/** The name of the media processing job stories enqueue (its handler is the processing module's). */
 export const PROCESS_STORIES_JOB = "stories.process";
-
-/**
- * Stand-in until the media module registers the real handler under the same
- * name: the job is enqueued (so nothing is lost) and fails as not installed.
- */
-export const processStoriesPlaceholder: JobDefinition<ProcessStoriesPayload> = {
-  name: PROCESS_STORIES_JOB,
-  maxAttempts: 1,
-  async run() {
-    throw new PermanentJobError("media processing is not installed yet");
-  },
-};
-
-class NotConfigured extends AppError {
-  constructor(what: string) {
-    super(503, "service_unavailable", `${what} is not configured on this server yet`);
-  }
-}
-
-/** Until the blob store lands in the composition root, calls that need bytes answer 503. */
-const missingBlobStore: BlobStore = {
-  kind: "local",
-  put: async () => Promise.reject(new NotConfigured("the blob store")),
-  putFile: async () => Promise.reject(new NotConfigured("the blob store")),
-  get: async () => Promise.reject(new NotConfigured("the blob store")),
-  stat: async () => Promise.reject(new NotConfigured("the blob store")),
-  delete: async () => undefined,
-  list: async function* () {
-    yield* [];
-    throw new NotConfigured("the blob store");
-  },
-  withLocalFile: async () => Promise.reject(new NotConfigured("the blob store")),
-  presignedUrl: async () => null,
-};
-
-const missingJobQueue: JobEnqueuer = {
-  enqueue: async () => Promise.reject(new NotConfigured("the job queue")),
-};
 
 export interface StoriesDependencies {
   db: Db;
   access: LibraryAccess;
-  blobs?: BlobStore;
-  jobs?: JobEnqueuer;
-  processingJob?: JobDefinition<ProcessStoriesPayload>;
+  blobs: BlobStore;
+  jobs: JobEnqueuer;
+  /** Enqueued on commit, on upload completion and on a new version; named PROCESS_STORIES_JOB. */
+  processingJob: JobDefinition<ProcessStoriesPayload>;
+  /** Counts keywords applied to stories (the catalogue's KeywordService). */
+  keywordUse: KeywordUse;
   onBlobDeleteError?: (key: string, error: unknown) => void;
+  onKeywordUseError?: (names: string[], error: unknown) => void;
 }
 
 export interface StoriesModule {
@@ -75,8 +41,7 @@ export interface StoriesModule {
 
 /** Builds the libraries, folders and stories services once (called by app.ts). */
 export function buildStories(deps: StoriesDependencies): StoriesModule {
-  const { db } = deps;
-  const blobs = deps.blobs ?? missingBlobStore;
+  const { db, blobs } = deps;
   const librariesRepository = new LibrariesRepository(db);
   const libraries = new LibrariesService(librariesRepository, deps.access);
   const folders = new FoldersService(new FoldersRepository(db), librariesRepository);
@@ -89,10 +54,12 @@ export function buildStories(deps: StoriesDependencies): StoriesModule {
     actions,
     libraries,
     folders,
-    jobs: deps.jobs ?? missingJobQueue,
-    processingJob: deps.processingJob ?? processStoriesPlaceholder,
+    jobs: deps.jobs,
+    processingJob: deps.processingJob,
     blobs,
+    keywordUse: deps.keywordUse,
     onBlobDeleteError: deps.onBlobDeleteError,
+    onKeywordUseError: deps.onKeywordUseError,
   });
   const links = new StoryLinksService({
     db,

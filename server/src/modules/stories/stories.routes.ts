@@ -1,10 +1,11 @@
-import { Readable } from "node:stream";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { commonErrorResponses, envelope, errorEnvelope, ok, page } from "../../http/envelope.js";
 import { Invalid } from "../../http/errors.js";
 import { currentUser } from "../auth/auth.plugin.js";
+import { sendBlob } from "../blobs/send-blob.js";
+import { sendZip } from "../blobs/send-zip.js";
 import {
   createRelationBody,
   downloadQuery,
@@ -24,17 +25,10 @@ import {
   versionParams,
   versionSchema,
 } from "./stories.schema.js";
-import {
-  contentDisposition,
-  type DownloadRequest,
-  parseRange,
-  RangeNotSatisfiable,
-  type StoryDownloads,
-} from "./story-downloads.service.js";
+import type { DownloadRequest, StoryDownloads } from "./story-downloads.service.js";
 import type { StoryLinksService } from "./story-links.service.js";
 import type { StoryQueries } from "./story-queries.service.js";
 import type { Actor } from "./story-types.js";
-import { uniqueNames, zipStream } from "./zip-stream.js";
 
 export const errors = {
   ...commonErrorResponses,
@@ -53,49 +47,46 @@ export function actorOf(request: FastifyRequest): Actor {
 }
 
 /**
- * Streams a story's file. `attachment` downloads are recorded as story
- * actions; inline ones (thumbnails and proxies for display) only when they
- * fetch the original. Served with nosniff and a sandboxing CSP either way.
+ * Whether a request reads the file from its first byte. A single range that
+ * starts later (`bytes=500-`, `bytes=-500`) is a player seeking; anything
+ * else (no range, `bytes=0-…`, several ranges, which get the whole file) is
+ * a download starting.
+ */
+function fromFirstByte(request: FastifyRequest): boolean {
+  const single = /^bytes=(\d*)-(\d*)$/.exec(request.headers.range?.trim() ?? "");
+  if (!single) return true;
+  const [, first, last] = single;
+  return first === "" ? last === "" : Number(first) === 0;
+}
+
+/**
+ * Sends a story's file through `sendBlob` (single ranges, validators, the
+ * user-content headers, a presigned redirect on S3). Attachments are recorded
+ * as story actions; inline files (thumbnails, covers, proxies shown in the
+ * page) only when they are the original. Of ranged requests only the one
+ * from byte 0 counts, and HEAD not at all.
  */
 export async function sendStoryFile(
   downloads: StoryDownloads,
   request: FastifyRequest,
   reply: FastifyReply,
   target: DownloadRequest,
-  kind: "attachment" | "inline",
+  disposition: "attachment" | "inline",
 ) {
   const resolved = await downloads.resolve(target);
-  let range: ReturnType<typeof parseRange>;
-  try {
-    range = parseRange(request.headers.range, resolved.size);
-  } catch (error) {
-    if (error instanceof RangeNotSatisfiable) reply.header("content-range", `bytes */${error.size}`);
-    throw error;
+  const wholeDownload = disposition === "attachment" || (target.rendition ?? "original") === "original";
+  if (wholeDownload && request.method !== "HEAD" && fromFirstByte(request)) {
+    await downloads.record(actorOf(request), [{ request: target, resolved }]);
   }
-  const stream = await downloads.open(resolved.blobKey, range);
-  // A player seeking through a video asks for many ranges: only the start of a download is recorded.
-  const fromStart = range === undefined || range.start === 0;
-  if (fromStart && (kind === "attachment" || (target.rendition ?? "original") === "original")) {
-    await downloads.record(actorOf(request), target, resolved);
-  }
-  reply
-    .header("content-type", resolved.contentType)
-    .header("accept-ranges", "bytes")
-    .header("content-disposition", contentDisposition(kind, resolved.fileName))
-    .header("x-content-type-options", "nosniff")
-    .header("content-security-policy", "sandbox; default-src 'none'");
-  if (range) {
-    reply
-      .status(206)
-      .header("content-range", `bytes ${range.start}-${range.end}/${resolved.size}`)
-      .header("content-length", range.end - range.start + 1);
-  } else {
-    reply.header("content-length", resolved.size);
-  }
-  return reply.send(stream);
+  return sendBlob(request, reply, downloads.blobs, {
+    key: resolved.blobKey,
+    fileName: resolved.fileName,
+    contentType: resolved.contentType,
+    disposition,
+  });
 }
 
-/** Several stories of one library as one zip (each download recorded). */
+/** Several stories of one library as one zip through `sendZip`; each story's download is recorded. */
 export async function sendStoriesZip(
   downloads: StoryDownloads,
   request: FastifyRequest,
@@ -103,23 +94,18 @@ export async function sendStoriesZip(
   target: { libraryId: string; storyIds: string[]; rendition?: string; versionNo?: number },
 ) {
   if (target.versionNo !== undefined) throw new Invalid("versionNo: give it for one story only");
-  const actor = actorOf(request);
   const files = [];
   for (const storyId of target.storyIds) {
     const one = { libraryId: target.libraryId, storyId, rendition: target.rendition };
-    files.push({ one, resolved: await downloads.resolve(one) });
+    files.push({ request: one, resolved: await downloads.resolve(one) });
   }
-  for (const { one, resolved } of files) await downloads.record(actor, one, resolved);
-  const names = uniqueNames(files.map((file) => file.resolved.fileName));
-  const entries = files.map((file, index) => ({
-    name: names[index]!,
-    open: () => downloads.open(file.resolved.blobKey),
-  }));
-  return reply
-    .header("content-type", "application/zip")
-    .header("content-disposition", contentDisposition("attachment", `${target.libraryId}-${files.length}-stories.zip`))
-    .header("x-content-type-options", "nosniff")
-    .send(Readable.from(zipStream(entries)));
+  if (request.method !== "HEAD") await downloads.record(actorOf(request), files);
+  return sendZip(
+    reply,
+    downloads.blobs,
+    files.map(({ resolved }) => ({ key: resolved.blobKey, name: resolved.fileName })),
+    `${target.libraryId}-${files.length}-stories.zip`,
+  );
 }
 
 export function storiesRoutes(services: {

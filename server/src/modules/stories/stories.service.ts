@@ -7,6 +7,7 @@ import { type Rendition, StoryProcessing } from "./story-processing.service.js";
 import type { Actor, MediaType, Story, StoryFile, StoryMetadata } from "./story-types.js";
 import { type NewVersionInput, StoryVersioning, type UploadedVersion } from "./story-versions.service.js";
 import {
+  addedKeywords,
   HEX64,
   type IngestOptions,
   type StoriesServiceDependencies,
@@ -19,6 +20,7 @@ export type { Rendition } from "./story-processing.service.js";
 export type { NewVersionInput, UploadedVersion } from "./story-versions.service.js";
 export type {
   IngestOptions,
+  KeywordUse,
   ProcessStoriesPayload,
   StoriesServiceDependencies,
   UploadedOriginal,
@@ -183,6 +185,7 @@ export class StoriesService {
       if (options.enqueueProcessing) await this.#support.enqueueProcessing(trx, [row.id]);
       await options.withinTransaction?.(trx, { id: row.id, libraryId: input.libraryId, versionNo: 1 });
     });
+    await this.#support.countKeywordUse([addedKeywords([], input.metadata?.keywords)]);
     return { story: (await this.deps.stories.find(row.id))!, duplicates };
   }
 
@@ -223,6 +226,7 @@ export class StoriesService {
         .with(trx)
         .record(this.#support.action(actor, { libraryId: input.libraryId, id: row.id })("create", { type }), now);
     });
+    await this.#support.countKeywordUse([addedKeywords([], input.keywords)]);
     return (await this.deps.stories.find(row.id))!;
   }
 
@@ -286,6 +290,9 @@ export class StoriesService {
       }
       await this.#support.enqueueProcessing(trx, [...toProcess]);
     });
+    await this.#support.countKeywordUse(
+      stories.map((story) => addedKeywords(story.keywords, input.metadata?.keywords)),
+    );
     return this.deps.stories
       .findMany(input.storyIds)
       .then((found) => input.storyIds.map((id) => found.find((story) => story.id === id)!));
@@ -321,6 +328,7 @@ export class StoriesService {
       const fields = Object.keys(patch).filter((key) => patch[key as keyof typeof patch] !== undefined);
       await this.deps.actions.with(trx).record(this.#support.action(actor, story)("edit", { fields }), now);
     });
+    await this.#support.countKeywordUse([addedKeywords(story.keywords, patch.keywords)]);
     return (await this.deps.stories.find(story.id))!;
   }
 
@@ -400,12 +408,12 @@ export class StoriesService {
     return this.#processing.addRendition(rendition, options);
   }
 
-  /** Fills the story's fields from extracted metadata only where they are empty. */
   /** The story and the original of its current version, for the media jobs. */
   async processingSource(storyId: string): Promise<{ story: Story; original: StoryFile } | undefined> {
     return this.#processing.source(storyId);
   }
 
+  /** Fills the story's fields from extracted metadata only where they are empty (keywords applied are counted). */
   async applyExtractedMetadata(storyId: string, fields: ExtractedMetadata): Promise<Story> {
     return this.#processing.applyExtractedMetadata(storyId, fields);
   }

@@ -56,19 +56,27 @@ export class StoryActionsRepository {
   }
 
   async record(action: NewStoryAction, at: string): Promise<void> {
+    await this.recordMany([action], at);
+  }
+
+  /** Several actions in one statement: all are recorded or none. */
+  async recordMany(actions: NewStoryAction[], at: string): Promise<void> {
+    if (actions.length === 0) return;
     await this.kysely
       .insertInto("story_actions")
-      .values({
-        id: randomUUID(),
-        library_id: action.libraryId,
-        story_id: action.storyId,
-        user_id: action.userId,
-        username: action.username,
-        action: action.action,
-        at,
-        ip: action.ip,
-        details: this.adapter.writeJson(action.details ?? {}),
-      })
+      .values(
+        actions.map((action) => ({
+          id: randomUUID(),
+          library_id: action.libraryId,
+          story_id: action.storyId,
+          user_id: action.userId,
+          username: action.username,
+          action: action.action,
+          at,
+          ip: action.ip,
+          details: this.adapter.writeJson(action.details ?? {}),
+        })),
+      )
       .execute();
   }
 

@@ -1,9 +1,8 @@
-import type { Readable } from "node:stream";
-import { AppError, NotFound } from "../../http/errors.js";
-import type { BlobStore, ByteRange } from "../blobs/blob-store.js";
+import { NotFound } from "../../http/errors.js";
+import type { BlobStore } from "../blobs/blob-store.js";
 import type { StoriesRepository } from "./stories.repository.js";
 import type { StoryActionsRepository } from "./story-actions.repository.js";
-import type { Actor } from "./story-types.js";
+import type { Actor, Story } from "./story-types.js";
 
 export interface DownloadRequest {
   libraryId: string;
@@ -14,13 +13,14 @@ export interface DownloadRequest {
   versionNo?: number;
 }
 
+/** The blob behind a download and how to present it. */
 export interface ResolvedDownload {
   blobKey: string;
   fileName: string;
   contentType: string;
-  size: number;
 }
 
+/** Extensions of the types the server stores (uploads as sniffed, renditions as the media jobs write them). */
 const EXTENSIONS: Record<string, string> = {
   "image/jpeg": "jpg",
   "image/png": "png",
@@ -28,24 +28,85 @@ const EXTENSIONS: Record<string, string> = {
   "image/gif": "gif",
   "image/tiff": "tif",
   "image/heic": "heic",
+  "image/heif": "heif",
+  "image/avif": "avif",
+  "image/bmp": "bmp",
   "video/mp4": "mp4",
   "video/quicktime": "mov",
+  "video/x-m4v": "m4v",
+  "video/webm": "webm",
+  "video/matroska": "mkv",
+  "video/vnd.avi": "avi",
+  "video/mp2t": "ts",
+  "video/3gpp": "3gp",
+  "video/3gpp2": "3g2",
+  "application/mxf": "mxf",
   "audio/mpeg": "mp3",
   "audio/mp4": "m4a",
+  "audio/x-m4a": "m4a",
   "audio/aac": "aac",
   "audio/wav": "wav",
+  "audio/flac": "flac",
+  "audio/ogg": "ogg",
   "application/json": "json",
 };
 
-/** Finds the blob behind a download and records it as a story action. */
+/** Bytes a file name's stem may take in UTF-8 (file systems stop at 255 for the whole name). */
+const MAX_STEM_BYTES = 200;
+
+/**
+ * A title as a file name's stem: whitespace as one space; no path separators,
+ * reserved or control characters; no leading or trailing dots; bounded.
+ */
+export function fileStem(title: string): string {
+  let stem = [...title.replace(/\s+/g, " ")]
+    .map((character) => {
+      const code = character.codePointAt(0)!;
+      return code < 0x20 || code === 0x7f || '/\\:*?"<>|'.includes(character) ? "_" : character;
+    })
+    .join("")
+    .replace(/^[\s.]+|[\s.]+$/g, "");
+  while (Buffer.byteLength(stem, "utf8") > MAX_STEM_BYTES) stem = [...stem].slice(0, -1).join("");
+  return stem.trimEnd();
+}
+
+/** The extension of a name (`clip.MOV` → `MOV`), when it looks like one. */
+function extensionOf(name: string | null | undefined): string | undefined {
+  return /\.([A-Za-z0-9]{1,5})$/.exec(name ?? "")?.[1];
+}
+
+/**
+ * `<title>.<ext>` for the original (the extension the uploaded file had, else
+ * the type's), `<title>-<role>.<ext>` for a rendition or the cover. A title
+ * that already ends with the extension keeps it once.
+ */
+export function downloadFileName(
+  story: Pick<Story, "id" | "title" | "originalName">,
+  role: string,
+  contentType: string,
+  originalName?: string | null,
+): string {
+  const extension =
+    (role === "original" ? extensionOf(originalName ?? story.originalName) : undefined) ??
+    EXTENSIONS[contentType] ??
+    "bin";
+  const stem =
+    fileStem(story.title) || fileStem((originalName ?? story.originalName ?? "").replace(/\.[^.]*$/, "")) || story.id;
+  const base = stem.toLowerCase().endsWith(`.${extension.toLowerCase()}`) ? stem.slice(0, -extension.length - 1) : stem;
+  return `${base}${role === "original" ? "" : `-${role}`}.${extension}`;
+}
+
+/** Finds the blob behind a download and records downloads as story actions; the routes send it (sendBlob, sendZip). */
 export class StoryDownloads {
   constructor(
     private readonly stories: StoriesRepository,
     private readonly actions: StoryActionsRepository,
-    private readonly blobs: BlobStore,
+    /** Where the files are; the routes hand it to sendBlob and sendZip. */
+    readonly blobs: BlobStore,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
+  /** The file a download asks for: 404 for a story of another library, a missing version or rendition. */
   async resolve(request: DownloadRequest): Promise<ResolvedDownload> {
     const story = await this.stories.find(request.storyId);
     if (!story || story.libraryId !== request.libraryId) {
@@ -53,85 +114,40 @@ export class StoryDownloads {
     }
     const role = request.rendition ?? "original";
     const versionNo = request.versionNo ?? story.versionNo;
-    const baseName = (story.title || story.originalName || story.id).replace(/\.[A-Za-z0-9]{1,5}$/, "");
     if (role === "cover") {
       if (!story.coverKey) throw new NotFound("rendition: the story has no cover");
-      const stat = await this.blobs.stat(story.coverKey);
-      if (!stat) throw new NotFound("rendition: the cover's file is missing");
       const file = await this.stories.fileByBlobKey(story.coverKey);
       const contentType = file?.mime ?? "image/jpeg";
-      return {
-        blobKey: story.coverKey,
-        fileName: `${baseName}-cover.${EXTENSIONS[contentType] ?? "bin"}`,
-        contentType,
-        size: stat.size,
-      };
+      return { blobKey: story.coverKey, fileName: downloadFileName(story, "cover", contentType), contentType };
     }
     const file = (await this.stories.files([story.id], versionNo)).find((candidate) => candidate.role === role);
     if (!file) throw new NotFound(`rendition: version ${versionNo} of story ${story.id} has no ${role} file`);
     const version = (await this.stories.versions(story.id)).find((candidate) => candidate.versionNo === versionNo);
-    const fileName =
-      role === "original" && version?.originalName
-        ? version.originalName
-        : `${baseName}${role === "original" ? "" : `-${role}`}.${EXTENSIONS[file.mime] ?? "bin"}`;
-    return { blobKey: file.blobKey, fileName, contentType: file.mime, size: file.size };
+    return {
+      blobKey: file.blobKey,
+      fileName: downloadFileName(story, role, file.mime, version?.originalName),
+      contentType: file.mime,
+    };
   }
 
-  async open(key: string, range?: ByteRange): Promise<Readable> {
-    return this.blobs.get(key, range);
-  }
-
-  async record(actor: Actor, request: DownloadRequest, resolved: ResolvedDownload): Promise<void> {
-    await this.actions.record(
-      {
+  /** Records downloads as story actions, all or none. */
+  async record(actor: Actor, downloads: { request: DownloadRequest; resolved: ResolvedDownload }[]): Promise<void> {
+    const at = this.clock().toISOString();
+    await this.actions.recordMany(
+      downloads.map(({ request, resolved }) => ({
         libraryId: request.libraryId,
         storyId: request.storyId,
         userId: actor.id,
         username: actor.username,
-        action: "download",
+        action: "download" as const,
         ip: actor.ip,
         details: {
           rendition: request.rendition ?? "original",
           versionNo: request.versionNo ?? null,
           fileName: resolved.fileName,
         },
-      },
-      this.clock().toISOString(),
+      })),
+      at,
     );
   }
-}
-
-/** RFC 6266 attachment (or inline) with an ASCII fallback and the UTF-8 name. */
-export function contentDisposition(kind: "attachment" | "inline", fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, "_");
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
-}
-
-export class RangeNotSatisfiable extends AppError {
-  constructor(readonly size: number) {
-    super(416, "range_not_satisfiable", `the requested range is outside the file's ${size} bytes`);
-  }
-}
-
-/**
- * The one byte range of a `Range: bytes=…` header (RFC 9110), or undefined
- * for the whole file (no header, another unit, several ranges).
- */
-export function parseRange(header: string | undefined, size: number): ByteRange | undefined {
-  if (!header) return undefined;
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!match || (match[1] === "" && match[2] === "")) return undefined;
-  let start: number;
-  let end: number;
-  if (match[1] === "") {
-    const suffix = Number(match[2]);
-    if (suffix === 0) throw new RangeNotSatisfiable(size);
-    start = Math.max(0, size - suffix);
-    end = size - 1;
-  } else {
-    start = Number(match[1]);
-    end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
-  }
-  if (start >= size || start > end) throw new RangeNotSatisfiable(size);
-  return { start, end };
 }

@@ -89,6 +89,8 @@ export class StoryProcessing {
         .with(trx)
         .record(this.support.action(null, story)("metadata", { fields: Object.keys(changes) }), now);
     });
+    // Keywords fill an empty list only, so all of them are new to the story.
+    if (changes.keywords !== undefined) await this.support.countKeywordUse([fields.keywords ?? []]);
     return (await this.deps.stories.find(story.id))!;
   }
 

@@ -15,6 +15,17 @@ export interface ProcessStoriesPayload {
   ids: string[];
 }
 
+/**
+ * Counts keywords as they are applied to stories, so the catalogue can list
+ * the most used first (`/keyword/listByOrder`). The catalogue's
+ * `KeywordService` is the one the server runs with; it creates the keywords
+ * it lacks.
+ */
+export interface KeywordUse {
+  /** One use of each distinct name (any case). */
+  recordUse(names: string[]): Promise<void>;
+}
+
 export interface StoriesServiceDependencies {
   db: Db;
   stories: StoriesRepository;
@@ -25,8 +36,11 @@ export interface StoriesServiceDependencies {
   /** The media engineer's job; enqueued on commit (and on upload when asked). */
   processingJob: JobDefinition<ProcessStoriesPayload>;
   blobs: BlobStore;
+  keywordUse: KeywordUse;
   clock?: () => Date;
   onBlobDeleteError?: (key: string, error: unknown) => void;
+  /** A count that could not be written (the story's change stands): for the log. */
+  onKeywordUseError?: (names: string[], error: unknown) => void;
 }
 
 /** A finished upload, as the upload module hands it over. */
@@ -95,8 +109,33 @@ export class StoryWriteSupport {
     return story;
   }
 
+  /**
+   * Counts the keywords applied to stories: one list per story, each holding
+   * the keywords that story gained. Runs after the story's transaction (the
+   * catalogue writes in a transaction of its own, and SQLite has one
+   * connection); a failure is reported, not thrown, because the story's change
+   * is already committed and a use count is not worth an error for it.
+   */
+  async countKeywordUse(perStory: string[][]): Promise<void> {
+    for (const names of perStory) {
+      if (names.length === 0) continue;
+      try {
+        await this.deps.keywordUse.recordUse(names);
+      } catch (error) {
+        this.deps.onKeywordUseError?.(names, error);
+      }
+    }
+  }
+
   async enqueueProcessing(trx: Kysely<Database>, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
     await this.deps.jobs.enqueue(this.deps.processingJob, { ids }, { transaction: trx });
   }
+}
+
+/** The keywords of `next` that `current` lacks (compared in any case, as the catalogue does). */
+export function addedKeywords(current: readonly string[], next: readonly string[] | undefined): string[] {
+  if (!next) return [];
+  const had = new Set(current.map((name) => name.trim().toLowerCase()));
+  return next.filter((name) => name.trim() !== "" && !had.has(name.trim().toLowerCase()));
 }
