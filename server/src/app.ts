@@ -166,7 +166,6 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     MAINTENANCE_EVERY_MS,
     {},
   );
-  const catalogue = buildCatalogue(db, seams.catalogueUsage ?? new StoryCatalogueUsage(db));
   await app.register(
     async (api) => {
       await api.register(systemRoutes({ name: "dams", version }));
