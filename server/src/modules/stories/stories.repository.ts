@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type Insertable, type Kysely, sql, type Updateable } from "kysely";
 import type { DialectAdapter } from "../../db/dialect/index.js";
 import type { Database, StoriesTable, StoryStatus, StoryType } from "../../db/schema.js";
+import { SearchRepository } from "../search/search.repository.js";
 import type { Gps, Story, StoryFile, StoryRow, StoryVersion } from "./story-types.js";
 
 export interface StoryFilter {
@@ -33,6 +34,11 @@ export class StoriesRepository {
   /** The same repository working inside a transaction. */
   with(executor: Kysely<Database>): StoriesRepository {
     return new StoriesRepository(executor, this.adapter);
+  }
+
+  /** The search index and the search list, working through the same executor (a transaction or the pool). */
+  search(): SearchRepository {
+    return new SearchRepository(this.kysely, this.adapter);
   }
 
   toStory(row: StoryRow): Story {
@@ -95,6 +101,7 @@ export class StoriesRepository {
 
   async insertStory(row: StoryInsert): Promise<void> {
     await this.kysely.insertInto("stories").values(row).execute();
+    await this.search().index.upsert(row.id);
   }
 
   async find(id: string): Promise<Story | undefined> {
@@ -110,6 +117,7 @@ export class StoriesRepository {
 
   async update(id: string, changes: StoryUpdate): Promise<void> {
     await this.kysely.updateTable("stories").set(changes).where("id", "=", id).execute();
+    await this.search().index.upsert(id);
   }
 
   /** Updates the story only while it is still at `versionNo`; false when another version came first. */
@@ -120,7 +128,9 @@ export class StoriesRepository {
       .where("id", "=", id)
       .where("version_no", "=", versionNo)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    if (Number(result.numUpdatedRows) !== 1) return false;
+    await this.search().index.upsert(id);
+    return true;
   }
 
   /** Moves a draft to committed; false when it was not a draft any more (a concurrent commit). */
@@ -140,6 +150,7 @@ export class StoriesRepository {
   }
 
   async delete(id: string): Promise<void> {
+    await this.search().index.remove(id);
     await this.kysely.deleteFrom("stories").where("id", "=", id).execute();
   }
 
