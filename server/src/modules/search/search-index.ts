@@ -18,6 +18,25 @@ interface SearchSource {
   properties: Record<string, unknown>;
 }
 
+/** Columns of `stories` whose change changes the index entry or terms. */
+const INDEXED_COLUMNS = new Set([
+  "title",
+  "caption",
+  "authors",
+  "source",
+  "keywords",
+  "tags",
+  "theme",
+  "category",
+  "original_name",
+  "properties",
+]);
+
+/** Whether an update of these columns must rewrite the story's entry (processing state, covers… need not). */
+export function touchesIndex(changes: object): boolean {
+  return Object.keys(changes).some((column) => INDEXED_COLUMNS.has(column));
+}
+
 /** Properties that are bookkeeping, not description. */
 const SKIPPED_PROPERTIES = new Set(["lastVersion"]);
 const MAX_TERM = 200;

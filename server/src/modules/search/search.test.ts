@@ -12,6 +12,7 @@ import { StoriesRepository, type StoryInsert } from "../stories/stories.reposito
 import type { StoryListQuery } from "../stories/story-queries.service.js";
 import type { Actor } from "../stories/story-types.js";
 import { type Facets, type SearchFilter, SearchRepository } from "./search.repository.js";
+import { touchesIndex } from "./search-index.js";
 import { fts5Query, parseQuery, tokens, tsQuery } from "./search-text.js";
 
 const COUNT = 5000;
@@ -165,6 +166,8 @@ describe("search text", () => {
     expect(fts5Query(terms)).toBe('"台 风" AND "press conference" AND "conf" *');
     expect(tsQuery(terms)).toBe("('台' <-> '风') & ('press' <-> 'conference') & 'conf':*");
     expect(parseQuery(`" ' ) : *`)).toEqual([]);
+    expect(touchesIndex({ processing_state: "done", updated_at: "now" })).toBe(false);
+    expect(touchesIndex({ caption: "x", updated_at: "now" })).toBe(true);
   });
 });
 
@@ -373,6 +376,17 @@ describeEachDialect("search", (dialect) => {
 
     await module.stories.applyExtractedMetadata(target.row.id, { properties: { lens: "Summilux 50" } });
     expect(await findAll({ fulltext: "summilux" })).toEqual([target.row.id]);
+
+    // A new version goes through updateAtVersion: indexed only when it wins.
+    const repository = new StoriesRepository(ctx().db.kysely, ctx().db.adapter);
+    const versioned = stories[3]!.row;
+    expect(await repository.updateAtVersion(versioned.id, 2, { original_name: "narwhal_tusk.tif" })).toBe(false);
+    expect(await findAll({ fulltext: "narwhal" })).toEqual([]);
+    expect(
+      await repository.updateAtVersion(versioned.id, 1, { version_no: 2, original_name: "narwhal_tusk.tif" }),
+    ).toBe(true);
+    expect(await findAll({ fulltext: "narwhal" })).toEqual([versioned.id]);
+    expect(await findAll({ fulltext: "img_3.jpg" })).toEqual([]);
 
     await module.stories.delete(adminActor, lib, target.row.id);
     expect(await findAll({ fulltext: "zebra" })).toEqual([]);

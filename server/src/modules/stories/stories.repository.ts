@@ -3,6 +3,7 @@ import type { Insertable, Kysely, Updateable } from "kysely";
 import type { DialectAdapter } from "../../db/dialect/index.js";
 import type { Database, StoriesTable, StoryType } from "../../db/schema.js";
 import { SearchRepository } from "../search/search.repository.js";
+import { touchesIndex } from "../search/search-index.js";
 import type { Gps, Story, StoryFile, StoryRow, StoryVersion } from "./story-types.js";
 
 export type StoryInsert = Insertable<StoriesTable>;
@@ -101,7 +102,7 @@ export class StoriesRepository {
 
   async update(id: string, changes: StoryUpdate): Promise<void> {
     await this.kysely.updateTable("stories").set(changes).where("id", "=", id).execute();
-    await this.search().index.upsert(id);
+    if (touchesIndex(changes)) await this.search().index.upsert(id);
   }
 
   /** Updates the story only while it is still at `versionNo`; false when another version came first. */
@@ -113,7 +114,7 @@ export class StoriesRepository {
       .where("version_no", "=", versionNo)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return false;
-    await this.search().index.upsert(id);
+    if (touchesIndex(changes)) await this.search().index.upsert(id);
     return true;
   }
 
