@@ -347,6 +347,29 @@ describeEachDialect("search", (dialect) => {
     expect(plain.facets).toBeUndefined();
   });
 
+  it("takes the filters as query parameters: a bare end date includes its day, sort by size", async () => {
+    type Page = { totalElements: number; content: { id: string; size: number }[] };
+    const data = await callApi<Page>(
+      ctx().app,
+      admin,
+      "GET",
+      "/stories?capturedFrom=2023-05-15&capturedTo=2023-05-15&orientation=square&hasGps=false&sort=size&order=asc&size=1000",
+    );
+    const want = expected(
+      (story) =>
+        (story.row.captured_at ?? "").startsWith("2023-05-15") &&
+        story.orientation === "square" &&
+        story.row.gps === null,
+    );
+    expect(data.content.map((story) => story.id).sort()).toEqual(want);
+    expect(data.totalElements).toBe(want.length);
+    expect(want.length).toBeGreaterThan(0);
+    const sizes = data.content.map((story) => story.size);
+    expect(sizes).toEqual([...sizes].sort((a, b) => a - b));
+    await callApi(ctx().app, admin, "GET", "/stories?capturedFrom=yesterday", undefined, 400);
+    await callApi(ctx().app, admin, "GET", "/stories?orientation=round", undefined, 400);
+  });
+
   it("never shows stories of libraries the user cannot read", async () => {
     const mine = ["product", "material"] as const;
     const got = await findAll({ fulltext: "台风" }, "contributor");
