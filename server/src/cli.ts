@@ -5,6 +5,7 @@ import { openDatabase } from "./db/database.js";
 import { AppError, NotFound } from "./http/errors.js";
 import { ApiTokensRepository } from "./modules/api-tokens/api-tokens.repository.js";
 import { ApiTokensService } from "./modules/api-tokens/api-tokens.service.js";
+import { SearchRepository } from "./modules/search/search.repository.js";
 import { UsersRepository } from "./modules/users/users.repository.js";
 import { UsersService } from "./modules/users/users.service.js";
 import { serve, work } from "./server.js";
@@ -54,6 +55,20 @@ program
     try {
       const applied = await db.migrateToLatest();
       process.stdout.write(applied.length ? `applied: ${applied.join(", ")}\n` : "database is up to date\n");
+    } finally {
+      await db.close();
+    }
+  });
+
+program
+  .command("reindex")
+  .description("rebuild the search index from the stories (searches see a partial index while it runs)")
+  .action(async () => {
+    const db = openDatabase(config().database);
+    try {
+      await db.migrateToLatest();
+      const count = await new SearchRepository(db.kysely, db.adapter).rebuild();
+      process.stdout.write(`indexed ${count} stories\n`);
     } finally {
       await db.close();
     }

@@ -447,6 +447,14 @@ export interface Database {
   story_properties: StoryPropertiesTable;
   jobs: JobsTable;
   blobs: BlobsTable;
+  story_terms: StoryTermsTable;
+}
+
+/** Authors, tags, keywords and the source of a story, one per row (search filters and facets). */
+export interface StoryTermsTable {
+  story_id: string;
+  kind: "author" | "tag" | "keyword" | "source";
+  value: string;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -2769,7 +2769,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List stories (filters, paging); drafts are listed only for the user who made them
+         * List and search stories (full text, filters, facets, paging); drafts are listed only for the user who made them
          * @description Access: permission `search`, action `query`.
          */
         get: {
@@ -2788,6 +2788,33 @@ export interface paths {
                     /** @description comma-separated: draft,committed,published */
                     status?: ("draft" | "committed" | "published")[];
                     halfProduct?: "0" | "1" | "true" | "false";
+                    /** @description full-text query: words (all must match), "quoted phrases", prefix*; Chinese of any length matches as a substring (台, 台风, 发布会) */
+                    fulltext?: string;
+                    /** @description captured at or after (ISO date or date-time) */
+                    capturedFrom?: string;
+                    /** @description captured before; a bare date includes that day */
+                    capturedTo?: string;
+                    /** @description uploaded (created) at or after */
+                    uploadedFrom?: string;
+                    /** @description uploaded before; a bare date includes that day */
+                    uploadedTo?: string;
+                    /** @description one of the story's authors, exactly */
+                    author?: string;
+                    /** @description the story's source, exactly */
+                    source?: string;
+                    /** @description one of the story's tags, exactly */
+                    tag?: string;
+                    /** @description one of the story's keywords, exactly (`keyword` is a substring of title or caption) */
+                    keywords?: string;
+                    /** @description from width and height */
+                    orientation?: "landscape" | "portrait" | "square";
+                    hasGps?: "0" | "1" | "true" | "false";
+                    /** @description relevance (default with fulltext; then newest upload), date (uploaded), captured, updated (default without fulltext), title, size */
+                    sort?: "relevance" | "date" | "captured" | "updated" | "title" | "size";
+                    /** @description default: best/newest/largest first, titles A→Z */
+                    order?: "asc" | "desc";
+                    /** @description counts beside the page; default: true when fulltext is given */
+                    facets?: "0" | "1" | "true" | "false";
                 };
                 header?: never;
                 path?: never;
@@ -2811,6 +2838,7 @@ export interface paths {
                                 size: number;
                                 /** @description zero-based page number */
                                 number: number;
+                                facets?: components["schemas"]["SearchFacets"];
                             };
                         };
                     };
@@ -2904,6 +2932,31 @@ export interface paths {
                     /** @description comma-separated: draft,committed,published */
                     status?: ("draft" | "committed" | "published")[];
                     halfProduct?: "0" | "1" | "true" | "false";
+                    /** @description full-text query: words (all must match), "quoted phrases", prefix*; Chinese of any length matches as a substring (台, 台风, 发布会) */
+                    fulltext?: string;
+                    /** @description captured at or after (ISO date or date-time) */
+                    capturedFrom?: string;
+                    /** @description captured before; a bare date includes that day */
+                    capturedTo?: string;
+                    /** @description uploaded (created) at or after */
+                    uploadedFrom?: string;
+                    /** @description uploaded before; a bare date includes that day */
+                    uploadedTo?: string;
+                    /** @description one of the story's authors, exactly */
+                    author?: string;
+                    /** @description the story's source, exactly */
+                    source?: string;
+                    /** @description one of the story's tags, exactly */
+                    tag?: string;
+                    /** @description one of the story's keywords, exactly (`keyword` is a substring of title or caption) */
+                    keywords?: string;
+                    /** @description from width and height */
+                    orientation?: "landscape" | "portrait" | "square";
+                    hasGps?: "0" | "1" | "true" | "false";
+                    /** @description relevance (default with fulltext; then newest upload), date (uploaded), captured, updated (default without fulltext), title, size */
+                    sort?: "relevance" | "date" | "captured" | "updated" | "title" | "size";
+                    /** @description default: best/newest/largest first, titles A→Z */
+                    order?: "asc" | "desc";
                 };
                 header?: never;
                 path: {
@@ -13547,6 +13600,36 @@ export interface components {
             finishedAt: string | null;
             updatedAt: string;
         };
+        /** @description counts over the whole filtered result, most frequent first, at most 50 values each */
+        SearchFacetsInput: {
+            /** @description photo, video, audio, composite */
+            type: {
+                value: string;
+                count: number;
+            }[];
+            /** @description library ids (only readable ones) */
+            library: {
+                value: string;
+                count: number;
+            }[];
+            /** @description YYYY-MM of the captured date, else the upload date */
+            month: {
+                value: string;
+                count: number;
+            }[];
+            author: {
+                value: string;
+                count: number;
+            }[];
+            source: {
+                value: string;
+                count: number;
+            }[];
+            tag: {
+                value: string;
+                count: number;
+            }[];
+        };
         StoryInput: {
             id: string;
             /** @description the same as id */
@@ -14021,6 +14104,36 @@ export interface components {
             startedAt: string | null;
             finishedAt: string | null;
             updatedAt: string;
+        };
+        /** @description counts over the whole filtered result, most frequent first, at most 50 values each */
+        SearchFacets: {
+            /** @description photo, video, audio, composite */
+            type: {
+                value: string;
+                count: number;
+            }[];
+            /** @description library ids (only readable ones) */
+            library: {
+                value: string;
+                count: number;
+            }[];
+            /** @description YYYY-MM of the captured date, else the upload date */
+            month: {
+                value: string;
+                count: number;
+            }[];
+            author: {
+                value: string;
+                count: number;
+            }[];
+            source: {
+                value: string;
+                count: number;
+            }[];
+            tag: {
+                value: string;
+                count: number;
+            }[];
         };
         Story: {
             id: string;

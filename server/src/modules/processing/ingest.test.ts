@@ -174,11 +174,16 @@ describeEachDialect("ingest: upload → story → media processing", (dialect) =
     const broken = await processed(await upload(path.join(CORPUS, "jpg/corrupted.jpg")));
     expect(broken.processingState).toBe("failed");
     expect(broken.processingError).toMatch(/\w/);
-    const job = await db()
-      .kysely.selectFrom("jobs")
-      .select(["state", "last_error"])
-      .where(sql`cast(payload as text)`, "like", `%${broken.id}%`)
-      .executeTakeFirstOrThrow();
+    // The story says failed as the handler ends; the queue marks the job dead a moment later.
+    let job = { state: "", last_error: null as string | null };
+    for (let attempt = 0; attempt < 100 && job.state !== "dead"; attempt++) {
+      job = await db()
+        .kysely.selectFrom("jobs")
+        .select(["state", "last_error"])
+        .where(sql`cast(payload as text)`, "like", `%${broken.id}%`)
+        .executeTakeFirstOrThrow();
+      if (job.state !== "dead") await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     expect(job.state).toBe("dead");
     expect(job.last_error).toBe(broken.processingError);
 

@@ -1,27 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { type Insertable, type Kysely, sql, type Updateable } from "kysely";
+import type { Insertable, Kysely, Updateable } from "kysely";
 import type { DialectAdapter } from "../../db/dialect/index.js";
-import type { Database, StoriesTable, StoryStatus, StoryType } from "../../db/schema.js";
+import type { Database, StoriesTable, StoryType } from "../../db/schema.js";
+import { SearchRepository } from "../search/search.repository.js";
+import { touchesIndex } from "../search/search-index.js";
 import type { Gps, Story, StoryFile, StoryRow, StoryVersion } from "./story-types.js";
-
-export interface StoryFilter {
-  libraryIds: string[];
-  folderId?: string;
-  types?: StoryType[];
-  statuses?: StoryStatus[];
-  keyword?: string;
-  halfProduct?: boolean;
-  createdBy?: string;
-  /** Drafts are listed only for the user who created them. */
-  viewerId: string;
-}
 
 export type StoryInsert = Insertable<StoriesTable>;
 export type StoryUpdate = Updateable<StoriesTable>;
-
-export function likePattern(keyword: string): string {
-  return `%${keyword.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-}
 
 /** SQL of stories, their versions, files and composite members. */
 export class StoriesRepository {
@@ -33,6 +19,11 @@ export class StoriesRepository {
   /** The same repository working inside a transaction. */
   with(executor: Kysely<Database>): StoriesRepository {
     return new StoriesRepository(executor, this.adapter);
+  }
+
+  /** The search index and the search list, working through the same executor (a transaction or the pool). */
+  search(): SearchRepository {
+    return new SearchRepository(this.kysely, this.adapter);
   }
 
   toStory(row: StoryRow): Story {
@@ -95,6 +86,7 @@ export class StoriesRepository {
 
   async insertStory(row: StoryInsert): Promise<void> {
     await this.kysely.insertInto("stories").values(row).execute();
+    await this.search().index.upsert(row.id);
   }
 
   async find(id: string): Promise<Story | undefined> {
@@ -110,6 +102,7 @@ export class StoriesRepository {
 
   async update(id: string, changes: StoryUpdate): Promise<void> {
     await this.kysely.updateTable("stories").set(changes).where("id", "=", id).execute();
+    if (touchesIndex(changes)) await this.search().index.upsert(id);
   }
 
   /** Updates the story only while it is still at `versionNo`; false when another version came first. */
@@ -120,7 +113,9 @@ export class StoriesRepository {
       .where("id", "=", id)
       .where("version_no", "=", versionNo)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    if (Number(result.numUpdatedRows) !== 1) return false;
+    if (touchesIndex(changes)) await this.search().index.upsert(id);
+    return true;
   }
 
   /** Moves a draft to committed; false when it was not a draft any more (a concurrent commit). */
@@ -140,34 +135,8 @@ export class StoriesRepository {
   }
 
   async delete(id: string): Promise<void> {
+    await this.search().index.remove(id);
     await this.kysely.deleteFrom("stories").where("id", "=", id).execute();
-  }
-
-  async list(filter: StoryFilter, page: { page: number; size: number }): Promise<{ stories: Story[]; total: number }> {
-    if (filter.libraryIds.length === 0) return { stories: [], total: 0 };
-    let base = this.kysely.selectFrom("stories").where("library_id", "in", filter.libraryIds);
-    if (filter.folderId) base = base.where("folder_id", "=", filter.folderId);
-    if (filter.types?.length) base = base.where("type", "in", filter.types);
-    if (filter.statuses?.length) base = base.where("status", "in", filter.statuses);
-    if (filter.halfProduct !== undefined) base = base.where("half_product", "=", filter.halfProduct);
-    if (filter.createdBy) base = base.where("created_by", "=", filter.createdBy);
-    base = base.where((eb) => eb.or([eb("status", "<>", "draft"), eb("created_by", "=", filter.viewerId)]));
-    if (filter.keyword) {
-      const pattern = likePattern(filter.keyword);
-      // An explicit escape character: SQLite's LIKE has none by default.
-      base = base.where(
-        sql<boolean>`(lower(title) like ${pattern} escape '\\' or lower(caption) like ${pattern} escape '\\')`,
-      );
-    }
-    const { count } = await base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
-    const rows = await base
-      .selectAll()
-      .orderBy("updated_at", "desc")
-      .orderBy("id")
-      .limit(page.size)
-      .offset(page.page * page.size)
-      .execute();
-    return { stories: rows.map((row) => this.toStory(row)), total: Number(count) };
   }
 
   /** Non-draft stories per type in these libraries. */

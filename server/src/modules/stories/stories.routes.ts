@@ -6,6 +6,7 @@ import { Invalid } from "../../http/errors.js";
 import { currentUser } from "../auth/auth.plugin.js";
 import { sendBlob } from "../blobs/send-blob.js";
 import { sendZip } from "../blobs/send-zip.js";
+import { facetsSchema } from "../search/search.schema.js";
 import {
   createRelationBody,
   downloadQuery,
@@ -121,14 +122,23 @@ export function storiesRoutes(services: {
         config: { access: { permission: SEARCH, action: "query" } },
         schema: {
           tags: ["stories"],
-          summary: "List stories (filters, paging); drafts are listed only for the user who made them",
+          summary:
+            "List and search stories (full text, filters, facets, paging); drafts are listed only for the user who made them",
           querystring: storyListQuery,
-          response: { 200: envelope(page(storySchema)), ...errors },
+          response: { 200: envelope(page(storySchema).extend({ facets: facetsSchema.optional() })), ...errors },
         },
       },
       async (request) => {
-        const { content, total } = await queries.list(actorOf(request), request.query);
-        return ok({ content, totalElements: total, size: request.query.size, number: request.query.page });
+        const query = request.query;
+        const facets = query.facets ?? Boolean(query.fulltext?.trim());
+        const found = await queries.list(actorOf(request), { ...query, facets });
+        return ok({
+          content: found.content,
+          totalElements: found.total,
+          size: query.size,
+          number: query.page,
+          ...(found.facets ? { facets: found.facets } : {}),
+        });
       },
     );
     app.get(

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { pageQuery } from "../../http/envelope.js";
 import { libraryIdSchema } from "../libraries/libraries.schema.js";
+import { searchListQuery } from "../search/search.schema.js";
 import { PROCESSING_STATES, RELATION_TYPES, STORY_STATUSES, STORY_TYPES } from "./story-types.js";
 
 const shortText = z.string().trim().max(500);
@@ -132,6 +133,7 @@ export const storyListQuery = pageQuery.extend({
   types: listOf(STORY_TYPES).describe("comma-separated: photo,video,audio,composite (any case)"),
   status: listOf(STORY_STATUSES).describe("comma-separated: draft,committed,published"),
   halfProduct: booleanQuery,
+  ...searchListQuery.shape,
 });
 
 export const myStoriesParams = z.object({
@@ -139,7 +141,7 @@ export const myStoriesParams = z.object({
     .union([z.literal("all"), libraryIdSchema])
     .describe("a library id, or `all` for every library the caller can read"),
 });
-export const myStoriesQuery = storyListQuery.omit({ libraryId: true });
+export const myStoriesQuery = storyListQuery.omit({ libraryId: true, facets: true });
 
 export const repeatQuery = z.object({
   libraryId: libraryIdSchema,

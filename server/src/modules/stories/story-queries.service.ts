@@ -2,6 +2,7 @@ import type { StoryStatus, StoryType } from "../../db/schema.js";
 import { NotFound } from "../../http/errors.js";
 import type { LibraryUser } from "../access/library-access.js";
 import type { LibrariesService } from "../libraries/libraries.service.js";
+import type { Facets, Orientation, SearchFilter, SearchSort } from "../search/search.repository.js";
 import { groupPairs, nearPairs } from "./duplicates.js";
 import type { StoriesRepository } from "./stories.repository.js";
 import type { StoryActionRecord, StoryActionsRepository } from "./story-actions.repository.js";
@@ -15,8 +16,26 @@ export interface StoryListQuery {
   folderId?: string;
   types?: StoryType[];
   status?: StoryStatus[];
+  /** Substring of the title or caption. */
   keyword?: string;
   halfProduct?: boolean;
+  /** Full-text query (see docs/search.md). */
+  fulltext?: string;
+  capturedFrom?: string;
+  capturedTo?: string;
+  uploadedFrom?: string;
+  uploadedTo?: string;
+  author?: string;
+  source?: string;
+  tag?: string;
+  /** One of the story's keywords, exactly. */
+  keywords?: string;
+  orientation?: Orientation;
+  hasGps?: boolean;
+  sort?: SearchSort;
+  order?: "asc" | "desc";
+  /** Counts per type, library, month, author, source and tag beside the page. */
+  facets?: boolean;
 }
 
 export interface DuplicateGroup {
@@ -69,22 +88,36 @@ export class StoryQueries {
     return this.libraries.readableIds(user);
   }
 
-  async list(user: LibraryUser, query: StoryListQuery, createdBy?: string) {
-    const libraryIds = await this.#libraryIds(user, query.libraryId);
-    const { stories, total } = await this.stories.list(
-      {
-        libraryIds,
-        folderId: query.folderId,
-        types: query.types,
-        statuses: query.status,
-        keyword: query.keyword,
-        halfProduct: query.halfProduct,
-        createdBy,
-        viewerId: user.id,
-      },
-      query,
-    );
-    return { content: await this.views(stories), total };
+  async list(
+    user: LibraryUser,
+    query: StoryListQuery,
+    createdBy?: string,
+  ): Promise<{ content: StoryView[]; total: number; facets?: Facets }> {
+    const filter: SearchFilter = {
+      libraryIds: await this.#libraryIds(user, query.libraryId),
+      viewerId: user.id,
+      fulltext: query.fulltext,
+      folderId: query.folderId,
+      types: query.types,
+      statuses: query.status,
+      halfProduct: query.halfProduct,
+      createdBy,
+      like: query.keyword,
+      capturedFrom: query.capturedFrom,
+      capturedTo: query.capturedTo,
+      uploadedFrom: query.uploadedFrom,
+      uploadedTo: query.uploadedTo,
+      author: query.author,
+      source: query.source,
+      tag: query.tag,
+      keyword: query.keywords,
+      orientation: query.orientation,
+      hasGps: query.hasGps,
+    };
+    const search = this.stories.search();
+    const { rows, total } = await search.list(filter, query);
+    const content = await this.views(rows.map((row) => this.stories.toStory(row)));
+    return query.facets ? { content, total, facets: await search.facets(filter) } : { content, total };
   }
 
   async versions(libraryId: string, storyId: string): Promise<VersionView[]> {

@@ -1,0 +1,248 @@
+import { type Kysely, type RawBuilder, sql } from "kysely";
+import type { DialectAdapter } from "../../db/dialect/index.js";
+import type { Database } from "../../db/schema.js";
+import { fts5Query, indexBody, type QueryTerm, tsQuery } from "./search-text.js";
+
+/** A story's searchable fields, as read from its row. */
+interface SearchSource {
+  id: string;
+  title: string;
+  caption: string;
+  authors: string[];
+  source: string | null;
+  keywords: string[];
+  tags: string[];
+  theme: string | null;
+  category: string | null;
+  originalName: string | null;
+  properties: Record<string, unknown>;
+}
+
+/** Columns of `stories` whose change changes the index entry or terms. */
+const INDEXED_COLUMNS = new Set([
+  "title",
+  "caption",
+  "authors",
+  "source",
+  "keywords",
+  "tags",
+  "theme",
+  "category",
+  "original_name",
+  "properties",
+]);
+
+/** Whether an update of these columns must rewrite the story's entry (processing state, covers… need not). */
+export function touchesIndex(changes: object): boolean {
+  return Object.keys(changes).some((column) => INDEXED_COLUMNS.has(column));
+}
+
+/** Properties that are bookkeeping, not description. */
+const SKIPPED_PROPERTIES = new Set(["lastVersion"]);
+const MAX_TERM = 200;
+
+/** String and number values of the properties (camera, city, lens…), one level of nesting. */
+function propertyTexts(properties: Record<string, unknown>): string[] {
+  const texts: string[] = [];
+  const visit = (value: unknown, depth: number) => {
+    if (typeof value === "string" || typeof value === "number") texts.push(String(value));
+    else if (depth < 2 && Array.isArray(value)) for (const item of value) visit(item, depth + 1);
+    else if (depth < 2 && value && typeof value === "object")
+      for (const item of Object.values(value)) visit(item, depth + 1);
+  };
+  for (const [key, value] of Object.entries(properties)) if (!SKIPPED_PROPERTIES.has(key)) visit(value, 0);
+  return texts;
+}
+
+export function searchBody(story: SearchSource): string {
+  return indexBody([
+    story.title,
+    story.caption,
+    ...story.keywords,
+    ...story.tags,
+    ...story.authors,
+    story.source,
+    story.theme,
+    story.category,
+    story.originalName,
+    ...propertyTexts(story.properties),
+  ]);
+}
+
+function termRows(story: SearchSource) {
+  const rows = new Map<string, { story_id: string; kind: "author" | "tag" | "keyword" | "source"; value: string }>();
+  const add = (kind: "author" | "tag" | "keyword" | "source", values: (string | null)[]) => {
+    for (const raw of values) {
+      const value = raw?.trim().slice(0, MAX_TERM);
+      if (value) rows.set(`${kind}\u0000${value}`, { story_id: story.id, kind, value });
+    }
+  };
+  add("author", story.authors);
+  add("tag", story.tags);
+  add("keyword", story.keywords);
+  add("source", [story.source]);
+  return [...rows.values()];
+}
+
+/**
+ * The seam between the stories and the dialect's full-text engine: keeps a
+ * story's entry in step (called by the stories repository inside the
+ * transaction of its write) and gives the matching stories with a rank
+ * (lower is better) to the search repository.
+ */
+export interface SearchIndex {
+  /** Writes (or removes, when the story is gone) the story's entry and terms. */
+  upsert(storyId: string): Promise<void>;
+  /** Writes the entries of many stories at once (rebuilds); returns how many exist. */
+  upsertMany(storyIds: string[]): Promise<number>;
+  /** Removes the story's entry; call before the story row is deleted. */
+  remove(storyId: string): Promise<void>;
+  /** Empties the index (rebuild fills it again with upsert). */
+  clear(): Promise<void>;
+  /** A derived table `(story_id, rank)` of the stories matching every term. */
+  matches(terms: QueryTerm[]): RawBuilder<{ story_id: string; rank: number }>;
+  /** `YYYY-MM` of the captured date, else the upload date, of `stories`. */
+  month(): RawBuilder<string>;
+}
+
+abstract class BaseSearchIndex implements SearchIndex {
+  constructor(
+    protected readonly kysely: Kysely<Database>,
+    protected readonly adapter: DialectAdapter,
+  ) {}
+
+  protected abstract write(entries: { id: string; body: string }[]): Promise<void>;
+  abstract remove(storyId: string): Promise<void>;
+  abstract clear(): Promise<void>;
+  abstract matches(terms: QueryTerm[]): RawBuilder<{ story_id: string; rank: number }>;
+  abstract month(): RawBuilder<string>;
+
+  async upsert(storyId: string): Promise<void> {
+    if ((await this.upsertMany([storyId])) === 0) await this.remove(storyId);
+  }
+
+  /** Writes the entries of these stories (the ones that exist); returns how many. */
+  async upsertMany(storyIds: string[]): Promise<number> {
+    if (storyIds.length === 0) return 0;
+    const rows = await this.kysely
+      .selectFrom("stories")
+      .select([
+        "id",
+        "title",
+        "caption",
+        "authors",
+        "source",
+        "keywords",
+        "tags",
+        "theme",
+        "category",
+        "original_name",
+        "properties",
+      ])
+      .where("id", "in", storyIds)
+      .execute();
+    if (rows.length === 0) return 0;
+    const json = <T>(value: unknown, fallback: T): T =>
+      value === null || value === undefined ? fallback : this.adapter.readJson<T>(value);
+    const stories: SearchSource[] = rows.map((row) => ({
+      id: row.id,
+      title: row.title,
+      caption: row.caption,
+      authors: json<string[]>(row.authors, []),
+      source: row.source,
+      keywords: json<string[]>(row.keywords, []),
+      tags: json<string[]>(row.tags, []),
+      theme: row.theme,
+      category: row.category,
+      originalName: row.original_name,
+      properties: json<Record<string, unknown>>(row.properties, {}),
+    }));
+    await this.write(stories.map((story) => ({ id: story.id, body: searchBody(story) })));
+    const ids = stories.map((story) => story.id);
+    await this.kysely.deleteFrom("story_terms").where("story_id", "in", ids).execute();
+    const terms = stories.flatMap(termRows);
+    // Chunks keep each statement under SQLite's bound-parameter limit.
+    for (let at = 0; at < terms.length; at += 300) {
+      await this.kysely
+        .insertInto("story_terms")
+        .values(terms.slice(at, at + 300))
+        .execute();
+    }
+    return stories.length;
+  }
+}
+
+class SqliteSearchIndex extends BaseSearchIndex {
+  protected async write(entries: { id: string; body: string }[]): Promise<void> {
+    const ids = entries.map((entry) => entry.id);
+    await sql`insert into story_search_keys (story_id) values ${sql.join(ids.map((id) => sql`(${id})`))}
+      on conflict (story_id) do nothing`.execute(this.kysely);
+    const { rows } = await sql<{ rowid: number; story_id: string }>`select rowid, story_id from story_search_keys
+      where story_id in (${sql.join(ids)})`.execute(this.kysely);
+    const rowids = new Map(rows.map((row) => [row.story_id, row.rowid]));
+    await sql`delete from story_search where rowid in (${sql.join(rows.map((row) => row.rowid))})`.execute(this.kysely);
+    await sql`insert into story_search (rowid, body) values ${sql.join(
+      entries.map((entry) => sql`(${rowids.get(entry.id)!}, ${entry.body})`),
+    )}`.execute(this.kysely);
+  }
+
+  async remove(storyId: string): Promise<void> {
+    const { rows } = await sql<{
+      rowid: number;
+    }>`select rowid from story_search_keys where story_id = ${storyId}`.execute(this.kysely);
+    if (rows.length === 0) return;
+    await sql`delete from story_search where rowid = ${rows[0]!.rowid}`.execute(this.kysely);
+    await sql`delete from story_search_keys where rowid = ${rows[0]!.rowid}`.execute(this.kysely);
+    await this.kysely.deleteFrom("story_terms").where("story_id", "=", storyId).execute();
+  }
+
+  async clear(): Promise<void> {
+    await sql`delete from story_search`.execute(this.kysely);
+    await sql`delete from story_search_keys`.execute(this.kysely);
+    await this.kysely.deleteFrom("story_terms").execute();
+  }
+
+  matches(terms: QueryTerm[]) {
+    return sql<{ story_id: string; rank: number }>`(select k.story_id as story_id, bm25(story_search) as rank
+      from story_search join story_search_keys k on k.rowid = story_search.rowid
+      where story_search match ${fts5Query(terms)})`;
+  }
+
+  month() {
+    return sql<string>`substr(coalesce(stories.captured_at, stories.created_at), 1, 7)`;
+  }
+}
+
+class PostgresSearchIndex extends BaseSearchIndex {
+  protected async write(entries: { id: string; body: string }[]): Promise<void> {
+    await sql`insert into story_search (story_id, body, tsv)
+      select v.story_id::uuid, v.body, to_tsvector('simple', v.body)
+      from (values ${sql.join(entries.map((entry) => sql`(${entry.id}, ${entry.body})`))}) as v(story_id, body)
+      on conflict (story_id) do update set body = excluded.body, tsv = excluded.tsv`.execute(this.kysely);
+  }
+
+  async remove(storyId: string): Promise<void> {
+    await sql`delete from story_search where story_id = ${storyId}`.execute(this.kysely);
+    await this.kysely.deleteFrom("story_terms").where("story_id", "=", storyId).execute();
+  }
+
+  async clear(): Promise<void> {
+    await sql`delete from story_search`.execute(this.kysely);
+    await this.kysely.deleteFrom("story_terms").execute();
+  }
+
+  matches(terms: QueryTerm[]) {
+    return sql<{ story_id: string; rank: number }>`(select s.story_id as story_id, -ts_rank(s.tsv, q.q) as rank
+      from story_search s, to_tsquery('simple', ${tsQuery(terms)}) as q(q)
+      where s.tsv @@ q.q)`;
+  }
+
+  month() {
+    return sql<string>`to_char(coalesce(stories.captured_at, stories.created_at) at time zone 'UTC', 'YYYY-MM')`;
+  }
+}
+
+/** The dialect's index working through `kysely` (a transaction or the pool). */
+export function searchIndexFor(kysely: Kysely<Database>, adapter: DialectAdapter): SearchIndex {
+  return adapter.name === "sqlite" ? new SqliteSearchIndex(kysely, adapter) : new PostgresSearchIndex(kysely, adapter);
+}
