@@ -1,0 +1,181 @@
+import fs from "node:fs";
+import path from "node:path";
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+
+const API = "/dams/api/v1";
+const CORPUS = path.resolve(import.meta.dirname, "../../../shared/corpus/exif-samples/jpg");
+
+async function accessToken(page: Page): Promise<string> {
+  const raw = await page.evaluate(() => localStorage.getItem("pro__Access-Token"));
+  return (JSON.parse(raw ?? "{}") as { value: string }).value;
+}
+
+interface Seeded {
+  libraryId: string;
+  storyId: string;
+  title: string;
+}
+
+/** Uploads a file with tus (a creation POST, then one PATCH with all bytes), as the upload pages do. */
+async function upload(
+  request: APIRequestContext,
+  token: string,
+  file: string,
+  metadata: Record<string, string>,
+): Promise<Seeded> {
+  const bytes = fs.readFileSync(file);
+  const encoded = Object.entries({ filename: path.basename(file), ...metadata })
+    .map(([key, value]) => `${key} ${Buffer.from(value).toString("base64")}`)
+    .join(",");
+  const tus = { authorization: `Bearer ${token}`, "tus-resumable": "1.0.0" };
+  const created = await request.post(`${API}/uploads`, {
+    headers: { ...tus, "upload-length": String(bytes.length), "upload-metadata": encoded },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const location = created.headers().location ?? "";
+  const patched = await request.patch(location, {
+    headers: { ...tus, "upload-offset": "0", "content-type": "application/offset+octet-stream" },
+    data: bytes,
+  });
+  expect(patched.status(), await patched.text()).toBeLessThan(300);
+  const body = (await patched.json()) as { data: { result: { libraryId: string; storyId: string } } };
+  return { ...body.data.result, title: metadata.title ?? "" };
+}
+
+/** Drafts → committed, then waits for the media job (thumbnails, preview). */
+async function commitAndProcess(request: APIRequestContext, token: string, stories: Seeded[]): Promise<void> {
+  const headers = { authorization: `Bearer ${token}` };
+  const committed = await request.post(`${API}/workflow-story-create/photo/commit`, {
+    headers,
+    data: { libraryId: "product", storyIds: stories.map((story) => story.storyId) },
+  });
+  expect(committed.status(), await committed.text()).toBe(200);
+  for (const story of stories) {
+    await expect
+      .poll(
+        async () => {
+          const response = await request.get(`${API}/stories/${story.libraryId}/${story.storyId}`, { headers });
+          return ((await response.json()) as { data: { processingState: string } }).data.processingState;
+        },
+        { timeout: 60_000 },
+      )
+      .toBe("done");
+  }
+}
+
+test("search from the header, open a story, favourite it, find it under favourites; browse a folder", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const errors = watchConsoleErrors(page);
+  await signIn(page);
+  const token = await accessToken(page);
+  const headers = { authorization: `Bearer ${token}` };
+
+  // A folder of the product library, and three photos (one of them in the folder).
+  const run = String(Date.now()).slice(-6);
+  const folderName = `e2e 两会 ${run}`;
+  const folder = await page.request.post(`${API}/libraries/product/folders`, { headers, data: { name: folderName } });
+  expect(folder.status(), await folder.text()).toBe(200);
+  const folderId = ((await folder.json()) as { data: { id: string } }).data.id;
+  const typhoon = await upload(page.request, token, path.join(CORPUS, "Canon_40D.jpg"), {
+    libraryId: "product",
+    title: `台风 登陆 ${run}`,
+    caption: "Typhoon press conference",
+  });
+  const congress = await upload(page.request, token, path.join(CORPUS, "Nikon_D70.jpg"), {
+    libraryId: "product",
+    folderId,
+    title: `两会 发布会 ${run}`,
+  });
+  const other = await upload(page.request, token, path.join(CORPUS, "Kodak_CX7530.jpg"), {
+    libraryId: "product",
+    title: `Harbour ${run}`,
+  });
+  await commitAndProcess(page.request, token, [typhoon, congress, other]);
+
+  // The header's search box drives the search page.
+  await page.goto("/frontend/search", { waitUntil: "networkidle" });
+  const headerSearch = page.locator(".ant-layout-header").getByRole("searchbox");
+  await headerSearch.fill(`台风 ${run}`);
+  await headerSearch.press("Enter");
+  await expect(page).toHaveURL(
+    new RegExp(`/frontend/search\\?fulltext=${encodeURIComponent(`台风 ${run}`).replace(/%20/g, "(%20|\\+)")}`),
+  );
+  const card = page.locator(`[data-testid="story-card"][data-story="product/${typhoon.storyId}"]`);
+  await expect(card).toBeVisible();
+  await expect(card.getByRole("img", { name: typhoon.title })).toBeVisible();
+  await snapshot(page, testInfo, "search-grid");
+
+  // The list view shows the same story.
+  await page.getByTitle(zh("stories.view.list")).click();
+  await expect(page).toHaveURL(/view=list/);
+  await expect(card).toBeVisible();
+  await snapshot(page, testInfo, "search-list");
+
+  // Open the viewer: the URL names the story, so it can be linked to.
+  await card.getByRole("button").first().click();
+  await expect(page).toHaveURL(new RegExp(`story=product%2F${typhoon.storyId}`));
+  const viewer = page.locator(".ant-drawer-content");
+  await expect(viewer.getByTestId("story-preview").getByRole("img", { name: typhoon.title })).toBeVisible();
+  await expect(viewer.getByTestId("story-metadata").getByText(typhoon.title, { exact: true })).toBeVisible();
+  await expect(viewer.getByText("Canon EOS 40D").first()).toBeVisible();
+  await viewer.getByRole("tab", { name: zh("stories.viewer.history") }).click();
+  await expect(viewer.getByText(zh("stories.action.commit"), { exact: true })).toBeVisible();
+  await viewer.getByRole("tab", { name: zh("stories.viewer.versions") }).click();
+  await expect(viewer.getByText(zh("stories.viewer.versionNo").replace("{{no}}", "1"))).toBeVisible();
+
+  // Favourite it.
+  await viewer.getByTestId("favorite-toggle").click();
+  await expect(page.locator(".ant-message").getByText(zh("stories.favorited"))).toBeVisible();
+  await expect(viewer.getByTestId("favorite-toggle")).toContainText(zh("stories.unfavorite").replace(/\s/g, ""));
+  await snapshot(page, testInfo, "viewer");
+
+  // A reload opens the same story from the URL.
+  await page.reload({ waitUntil: "networkidle" });
+  await expect(
+    page.locator(".ant-drawer-content").getByTestId("story-metadata").getByText(typhoon.title, { exact: true }),
+  ).toBeVisible();
+
+  // It is among the favourites; the others are not.
+  await page.goto("/upload/favorite", { waitUntil: "networkidle" });
+  await expect(page.locator(`[data-story="product/${typhoon.storyId}"]`)).toBeVisible();
+  await expect(page.locator(`[data-story="product/${other.storyId}"]`)).toHaveCount(0);
+  await snapshot(page, testInfo, "favorites");
+
+  // The folder: its tree, the breadcrumb, and only its story.
+  await page.goto(`/frontend/product/${folderId}`, { waitUntil: "networkidle" });
+  await expect(page.getByTestId("library-breadcrumb").getByText(folderName)).toBeVisible();
+  await expect(page.getByTestId("folder-tree").getByText(folderName)).toBeVisible();
+  await expect(page.locator(`[data-story="product/${congress.storyId}"]`)).toBeVisible();
+  await expect(page.locator(`[data-story="product/${typhoon.storyId}"]`)).toHaveCount(0);
+  await expect(page.getByTestId("stories-total")).toHaveText(zh("stories.total").replace("{{count}}", "1"));
+  await snapshot(page, testInfo, "library-folder");
+
+  // The types filter is kept in the URL: no video in the folder.
+  await page.getByTestId("types-filter").getByText(zh("stories.type.video")).click();
+  await expect(page).toHaveURL(/types=video/);
+  await expect(page.getByTestId("stories-empty")).toBeVisible();
+
+  // The story table and my stories list them too.
+  await page.goto("/story/list", { waitUntil: "networkidle" });
+  await expect(page.getByText(congress.title)).toBeVisible();
+  await snapshot(page, testInfo, "story-list");
+  await page.goto("/upload/my", { waitUntil: "networkidle" });
+  await expect(page.locator(`[data-story="product/${other.storyId}"]`)).toBeVisible();
+  await page.goto("/halfproduct/list", { waitUntil: "networkidle" });
+  await snapshot(page, testInfo, "halfproduct-list");
+
+  // The header counts photos.
+  await expect(page.getByTestId("asset-counts")).toContainText(zh("layout.stats.photo"));
+
+  // A phone-sized search page.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/frontend/search?fulltext=${encodeURIComponent(run)}`, { waitUntil: "networkidle" });
+  await expect(page.locator(`[data-story="product/${typhoon.storyId}"]`)).toBeVisible();
+  await snapshot(page, testInfo, "search-mobile");
+
+  expect(errors).toEqual([]);
+});
