@@ -1,9 +1,12 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
 
 const API = "/dams/api/v1";
+/** A button's accessible name: antd puts a space between two Chinese characters (下 载). */
+const spaced = (text: string): RegExp => new RegExp(`^${[...text].join("\\s*")}$`);
 const CORPUS = path.resolve(import.meta.dirname, "../../../shared/corpus/exif-samples/jpg");
 
 async function accessToken(page: Page): Promise<string> {
@@ -44,9 +47,14 @@ async function upload(
 }
 
 /** Drafts → committed, then waits for the media job (thumbnails, preview). */
-async function commitAndProcess(request: APIRequestContext, token: string, stories: Seeded[]): Promise<void> {
+async function commitAndProcess(
+  request: APIRequestContext,
+  token: string,
+  stories: Seeded[],
+  type = "photo",
+): Promise<void> {
   const headers = { authorization: `Bearer ${token}` };
-  const committed = await request.post(`${API}/workflow-story-create/photo/commit`, {
+  const committed = await request.post(`${API}/workflow-story-create/${type}/commit`, {
     headers,
     data: { libraryId: "product", storyIds: stories.map((story) => story.storyId) },
   });
@@ -176,6 +184,83 @@ test("search from the header, open a story, favourite it, find it under favourit
   await page.goto(`/frontend/search?fulltext=${encodeURIComponent(run)}`, { waitUntil: "networkidle" });
   await expect(page.locator(`[data-story="product/${typhoon.storyId}"]`)).toBeVisible();
   await snapshot(page, testInfo, "search-mobile");
+
+  expect(errors).toEqual([]);
+});
+
+test("a video plays on its proxy with the thumbnail strip, an audio shows its waveform, the original downloads", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const errors = watchConsoleErrors(page);
+  await signIn(page);
+  const token = await accessToken(page);
+
+  // Made here with ffmpeg: a 4 s test pattern with a tone, and a 4 s tone.
+  const videoFile = testInfo.outputPath("pattern.mp4");
+  const audioFile = testInfo.outputPath("tone.wav");
+  const lavfi = (source: string) => ["-f", "lavfi", "-i", source];
+  execFileSync("ffmpeg", [
+    "-v",
+    "error",
+    "-y",
+    ...lavfi("testsrc=duration=4:size=320x240:rate=25"),
+    ...lavfi("sine=frequency=440:duration=4"),
+    "-c:v",
+    "libx264",
+    "-pix_fmt",
+    "yuv420p",
+    "-c:a",
+    "aac",
+    "-shortest",
+    videoFile,
+  ]);
+  execFileSync("ffmpeg", ["-v", "error", "-y", ...lavfi("sine=frequency=330:duration=4"), audioFile]);
+  const run = String(Date.now()).slice(-6);
+  const video = await upload(page.request, token, videoFile, { libraryId: "product", title: `发布会 视频 ${run}` });
+  const audio = await upload(page.request, token, audioFile, { libraryId: "product", title: `采访 录音 ${run}` });
+  await commitAndProcess(page.request, token, [video], "video");
+  await commitAndProcess(page.request, token, [audio], "audio");
+
+  // The viewer opens from its URL; the video plays on its proxy.
+  await page.goto(`/frontend/search?story=product/${video.storyId}`, { waitUntil: "networkidle" });
+  const viewer = page.locator(".ant-drawer-content");
+  const player = viewer.getByTestId("story-video");
+  await expect(player).toBeVisible();
+  await expect.poll(() => player.evaluate((element: HTMLVideoElement) => element.duration)).toBeGreaterThan(3);
+  await player.evaluate((element: HTMLVideoElement) => {
+    element.muted = true;
+    return element.play();
+  });
+  await expect.poll(() => player.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(0);
+  await player.evaluate((element: HTMLVideoElement) => element.pause());
+
+  // Clicking the strip three quarters along seeks there.
+  const strip = viewer.getByTestId("story-strip");
+  await expect(strip).toBeVisible();
+  const box = (await strip.boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.75, box.y + box.height / 2);
+  await page.mouse.click(box.x + box.width * 0.75, box.y + box.height / 2);
+  await expect.poll(() => player.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(2.5);
+  await snapshot(page, testInfo, "viewer-video");
+
+  // The original downloads under its file name.
+  const downloading = page.waitForEvent("download");
+  await viewer
+    .getByRole("button", { name: spaced(zh("stories.download")) })
+    .first()
+    .click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe("pattern.mp4");
+  expect(fs.statSync(await download.path()).size).toBe(fs.statSync(videoFile).size);
+
+  // The audio shows its waveform, drawn by wavesurfer.js from the waveform rendition's peaks.
+  await page.goto(`/frontend/search?story=product/${audio.storyId}`, { waitUntil: "networkidle" });
+  const waveform = page.locator(".ant-drawer-content").getByTestId("story-waveform");
+  await expect(waveform).toBeVisible();
+  await expect.poll(async () => (await waveform.boundingBox())?.height ?? 0).toBeGreaterThan(50);
+  await snapshot(page, testInfo, "viewer-audio");
 
   expect(errors).toEqual([]);
 });

@@ -29,7 +29,7 @@ function PreviewImage({ url, alt }: { url: string; alt: string }) {
   if (!src) return <Skeleton.Image active style={{ width: "100%", height: 360 }} />;
   return (
     <div style={{ textAlign: "center", background: "#000" }} data-testid="story-preview">
-      <Image src={src} alt={alt} style={{ maxHeight: "60vh", objectFit: "contain" }} />
+      <Image src={src} alt={alt} width="100%" style={{ height: "min(60vh, 540px)", objectFit: "contain" }} />
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { fetchLibraries, searchStories } from "../../../api/stories";
 import { StoryBrowser, StoryTypeFilter, useStorySearchState } from "../../../components/story-browser";
 import { StoryFacets } from "../../../components/story-facets";
-import { toggleFacet, toStoryQuery } from "../../../components/story-search-state";
+import { facetGroups, toggleFacet, toStoryQuery } from "../../../components/story-search-state";
 
 /** Full-text search; the query lives in the `fulltext` parameter (spec section 2), driven by the header's box too. */
 export default function SearchPage() {
@@ -31,19 +31,21 @@ export default function SearchPage() {
             onSearch={(text) => setState({ ...state, fulltext: text.trim(), story: null })}
             enterButton
             allowClear
-            style={{ width: "min(480px, 90vw)" }}
+            style={{ width: "min(480px, calc(100vw - 64px))" }}
           />
           <StoryTypeFilter />
         </>
       }
-      side={(facets) => (
-        <StoryFacets
-          facets={facets}
-          state={state}
-          libraryName={libraryName}
-          onToggle={(key, facetValue) => setState(toggleFacet(state, key, facetValue))}
-        />
-      )}
+      side={(facets) =>
+        facetGroups(facets, state).length === 0 ? null : (
+          <StoryFacets
+            facets={facets}
+            state={state}
+            libraryName={libraryName}
+            onToggle={(key, facetValue) => setState(toggleFacet(state, key, facetValue))}
+          />
+        )
+      }
     />
   );
 }
