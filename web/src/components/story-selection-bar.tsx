@@ -46,6 +46,8 @@ export function StorySelectionBar({ stories, onClear }: { stories: readonly Stor
       const failed = await action();
       if (failed === 0) message.success(success);
       await queryClient.invalidateQueries({ queryKey: ["stories"] });
+      // The header's counts change when stories are deleted.
+      await queryClient.invalidateQueries({ queryKey: ["statistics"] });
     } finally {
       setBusy(false);
     }

@@ -212,6 +212,7 @@ function StoryToolbar({ story, onDeleted }: { story: Story; onDeleted: () => voi
       message.success(t("crud.deleted"));
       onDeleted();
       await queryClient.invalidateQueries({ queryKey: ["stories"] });
+      await queryClient.invalidateQueries({ queryKey: ["statistics"] });
     },
   });
   const share = useMutation({
