@@ -1,6 +1,6 @@
 import { type ActionType, type ProColumns, ProTable } from "@ant-design/pro-components";
 import { useQuery } from "@tanstack/react-query";
-import { Tag, Typography } from "antd";
+import { Empty, Tag, Typography } from "antd";
 import { type ReactNode, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { fetchLibraries, type PageOf, STORY_TYPES, type Story, type StoryQuery } from "../api/stories";
@@ -45,11 +45,14 @@ export function StoryTable({
   headerTitle,
   rowActions,
   hideStatus,
+  emptyText,
 }: {
   list: (query: StoryQuery) => Promise<PageOf<Story>>;
   headerTitle?: ReactNode;
   rowActions?: (story: Story, reload: () => Promise<void>) => ReactNode[];
   hideStatus?: boolean;
+  /** What an empty table says. */
+  emptyText: string;
 }) {
   const { t, i18n } = useTranslation();
   const actionRef = useRef<ActionType>(null);
@@ -133,6 +136,7 @@ export function StoryTable({
         actionRef={actionRef}
         headerTitle={headerTitle}
         columns={columns}
+        locale={{ emptyText: <Empty description={emptyText} /> }}
         search={{ labelWidth: "auto" }}
         options={{ reload: true, density: false, setting: false }}
         pagination={{

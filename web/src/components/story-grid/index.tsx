@@ -49,7 +49,16 @@ function useSize(element: HTMLElement | null): { width: number; height: number }
  * virtualizer library because none of them maps the scroll position.
  */
 export function StoryGrid(props: StoryGridProps) {
-  const { total, storyAt, onRange, view, selected, onToggle, onOpen, height = "max(360px, calc(100vh - 280px))" } = props;
+  const {
+    total,
+    storyAt,
+    onRange,
+    view,
+    selected,
+    onToggle,
+    onOpen,
+    height = "max(360px, calc(100vh - 280px))",
+  } = props;
   const [container, setContainer] = useState<HTMLDivElement | null>(null);
   const { width, height: viewportHeight } = useSize(container);
   const [scrollTop, setScrollTop] = useState(0);

@@ -14,6 +14,7 @@ export default function HalfproductListPage() {
   const { message } = App.useApp();
   return (
     <StoryTable
+      emptyText={t("empty.halfproduct.list")}
       headerTitle={t("menu.halfproduct.list")}
       list={(query) => searchStories({ ...query, halfProduct: true })}
       rowActions={(story, reload) => [

@@ -10,6 +10,7 @@ export default function StoryListPage() {
   const { t } = useTranslation();
   return (
     <StoryTable
+      emptyText={t("empty.story.list")}
       headerTitle={t("menu.story.list")}
       list={searchStories}
       rowActions={(story, reload) => [
