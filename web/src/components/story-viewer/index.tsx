@@ -14,10 +14,10 @@ import {
   Drawer,
   Dropdown,
   Popconfirm,
-  Progress,
   Result,
   Skeleton,
   Space,
+  Spin,
   Tabs,
   Tag,
   Typography,
@@ -161,8 +161,8 @@ function ProcessingState({ story }: { story: Story }) {
           type="info"
           showIcon
           style={{ marginBottom: 8 }}
+          icon={<Spin size="small" />}
           message={t("stories.processing.running")}
-          description={<Progress percent={99} status="active" showInfo={false} size="small" />}
         />
       );
     case "failed":

@@ -1,7 +1,8 @@
+import { useQuery } from "@tanstack/react-query";
 import { Descriptions, Typography } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import type { Story } from "../../api/stories";
+import { fetchLibraries, type Story } from "../../api/stories";
 import { formatDuration, formatSize } from "./format";
 
 type Row = [labelKey: string, value: string | null | undefined];
@@ -9,6 +10,8 @@ type Row = [labelKey: string, value: string | null | undefined];
 /** The story's metadata in groups, each value copyable. */
 export function StoryMetadata({ story }: { story: Story }) {
   const { t, i18n } = useTranslation();
+  const libraries = useQuery({ queryKey: ["libraries"], queryFn: fetchLibraries, staleTime: 60_000 });
+  const libraryName = libraries.data?.find((library) => library.id === story.libraryId)?.name ?? story.libraryId;
   const date = (value: string | null) => (value ? new Date(value).toLocaleString(i18n.language) : null);
   const join = (values: string[]) => (values.length > 0 ? values.join(", ") : null);
   const groups: [titleKey: string, rows: Row[]][] = [
@@ -42,7 +45,7 @@ export function StoryMetadata({ story }: { story: Story }) {
     [
       "stories.meta.record",
       [
-        ["stories.meta.library", story.libraryId],
+        ["stories.meta.library", libraryName],
         ["stories.meta.id", story.storyId],
         ["stories.meta.status", t(`stories.status.${story.status}`)],
         ["stories.meta.version", String(story.versionNo)],
