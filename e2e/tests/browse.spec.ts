@@ -190,8 +190,27 @@ test("search from the header, open a story, favourite it, find it under favourit
   await page.goto("/halfproduct/list", { waitUntil: "networkidle" });
   await snapshot(page, testInfo, "halfproduct-list");
 
-  // The header counts photos.
-  await expect(page.getByTestId("asset-counts")).toContainText(zh("layout.stats.photo"));
+  // Deleting a story from the viewer (after its confirm) removes it and lowers the header's photo count.
+  const photoCount = async () => {
+    const text = (await page.getByTestId("asset-counts").textContent()) ?? "";
+    return Number(new RegExp(`${zh("layout.stats.photo")}\\s*(\\d+)`).exec(text)?.[1]);
+  };
+  await page.goto(`/frontend/search?story=product/${other.storyId}`, { waitUntil: "networkidle" });
+  await expect(page.getByTestId("asset-counts")).toBeVisible();
+  const photosBefore = await photoCount();
+  expect(photosBefore).toBeGreaterThanOrEqual(3);
+  await page
+    .locator(".ant-drawer-content")
+    .getByRole("button", { name: zh("stories.delete") })
+    .click();
+  await page
+    .locator(".ant-popconfirm")
+    .getByRole("button", { name: spaced(zh("crud.ok")) })
+    .click();
+  await expect(page.locator(".ant-message").getByText(zh("crud.deleted"))).toBeVisible();
+  await expect(page.locator(".ant-drawer-content")).toBeHidden();
+  await expect(page.locator(`[data-story="product/${other.storyId}"]`)).toHaveCount(0);
+  await expect.poll(photoCount).toBe(photosBefore - 1);
 
   // A phone-sized search page.
   await page.setViewportSize({ width: 390, height: 844 });

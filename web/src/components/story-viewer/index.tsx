@@ -211,7 +211,10 @@ function StoryToolbar({ story, onDeleted }: { story: Story; onDeleted: () => voi
     onSuccess: async () => {
       message.success(t("crud.deleted"));
       onDeleted();
-      await queryClient.invalidateQueries({ queryKey: ["stories"] });
+      // The deleted story's own queries would only answer 404 now.
+      const ofThisStory = (query: { queryKey: readonly unknown[] }) => query.queryKey.includes(story.storyId);
+      queryClient.removeQueries({ queryKey: ["stories"], predicate: ofThisStory });
+      await queryClient.invalidateQueries({ queryKey: ["stories"], predicate: (query) => !ofThisStory(query) });
       await queryClient.invalidateQueries({ queryKey: ["statistics"] });
     },
   });
