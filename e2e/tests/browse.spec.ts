@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { en, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
 
 const API = "/dams/api/v1";
 /** A button's accessible name: antd puts a space between two Chinese characters (下 载). */
@@ -294,6 +294,15 @@ test("a video plays on its proxy with the thumbnail strip, an audio shows its wa
   await expect(waveform).toBeVisible();
   await expect.poll(async () => (await waveform.boundingBox())?.height ?? 0).toBeGreaterThan(50);
   await snapshot(page, testInfo, "viewer-audio");
+
+  // In English: the same viewer, its tabs and metadata groups in en-US.
+  await page.evaluate(() => localStorage.setItem("pro__lang", "en-US"));
+  await page.reload({ waitUntil: "networkidle" });
+  const english = page.locator(".ant-drawer-content");
+  await expect(english.getByRole("tab", { name: en("stories.viewer.history") })).toBeVisible();
+  await expect(english.getByText(en("stories.meta.editorial"))).toBeVisible();
+  await expect(english.getByTestId("favorite-toggle")).toContainText(en("stories.favorite"));
+  await snapshot(page, testInfo, "viewer-audio-en");
 
   expect(errors).toEqual([]);
 });
