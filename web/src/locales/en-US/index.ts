@@ -7,6 +7,7 @@ import layout from "./layout";
 import menu from "./menu";
 import pages from "./pages";
 import settings from "./settings";
+import stories from "./stories";
 import user from "./user";
 
 export default {
@@ -20,4 +21,5 @@ export default {
   ...user,
   ...admin,
   ...catalogue,
+  ...stories,
 };

@@ -1,30 +1,51 @@
+import { useQuery } from "@tanstack/react-query";
 import { Input } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useSearchParams } from "react-router-dom";
-import { EmptyPage } from "../../../components/empty-page";
+import { fetchLibraries, searchStories } from "../../../api/stories";
+import { StoryBrowser, StoryTypeFilter, useStorySearchState } from "../../../components/story-browser";
+import { StoryFacets } from "../../../components/story-facets";
+import { facetGroups, toggleFacet, toStoryQuery } from "../../../components/story-search-state";
 
-/** Full-text search; the query lives in the `fulltext` parameter (spec section 2). */
+/** Full-text search; the query lives in the `fulltext` parameter (spec section 2), driven by the header's box too. */
 export default function SearchPage() {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
-  const fulltext = params.get("fulltext") ?? "";
-  const [value, setValue] = useState(fulltext);
-  useEffect(() => setValue(fulltext), [fulltext]);
+  const [state, setState] = useStorySearchState();
+  const [value, setValue] = useState(state.fulltext);
+  useEffect(() => setValue(state.fulltext), [state.fulltext]);
+  const libraries = useQuery({ queryKey: ["libraries"], queryFn: fetchLibraries, staleTime: 60_000 });
+  const query = toStoryQuery(state);
+  const libraryName = (id: string) => libraries.data?.find((library) => library.id === id)?.name ?? id;
   return (
-    <>
-      <Input.Search
-        aria-label={t("search.placeholder")}
-        placeholder={t("search.placeholder")}
-        value={value}
-        onChange={(event) => setValue(event.target.value)}
-        onSearch={(text) => setParams(text.trim() ? { fulltext: text.trim() } : {})}
-        enterButton
-        allowClear
-        size="large"
-        style={{ maxWidth: 640 }}
-      />
-      <EmptyPage messageKey={fulltext ? "search.emptyFor" : "search.empty"} params={{ fulltext }} />
-    </>
+    <StoryBrowser
+      queryKey={["stories", "search", query]}
+      fetchPage={(page, size) => searchStories({ ...query, page, size })}
+      emptyText={state.fulltext ? t("search.emptyFor", { fulltext: state.fulltext }) : t("search.empty")}
+      header={
+        <>
+          <Input.Search
+            aria-label={t("search.placeholder")}
+            placeholder={t("search.placeholder")}
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+            onSearch={(text) => setState({ ...state, fulltext: text.trim(), story: null })}
+            enterButton
+            allowClear
+            style={{ width: "min(480px, calc(100vw - 64px))" }}
+          />
+          <StoryTypeFilter />
+        </>
+      }
+      side={(facets) =>
+        facetGroups(facets, state).length === 0 ? null : (
+          <StoryFacets
+            facets={facets}
+            state={state}
+            libraryName={libraryName}
+            onToggle={(key, facetValue) => setState(toggleFacet(state, key, facetValue))}
+          />
+        )
+      }
+    />
   );
 }

@@ -1,5 +1,35 @@
-import { EmptyPage } from "../../../components/empty-page";
+import { Button, Popconfirm } from "antd";
+import { useTranslation } from "react-i18next";
+import { deleteStory, searchStories } from "../../../api/stories";
+import { Access } from "../../../auth/access-component";
+import { STORY_ACCESS } from "../../../components/story-actions";
+import { StoryTable } from "../../../components/story-table";
 
+/** /story/list: every story the user can read, with filters. */
 export default function StoryListPage() {
-  return <EmptyPage messageKey="empty.story.list" />;
+  const { t } = useTranslation();
+  return (
+    <StoryTable
+      emptyText={t("empty.story.list")}
+      headerTitle={t("menu.story.list")}
+      list={searchStories}
+      rowActions={(story, reload) => [
+        <Access key="delete" action={STORY_ACCESS.delete}>
+          <Popconfirm
+            title={t("crud.deleteConfirm")}
+            okText={t("crud.ok")}
+            cancelText={t("crud.cancel")}
+            onConfirm={async () => {
+              await deleteStory(story);
+              await reload();
+            }}
+          >
+            <Button type="link" size="small" danger>
+              {t("crud.delete")}
+            </Button>
+          </Popconfirm>
+        </Access>,
+      ]}
+    />
+  );
 }

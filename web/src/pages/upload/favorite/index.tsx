@@ -1,5 +1,22 @@
-import { EmptyPage } from "../../../components/empty-page";
+import { useTranslation } from "react-i18next";
+import { fetchFavorites } from "../../../api/stories";
+import { StoryBrowser, StoryTypeFilter, useStorySearchState } from "../../../components/story-browser";
 
+/** /upload/favorite: the user's favourites, as a grid with the viewer. */
 export default function UploadFavoritePage() {
-  return <EmptyPage messageKey="empty.upload.favorite" />;
+  const { t } = useTranslation();
+  const [state] = useStorySearchState();
+  // The favourites route filters by one type.
+  const type = state.types.length === 1 ? state.types[0] : undefined;
+  return (
+    <StoryBrowser
+      queryKey={["stories", "favorites", type ?? "all"]}
+      fetchPage={async (page, size) => {
+        const favorites = await fetchFavorites({ type, page, size });
+        return { ...favorites, content: favorites.content.map((favorite) => favorite.story) };
+      }}
+      header={<StoryTypeFilter />}
+      emptyText={t("empty.upload.favorite")}
+    />
+  );
 }

@@ -1,5 +1,17 @@
-import { EmptyPage } from "../../../components/empty-page";
+import { useTranslation } from "react-i18next";
+import { fetchMyStories } from "../../../api/stories";
+import { StoryBrowser, StoryTypeFilter, useStorySearchState } from "../../../components/story-browser";
 
+/** /upload/my: the stories the user created, drafts included. */
 export default function UploadMyPage() {
-  return <EmptyPage messageKey="empty.upload.my" />;
+  const { t } = useTranslation();
+  const [state] = useStorySearchState();
+  return (
+    <StoryBrowser
+      queryKey={["stories", "mine", state.types]}
+      fetchPage={(page, size) => fetchMyStories(undefined, { types: state.types, page, size })}
+      header={<StoryTypeFilter />}
+      emptyText={t("empty.upload.my")}
+    />
+  );
 }

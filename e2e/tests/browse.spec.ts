@@ -1,0 +1,308 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { en, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+
+const API = "/dams/api/v1";
+/** A button's accessible name: antd puts a space between two Chinese characters (下 载). */
+const spaced = (text: string): RegExp => new RegExp([...text].join("\\s*"));
+const CORPUS = path.resolve(import.meta.dirname, "../../../shared/corpus/exif-samples/jpg");
+
+async function accessToken(page: Page): Promise<string> {
+  const raw = await page.evaluate(() => localStorage.getItem("pro__Access-Token"));
+  return (JSON.parse(raw ?? "{}") as { value: string }).value;
+}
+
+interface Seeded {
+  libraryId: string;
+  storyId: string;
+  title: string;
+}
+
+/** Uploads a file with tus (a creation POST, then one PATCH with all bytes), as the upload pages do. */
+async function upload(
+  request: APIRequestContext,
+  token: string,
+  file: string,
+  metadata: Record<string, string>,
+): Promise<Seeded> {
+  const bytes = fs.readFileSync(file);
+  const encoded = Object.entries({ filename: path.basename(file), ...metadata })
+    .map(([key, value]) => `${key} ${Buffer.from(value).toString("base64")}`)
+    .join(",");
+  const tus = { authorization: `Bearer ${token}`, "tus-resumable": "1.0.0" };
+  const created = await request.post(`${API}/uploads`, {
+    headers: { ...tus, "upload-length": String(bytes.length), "upload-metadata": encoded },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const location = created.headers().location ?? "";
+  const patched = await request.patch(location, {
+    headers: { ...tus, "upload-offset": "0", "content-type": "application/offset+octet-stream" },
+    data: bytes,
+  });
+  expect(patched.status(), await patched.text()).toBeLessThan(300);
+  const body = (await patched.json()) as { data: { result: { libraryId: string; storyId: string } } };
+  return { ...body.data.result, title: metadata.title ?? "" };
+}
+
+/** Drafts → committed, then waits for the media job (thumbnails, preview). */
+async function commitAndProcess(
+  request: APIRequestContext,
+  token: string,
+  stories: Seeded[],
+  type = "photo",
+): Promise<void> {
+  const headers = { authorization: `Bearer ${token}` };
+  const committed = await request.post(`${API}/workflow-story-create/${type}/commit`, {
+    headers,
+    data: { libraryId: "product", storyIds: stories.map((story) => story.storyId) },
+  });
+  expect(committed.status(), await committed.text()).toBe(200);
+  for (const story of stories) {
+    await expect
+      .poll(
+        async () => {
+          const response = await request.get(`${API}/stories/${story.libraryId}/${story.storyId}`, { headers });
+          return ((await response.json()) as { data: { processingState: string } }).data.processingState;
+        },
+        { timeout: 60_000 },
+      )
+      .toBe("done");
+  }
+}
+
+test("search from the header, open a story, favourite it, find it under favourites; browse a folder", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const errors = watchConsoleErrors(page);
+  await signIn(page);
+  const token = await accessToken(page);
+  const headers = { authorization: `Bearer ${token}` };
+
+  // A folder of the product library, and three photos (one of them in the folder).
+  const run = String(Date.now()).slice(-6);
+  const folderName = `e2e 两会 ${run}`;
+  const folder = await page.request.post(`${API}/libraries/product/folders`, { headers, data: { name: folderName } });
+  expect(folder.status(), await folder.text()).toBe(200);
+  const folderId = ((await folder.json()) as { data: { id: string } }).data.id;
+  const typhoon = await upload(page.request, token, path.join(CORPUS, "Canon_40D.jpg"), {
+    libraryId: "product",
+    title: `台风 登陆 ${run}`,
+    caption: "Typhoon press conference",
+  });
+  const congress = await upload(page.request, token, path.join(CORPUS, "Nikon_D70.jpg"), {
+    libraryId: "product",
+    folderId,
+    title: `两会 发布会 ${run}`,
+  });
+  const other = await upload(page.request, token, path.join(CORPUS, "Kodak_CX7530.jpg"), {
+    libraryId: "product",
+    title: `Harbour ${run}`,
+  });
+  await commitAndProcess(page.request, token, [typhoon, congress, other]);
+
+  // The header's search box drives the search page.
+  await page.goto("/frontend/search", { waitUntil: "networkidle" });
+  const headerSearch = page.locator(".ant-layout-header").getByRole("searchbox");
+  await headerSearch.fill(`台风 ${run}`);
+  await headerSearch.press("Enter");
+  await expect(page).toHaveURL(
+    new RegExp(`/frontend/search\\?fulltext=${encodeURIComponent(`台风 ${run}`).replace(/%20/g, "(%20|\\+)")}`),
+  );
+  const card = page.locator(`[data-testid="story-card"][data-story="product/${typhoon.storyId}"]`);
+  await expect(card).toBeVisible();
+  await expect(card.getByRole("img", { name: typhoon.title })).toBeVisible();
+  await snapshot(page, testInfo, "search-grid");
+
+  // Two selected stories download as one zip.
+  await card.getByRole("checkbox").check();
+  await page.locator(`[data-story="product/${other.storyId}"]`).getByRole("checkbox").check();
+  const bar = page.getByTestId("selection-bar");
+  await expect(bar).toContainText(zh("stories.selected").replace("{{count}}", "2"));
+  const zipping = page.waitForEvent("download");
+  await bar.getByRole("button", { name: spaced(zh("stories.download")) }).click();
+  const zip = await zipping;
+  expect(zip.suggestedFilename()).toMatch(/\.zip$/);
+  const bytes = fs.readFileSync(await zip.path());
+  expect(bytes.subarray(0, 4).toString("hex")).toBe("504b0304");
+  await bar.getByRole("button", { name: zh("stories.clearSelection") }).click();
+  await expect(bar).toBeHidden();
+
+  // The list view shows the same story.
+  await page.getByTitle(zh("stories.view.list")).click();
+  await expect(page).toHaveURL(/view=list/);
+  await expect(card).toBeVisible();
+  await snapshot(page, testInfo, "search-list");
+
+  // Open the viewer: the URL names the story, so it can be linked to.
+  await card.getByRole("button").first().click();
+  await expect(page).toHaveURL(new RegExp(`story=product%2F${typhoon.storyId}`));
+  const viewer = page.locator(".ant-drawer-content");
+  await expect(viewer.getByTestId("story-preview").getByRole("img", { name: typhoon.title })).toBeVisible();
+  await expect(viewer.getByTestId("story-metadata").getByText(typhoon.title, { exact: true })).toBeVisible();
+  await expect(viewer.getByText("Canon EOS 40D").first()).toBeVisible();
+  await viewer.getByRole("tab", { name: zh("stories.viewer.history") }).click();
+  await expect(viewer.getByText(zh("stories.action.commit"), { exact: true })).toBeVisible();
+  await viewer.getByRole("tab", { name: zh("stories.viewer.versions") }).click();
+  await expect(viewer.getByText(zh("stories.viewer.versionNo").replace("{{no}}", "1"))).toBeVisible();
+
+  // Favourite it.
+  await viewer.getByTestId("favorite-toggle").click();
+  await expect(page.locator(".ant-message").getByText(zh("stories.favorited"))).toBeVisible();
+  await expect(viewer.getByTestId("favorite-toggle")).toContainText(zh("stories.unfavorite").replace(/\s/g, ""));
+  await snapshot(page, testInfo, "viewer");
+
+  // A reload opens the same story from the URL.
+  await page.reload({ waitUntil: "networkidle" });
+  await expect(
+    page.locator(".ant-drawer-content").getByTestId("story-metadata").getByText(typhoon.title, { exact: true }),
+  ).toBeVisible();
+
+  // It is among the favourites; the others are not.
+  await page.goto("/upload/favorite", { waitUntil: "networkidle" });
+  await expect(page.locator(`[data-story="product/${typhoon.storyId}"]`)).toBeVisible();
+  await expect(page.locator(`[data-story="product/${other.storyId}"]`)).toHaveCount(0);
+  await snapshot(page, testInfo, "favorites");
+
+  // The folder: its tree, the breadcrumb, and only its story.
+  await page.goto(`/frontend/product/${folderId}`, { waitUntil: "networkidle" });
+  await expect(page.getByTestId("library-breadcrumb").getByText(folderName)).toBeVisible();
+  await expect(page.getByTestId("folder-tree").getByText(folderName)).toBeVisible();
+  await expect(page.locator(`[data-story="product/${congress.storyId}"]`)).toBeVisible();
+  await expect(page.locator(`[data-story="product/${typhoon.storyId}"]`)).toHaveCount(0);
+  await expect(page.getByTestId("stories-total")).toHaveText(zh("stories.total").replace("{{count}}", "1"));
+  await snapshot(page, testInfo, "library-folder");
+
+  // The types filter is kept in the URL: no video in the folder.
+  await page.getByTestId("types-filter").getByText(zh("stories.type.video")).click();
+  await expect(page).toHaveURL(/types=video/);
+  await expect(page.getByTestId("stories-empty")).toBeVisible();
+
+  // The story table and my stories list them too.
+  await page.goto("/story/list", { waitUntil: "networkidle" });
+  await expect(page.getByText(congress.title)).toBeVisible();
+  await snapshot(page, testInfo, "story-list");
+  await page.goto("/upload/my", { waitUntil: "networkidle" });
+  await expect(page.locator(`[data-story="product/${other.storyId}"]`)).toBeVisible();
+  await page.goto("/halfproduct/list", { waitUntil: "networkidle" });
+  await snapshot(page, testInfo, "halfproduct-list");
+
+  // Deleting a story from the viewer (after its confirm) removes it and lowers the header's photo count.
+  const photoCount = async () => {
+    const text = (await page.getByTestId("asset-counts").textContent()) ?? "";
+    return Number(new RegExp(`${zh("layout.stats.photo")}\\s*(\\d+)`).exec(text)?.[1]);
+  };
+  await page.goto(`/frontend/search?story=product/${other.storyId}`, { waitUntil: "networkidle" });
+  await expect(page.getByTestId("asset-counts")).toBeVisible();
+  const photosBefore = await photoCount();
+  expect(photosBefore).toBeGreaterThanOrEqual(3);
+  await page
+    .locator(".ant-drawer-content")
+    .getByRole("button", { name: zh("stories.delete") })
+    .click();
+  await page
+    .locator(".ant-popconfirm")
+    .getByRole("button", { name: spaced(zh("crud.ok")) })
+    .click();
+  await expect(page.locator(".ant-message").getByText(zh("crud.deleted"))).toBeVisible();
+  await expect(page.locator(".ant-drawer-content")).toBeHidden();
+  await expect(page.locator(`[data-story="product/${other.storyId}"]`)).toHaveCount(0);
+  await expect.poll(photoCount).toBe(photosBefore - 1);
+
+  // A phone-sized search page.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/frontend/search?fulltext=${encodeURIComponent(run)}`, { waitUntil: "networkidle" });
+  await expect(page.locator(`[data-story="product/${typhoon.storyId}"]`)).toBeVisible();
+  await snapshot(page, testInfo, "search-mobile");
+
+  expect(errors).toEqual([]);
+});
+
+test("a video plays on its proxy with the thumbnail strip, an audio shows its waveform, the original downloads", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const errors = watchConsoleErrors(page);
+  await signIn(page);
+  const token = await accessToken(page);
+
+  // Made here with ffmpeg: a 4 s test pattern with a tone, and a 4 s tone.
+  const videoFile = testInfo.outputPath("pattern.mp4");
+  const audioFile = testInfo.outputPath("tone.wav");
+  const lavfi = (source: string) => ["-f", "lavfi", "-i", source];
+  execFileSync("ffmpeg", [
+    "-v",
+    "error",
+    "-y",
+    ...lavfi("testsrc=duration=4:size=320x240:rate=25"),
+    ...lavfi("sine=frequency=440:duration=4"),
+    "-c:v",
+    "libx264",
+    "-pix_fmt",
+    "yuv420p",
+    "-c:a",
+    "aac",
+    "-shortest",
+    videoFile,
+  ]);
+  execFileSync("ffmpeg", ["-v", "error", "-y", ...lavfi("aevalsrc=sin(330*2*PI*t)*abs(sin(PI*t)):d=4"), audioFile]);
+  const run = String(Date.now()).slice(-6);
+  const video = await upload(page.request, token, videoFile, { libraryId: "product", title: `发布会 视频 ${run}` });
+  const audio = await upload(page.request, token, audioFile, { libraryId: "product", title: `采访 录音 ${run}` });
+  await commitAndProcess(page.request, token, [video], "video");
+  await commitAndProcess(page.request, token, [audio], "audio");
+
+  // The viewer opens from its URL; the video plays on its proxy.
+  await page.goto(`/frontend/search?story=product/${video.storyId}`, { waitUntil: "networkidle" });
+  const viewer = page.locator(".ant-drawer-content");
+  const player = viewer.getByTestId("story-video");
+  await expect(player).toBeVisible();
+  await expect.poll(() => player.evaluate((element: HTMLVideoElement) => element.duration)).toBeGreaterThan(3);
+  await player.evaluate((element: HTMLVideoElement) => {
+    element.muted = true;
+    return element.play();
+  });
+  await expect.poll(() => player.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(0);
+  await player.evaluate((element: HTMLVideoElement) => element.pause());
+
+  // Clicking the strip three quarters along seeks there.
+  const strip = viewer.getByTestId("story-strip");
+  await expect(strip).toBeVisible();
+  const box = (await strip.boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.75, box.y + box.height / 2);
+  await page.mouse.click(box.x + box.width * 0.75, box.y + box.height / 2);
+  await expect.poll(() => player.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(2.5);
+  await snapshot(page, testInfo, "viewer-video");
+
+  // The original downloads under its file name.
+  const downloading = page.waitForEvent("download");
+  await viewer
+    .getByRole("button", { name: spaced(zh("stories.download")) })
+    .first()
+    .click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe("pattern.mp4");
+  expect(fs.statSync(await download.path()).size).toBe(fs.statSync(videoFile).size);
+
+  // The audio shows its waveform, drawn by wavesurfer.js from the waveform rendition's peaks.
+  await page.goto(`/frontend/search?story=product/${audio.storyId}`, { waitUntil: "networkidle" });
+  const waveform = page.locator(".ant-drawer-content").getByTestId("story-waveform");
+  await expect(waveform).toBeVisible();
+  await expect.poll(async () => (await waveform.boundingBox())?.height ?? 0).toBeGreaterThan(50);
+  await snapshot(page, testInfo, "viewer-audio");
+
+  // In English: the same viewer, its tabs and metadata groups in en-US.
+  await page.evaluate(() => localStorage.setItem("pro__lang", "en-US"));
+  await page.reload({ waitUntil: "networkidle" });
+  const english = page.locator(".ant-drawer-content");
+  await expect(english.getByRole("tab", { name: en("stories.viewer.history") })).toBeVisible();
+  await expect(english.getByText(en("stories.meta.editorial"))).toBeVisible();
+  await expect(english.getByTestId("favorite-toggle")).toContainText(en("stories.favorite"));
+  await snapshot(page, testInfo, "viewer-audio-en");
+
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,148 @@
+import { AppstoreOutlined, BarsOutlined, ReloadOutlined } from "@ant-design/icons";
+import { Button, Checkbox, Empty, Result, Segmented, Skeleton, Space, Typography } from "antd";
+import { type ReactNode, useCallback, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useSearchParams } from "react-router-dom";
+import { type Facets, type PageOf, STORY_TYPES, type Story } from "../api/stories";
+import { StoryGrid, storyKey } from "./story-grid";
+import { usePagedStories } from "./story-grid/use-paged-stories";
+import { parseSearchState, type StorySearchState, toSearchParams } from "./story-search-state";
+import { StorySelectionBar } from "./story-selection-bar";
+import { StoryViewer } from "./story-viewer";
+
+/** The page's state from the URL, and a setter that writes it back (keeping other parameters). */
+export function useStorySearchState(): [StorySearchState, (next: StorySearchState, replace?: boolean) => void] {
+  const [params, setParams] = useSearchParams();
+  const state = useMemo(() => parseSearchState(params), [params]);
+  const update = useCallback(
+    (next: StorySearchState, replace = false) => setParams((current) => toSearchParams(next, current), { replace }),
+    [setParams],
+  );
+  return [state, update];
+}
+
+/**
+ * A list of stories to browse: the virtualized grid or list, selection with
+ * its actions, and the viewer drawer. `side` is the facet panel or the folder
+ * tree; `emptyText` what to say when nothing matches.
+ */
+export function StoryBrowser({
+  queryKey,
+  fetchPage,
+  side,
+  header,
+  emptyText,
+}: {
+  queryKey: readonly unknown[];
+  fetchPage: (page: number, size: number) => Promise<PageOf<Story> & { facets?: Facets }>;
+  side?: (facets: Facets | undefined) => ReactNode;
+  header?: ReactNode;
+  emptyText: string;
+}) {
+  const { t } = useTranslation();
+  const [state, setState] = useStorySearchState();
+  const stories = usePagedStories(queryKey, fetchPage);
+  const [selected, setSelected] = useState<Map<string, Story>>(new Map());
+
+  const toggle = useCallback((story: Story) => {
+    setSelected((current) => {
+      const next = new Map(current);
+      const key = storyKey(story);
+      if (next.has(key)) next.delete(key);
+      else next.set(key, story);
+      return next;
+    });
+  }, []);
+  const open = useCallback(
+    (ref: { libraryId: string; storyId: string }) =>
+      setState({ ...state, story: { libraryId: ref.libraryId, storyId: ref.storyId } }),
+    [setState, state],
+  );
+  const selectedKeys = useMemo(() => new Set(selected.keys()), [selected]);
+
+  let body: ReactNode;
+  if (stories.isLoading) body = <Skeleton active paragraph={{ rows: 8 }} data-testid="stories-loading" />;
+  else if (stories.isError)
+    body = (
+      <Result
+        status="error"
+        title={t("stories.loadFailed")}
+        extra={
+          <Button icon={<ReloadOutlined />} onClick={() => void stories.refetch()}>
+            {t("stories.retry")}
+          </Button>
+        }
+      />
+    );
+  else if (stories.total === 0)
+    body = <Empty style={{ padding: "48px 0" }} description={emptyText} data-testid="stories-empty" />;
+  else
+    body = (
+      <StoryGrid
+        total={stories.total}
+        storyAt={stories.storyAt}
+        onRange={stories.onRange}
+        view={state.view}
+        selected={selectedKeys}
+        onToggle={toggle}
+        onOpen={open}
+      />
+    );
+
+  const sideContent = side?.(stories.facets);
+  return (
+    <div>
+      <div
+        style={{
+          display: "flex",
+          justifyContent: "space-between",
+          alignItems: "center",
+          gap: 12,
+          marginBottom: 8,
+          flexWrap: "wrap",
+        }}
+      >
+        <Space wrap>{header}</Space>
+        <Space>
+          {stories.isLoading ? null : (
+            <Typography.Text type="secondary" data-testid="stories-total">
+              {t("stories.total", { count: stories.total })}
+            </Typography.Text>
+          )}
+          <Segmented
+            value={state.view}
+            onChange={(view) => setState({ ...state, view: view as StorySearchState["view"] }, true)}
+            options={[
+              { value: "grid", icon: <AppstoreOutlined />, title: t("stories.view.grid") },
+              { value: "list", icon: <BarsOutlined />, title: t("stories.view.list") },
+            ]}
+          />
+        </Space>
+      </div>
+      <StorySelectionBar stories={[...selected.values()]} onClear={() => setSelected(new Map())} />
+      <div style={{ display: "flex", gap: 16, flexWrap: "wrap" }}>
+        {sideContent ? (
+          <div style={{ width: 240, flex: "none", maxHeight: "calc(100vh - 280px)", overflowY: "auto" }}>
+            {sideContent}
+          </div>
+        ) : null}
+        <div style={{ flex: 1, minWidth: 280 }}>{body}</div>
+      </div>
+      <StoryViewer target={state.story} onClose={() => setState({ ...state, story: null })} onOpen={open} />
+    </div>
+  );
+}
+
+/** The `types` filter (spec section 2: `types=VIDEO`), kept in the URL. */
+export function StoryTypeFilter() {
+  const { t } = useTranslation();
+  const [state, setState] = useStorySearchState();
+  return (
+    <Checkbox.Group
+      data-testid="types-filter"
+      value={state.types}
+      onChange={(types) => setState({ ...state, types: types as string[], story: null })}
+      options={STORY_TYPES.map((type) => ({ value: type, label: t(`stories.type.${type}`) }))}
+    />
+  );
+}

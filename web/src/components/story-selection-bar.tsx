@@ -1,0 +1,180 @@
+import { DeleteOutlined, DownloadOutlined, FolderOutlined, StarOutlined } from "@ant-design/icons";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { App, Button, Modal, Popconfirm, Space, TreeSelect, Typography } from "antd";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import {
+  addFavorite,
+  deleteStory,
+  downloadUrl,
+  type FolderNode,
+  fetchFolders,
+  moveStory,
+  type Story,
+  saveAttachment,
+  ZIP_MAX_STORIES,
+} from "../api/stories";
+import { Access } from "../auth/access-component";
+import { STORY_ACCESS, zipBatches } from "./story-actions";
+
+type TreeNode = { title: string; value: string; children: TreeNode[] };
+export function folderTreeData(nodes: readonly FolderNode[]): TreeNode[] {
+  return nodes.map((node) => ({ title: node.name, value: node.id, children: folderTreeData(node.children) }));
+}
+
+/** Runs an action on each story; returns how many failed (each failure was reported by the API client). */
+async function eachStory(stories: readonly Story[], action: (story: Story) => Promise<unknown>): Promise<number> {
+  const results = await Promise.allSettled(stories.map(action));
+  return results.filter((result) => result.status === "rejected").length;
+}
+
+/** The actions on the selected stories, each shown only when the role allows it (spec section 6). */
+export function StorySelectionBar({ stories, onClear }: { stories: readonly Story[]; onClear: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const [moving, setMoving] = useState(false);
+  if (stories.length === 0) return null;
+  const oneLibrary = stories.every((story) => story.libraryId === stories[0]?.libraryId)
+    ? stories[0]?.libraryId
+    : undefined;
+
+  const run = async (action: () => Promise<number>, success: string) => {
+    setBusy(true);
+    try {
+      const failed = await action();
+      if (failed === 0) message.success(success);
+      await queryClient.invalidateQueries({ queryKey: ["stories"] });
+      // The header's counts change when stories are deleted.
+      await queryClient.invalidateQueries({ queryKey: ["statistics"] });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div
+      data-testid="selection-bar"
+      style={{
+        display: "flex",
+        alignItems: "center",
+        gap: 12,
+        padding: "8px 12px",
+        background: "#e6f4ff",
+        borderRadius: 8,
+        marginBottom: 8,
+      }}
+    >
+      <Typography.Text>{t("stories.selected", { count: stories.length })}</Typography.Text>
+      <Space wrap>
+        <Access action={STORY_ACCESS.download}>
+          <Button
+            icon={<DownloadOutlined />}
+            loading={busy}
+            onClick={() =>
+              run(async () => {
+                let failed = 0;
+                for (const batch of zipBatches(stories, ZIP_MAX_STORIES)) {
+                  const name =
+                    batch.storyIds.length > 1
+                      ? `${batch.libraryId}.zip`
+                      : (stories.find((s) => s.storyId === batch.storyIds[0])?.originalName ?? "story");
+                  await saveAttachment(downloadUrl(batch.libraryId, batch.storyIds), name).catch(() => failed++);
+                }
+                return failed;
+              }, t("stories.downloadStarted"))
+            }
+          >
+            {t("stories.download")}
+          </Button>
+        </Access>
+        <Button
+          icon={<StarOutlined />}
+          loading={busy}
+          onClick={() =>
+            run(
+              () => eachStory(stories, (story) => addFavorite({ libraryId: story.libraryId, storyId: story.storyId })),
+              t("stories.favorited"),
+            )
+          }
+        >
+          {t("stories.favorite")}
+        </Button>
+        {oneLibrary ? (
+          <Access action={STORY_ACCESS.edit}>
+            <Button icon={<FolderOutlined />} loading={busy} onClick={() => setMoving(true)}>
+              {t("stories.move")}
+            </Button>
+          </Access>
+        ) : null}
+        <Access action={STORY_ACCESS.delete}>
+          <Popconfirm
+            title={t("crud.deleteConfirm")}
+            okText={t("crud.ok")}
+            cancelText={t("crud.cancel")}
+            onConfirm={() =>
+              run(async () => {
+                const failed = await eachStory(stories, (story) => deleteStory(story));
+                onClear();
+                return failed;
+              }, t("crud.deleted"))
+            }
+          >
+            <Button danger icon={<DeleteOutlined />} loading={busy}>
+              {t("stories.delete")}
+            </Button>
+          </Popconfirm>
+        </Access>
+        <Button type="link" onClick={onClear}>
+          {t("stories.clearSelection")}
+        </Button>
+      </Space>
+      {oneLibrary && moving ? (
+        <MoveDialog
+          libraryId={oneLibrary}
+          onCancel={() => setMoving(false)}
+          onMove={(folderId) => {
+            setMoving(false);
+            void run(() => eachStory(stories, (story) => moveStory(story, folderId)), t("crud.saved"));
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function MoveDialog({
+  libraryId,
+  onCancel,
+  onMove,
+}: {
+  libraryId: string;
+  onCancel: () => void;
+  onMove: (folderId: string | null) => void;
+}) {
+  const { t } = useTranslation();
+  const folders = useQuery({ queryKey: ["folders", libraryId], queryFn: () => fetchFolders(libraryId) });
+  const [folderId, setFolderId] = useState<string | undefined>();
+  return (
+    <Modal
+      open
+      title={t("stories.moveTitle")}
+      onCancel={onCancel}
+      onOk={() => onMove(folderId ?? null)}
+      okText={t("crud.ok")}
+      cancelText={t("crud.cancel")}
+    >
+      <TreeSelect
+        style={{ width: "100%" }}
+        loading={folders.isLoading}
+        treeData={folderTreeData(folders.data ?? [])}
+        value={folderId}
+        onChange={setFolderId}
+        placeholder={t("stories.moveRoot")}
+        allowClear
+        treeDefaultExpandAll
+      />
+    </Modal>
+  );
+}

@@ -1,0 +1,106 @@
+import { useQuery } from "@tanstack/react-query";
+import { Descriptions, Typography } from "antd";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { fetchLibraries, type Story } from "../../api/stories";
+import { formatDuration, formatSize } from "./format";
+
+type Row = [labelKey: string, value: string | null | undefined];
+
+/** The story's metadata in groups, each value copyable. */
+export function StoryMetadata({ story }: { story: Story }) {
+  const { t, i18n } = useTranslation();
+  const libraries = useQuery({ queryKey: ["libraries"], queryFn: fetchLibraries, staleTime: 60_000 });
+  const libraryName = libraries.data?.find((library) => library.id === story.libraryId)?.name ?? story.libraryId;
+  const date = (value: string | null) => (value ? new Date(value).toLocaleString(i18n.language) : null);
+  const join = (values: string[]) => (values.length > 0 ? values.join(", ") : null);
+  const groups: [titleKey: string, rows: Row[]][] = [
+    [
+      "stories.meta.editorial",
+      [
+        ["stories.meta.title", story.title],
+        ["stories.meta.caption", story.caption],
+        ["stories.meta.authors", join(story.authors)],
+        ["stories.meta.source", story.source],
+        ["stories.meta.keywords", join(story.keywords)],
+        ["stories.meta.tags", join(story.tags)],
+        ["stories.meta.theme", story.theme],
+        ["stories.meta.category", story.category],
+      ],
+    ],
+    [
+      "stories.meta.technical",
+      [
+        ["stories.meta.type", t(`stories.type.${story.type}`)],
+        ["stories.meta.originalName", story.originalName],
+        ["stories.meta.mime", story.mime],
+        ["stories.meta.size", story.size != null ? formatSize(story.size) : null],
+        ["stories.meta.dimensions", story.width && story.height ? `${story.width} × ${story.height}` : null],
+        ["stories.meta.duration", story.duration != null ? formatDuration(story.duration) : null],
+        ["stories.meta.capturedAt", date(story.capturedAt)],
+        ["stories.meta.gps", story.gps ? `${story.gps.latitude.toFixed(6)}, ${story.gps.longitude.toFixed(6)}` : null],
+        ["stories.meta.sha256", story.contentSha256],
+      ],
+    ],
+    [
+      "stories.meta.record",
+      [
+        ["stories.meta.library", libraryName],
+        ["stories.meta.id", story.storyId],
+        ["stories.meta.status", t(`stories.status.${story.status}`)],
+        ["stories.meta.version", String(story.versionNo)],
+        ["stories.meta.oid", story.oid],
+        ["stories.meta.createdAt", date(story.createdAt)],
+        ["stories.meta.updatedAt", date(story.updatedAt)],
+      ],
+    ],
+  ];
+  const properties = Object.entries(story.properties).filter(
+    ([, value]) => value !== null && value !== undefined && value !== "",
+  );
+  return (
+    <div data-testid="story-metadata">
+      {groups.map(([titleKey, rows]) => {
+        const shown = rows.filter(([, value]) => value);
+        if (shown.length === 0) return null;
+        return (
+          <Descriptions
+            key={titleKey}
+            title={t(titleKey)}
+            column={1}
+            size="small"
+            bordered
+            style={{ marginBottom: 16 }}
+          >
+            {shown.map(([labelKey, value]) => (
+              <Descriptions.Item key={labelKey} label={t(labelKey)}>
+                <Copyable value={value ?? ""} />
+              </Descriptions.Item>
+            ))}
+          </Descriptions>
+        );
+      })}
+      {properties.length > 0 ? (
+        <Descriptions title={t("stories.meta.properties")} column={1} size="small" bordered>
+          {properties.map(([key, value]) => (
+            <Descriptions.Item key={key} label={key}>
+              <Copyable value={typeof value === "string" ? value : JSON.stringify(value)} />
+            </Descriptions.Item>
+          ))}
+        </Descriptions>
+      ) : null}
+    </div>
+  );
+}
+
+function Copyable({ value }: { value: string }): ReactNode {
+  const { t } = useTranslation();
+  return (
+    <Typography.Text
+      copyable={{ text: value, tooltips: [t("stories.copy"), t("stories.copied")] }}
+      style={{ wordBreak: "break-all" }}
+    >
+      {value}
+    </Typography.Text>
+  );
+}
