@@ -66,13 +66,11 @@ export async function snapshot(page: Page, testInfo: TestInfo, name: string): Pr
   await testInfo.attach(name, { path, contentType: "image/png" });
 }
 
-/** Collects console errors, ignoring the asset-count call whose endpoint arrives with the stories issue. */
+/** Collects console errors and uncaught page errors. */
 export function watchConsoleErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on("console", (message) => {
     if (message.type() !== "error") return;
-    // Chromium names the failed resource as the message's location.
-    if (message.location().url.includes("/statistics/usedInfo") || message.text().includes("usedInfo")) return;
     errors.push(message.text());
   });
   page.on("pageerror", (error) => errors.push(error.message));

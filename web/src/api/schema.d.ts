@@ -2798,14 +2798,16 @@ export interface paths {
                     uploadedFrom?: string;
                     /** @description uploaded before; a bare date includes that day */
                     uploadedTo?: string;
-                    /** @description one of the story's authors, exactly */
+                    /** @description one of the story's authors, exactly; several comma-separated: any of them */
                     author?: string;
-                    /** @description the story's source, exactly */
+                    /** @description the story's source, exactly; several comma-separated: any of them */
                     source?: string;
-                    /** @description one of the story's tags, exactly */
+                    /** @description one of the story's tags, exactly; several comma-separated: any of them */
                     tag?: string;
-                    /** @description one of the story's keywords, exactly (`keyword` is a substring of title or caption) */
+                    /** @description one of the story's keywords, exactly; several comma-separated: any of them (`keyword` is a substring of title or caption) */
                     keywords?: string;
+                    /** @description YYYY-MM of the captured date, else the upload date (the month facet); several: any of them */
+                    month?: string;
                     /** @description from width and height */
                     orientation?: "landscape" | "portrait" | "square";
                     hasGps?: "0" | "1" | "true" | "false";
@@ -2942,14 +2944,16 @@ export interface paths {
                     uploadedFrom?: string;
                     /** @description uploaded before; a bare date includes that day */
                     uploadedTo?: string;
-                    /** @description one of the story's authors, exactly */
+                    /** @description one of the story's authors, exactly; several comma-separated: any of them */
                     author?: string;
-                    /** @description the story's source, exactly */
+                    /** @description the story's source, exactly; several comma-separated: any of them */
                     source?: string;
-                    /** @description one of the story's tags, exactly */
+                    /** @description one of the story's tags, exactly; several comma-separated: any of them */
                     tag?: string;
-                    /** @description one of the story's keywords, exactly (`keyword` is a substring of title or caption) */
+                    /** @description one of the story's keywords, exactly; several comma-separated: any of them (`keyword` is a substring of title or caption) */
                     keywords?: string;
+                    /** @description YYYY-MM of the captured date, else the upload date (the month facet); several: any of them */
+                    month?: string;
                     /** @description from width and height */
                     orientation?: "landscape" | "portrait" | "square";
                     hasGps?: "0" | "1" | "true" | "false";

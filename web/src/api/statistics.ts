@@ -7,10 +7,7 @@ export interface UsedInfo {
   composite: number;
 }
 
-/**
- * Asset counts for the header logo. The endpoint arrives in a later issue, so
- * a 404 is expected for now and stays silent.
- */
+/** Asset counts for the header logo: the stories of each type the user can read. */
 export function fetchUsedInfo(): Promise<UsedInfo> {
-  return getJson<UsedInfo>("/api/v1/statistics/usedInfo", { silentStatuses: [404] });
+  return getJson<UsedInfo>("/api/v1/statistics/usedInfo");
 }

@@ -19,6 +19,7 @@ import { SIDEBAR_WIDTH, sidebarCollapsed } from "./device";
 import { menuThemeToken } from "./menu-theme";
 import { type Area, AUTO_HIDE_HEADER_THRESHOLD, applicableSettings, effectiveLayout } from "./settings";
 import { useSettings } from "./settings-context";
+import { tabKeyOf } from "./tabs";
 import { useDeviceClass } from "./use-device-class";
 import { useDocumentTitle } from "./use-document-title";
 
@@ -93,7 +94,7 @@ export function AreaLayout({ area }: { area: Area }) {
 
   const compact = device !== "desktop";
   const darkHeader = layout === "top" && settings.menuTheme === "dark";
-  const tabKey = location.pathname + location.search;
+  const tabKey = tabKeyOf(location.pathname, location.search);
 
   return (
     <ProLayout

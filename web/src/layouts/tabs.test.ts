@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { memoryStorage } from "../test-support";
-import { emptyTabs, loadTabs, reduceTabs, saveTabs, type TabsState } from "./tabs";
+import { emptyTabs, loadTabs, reduceTabs, saveTabs, type TabsState, tabKeyOf } from "./tabs";
 
 const tab = (key: string) => ({ key, title: `title ${key}` });
 const state = (keys: string[], activeKey: string): TabsState => ({ tabs: keys.map(tab), activeKey });
@@ -77,5 +77,15 @@ describe("tab persistence", () => {
     expect(loadTabs("back", storage)).toEqual(emptyTabs);
     storage.setItem("pro__Multi-Tabs:front", "{not json");
     expect(loadTabs("front", storage)).toEqual(emptyTabs);
+  });
+});
+
+describe("tabKeyOf", () => {
+  it("keeps the query that names the page and drops the viewer and view switch", () => {
+    expect(tabKeyOf("/frontend/search", "?fulltext=台风&story=product/abc&view=list")).toBe(
+      "/frontend/search?fulltext=%E5%8F%B0%E9%A3%8E",
+    );
+    expect(tabKeyOf("/upload/favorite", "?story=product/abc")).toBe("/upload/favorite");
+    expect(tabKeyOf("/story/list", "")).toBe("/story/list");
   });
 });

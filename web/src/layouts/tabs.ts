@@ -4,6 +4,20 @@
  * are separate tabs.
  */
 
+/**
+ * Query parameters that change what a page shows over itself, not which page
+ * it is: the story viewer drawer (`story`) and the grid/list switch (`view`).
+ */
+const VIEW_STATE_PARAMS = ["story", "view"];
+
+/** The tab a location belongs to: its path and query, less the view-state parameters. */
+export function tabKeyOf(pathname: string, search: string): string {
+  const params = new URLSearchParams(search);
+  for (const name of VIEW_STATE_PARAMS) params.delete(name);
+  const query = params.toString();
+  return query ? `${pathname}?${query}` : pathname;
+}
+
 export interface Tab {
   key: string;
   title: string;

@@ -26,10 +26,13 @@ export interface SearchFilter {
   capturedTo?: string;
   uploadedFrom?: string;
   uploadedTo?: string;
-  author?: string;
-  source?: string;
-  tag?: string;
-  keyword?: string;
+  /** Any of the values matches (the selected values of a facet). */
+  author?: string[];
+  source?: string[];
+  tag?: string[];
+  keyword?: string[];
+  /** YYYY-MM of the captured date, else the upload date; any of them. */
+  months?: string[];
   orientation?: Orientation;
   hasGps?: boolean;
 }
@@ -102,14 +105,18 @@ export class SearchRepository {
     if (filter.uploadedFrom) base = base.where("stories.created_at", ">=", filter.uploadedFrom);
     if (filter.uploadedTo) base = base.where("stories.created_at", "<", filter.uploadedTo);
     for (const kind of ["author", "source", "tag", "keyword"] as const) {
-      const value = filter[kind];
-      if (value === undefined) continue;
+      const values = filter[kind];
+      if (!values?.length) continue;
       const ids = this.kysely
         .selectFrom("story_terms")
         .select("story_terms.story_id")
         .where("story_terms.kind", "=", kind)
-        .where("story_terms.value", "=", value);
+        .where("story_terms.value", "in", values);
       base = base.where("stories.id", "in", ids);
+    }
+    if (filter.months?.length) {
+      const months = filter.months;
+      base = base.where((eb) => eb.or(months.map((month) => eb(this.index.month(), "=", month))));
     }
     if (filter.orientation === "landscape") base = base.where(sql<SqlBool>`stories.width > stories.height`);
     if (filter.orientation === "portrait") base = base.where(sql<SqlBool>`stories.height > stories.width`);

@@ -17,7 +17,20 @@ function dateBound(upper: boolean) {
     .optional();
 }
 
-const term = z.string().trim().min(1).max(200).optional();
+/** One value, or several comma-separated (any of them matches, as a facet's selected values do). */
+const terms = z
+  .string()
+  .max(2000)
+  .transform((value) =>
+    value
+      .split(",")
+      .map((item) => item.trim())
+      .filter((item) => item.length > 0 && item.length <= 200),
+  )
+  .refine((values) => values.length <= 50, "at most 50 values")
+  .optional();
+
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 /** Full-text search, filters and sorts of `GET /stories` (see docs/search.md). */
 export const searchListQuery = z.object({
@@ -32,10 +45,19 @@ export const searchListQuery = z.object({
   capturedTo: dateBound(true).describe("captured before; a bare date includes that day"),
   uploadedFrom: dateBound(false).describe("uploaded (created) at or after"),
   uploadedTo: dateBound(true).describe("uploaded before; a bare date includes that day"),
-  author: term.describe("one of the story's authors, exactly"),
-  source: term.describe("the story's source, exactly"),
-  tag: term.describe("one of the story's tags, exactly"),
-  keywords: term.describe("one of the story's keywords, exactly (`keyword` is a substring of title or caption)"),
+  author: terms.describe("one of the story's authors, exactly; several comma-separated: any of them"),
+  source: terms.describe("the story's source, exactly; several comma-separated: any of them"),
+  tag: terms.describe("one of the story's tags, exactly; several comma-separated: any of them"),
+  keywords: terms.describe(
+    "one of the story's keywords, exactly; several comma-separated: any of them (`keyword` is a substring of title or caption)",
+  ),
+  month: z
+    .string()
+    .max(400)
+    .transform((value) => value.split(",").map((item) => item.trim()))
+    .refine((values) => values.every((item) => MONTH.test(item)), "months as YYYY-MM, comma-separated")
+    .optional()
+    .describe("YYYY-MM of the captured date, else the upload date (the month facet); several: any of them"),
   orientation: z.enum(ORIENTATIONS).optional().describe("from width and height"),
   hasGps: z
     .enum(["true", "false", "1", "0"])

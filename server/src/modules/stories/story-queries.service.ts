@@ -25,11 +25,13 @@ export interface StoryListQuery {
   capturedTo?: string;
   uploadedFrom?: string;
   uploadedTo?: string;
-  author?: string;
-  source?: string;
-  tag?: string;
-  /** One of the story's keywords, exactly. */
-  keywords?: string;
+  author?: string[];
+  source?: string[];
+  tag?: string[];
+  /** The story's keywords, exactly (any of them). */
+  keywords?: string[];
+  /** YYYY-MM of the captured date, else the upload date (any of them). */
+  month?: string[];
   orientation?: Orientation;
   hasGps?: boolean;
   sort?: SearchSort;
@@ -111,6 +113,7 @@ export class StoryQueries {
       source: query.source,
       tag: query.tag,
       keyword: query.keywords,
+      months: query.month,
       orientation: query.orientation,
       hasGps: query.hasGps,
     };
