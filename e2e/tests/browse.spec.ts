@@ -115,9 +115,14 @@ test("search from the header, open a story, favourite it, find it under favourit
   const card = page.locator(`[data-testid="story-card"][data-story="product/${typhoon.storyId}"]`);
   await expect(card).toBeVisible();
   await expect(card.getByRole("img", { name: typhoon.title })).toBeVisible();
+  // The search is real: the harbour photo of the same run does not match 台风.
+  await expect(page.locator(`[data-story="product/${other.storyId}"]`)).toBeHidden();
   await snapshot(page, testInfo, "search-grid");
 
-  // Two selected stories download as one zip.
+  // All three photos of the run share its number; two selected download as one zip.
+  await headerSearch.fill(run);
+  await headerSearch.press("Enter");
+  await expect(page.locator(`[data-story="product/${other.storyId}"]`)).toBeVisible();
   await card.getByRole("checkbox").check();
   await page.locator(`[data-story="product/${other.storyId}"]`).getByRole("checkbox").check();
   const bar = page.getByTestId("selection-bar");
@@ -278,14 +283,14 @@ test("a video plays on its proxy with the thumbnail strip, an audio shows its wa
   await expect.poll(() => player.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(2.5);
   await snapshot(page, testInfo, "viewer-video");
 
-  // The original downloads under its file name.
+  // The original downloads under the story's title, with the original's extension.
   const downloading = page.waitForEvent("download");
   await viewer
     .getByRole("button", { name: spaced(zh("stories.download")) })
     .first()
     .click();
   const download = await downloading;
-  expect(download.suggestedFilename()).toBe("pattern.mp4");
+  expect(download.suggestedFilename()).toBe(`${video.title}.mp4`);
   expect(fs.statSync(await download.path()).size).toBe(fs.statSync(videoFile).size);
 
   // The audio shows its waveform, drawn by wavesurfer.js from the waveform rendition's peaks.
