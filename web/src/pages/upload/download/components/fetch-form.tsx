@@ -50,7 +50,11 @@ export function FetchForm() {
           await startUrlFetch({ url, libraryId, folderId: folderId ?? null });
           started++;
         } catch (error) {
-          refused.push({ url, reason: error instanceof ApiError ? error.message : String(error) });
+          // The server names the field ("url: Refused: …"); next to the URL it goes without saying.
+          refused.push({
+            url,
+            reason: (error instanceof ApiError ? error.message : String(error)).replace(/^url: /, ""),
+          });
         }
       }
       return { started, refused };
