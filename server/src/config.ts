@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -8,6 +9,13 @@ import { z } from "zod";
 const booleanFromEnv = z
   .enum(["1", "0", "true", "false", "yes", "no"])
   .transform((value) => value === "1" || value === "true" || value === "yes");
+
+/** `127.0.0.1/32`, `10.20.0.0/16`, `::1/128`: an IP address and a prefix length its family allows. */
+function isAddressRange(value: string): boolean {
+  const match = /^([^/]+)\/(\d{1,3})$/.exec(value);
+  const family = match ? isIP(match[1]!) : 0;
+  return family !== 0 && Number(match![2]) <= (family === 4 ? 32 : 128);
+}
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -83,11 +91,7 @@ const envSchema = z.object({
         .filter(Boolean),
     )
     .pipe(
-      z.array(
-        z
-          .string()
-          .regex(/^[0-9a-fA-F:.]+\/\d{1,3}$/, "each entry must be an address range like 127.0.0.1/32 or ::1/128"),
-      ),
+      z.array(z.string().refine(isAddressRange, "each entry must be an address range like 127.0.0.1/32 or ::1/128")),
     )
     .default([]),
   DAMS_FETCH_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),

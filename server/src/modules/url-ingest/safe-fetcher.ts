@@ -4,6 +4,7 @@ import fs from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
+import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { type AddressPolicy, FetchRefused } from "./address-policy.js";
 
@@ -122,16 +123,20 @@ export class SafeFetcher {
     );
     const hash = createHash("sha256");
     let bytes = 0;
-    response.on("data", (chunk: Buffer) => {
-      bytes += chunk.length;
-      if (bytes > maxBytes) {
-        response.destroy(new FetchRefused(`Refused: the file is over the limit of ${formatBytes(maxBytes)}.`));
-        return;
-      }
-      hash.update(chunk);
-      onProgress({ bytes, total });
+    // Counts, hashes and cuts off in the stream itself, so a server that sends more than it may stops at the limit.
+    const meter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        bytes += chunk.length;
+        if (bytes > maxBytes) {
+          callback(new FetchRefused(`Refused: the file is over the limit of ${formatBytes(maxBytes)}.`));
+          return;
+        }
+        hash.update(chunk);
+        onProgress({ bytes, total });
+        callback(null, chunk);
+      },
     });
-    await pipeline(response, fs.createWriteStream(file), { signal });
+    await pipeline(response, meter, fs.createWriteStream(file), { signal });
     if (total !== null && bytes !== total)
       throw new FetchFailed(`${url.host} sent ${bytes} of the ${total} bytes it announced`);
     return {
