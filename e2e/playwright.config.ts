@@ -49,6 +49,10 @@ export default defineConfig({
       DAMS_PUBLIC_URL: baseURL,
       // Short-lived access tokens, so a journey can watch the silent refresh.
       DAMS_OIDC_ACCESS_TOKEN_TTL: String(ACCESS_TOKEN_TTL_SECONDS),
+      // The download-centre journey serves a file from a local origin on 127.0.0.1 (standing in for the
+      // internet), so this server may fetch from that one address; every other private, loopback
+      // (127.0.0.2, ::1…) and metadata address stays refused, which the same journey checks.
+      DAMS_FETCH_ALLOW_PRIVATE: "127.0.0.1/32",
     },
   },
 });

@@ -45,6 +45,7 @@ import { workflowRoutes } from "./modules/stories/workflow.routes.js";
 import { systemRoutes } from "./modules/system/system.routes.js";
 import type { UploadSink } from "./modules/uploads/upload-sink.js";
 import { buildUploads, removeAbandonedUploads } from "./modules/uploads/uploads.js";
+import { buildUrlIngest } from "./modules/url-ingest/url-ingest.compose.js";
 import { UsersRepository } from "./modules/users/users.repository.js";
 import { UsersService } from "./modules/users/users.service.js";
 import { version } from "./version.js";
@@ -156,6 +157,16 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     sink: seams.uploadSink ?? new StoryUploadSink(stories.stories, stories.links),
     log: app.log,
   });
+  const urlIngest = buildUrlIngest({
+    config: config.urlIngest,
+    db,
+    blobs: blobStore,
+    jobs: jobs.queue,
+    stories: stories.stories,
+    libraries: stories.libraries,
+    folders: stories.folders,
+  });
+  jobs.worker.register(urlIngest.job);
   jobs.worker.every(
     maintenanceJob({
       sweeper: new BlobSweeper(blobStore, new BlobsRepository(db)),
@@ -181,6 +192,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
       await api.register(catalogueRoutes(catalogue));
       await api.register(jobs.routes);
       await api.register(uploads.routes);
+      await api.register(urlIngest.routes);
       await api.register(
         mediaUploadsModule({
           db,

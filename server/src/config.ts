@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -8,6 +9,13 @@ import { z } from "zod";
 const booleanFromEnv = z
   .enum(["1", "0", "true", "false", "yes", "no"])
   .transform((value) => value === "1" || value === "true" || value === "yes");
+
+/** `127.0.0.1/32`, `10.20.0.0/16`, `::1/128`: an IP address and a prefix length its family allows. */
+function isAddressRange(value: string): boolean {
+  const match = /^([^/]+)\/(\d{1,3})$/.exec(value);
+  const family = match ? isIP(match[1]!) : 0;
+  return family !== 0 && Number(match![2]) <= (family === 4 ? 32 : 128);
+}
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -73,6 +81,21 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: booleanFromEnv.default(false),
   S3_PRESIGNED_DOWNLOADS: booleanFromEnv.default(false),
+  DAMS_FETCH_MAX_BYTES: z.coerce.number().int().positive().optional(),
+  DAMS_FETCH_ALLOW_PRIVATE: z
+    .string()
+    .transform((value) =>
+      value
+        .split(",")
+        .map((cidr) => cidr.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(z.string().refine(isAddressRange, "each entry must be an address range like 127.0.0.1/32 or ::1/128")),
+    )
+    .default([]),
+  DAMS_FETCH_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  DAMS_FETCH_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   DAMS_UPLOAD_MAX_BYTES: z.coerce
     .number()
     .int()
@@ -99,6 +122,21 @@ export interface Config {
   media: MediaConfig;
   storage: StorageConfig;
   uploads: UploadsConfig;
+  urlIngest: UrlIngestConfig;
+}
+
+/** Fetching media from a URL (docs/url-ingest.md); the address rules are in docs/security.md. */
+export interface UrlIngestConfig {
+  /** Larger responses are refused, by Content-Length and by the bytes streamed. */
+  maxBytes: number;
+  /** Address ranges (CIDR) that may be fetched although private or loopback; empty by default. */
+  allowPrivate: string[];
+  /** Until the response headers arrive (each hop). */
+  connectTimeoutMs: number;
+  /** Longest silence while the body streams. */
+  idleTimeoutMs: number;
+  /** Where responses stream before they become blobs. */
+  workDir: string;
 }
 
 /** The durable job queue and its workers (docs/jobs.md). */
@@ -265,5 +303,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     storage: storageFrom(values, dataDir),
     uploads: { directory: path.join(dataDir, "uploads"), maxBytes: values.DAMS_UPLOAD_MAX_BYTES },
+    urlIngest: {
+      maxBytes: values.DAMS_FETCH_MAX_BYTES ?? values.DAMS_UPLOAD_MAX_BYTES,
+      allowPrivate: values.DAMS_FETCH_ALLOW_PRIVATE,
+      connectTimeoutMs: values.DAMS_FETCH_CONNECT_TIMEOUT_MS,
+      idleTimeoutMs: values.DAMS_FETCH_IDLE_TIMEOUT_MS,
+      workDir: path.join(dataDir, "tmp", "url-fetch"),
+    },
   };
 }

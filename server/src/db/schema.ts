@@ -448,6 +448,7 @@ export interface Database {
   jobs: JobsTable;
   blobs: BlobsTable;
   story_terms: StoryTermsTable;
+  url_fetches: UrlFetchesTable;
 }
 
 /** Authors, tags, keywords and the source of a story, one per row (search filters and facets). */
@@ -461,3 +462,25 @@ export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type MenuRow = Selectable<MenusTable>;
+
+/** A URL a user asked the server to fetch into a library (the download centre). */
+export interface UrlFetchesTable {
+  id: string;
+  user_id: string;
+  url: string;
+  library_id: string;
+  folder_id: string | null;
+  /** The kind the client expected (photo, video, audio), or null. */
+  type: string | null;
+  /** The file extension the client suggested, for the stored name when the URL has none. */
+  suffix: string | null;
+  state: "queued" | "running" | "done" | "failed";
+  bytes_received: ColumnType<number | string, number | undefined, number>;
+  total_bytes: ColumnType<number | string | null, number | null | undefined, number | null>;
+  /** Bytes per second over the last progress interval. */
+  speed: ColumnType<number | string, number | undefined, number>;
+  error: string | null;
+  story_id: string | null;
+  created_at: string;
+  updated_at: string;
+}

@@ -1,0 +1,77 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { commonErrorResponses, envelope, errorEnvelope, ok, page } from "../../http/envelope.js";
+import { currentUser } from "../auth/auth.plugin.js";
+import { fetchBody, fetchesQuery, fetchIdParams, rateQuery, urlFetchSchema } from "./url-ingest.schema.js";
+import type { UrlIngestService } from "./url-ingest.service.js";
+
+const errors = {
+  ...commonErrorResponses,
+  401: errorEnvelope,
+  403: errorEnvelope,
+  404: errorEnvelope,
+  409: errorEnvelope,
+};
+const PERMISSION = "upload.download";
+
+/** The download centre: fetch media from a URL into a library (docs/url-ingest.md). */
+export function urlIngestRoutes(service: UrlIngestService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      "/thirdfiledownload/download/action/asy",
+      {
+        config: { access: { permission: PERMISSION, action: "add" } },
+        schema: {
+          tags: ["url-ingest"],
+          summary: "Fetch an image, video or audio file from a URL into a library, in the background",
+          description:
+            "Write access to the library (default `material`). Only http and https URLs of public addresses: loopback, private, link-local, unique-local, multicast and CGNAT addresses (also as IPv4-mapped IPv6, and through redirects or DNS) are refused with 400 `url_refused` and the reason. The file's type is checked by its content once fetched; a refused type, a response over the size limit or a redirect to a private address fails the fetch with its reason (poll GET /video-download/rate). HLS playlists are refused.",
+          body: fetchBody,
+          response: { 200: envelope(urlFetchSchema), ...errors },
+        },
+      },
+      async (request) => ok(await service.start(currentUser(request), request.body)),
+    );
+    app.get(
+      "/video-download/rate",
+      {
+        config: { access: { permission: PERMISSION, action: "query" } },
+        schema: {
+          tags: ["url-ingest"],
+          summary: "Progress of the user's latest fetch of a URL",
+          description:
+            "`progress` 0-100 (100 when the story exists; by Content-Length before), `state` queued/running/done/failed, `error` the reason of a failure. Poll until done or failed.",
+          querystring: rateQuery,
+          response: { 200: envelope(urlFetchSchema), ...errors },
+        },
+      },
+      async (request) => ok(await service.rate(currentUser(request), request.query.url)),
+    );
+    app.get(
+      "/thirdfiledownload/downloads",
+      {
+        config: { access: { permission: PERMISSION, action: "query" } },
+        schema: {
+          tags: ["url-ingest"],
+          summary: "The user's fetches, newest first",
+          querystring: fetchesQuery,
+          response: { 200: envelope(page(urlFetchSchema)), ...errors },
+        },
+      },
+      async (request) => ok(await service.list(currentUser(request), request.query.page, request.query.size)),
+    );
+    app.post(
+      "/thirdfiledownload/downloads/:id/retry",
+      {
+        config: { access: { permission: PERMISSION, action: "add" } },
+        schema: {
+          tags: ["url-ingest"],
+          summary: "Fetch a failed URL again",
+          description: "Only the user's own fetches, only when failed (409 otherwise).",
+          params: fetchIdParams,
+          response: { 200: envelope(urlFetchSchema), ...errors },
+        },
+      },
+      async (request) => ok(await service.retry(currentUser(request), request.params.id)),
+    );
+  };
+}

@@ -1,0 +1,139 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Alert, App, Button, Form, Input, Select, Space, TreeSelect } from "antd";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { ApiError } from "../../../../api/http";
+import { type FolderNode, fetchFolders, fetchLibraries } from "../../../../api/stories";
+import { startUrlFetch } from "../../../../api/url-ingest";
+
+const DEFAULT_LIBRARY = "material";
+
+interface FolderOption {
+  value: string;
+  title: string;
+  children: FolderOption[];
+}
+
+const folderOptions = (nodes: readonly FolderNode[]): FolderOption[] =>
+  nodes.map((node) => ({ value: node.id, title: node.name, children: folderOptions(node.children) }));
+
+/** The URLs of a paste: one per line, blank lines and duplicates dropped. */
+export function urlsOf(text: string): string[] {
+  return [
+    ...new Set(
+      text
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter(Boolean),
+    ),
+  ];
+}
+
+/** Paste URLs, pick library and folder, start: each URL becomes a fetch, or shows why it was refused. */
+export function FetchForm() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [text, setText] = useState("");
+  const [libraryId, setLibraryId] = useState(DEFAULT_LIBRARY);
+  const [folderId, setFolderId] = useState<string | undefined>();
+  const [refusals, setRefusals] = useState<{ url: string; reason: string }[]>([]);
+  const libraries = useQuery({ queryKey: ["libraries"], queryFn: fetchLibraries, staleTime: 60_000 });
+  const folders = useQuery({ queryKey: ["folders", libraryId], queryFn: () => fetchFolders(libraryId) });
+
+  const start = useMutation({
+    mutationFn: async (urls: string[]) => {
+      const refused: { url: string; reason: string }[] = [];
+      let started = 0;
+      for (const url of urls) {
+        try {
+          await startUrlFetch({ url, libraryId, folderId: folderId ?? null });
+          started++;
+        } catch (error) {
+          // The server names the field ("url: Refused: …"); next to the URL it goes without saying.
+          refused.push({
+            url,
+            reason: (error instanceof ApiError ? error.message : String(error)).replace(/^url: /, ""),
+          });
+        }
+      }
+      return { started, refused };
+    },
+    onSuccess: ({ started, refused }) => {
+      setRefusals(refused);
+      if (started > 0) message.success(t("urlIngest.started", { count: started }));
+      setText(refused.map((item) => item.url).join("\n"));
+      void queryClient.invalidateQueries({ queryKey: ["url-fetches"] });
+    },
+  });
+
+  const submit = () => {
+    const urls = urlsOf(text);
+    if (urls.length === 0) {
+      setRefusals([]);
+      void message.warning(t("urlIngest.noUrls"));
+      return;
+    }
+    start.mutate(urls);
+  };
+
+  return (
+    <Form layout="vertical" onFinish={submit} data-testid="url-fetch-form">
+      <Form.Item label={t("urlIngest.urls")} htmlFor="url-fetch-urls">
+        <Input.TextArea
+          id="url-fetch-urls"
+          rows={4}
+          value={text}
+          placeholder={t("urlIngest.urlsPlaceholder")}
+          onChange={(event) => setText(event.target.value)}
+        />
+      </Form.Item>
+      <Space wrap align="end">
+        <Form.Item label={t("urlIngest.library")}>
+          <Select
+            style={{ minWidth: 200 }}
+            value={libraryId}
+            loading={libraries.isLoading}
+            options={(libraries.data ?? []).map((library) => ({ value: library.id, label: library.name }))}
+            onChange={(value: string) => {
+              setLibraryId(value);
+              setFolderId(undefined);
+            }}
+          />
+        </Form.Item>
+        <Form.Item label={t("urlIngest.folder")}>
+          <TreeSelect
+            style={{ minWidth: 220 }}
+            allowClear
+            value={folderId}
+            placeholder={t("urlIngest.folderNone")}
+            treeData={folderOptions(folders.data ?? [])}
+            onChange={(value?: string) => setFolderId(value)}
+          />
+        </Form.Item>
+        <Form.Item>
+          <Button type="primary" htmlType="submit" loading={start.isPending}>
+            {t("urlIngest.start")}
+          </Button>
+        </Form.Item>
+      </Space>
+      {refusals.length > 0 && (
+        <Alert
+          type="error"
+          showIcon
+          data-testid="url-fetch-refusals"
+          message={t("urlIngest.refused")}
+          description={
+            <ul style={{ margin: 0, paddingInlineStart: 16 }}>
+              {refusals.map((item) => (
+                <li key={item.url}>
+                  <code>{item.url}</code>: {item.reason}
+                </li>
+              ))}
+            </ul>
+          }
+        />
+      )}
+    </Form>
+  );
+}
