@@ -8,6 +8,7 @@ import menu from "./menu";
 import pages from "./pages";
 import settings from "./settings";
 import stories from "./stories";
+import upload from "./upload";
 import user from "./user";
 
 export default {
@@ -22,4 +23,5 @@ export default {
   ...admin,
   ...catalogue,
   ...stories,
+  ...upload,
 };
