@@ -1,8 +1,9 @@
 import "@uppy/core/dist/style.min.css";
 import "@uppy/dashboard/dist/style.min.css";
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Uppy, { type UppyFile } from "@uppy/core";
-import { Dashboard } from "@uppy/react";
+// The package index pulls in every optional peer (drag-drop, webcam…); only the Dashboard is used.
+import Dashboard from "@uppy/react/lib/Dashboard.js";
 import Tus from "@uppy/tus";
 import {
   Alert,
@@ -134,7 +135,7 @@ function UploadedStoryRow({
             <StoryThumbnail url={story.data?.thumbnailUrl ?? null} type={type} alt={row.name} />
           </div>
         </Col>
-        <Col flex="auto" style={{ minWidth: 0 }}>
+        <Col flex="auto" style={{ minWidth: 0, paddingLeft: 12 }}>
           <Space wrap size={4} style={{ marginBottom: 4 }}>
             <a href={viewerLink(row)} target="_blank" rel="noreferrer">
               <Typography.Text strong ellipsis style={{ maxWidth: 260 }}>
@@ -218,6 +219,7 @@ export function Uploader({ type }: { type: UploadType }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm();
+  const queryClient = useQueryClient();
   const [target, setTarget] = useState<{ libraryId?: string; folderId?: string }>({});
   const [rows, setRows] = useState<UploadedRow[]>([]);
   const [committed, setCommitted] = useState<UploadedRow[]>([]);
@@ -318,6 +320,7 @@ export function Uploader({ type }: { type: UploadType }) {
     },
     onSuccess: (done) => {
       setCommitted((current) => [...current, ...done]);
+      void queryClient.invalidateQueries({ queryKey: ["upload", "story"] });
       message.success(t("upload.commit.done", { count: done.length }));
     },
   });
