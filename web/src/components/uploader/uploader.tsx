@@ -2,6 +2,9 @@ import "@uppy/core/dist/style.min.css";
 import "@uppy/dashboard/dist/style.min.css";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Uppy, { type UppyFile } from "@uppy/core";
+import GoldenRetriever from "@uppy/golden-retriever";
+import uppyEnUS from "@uppy/locales/lib/en_US.js";
+import uppyZhCN from "@uppy/locales/lib/zh_CN.js";
 // The package index pulls in every optional peer (drag-drop, webcam…); only the Dashboard is used.
 import Dashboard from "@uppy/react/lib/Dashboard.js";
 import Tus from "@uppy/tus";
@@ -216,9 +219,11 @@ function UploadedStoryRow({
 
 /** The upload page of one story type: target, batch form, Uppy over tus, then the stories and commit. */
 export function Uploader({ type }: { type: UploadType }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm();
+  // Uppy's own strings (buttons, status bar) come from its locale pack for the page's language.
+  const uppyLocale = i18n.language === "en-US" ? uppyEnUS : uppyZhCN;
   const queryClient = useQueryClient();
   const [target, setTarget] = useState<{ libraryId?: string; folderId?: string }>({});
   const [rows, setRows] = useState<UploadedRow[]>([]);
@@ -255,23 +260,27 @@ export function Uploader({ type }: { type: UploadType }) {
         id: `dams-upload-${type}`,
         autoProceed: false,
         restrictions: { allowedFileTypes: ACCEPTED[type] },
-      }).use(Tus, {
-        endpoint: TUS_ENDPOINT,
-        chunkSize: CHUNK_SIZE,
-        retryDelays: [0, 1000, 3000, 5000, 10_000],
-        storeFingerprintForResuming: true,
-        removeFingerprintOnSuccess: true,
-        limit: 3,
-        allowedMetaFields: ["name", "type", ...META_KEYS],
-        // The bearer token of the session, refreshed when it expires, on every request (POST, HEAD, PATCH).
-        async onBeforeRequest(request) {
-          const token = await bearerToken();
-          if (token) request.setHeader("Authorization", `Bearer ${token}`);
-        },
-      }),
+      })
+        .use(Tus, {
+          endpoint: TUS_ENDPOINT,
+          chunkSize: CHUNK_SIZE,
+          retryDelays: [0, 1000, 3000, 5000, 10_000],
+          storeFingerprintForResuming: true,
+          removeFingerprintOnSuccess: true,
+          limit: 3,
+          allowedMetaFields: ["name", "type", ...META_KEYS],
+          // The bearer token of the session, refreshed when it expires, on every request (POST, HEAD, PATCH).
+          async onBeforeRequest(request) {
+            const token = await bearerToken();
+            if (token) request.setHeader("Authorization", `Bearer ${token}`);
+          },
+        })
+        // After a reload the batch comes back (files kept in IndexedDB) and tus resumes each from its stored fingerprint.
+        .use(GoldenRetriever, { serviceWorker: false }),
     [type],
   );
   useEffect(() => () => uppy.destroy(), [uppy]);
+  useEffect(() => uppy.setOptions({ locale: uppyLocale }), [uppy, uppyLocale]);
   useEffect(() => {
     if (maxSize.data)
       uppy.setOptions({ restrictions: { allowedFileTypes: ACCEPTED[type], maxFileSize: maxSize.data } });
