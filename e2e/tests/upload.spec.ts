@@ -16,6 +16,8 @@ const PHOTOS = [
   "Samsung_Digimax_i50_MP3.jpg",
   "Sony_HDR-HC3.jpg",
 ].map((name) => path.join(CORPUS, name));
+/** Uploaded across a page reload. */
+const RELOADED = "Fujifilm_FinePix_E500.jpg";
 /** PATCH attempts refused while "the network is down" (each file tolerates five with its retry delays). */
 const ABORTED_PATCHES = 3;
 
@@ -29,12 +31,13 @@ test("a batch of photos uploads with tus through a network cut, gets its metadat
 
   // The network: PATCHes pass until half the batch is in, then a few are cut off; tus resumes with HEAD.
   const figures = { posts: 0, patches: 0, aborted: 0, heads: 0 };
+  let offline = false;
   await page.route("**/dams/api/v1/uploads/**", async (route) => {
     const method = route.request().method();
     if (method === "HEAD") figures.heads += 1;
     if (method === "PATCH") {
       figures.patches += 1;
-      if (figures.patches > PHOTOS.length / 2 && figures.aborted < ABORTED_PATCHES) {
+      if (offline || (figures.patches > PHOTOS.length / 2 && figures.aborted < ABORTED_PATCHES)) {
         figures.aborted += 1;
         await route.abort("internetdisconnected");
         return;
@@ -105,6 +108,24 @@ test("a batch of photos uploads with tus through a network cut, gets its metadat
   await page.goto(`/frontend/search?fulltext=${encodeURIComponent("Harbour at dawn")}`, { waitUntil: "networkidle" });
   await expect(page.locator(`[data-story="${firstStory}"]`)).toBeVisible();
 
+  // A reload in the middle of an upload: the batch comes back and tus resumes the upload it created.
+  await page.goto("/upload/image", { waitUntil: "networkidle" });
+  offline = true;
+  const abortedBefore = figures.aborted;
+  await page.locator("input.uppy-Dashboard-input[type=file]").first().setInputFiles(path.join(CORPUS, RELOADED));
+  await page.locator(".uppy-StatusBar-actionBtn--upload").click();
+  await expect.poll(() => figures.aborted).toBeGreaterThan(abortedBefore);
+  const postsBefore = figures.posts;
+  const headsBefore = figures.heads;
+  await page.reload({ waitUntil: "networkidle" });
+  offline = false;
+  await expect(page.locator(".uppy-Dashboard-Item")).toHaveCount(1);
+  await snapshot(page, testInfo, "upload-restored");
+  await page.locator(".uppy-StatusBar-actionBtn").first().click();
+  await expect(rows).toHaveCount(1, { timeout: 30_000 });
+  expect(figures.posts).toBe(postsBefore);
+  expect(figures.heads).toBeGreaterThan(headsBefore);
+
   // The other two pages accept their own types.
   await page.goto("/upload/video", { waitUntil: "networkidle" });
   await expect(page.getByTestId("upload-limits")).toContainText(".mkv");
@@ -113,8 +134,8 @@ test("a batch of photos uploads with tus through a network cut, gets its metadat
   await snapshot(page, testInfo, "upload-audio");
 
   console.log(
-    `upload figures: ${PHOTOS.length} files, ${bytes} bytes, ${figures.posts} creations, ${figures.patches} PATCH attempts, ` +
-      `${figures.aborted} cut off, ${figures.heads} resumes (HEAD)`,
+    `upload figures: ${PHOTOS.length + 1} files, ${bytes + fs.statSync(path.join(CORPUS, RELOADED)).size} bytes, ${figures.posts} creations, ${figures.patches} PATCH attempts, ` +
+      `${figures.aborted} cut off, ${figures.heads} resumes (HEAD), 1 across a page reload`,
   );
   // The cut-off PATCHes log network failures; nothing else may.
   expect(errors.filter((text) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(text))).toEqual([]);
