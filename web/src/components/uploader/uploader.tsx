@@ -383,6 +383,12 @@ export function Uploader({ type }: { type: UploadType }) {
                 dropPasteBoth: t("upload.dashboard.dropBoth"),
                 browseFiles: t("upload.dashboard.browseFiles"),
                 browseFolders: t("upload.dashboard.browseFolders"),
+                sessionRestored: t("upload.dashboard.sessionRestored"),
+                recoveredAllFiles: t("upload.dashboard.recoveredAllFiles"),
+                recoveredXFiles: {
+                  0: t("upload.dashboard.recoveredXFiles"),
+                  1: t("upload.dashboard.recoveredXFiles"),
+                },
               },
             }}
           />

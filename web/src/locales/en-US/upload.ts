@@ -11,6 +11,10 @@ export default {
   "upload.dashboard.dropBoth": "Drop files or folders here, %{browseFiles} or %{browseFolders}",
   "upload.dashboard.browseFiles": "browse files",
   "upload.dashboard.browseFolders": "browse folders",
+  "upload.dashboard.sessionRestored": "Session restored",
+  "upload.dashboard.recoveredAllFiles": "Your files are back: the upload can resume.",
+  "upload.dashboard.recoveredXFiles":
+    "%{smart_count} files could not be restored: add them again to resume their upload.",
   "upload.form.title": "Metadata",
   "upload.form.batch": "applies to every file",
   "upload.field.title": "Title",
