@@ -8,22 +8,8 @@ import uppyZhCN from "@uppy/locales/lib/zh_CN.js";
 // The package index pulls in every optional peer (drag-drop, webcam…); only the Dashboard is used.
 import Dashboard from "@uppy/react/lib/Dashboard.js";
 import Tus from "@uppy/tus";
-import {
-  Alert,
-  App,
-  Button,
-  Card,
-  Col,
-  Form,
-  Input,
-  Row,
-  Select,
-  Space,
-  Table,
-  Tag,
-  TreeSelect,
-  Typography,
-} from "antd";
+import { Alert, App, Button, Card, Col, Form, Input, Row, Select, Space, Tag, TreeSelect, Typography } from "antd";
+import dayjs from "dayjs";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formProperties } from "../../api/catalogue";
@@ -156,7 +142,7 @@ function UploadedStoryRow({
             )}
             {story.data?.capturedAt ? (
               <Typography.Text type="secondary">
-                {t("upload.file.capturedAt", { time: new Date(story.data.capturedAt).toLocaleString() })}
+                {t("upload.file.capturedAt", { time: dayjs(story.data.capturedAt).format("YYYY-MM-DD HH:mm:ss") })}
               </Typography.Text>
             ) : null}
           </Space>
@@ -434,14 +420,11 @@ export function Uploader({ type }: { type: UploadType }) {
               }
             />
           ) : null}
-          <Table
-            size="small"
-            rowKey="fileId"
-            pagination={rows.length > 20 ? { pageSize: 20 } : false}
-            showHeader={false}
-            dataSource={rows}
-            columns={[{ key: "row", render: (_, row) => <UploadedStoryRow row={row} type={type} onStory={onStory} /> }]}
-          />
+          <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+            {rows.map((row) => (
+              <UploadedStoryRow key={row.fileId} row={row} type={type} onStory={onStory} />
+            ))}
+          </div>
         </Card>
       ) : null}
     </div>
