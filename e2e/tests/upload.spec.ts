@@ -99,6 +99,18 @@ test("a batch of photos uploads with tus through a network cut, gets its metadat
   await expect(rows.getByText(zh("upload.committed"), { exact: true })).toHaveCount(PHOTOS.length);
   await snapshot(page, testInfo, "upload-committed");
 
+  // What the server holds: the batch's keywords, the edited caption, the form's custom properties, committed.
+  const raw = await page.evaluate(() => localStorage.getItem("pro__Access-Token"));
+  const token = (JSON.parse(raw ?? "{}") as { value: string }).value;
+  const stored = await page.request.get(`/dams/api/v1/stories/${firstStory}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const story = ((await stored.json()) as { data: Record<string, unknown> }).data;
+  expect(story.status).toBe("committed");
+  expect(story.caption).toBe(`Harbour at dawn ${run}`);
+  expect(story.keywords).toEqual(expect.arrayContaining([run, "e2e-upload"]));
+  expect(Object.keys(story.properties as object).length).toBeGreaterThan(0);
+
   await page.setViewportSize({ width: 390, height: 844 });
   await snapshot(page, testInfo, "upload-mobile");
   await page.setViewportSize({ width: 1280, height: 800 });
