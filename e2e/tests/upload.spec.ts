@@ -16,8 +16,8 @@ const PHOTOS = [
   "Samsung_Digimax_i50_MP3.jpg",
   "Sony_HDR-HC3.jpg",
 ].map((name) => path.join(CORPUS, name));
-/** Uploaded across a page reload. */
-const RELOADED = "Fujifilm_FinePix_E500.jpg";
+/** Uploaded again across a page reload: a duplicate of the batch's first photo. */
+const RELOADED = "Canon_40D.jpg";
 /** PATCH attempts refused while "the network is down" (each file tolerates five with its retry delays). */
 const ABORTED_PATCHES = 3;
 
@@ -137,6 +137,11 @@ test("a batch of photos uploads with tus through a network cut, gets its metadat
   await expect(rows).toHaveCount(1, { timeout: 30_000 });
   expect(figures.posts).toBe(postsBefore);
   expect(figures.heads).toBeGreaterThan(headsBefore);
+  // The same bytes as a story of the batch: flagged, with a link that opens the existing story.
+  const duplicate = rows.getByTestId("upload-duplicate").getByRole("link");
+  await expect(duplicate).toHaveCount(1);
+  const href = (await duplicate.getAttribute("href")) ?? "";
+  expect(stories.map((story) => `/frontend/search?story=${story}`)).toContain(decodeURIComponent(href));
 
   // The other two pages accept their own types.
   await page.goto("/upload/video", { waitUntil: "networkidle" });
