@@ -265,7 +265,17 @@ export function Uploader({ type }: { type: UploadType }) {
         .use(GoldenRetriever, { serviceWorker: false }),
     [type],
   );
-  useEffect(() => () => uppy.destroy(), [uppy]);
+  // Destroyed when the page goes away; StrictMode's unmount-and-remount in development keeps it.
+  const mounted = useRef<Uppy<Meta, Body> | null>(null);
+  useEffect(() => {
+    mounted.current = uppy;
+    return () => {
+      mounted.current = null;
+      setTimeout(() => {
+        if (mounted.current !== uppy) uppy.destroy();
+      }, 0);
+    };
+  }, [uppy]);
   useEffect(() => uppy.setOptions({ locale: uppyLocale }), [uppy, uppyLocale]);
   useEffect(() => {
     if (maxSize.data)
