@@ -8,6 +8,7 @@ import menu from "./menu";
 import pages from "./pages";
 import settings from "./settings";
 import stories from "./stories";
+import upload from "./upload";
 import urlIngest from "./url-ingest";
 import user from "./user";
 
@@ -24,4 +25,5 @@ export default {
   ...catalogue,
   ...stories,
   ...urlIngest,
+  ...upload,
 };

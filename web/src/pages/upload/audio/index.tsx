@@ -1,5 +1,5 @@
-import { EmptyPage } from "../../../components/empty-page";
+import { Uploader } from "../../../components/uploader/uploader";
 
 export default function UploadAudioPage() {
-  return <EmptyPage messageKey="empty.upload.audio" />;
+  return <Uploader type="audio" />;
 }

@@ -1,5 +1,5 @@
-import { EmptyPage } from "../../../components/empty-page";
+import { Uploader } from "../../../components/uploader/uploader";
 
 export default function UploadImagePage() {
-  return <EmptyPage messageKey="empty.upload.image" />;
+  return <Uploader type="photo" />;
 }

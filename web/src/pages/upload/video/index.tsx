@@ -1,5 +1,5 @@
-import { EmptyPage } from "../../../components/empty-page";
+import { Uploader } from "../../../components/uploader/uploader";
 
 export default function UploadVideoPage() {
-  return <EmptyPage messageKey="empty.upload.video" />;
+  return <Uploader type="video" />;
 }

@@ -1,0 +1,159 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { openApp, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+
+const CORPUS = path.resolve(import.meta.dirname, "../../../shared/corpus/exif-samples/jpg");
+const PHOTOS = [
+  "Canon_40D.jpg",
+  "Canon_DIGITAL_IXUS_400.jpg",
+  "Canon_PowerShot_S40.jpg",
+  "Konica_Minolta_DiMAGE_Z3.jpg",
+  "Nikon_D70.jpg",
+  "Panasonic_DMC-FZ30.jpg",
+  "Pentax_K10D.jpg",
+  "Reconyx_HC500_Hyperfire.jpg",
+  "Samsung_Digimax_i50_MP3.jpg",
+  "Sony_HDR-HC3.jpg",
+].map((name) => path.join(CORPUS, name));
+/** Uploaded again across a page reload: a duplicate of the batch's first photo. */
+const RELOADED = "Canon_40D.jpg";
+/** PATCH attempts refused while "the network is down" (each file tolerates five with its retry delays). */
+const ABORTED_PATCHES = 3;
+
+test("a batch of photos uploads with tus through a network cut, gets its metadata, is committed and found", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(240_000);
+  const errors = watchConsoleErrors(page);
+  const run = `e2eup${Date.now().toString(36)}`;
+  const bytes = PHOTOS.reduce((sum, file) => sum + fs.statSync(file).size, 0);
+
+  // The network: PATCHes pass until half the batch is in, then a few are cut off; tus resumes with HEAD.
+  const figures = { posts: 0, patches: 0, aborted: 0, heads: 0 };
+  let offline = false;
+  await page.route("**/dams/api/v1/uploads/**", async (route) => {
+    const method = route.request().method();
+    if (method === "HEAD") figures.heads += 1;
+    if (method === "PATCH") {
+      figures.patches += 1;
+      if (offline || (figures.patches > PHOTOS.length / 2 && figures.aborted < ABORTED_PATCHES)) {
+        figures.aborted += 1;
+        await route.abort("internetdisconnected");
+        return;
+      }
+    }
+    await route.continue();
+  });
+  page.on("request", (request) => {
+    if (request.method() === "POST" && new URL(request.url()).pathname === "/dams/api/v1/uploads") figures.posts += 1;
+  });
+
+  await openApp(page, "/upload/image");
+  await expect(page.getByTestId("upload-page-photo")).toBeVisible();
+  // The limits show before anything is uploaded.
+  await expect(page.getByTestId("upload-limits")).toContainText(".heic");
+  await expect(page.getByTestId("upload-limits")).toContainText("GB");
+  await expect(page.getByTestId("upload-library")).toContainText(/.+/);
+
+  // The batch form: its values travel as Upload-Metadata.
+  const form = page.getByTestId("upload-batch-form");
+  await form.getByLabel(zh("upload.field.caption")).fill(`Camera samples ${run}`);
+  const keywords = form.getByLabel(zh("upload.field.keywords"));
+  await keywords.fill(run);
+  await keywords.press("Enter");
+  await keywords.fill("e2e-upload");
+  await keywords.press("Enter");
+  await expect(form.locator(".ant-select-selection-item", { hasText: run })).toBeVisible();
+
+  await page.locator("input.uppy-Dashboard-input[type=file]").first().setInputFiles(PHOTOS);
+  await expect(page.locator(".uppy-Dashboard-Item")).toHaveCount(PHOTOS.length);
+  await snapshot(page, testInfo, "upload-selected");
+  await page.locator(".uppy-StatusBar-actionBtn--upload").click();
+
+  // Every file arrives despite the cut and becomes a draft story whose processing the page follows.
+  const rows = page.getByTestId("upload-row");
+  await expect(rows).toHaveCount(PHOTOS.length, { timeout: 90_000 });
+  await expect(page.locator(".uppy-StatusBar.is-complete")).toBeVisible();
+  expect(figures.aborted).toBe(ABORTED_PATCHES);
+  expect(figures.heads).toBeGreaterThanOrEqual(1);
+  await expect(page.locator('[data-testid="upload-row"][data-state="done"]')).toHaveCount(PHOTOS.length, {
+    timeout: 90_000,
+  });
+  await expect(page.locator('[data-testid="upload-thumbnail"] img')).toHaveCount(PHOTOS.length, { timeout: 30_000 });
+  await snapshot(page, testInfo, "upload-processed");
+
+  // One file's own caption, edited after upload.
+  const first = rows.first();
+  const firstStory = (await first.getAttribute("data-story")) ?? "";
+  await expect(first.getByLabel(zh("upload.field.caption"))).toHaveValue(`Camera samples ${run}`);
+  await first.getByLabel(zh("upload.field.caption")).fill(`Harbour at dawn ${run}`);
+  await first.getByRole("button", { name: zh("upload.file.save") }).click();
+  await expect(page.getByText(zh("upload.file.saved"))).toBeVisible();
+
+  // Commit: the drafts become stories everyone can find.
+  const stories = await rows.evaluateAll((elements) => elements.map((element) => element.getAttribute("data-story")));
+  await page.getByTestId("upload-commit").click();
+  await expect(page.getByTestId("upload-committed")).toBeVisible();
+  await expect(page.getByTestId("upload-committed").getByRole("link")).toHaveCount(PHOTOS.length);
+  await expect(rows.getByText(zh("upload.committed"), { exact: true })).toHaveCount(PHOTOS.length);
+  await snapshot(page, testInfo, "upload-committed");
+
+  // What the server holds: the batch's keywords, the edited caption, the form's custom properties, committed.
+  const raw = await page.evaluate(() => localStorage.getItem("pro__Access-Token"));
+  const token = (JSON.parse(raw ?? "{}") as { value: string }).value;
+  const stored = await page.request.get(`/dams/api/v1/stories/${firstStory}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const story = ((await stored.json()) as { data: Record<string, unknown> }).data;
+  expect(story.status).toBe("committed");
+  expect(story.caption).toBe(`Harbour at dawn ${run}`);
+  expect(story.keywords).toEqual(expect.arrayContaining([run, "e2e-upload"]));
+  expect(Object.keys(story.properties as object).length).toBeGreaterThan(0);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await snapshot(page, testInfo, "upload-mobile");
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  await page.goto(`/frontend/search?fulltext=${encodeURIComponent(run)}`, { waitUntil: "networkidle" });
+  for (const story of stories) await expect(page.locator(`[data-story="${story}"]`)).toBeVisible();
+  await page.goto(`/frontend/search?fulltext=${encodeURIComponent("Harbour at dawn")}`, { waitUntil: "networkidle" });
+  await expect(page.locator(`[data-story="${firstStory}"]`)).toBeVisible();
+
+  // A reload in the middle of an upload: the batch comes back and tus resumes the upload it created.
+  await page.goto("/upload/image", { waitUntil: "networkidle" });
+  offline = true;
+  const abortedBefore = figures.aborted;
+  await page.locator("input.uppy-Dashboard-input[type=file]").first().setInputFiles(path.join(CORPUS, RELOADED));
+  await page.locator(".uppy-StatusBar-actionBtn--upload").click();
+  await expect.poll(() => figures.aborted).toBeGreaterThan(abortedBefore);
+  const postsBefore = figures.posts;
+  const headsBefore = figures.heads;
+  await page.reload({ waitUntil: "networkidle" });
+  offline = false;
+  await expect(page.locator(".uppy-Dashboard-Item")).toHaveCount(1);
+  await snapshot(page, testInfo, "upload-restored");
+  await page.locator(".uppy-StatusBar-actionBtn").first().click();
+  await expect(rows).toHaveCount(1, { timeout: 30_000 });
+  expect(figures.posts).toBe(postsBefore);
+  expect(figures.heads).toBeGreaterThan(headsBefore);
+  // The same bytes as a story of the batch: flagged, with a link that opens the existing story.
+  const duplicate = rows.getByTestId("upload-duplicate").getByRole("link");
+  await expect(duplicate).toHaveCount(1);
+  const href = (await duplicate.getAttribute("href")) ?? "";
+  expect(stories.map((story) => `/frontend/search?story=${story}`)).toContain(decodeURIComponent(href));
+
+  // The other two pages accept their own types.
+  await page.goto("/upload/video", { waitUntil: "networkidle" });
+  await expect(page.getByTestId("upload-limits")).toContainText(".mkv");
+  await page.goto("/upload/audio", { waitUntil: "networkidle" });
+  await expect(page.getByTestId("upload-limits")).toContainText(".flac");
+  await snapshot(page, testInfo, "upload-audio");
+
+  console.log(
+    `upload figures: ${PHOTOS.length + 1} files, ${bytes + fs.statSync(path.join(CORPUS, RELOADED)).size} bytes, ${figures.posts} creations, ${figures.patches} PATCH attempts, ` +
+      `${figures.aborted} cut off, ${figures.heads} resumes (HEAD), 1 across a page reload`,
+  );
+  // The cut-off PATCHes log network failures; nothing else may.
+  expect(errors.filter((text) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(text))).toEqual([]);
+});

@@ -1,0 +1,182 @@
+import { useQuery } from "@tanstack/react-query";
+import type { FormInstance } from "antd";
+import { DatePicker, Form, Input, InputNumber, Select, Switch } from "antd";
+import dayjs from "dayjs";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import {
+  allCategories,
+  keywordHistory,
+  listAuthors,
+  listTags,
+  listThemes,
+  mostUsedKeywords,
+  sourceOptions,
+} from "../../api/catalogue";
+import type { PropertyField } from "./upload-logic";
+
+const PICKER_SIZE = 50;
+const unique = (values: string[]) => [...new Set(values.filter(Boolean))].map((value) => ({ value, label: value }));
+
+/** Keywords: the user's history first, then the most used; new ones may be typed. */
+function KeywordSelect(props: { value?: string[]; onChange?: (value: string[]) => void; id?: string }) {
+  const [search, setSearch] = useState("");
+  const history = useQuery({
+    queryKey: ["upload", "keyword-history"],
+    queryFn: () => keywordHistory({ page: 0, size: 20 }),
+    staleTime: 60_000,
+  });
+  const used = useQuery({
+    queryKey: ["upload", "keywords", search],
+    queryFn: () => mostUsedKeywords(search || undefined, PICKER_SIZE),
+    staleTime: 30_000,
+  });
+  const options = unique([
+    ...(search ? [] : (history.data?.content ?? []).map((entry) => entry.keyword)),
+    ...(used.data ?? []).map((keyword) => keyword.name),
+  ]);
+  return (
+    <Select
+      {...props}
+      mode="tags"
+      options={options}
+      onSearch={setSearch}
+      tokenSeparators={[",", "，", ";"]}
+      loading={used.isFetching}
+    />
+  );
+}
+
+/** A select over one catalogue list, searched on the server. */
+function CatalogueSelect(props: {
+  value?: string | string[];
+  onChange?: (value: string | string[]) => void;
+  id?: string;
+  multiple?: boolean;
+  kind: "authors" | "tags" | "themes" | "sources" | "categories";
+}) {
+  const { kind, multiple, ...rest } = props;
+  const [search, setSearch] = useState("");
+  const query = useQuery({
+    queryKey: ["upload", "picker", kind, search],
+    staleTime: 30_000,
+    queryFn: async (): Promise<string[]> => {
+      const list = { keyword: search || undefined, page: 0, size: PICKER_SIZE };
+      switch (kind) {
+        case "authors":
+          return (await listAuthors(list)).content.map((author) => author.name);
+        case "tags":
+          return (await listTags(list)).content.map((tag) => tag.name);
+        case "themes":
+          return (await listThemes(list)).content.map((theme) => theme.name);
+        case "sources":
+          return (await sourceOptions(search || undefined)).map((option) => option.label);
+        case "categories":
+          return (await allCategories())
+            .map((category) => category.name)
+            .filter((name) => !search || name.toLowerCase().includes(search.toLowerCase()));
+      }
+    },
+  });
+  return (
+    <Select
+      {...rest}
+      showSearch
+      allowClear
+      mode={multiple ? "tags" : undefined}
+      options={unique(query.data ?? [])}
+      onSearch={setSearch}
+      filterOption={false}
+      loading={query.isFetching}
+    />
+  );
+}
+
+/** One custom property's input. */
+function PropertyInput({
+  field,
+  ...props
+}: {
+  field: PropertyField;
+  value?: unknown;
+  onChange?: (v: unknown) => void;
+}) {
+  switch (field.kind) {
+    case "textarea":
+      return <Input.TextArea rows={2} {...(props as object)} />;
+    case "number":
+      return <InputNumber style={{ width: "100%" }} {...(props as object)} />;
+    case "date":
+      return <DatePicker style={{ width: "100%" }} {...(props as object)} />;
+    case "select":
+      return <Select allowClear options={field.options} {...(props as object)} />;
+    case "multiselect":
+      return <Select mode="multiple" allowClear options={field.options} {...(props as object)} />;
+    case "switch":
+      return <Switch {...(props as object)} />;
+    default:
+      return <Input {...(props as object)} />;
+  }
+}
+
+/**
+ * The values for the whole batch: the story fields the upload carries as
+ * Upload-Metadata, then the library's custom properties (quick ones first).
+ */
+export function BatchForm({
+  form,
+  fields,
+  onChange,
+}: {
+  form: FormInstance;
+  fields: PropertyField[];
+  onChange: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Form form={form} layout="vertical" onValuesChange={onChange} data-testid="upload-batch-form">
+      <Form.Item name="title" label={t("upload.field.title")}>
+        <Input placeholder={t("upload.field.title.placeholder")} />
+      </Form.Item>
+      <Form.Item name="caption" label={t("upload.field.caption")}>
+        <Input.TextArea rows={3} />
+      </Form.Item>
+      <Form.Item name="keywords" label={t("upload.field.keywords")}>
+        <KeywordSelect />
+      </Form.Item>
+      <Form.Item name="tags" label={t("upload.field.tags")}>
+        <CatalogueSelect kind="tags" multiple />
+      </Form.Item>
+      <Form.Item name="authors" label={t("upload.field.authors")}>
+        <CatalogueSelect kind="authors" multiple />
+      </Form.Item>
+      <Form.Item name="source" label={t("upload.field.source")}>
+        <CatalogueSelect kind="sources" />
+      </Form.Item>
+      <Form.Item name="theme" label={t("upload.field.theme")}>
+        <CatalogueSelect kind="themes" />
+      </Form.Item>
+      <Form.Item name="category" label={t("upload.field.category")}>
+        <CatalogueSelect kind="categories" />
+      </Form.Item>
+      {fields.map((field) => (
+        <Form.Item
+          key={field.name}
+          name={["properties", field.name]}
+          label={field.label}
+          initialValue={
+            field.kind === "date" && typeof field.initialValue === "string"
+              ? dayjs(field.initialValue)
+              : field.initialValue
+          }
+          valuePropName={field.kind === "switch" ? "checked" : "value"}
+          rules={
+            field.required ? [{ required: true, message: t("upload.field.required", { label: field.label }) }] : []
+          }
+        >
+          <PropertyInput field={field} />
+        </Form.Item>
+      ))}
+    </Form>
+  );
+}
