@@ -22,6 +22,7 @@ import {
   Tag,
   Typography,
 } from "antd";
+import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../api/http";
@@ -233,7 +234,7 @@ function StoryToolbar({ story, onDeleted }: { story: Story; onDeleted: () => voi
               {url}
             </Typography.Paragraph>
             <Typography.Text type="secondary">
-              {t("stories.shareExpires", { date: new Date(token.expiresAt).toLocaleString() })}
+              {t("stories.shareExpires", { date: dayjs(token.expiresAt).format("YYYY-MM-DD HH:mm") })}
             </Typography.Text>
           </>
         ),

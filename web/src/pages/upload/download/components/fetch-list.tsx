@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, Progress, Table, Tag, Typography } from "antd";
 import type { ColumnsType } from "antd/es/table";
+import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
@@ -86,7 +87,7 @@ export function FetchList() {
       title: t("urlIngest.colCreated"),
       dataIndex: "createdAt",
       width: 170,
-      render: (value: string) => new Date(value).toLocaleString(),
+      render: (value: string) => dayjs(value).format("YYYY-MM-DD HH:mm:ss"),
     },
     {
       key: "actions",
