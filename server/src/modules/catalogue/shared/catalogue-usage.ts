@@ -11,10 +11,7 @@ export interface CatalogueUsage {
   count(kind: UsageKind, entry: { id: string; name: string }): Promise<number>;
 }
 
-/**
- * Until the stories module provides the real count, nothing is in use.
- * TODO(integration): replace with the stories module's CatalogueUsage in app.ts.
- */
+/** Nothing is in use: for tests of the catalogue alone (the app counts stories, StoryCatalogueUsage). */
 export const noCatalogueUsage: CatalogueUsage = {
   count: async () => 0,
 };
