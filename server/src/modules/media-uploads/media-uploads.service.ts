@@ -12,7 +12,7 @@ import type { LibrariesService } from "../libraries/libraries.service.js";
 import type { StoriesService } from "../stories/stories.service.js";
 import type { StoryQueries } from "../stories/story-queries.service.js";
 import type { Actor, Story } from "../stories/story-types.js";
-import { fileUrl, type StoryView } from "../stories/story-view.js";
+import { coverUrl, type StoryView } from "../stories/story-view.js";
 import { decodeBase64Image } from "./base64-image.js";
 import type { MediaJobsRepository, StoryJob } from "./media-jobs.repository.js";
 import type { TRANSCODE_STATES } from "./media-uploads.schema.js";
@@ -167,7 +167,7 @@ export class MediaUploadsService {
       if (input.base64String !== undefined) await this.#forget(image.key);
       throw error;
     }
-    return { ...result, storyId: story.id, coverUrl: fileUrl(story, "cover") };
+    return { ...result, storyId: story.id, coverUrl: coverUrl(story, image.key) };
   }
 
   /** Media processing of the story's current version again; 409 while a job for it is queued or running. */

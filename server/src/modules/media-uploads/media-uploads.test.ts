@@ -371,6 +371,16 @@ describeEachDialect("media uploads: base64 image, cover, re-transcode, transcode
     expect(attached.coverKey).toBe(stored.coverKey);
     const now = await app.inject({ method: "GET", url: attached.coverUrl!, headers: editor.headers });
     expect(now.rawPayload.equals(jpeg)).toBe(true);
+    // The new cover has a new URL (the old one may sit in a cache), and the story answers it.
+    expect(attached.coverUrl).not.toBe(cover.coverUrl);
+    expect((await story(video)).coverUrl).toBe(attached.coverUrl);
+    const coverActions = await callApi<{ content: { action: string; username: string | null }[] }>(
+      app,
+      editor,
+      "GET",
+      `/story-actions?libraryId=material&storyId=${video.storyId}`,
+    );
+    expect(coverActions.content.filter((action) => action.action === "edit")).toHaveLength(2);
     // The replaced cover is gone, with its registry row.
     const rows = await db().kysely.selectFrom("blobs").select("key").where("key", "=", cover.coverKey).execute();
     expect(rows).toHaveLength(0);

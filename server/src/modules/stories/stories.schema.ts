@@ -216,4 +216,9 @@ export const downloadQuery = z.object({
     .optional()
     .describe("original (default), thumbnail, preview, proxy, poster, strip, waveform or cover"),
   versionNo: z.coerce.number().int().min(1).optional(),
+  v: z
+    .string()
+    .regex(/^[0-9a-f]{1,64}$/, "must be the token of a cover URL")
+    .optional()
+    .describe("ignored: the cover URL carries it so that a new cover has a new URL (no cached image is shown)"),
 });

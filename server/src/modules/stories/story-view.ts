@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { API_PREFIX } from "../../http/error-handler.js";
 import type { Story, StoryFile, StoryVersion } from "./story-types.js";
 
@@ -26,6 +27,17 @@ export function fileUrl(story: Pick<Story, "libraryId" | "id">, role: string, ve
   return `${API_PREFIX}/stories/download/${encodeURIComponent(story.libraryId)}/${story.id}?${query}`;
 }
 
+/**
+ * The cover's URL. The cover is replaced in place (same rendition name), so the
+ * URL carries a token of the blob it serves: a new cover is a new URL, which
+ * makes browsers and the web app's object-URL cache fetch it instead of
+ * showing the old image. The token is a digest, so blob keys stay inside.
+ */
+export function coverUrl(story: Pick<Story, "libraryId" | "id">, coverKey: string): string {
+  const token = createHash("sha256").update(coverKey).digest("hex").slice(0, 12);
+  return `${fileUrl(story, "cover")}&v=${token}`;
+}
+
 export function toFileView(story: Pick<Story, "libraryId" | "id">, file: StoryFile): StoryFileView {
   return {
     versionNo: file.versionNo,
@@ -44,7 +56,7 @@ export function toStoryView(story: Story, files: StoryFile[], members: string[] 
   return {
     ...rest,
     storyId: story.id,
-    coverUrl: coverKey ? fileUrl(story, "cover") : null,
+    coverUrl: coverKey ? coverUrl(story, coverKey) : null,
     thumbnailUrl: current.some((file) => file.role === "thumbnail") ? fileUrl(story, "thumbnail") : null,
     files: current.map((file) => toFileView(story, file)),
     members,
