@@ -23,6 +23,7 @@ import { buildBlobStore } from "./modules/blobs/build-blob-store.js";
 import { buildCatalogue } from "./modules/catalogue/catalogue.compose.js";
 import { catalogueRoutes } from "./modules/catalogue/catalogue.routes.js";
 import type { CatalogueUsage } from "./modules/catalogue/shared/catalogue-usage.js";
+import { embedRoutes } from "./modules/embed/embed.routes.js";
 import { foldersRoutes } from "./modules/folders/folders.routes.js";
 import type { JobDefinition, JobEnqueuer } from "./modules/jobs/job-types.js";
 import { buildJobs } from "./modules/jobs/jobs.compose.js";
@@ -81,7 +82,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   // First of the onRequest hooks, so early answers (401, 403) carry the headers too.
-  registerSecurityHeaders(app);
+  registerSecurityHeaders(app, { embedOrigins: config.embed.origins });
 
   const methods = new MethodIndex();
   methods.attach(app);
@@ -180,6 +181,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
   await app.register(
     async (api) => {
       await api.register(systemRoutes({ name: "dams", version }));
+      await api.register(embedRoutes(config.embed.origins));
       await api.register(menusRoutes(menus));
       await api.register(currentUserRoutes(access.roles));
       await api.register(accessRoutes(access));

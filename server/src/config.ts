@@ -17,6 +17,16 @@ function isAddressRange(value: string): boolean {
   return family !== 0 && Number(match![2]) <= (family === 4 ? 32 : 128);
 }
 
+/** `https://cms.example.com` or `http://127.0.0.1:8081`: a scheme, a host and maybe a port, nothing else. */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default("0.0.0.0"),
@@ -96,6 +106,16 @@ const envSchema = z.object({
     .default([]),
   DAMS_FETCH_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   DAMS_FETCH_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  DAMS_EMBED_ORIGINS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(",")
+        .map((origin) => origin.trim().replace(/\/+$/, ""))
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().refine(isOrigin, "each entry must be an origin like https://cms.example.com (no path)")))
+    .default([]),
   DAMS_UPLOAD_MAX_BYTES: z.coerce
     .number()
     .int()
@@ -123,6 +143,13 @@ export interface Config {
   storage: StorageConfig;
   uploads: UploadsConfig;
   urlIngest: UrlIngestConfig;
+  embed: EmbedConfig;
+}
+
+/** Other newsroom systems that may frame the embeddable pages (docs/embedding.md). */
+export interface EmbedConfig {
+  /** Exact origins (scheme, host, port) allowed to frame /source/ismpsource and /source/ismpupload and talk to them. */
+  origins: string[];
 }
 
 /** Fetching media from a URL (docs/url-ingest.md); the address rules are in docs/security.md. */
@@ -310,5 +337,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       idleTimeoutMs: values.DAMS_FETCH_IDLE_TIMEOUT_MS,
       workDir: path.join(dataDir, "tmp", "url-fetch"),
     },
+    embed: { origins: values.DAMS_EMBED_ORIGINS },
   };
 }

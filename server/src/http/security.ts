@@ -9,21 +9,24 @@ import type { FastifyInstance } from "fastify";
  * style-src needs 'unsafe-inline' because antd writes its CSS-in-JS into
  * <style> elements at run time; scripts stay restricted to our origin.
  */
-export const contentSecurityPolicy = [
-  "default-src 'self'",
-  "base-uri 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "media-src 'self' blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "worker-src 'self' blob:",
-  "frame-src 'self'",
-  "frame-ancestors 'self'",
-  "form-action 'self'",
-  "object-src 'none'",
-].join("; ");
+const policyWith = (frameAncestors: string) =>
+  [
+    "default-src 'self'",
+    "base-uri 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "media-src 'self' blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "worker-src 'self' blob:",
+    "frame-src 'self'",
+    `frame-ancestors ${frameAncestors}`,
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join("; ");
+
+export const contentSecurityPolicy = policyWith("'self'");
 
 export const securityHeaders: Readonly<Record<string, string>> = Object.freeze({
   "content-security-policy": contentSecurityPolicy,
@@ -38,9 +41,37 @@ export const securityHeaders: Readonly<Record<string, string>> = Object.freeze({
   "x-permitted-cross-domain-policies": "none",
 });
 
-export function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook("onRequest", (_request, reply, done) => {
-    reply.headers(securityHeaders);
+/**
+ * The pages other newsroom systems may frame (docs/embedding.md). Only these,
+ * and only by the configured origins: every other page, and every API answer,
+ * keeps `frame-ancestors 'self'` and X-Frame-Options.
+ */
+export const EMBEDDABLE_PATHS: readonly string[] = ["/source/ismpsource", "/source/ismpupload"];
+
+export function isEmbeddablePath(url: string): boolean {
+  const pathname = (url.split("?")[0] ?? "").replace(/\/+$/, "");
+  return EMBEDDABLE_PATHS.includes(pathname);
+}
+
+/**
+ * The headers of an embeddable page: frame-ancestors names the allowed
+ * origins, and X-Frame-Options (which can only say SAMEORIGIN) is left out,
+ * since browsers that know CSP follow frame-ancestors and older ones would
+ * refuse every frame.
+ */
+export function embeddableHeaders(origins: readonly string[]): Readonly<Record<string, string>> {
+  const { "x-frame-options": _sameOrigin, ...rest } = securityHeaders;
+  return Object.freeze({ ...rest, "content-security-policy": policyWith(["'self'", ...origins].join(" ")) });
+}
+
+export function registerSecurityHeaders(
+  app: FastifyInstance,
+  options: { embedOrigins?: readonly string[] } = {},
+): void {
+  const origins = options.embedOrigins ?? [];
+  const embeddable = origins.length > 0 ? embeddableHeaders(origins) : securityHeaders;
+  app.addHook("onRequest", (request, reply, done) => {
+    reply.headers(isEmbeddablePath(request.url) ? embeddable : securityHeaders);
     done();
   });
 }

@@ -144,6 +144,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dams/api/v1/embed/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The origins allowed to frame the embeddable pages (/source/ismpsource, /source/ismpupload) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["EmbedConfig"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dams/api/v1/user-menus": {
         parameters: {
             query?: never;
@@ -3489,6 +3548,8 @@ export interface paths {
                     /** @description original (default), thumbnail, preview, proxy, poster, strip, waveform or cover */
                     rendition?: string;
                     versionNo?: number;
+                    /** @description ignored: the cover URL carries it so that a new cover has a new URL (no cached image is shown) */
+                    v?: string;
                 };
                 header?: never;
                 path: {
@@ -6884,6 +6945,8 @@ export interface paths {
                     /** @description original (default), thumbnail, preview, proxy, poster, strip, waveform or cover */
                     rendition?: string;
                     versionNo?: number;
+                    /** @description ignored: the cover URL carries it so that a new cover has a new URL (no cached image is shown) */
+                    v?: string;
                 };
                 header?: never;
                 path: {
@@ -13971,6 +14034,12 @@ export interface components {
             createTime: string;
             updateTime: string;
         };
+        EmbedConfigInput: {
+            /** @description origins (scheme://host[:port]) allowed to frame the embeddable pages and exchange messages with them */
+            origins: string[];
+            /** @description the pages they may frame */
+            paths: string[];
+        };
         LibraryInput: {
             id: string;
             name: string;
@@ -14496,6 +14565,12 @@ export interface components {
             sortOrder: number;
             createTime: string;
             updateTime: string;
+        };
+        EmbedConfig: {
+            /** @description origins (scheme://host[:port]) allowed to frame the embeddable pages and exchange messages with them */
+            origins: string[];
+            /** @description the pages they may frame */
+            paths: string[];
         };
         Library: {
             id: string;
