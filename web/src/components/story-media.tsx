@@ -1,7 +1,7 @@
 import { FileImageOutlined, FileOutlined, SoundOutlined, VideoCameraOutlined } from "@ant-design/icons";
 import { Skeleton } from "antd";
 import { type CSSProperties, useEffect, useState } from "react";
-import { fetchBlob, type StoryType } from "../api/stories";
+import { fetchBlob, type Story, type StoryType } from "../api/stories";
 
 /**
  * Files of the API need the bearer token, which an <img> or <video> cannot
@@ -60,6 +60,15 @@ export function StoryTypeIcon({ type, style }: { type: StoryType; style?: CSSPro
     case "composite":
       return <FileOutlined style={style} />;
   }
+}
+
+/**
+ * The image a card shows: a photo's own thumbnail; for a video, audio or
+ * composite its cover (the first frame until someone sets one in the cover
+ * cropper), so a new cover shows in the lists.
+ */
+export function cardImageUrl(story: Pick<Story, "type" | "thumbnailUrl" | "coverUrl">): string | null {
+  return story.type === "photo" ? (story.thumbnailUrl ?? story.coverUrl) : (story.coverUrl ?? story.thumbnailUrl);
 }
 
 /** A thumbnail (or the type's icon when the story has none), filling its box. */

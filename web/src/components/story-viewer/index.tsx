@@ -41,6 +41,7 @@ import {
   shareStory,
 } from "../../api/stories";
 import { Access } from "../../auth/access-component";
+import { CoverAction } from "../cover-cropper/cover-modal";
 import { STORY_ACCESS } from "../story-actions";
 import { StoryHistory, StoryRelations, StoryVersions } from "./story-history";
 import { StoryMetadata } from "./story-metadata";
@@ -275,6 +276,9 @@ function StoryToolbar({ story, onDeleted }: { story: Story; onDeleted: () => voi
         >
           {t("stories.download")}
         </Dropdown.Button>
+      </Access>
+      <Access action={STORY_ACCESS.edit}>
+        <CoverAction story={story} />
       </Access>
       <Access action={STORY_ACCESS.share}>
         <Button icon={<ShareAltOutlined />} loading={share.isPending} onClick={() => share.mutate()}>

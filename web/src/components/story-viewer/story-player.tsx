@@ -10,9 +10,11 @@ import { frameAt, parsePeaks, parseStripIndex, timeAtPosition } from "./strip";
 export function StoryPlayer({ story, files }: { story: Story; files: StoryFile[] }) {
   const of = (role: string) => fileOf({ files }, role);
   const still = of("preview") ?? of("poster") ?? of("thumbnail");
-  if (story.type === "video" && of("proxy")) return <VideoPlayer files={files} poster={still?.url ?? null} />;
+  // A video or composite shows its cover (chosen in the cover cropper) while the current version is shown.
+  const cover = story.type !== "photo" && files === story.files ? story.coverUrl : null;
+  if (story.type === "video" && of("proxy")) return <VideoPlayer files={files} poster={cover ?? still?.url ?? null} />;
   if (story.type === "audio" && (of("proxy") || of("original"))) return <AudioPlayer files={files} />;
-  if (still) return <PreviewImage url={still.url} alt={story.title} />;
+  if (still || cover) return <PreviewImage url={cover ?? still!.url} alt={story.title} />;
   return (
     <div
       style={{ height: 240, display: "flex", alignItems: "center", justifyContent: "center", background: "#fafafa" }}

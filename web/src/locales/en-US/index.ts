@@ -1,7 +1,9 @@
 import admin from "./admin";
 import app from "./app";
 import catalogue from "./catalogue";
+import cover from "./cover";
 import crud from "./crud";
+import embed from "./embed";
 import errors from "./errors";
 import layout from "./layout";
 import menu from "./menu";
@@ -26,4 +28,6 @@ export default {
   ...stories,
   ...urlIngest,
   ...upload,
+  ...cover,
+  ...embed,
 };
