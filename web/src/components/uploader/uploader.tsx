@@ -52,7 +52,7 @@ type Body = { xhr?: XMLHttpRequest };
 /** Every metadata key the sink reads, so a cleared field is sent empty (the sink ignores empty values). */
 const META_KEYS = ["libraryId", "folderId", ...METADATA_TEXT_KEYS, ...METADATA_LIST_KEYS];
 
-interface UploadedRow extends UploadResult {
+export interface UploadedRow extends UploadResult {
   fileId: string;
   name: string;
   size: number;
@@ -204,7 +204,14 @@ function UploadedStoryRow({
 }
 
 /** The upload page of one story type: target, batch form, Uppy over tus, then the stories and commit. */
-export function Uploader({ type }: { type: UploadType }) {
+export function Uploader({
+  type,
+  onCommitted,
+}: {
+  type: UploadType;
+  /** Told the rows of each successful commit (the embeddable upload page sends them to its opener). */
+  onCommitted?: (rows: UploadedRow[]) => void;
+}) {
   const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm();
@@ -325,6 +332,7 @@ export function Uploader({ type }: { type: UploadType }) {
     },
     onSuccess: (done) => {
       setCommitted((current) => [...current, ...done]);
+      onCommitted?.(done);
       void queryClient.invalidateQueries({ queryKey: ["upload", "story"] });
       message.success(t("upload.commit.done", { count: done.length }));
     },

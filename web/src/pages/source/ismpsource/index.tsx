@@ -1,5 +1,124 @@
-import { EmptyPage } from "../../../components/empty-page";
+import { useQuery } from "@tanstack/react-query";
+import { App, Button, Checkbox, Empty, Input, Select, Space, Typography } from "antd";
+import { useCallback, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { fetchLibraries, STORY_TYPES, type Story, type StoryQuery, searchStories } from "../../../api/stories";
+import { type Embed, EmbedFrame } from "../../../components/embed/embed-frame";
+import { EMBED_MESSAGES, toEmbeddedStory } from "../../../components/embed/protocol";
+import { StoryGrid, storyKey } from "../../../components/story-grid";
+import { usePagedStories } from "../../../components/story-grid/use-paged-stories";
 
+/**
+ * Material selection (spec section 2, /source/ismpsource), for other newsroom
+ * systems to frame: find stories, pick some, and send the choice to the
+ * opener (docs/embedding.md).
+ */
 export default function SourceIsmpsourcePage() {
-  return <EmptyPage messageKey="source.ismpsource.empty" />;
+  return <EmbedFrame page="ismpsource">{(embed) => <MaterialSelection embed={embed} />}</EmbedFrame>;
+}
+
+function MaterialSelection({ embed }: { embed: Embed }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const initialTypes = useMemo(
+    () =>
+      (new URLSearchParams(window.location.search).get("types") ?? "")
+        .split(",")
+        .map((type) => type.trim().toLowerCase())
+        .filter((type) => (STORY_TYPES as readonly string[]).includes(type)),
+    [],
+  );
+  const [text, setText] = useState("");
+  const [query, setQuery] = useState<StoryQuery>({ types: initialTypes });
+  const [selected, setSelected] = useState<Map<string, Story>>(new Map());
+  const libraries = useQuery({ queryKey: ["libraries"], queryFn: fetchLibraries, staleTime: 60_000 });
+  const stories = usePagedStories(["stories", "embed", query], (page, size) => searchStories({ ...query, page, size }));
+  const toggle = useCallback((story: Story) => {
+    setSelected((current) => {
+      const next = new Map(current);
+      const key = storyKey(story);
+      if (next.has(key)) next.delete(key);
+      else next.set(key, story);
+      return next;
+    });
+  }, []);
+  const selectedKeys = useMemo(() => new Set(selected.keys()), [selected]);
+
+  const confirm = () => {
+    const chosen = [...selected.values()].map((story) => toEmbeddedStory(story, window.location.origin));
+    if (embed.post({ type: EMBED_MESSAGES.selection, stories: chosen }))
+      message.success(t("embed.sent", { count: chosen.length }));
+    else message.error(t("embed.noOpener"));
+  };
+  const cancel = () => {
+    if (!embed.post({ type: EMBED_MESSAGES.cancel })) message.error(t("embed.noOpener"));
+  };
+
+  return (
+    <div data-testid="embed-source">
+      <Space wrap style={{ marginBottom: 12 }}>
+        <Input.Search
+          aria-label={t("search.placeholder")}
+          placeholder={t("search.placeholder")}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          onSearch={(value) => setQuery({ ...query, fulltext: value.trim() })}
+          enterButton
+          allowClear
+          style={{ width: "min(420px, calc(100vw - 48px))" }}
+        />
+        <Select
+          allowClear
+          placeholder={t("embed.library")}
+          aria-label={t("embed.library")}
+          style={{ minWidth: 160 }}
+          value={query.libraryId}
+          onChange={(libraryId?: string) => setQuery({ ...query, libraryId })}
+          options={(libraries.data ?? []).map((library) => ({ value: library.id, label: library.name }))}
+        />
+        <Checkbox.Group
+          value={[...(query.types ?? [])]}
+          onChange={(types) => setQuery({ ...query, types: types as string[] })}
+          options={STORY_TYPES.map((type) => ({ value: type, label: t(`stories.type.${type}`) }))}
+        />
+      </Space>
+      {!stories.isLoading && stories.total === 0 ? (
+        <Empty description={t("search.empty")} />
+      ) : (
+        <StoryGrid
+          total={stories.total}
+          storyAt={stories.storyAt}
+          onRange={stories.onRange}
+          view="grid"
+          selected={selectedKeys}
+          onToggle={toggle}
+          onOpen={toggle}
+          height="calc(100vh - 180px)"
+        />
+      )}
+      <div
+        style={{
+          position: "sticky",
+          bottom: 0,
+          display: "flex",
+          justifyContent: "space-between",
+          alignItems: "center",
+          padding: "12px 0",
+          background: "#fff",
+        }}
+      >
+        <Typography.Text data-testid="embed-selected">
+          {t("stories.selected", { count: selected.size })}
+        </Typography.Text>
+        <Space>
+          <Button onClick={cancel} data-testid="embed-cancel">
+            {t("crud.cancel")}
+          </Button>
+          <Button type="primary" disabled={selected.size === 0} onClick={confirm} data-testid="embed-confirm">
+            {t("embed.confirm")}
+          </Button>
+        </Space>
+      </div>
+    </div>
+  );
 }
