@@ -10,6 +10,12 @@ import { defineConfig, devices } from "@playwright/test";
 const port = Number(process.env.E2E_PORT ?? 18_480);
 const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "dams-e2e-"));
 export const baseURL = `http://127.0.0.1:${port}`;
+/**
+ * Another newsroom system that frames the embeddable pages: the embed journey
+ * serves a host page from this second local origin, which the server allows
+ * (DAMS_EMBED_ORIGINS); the origin one port above it is not allowed.
+ */
+export const embedHostPort = port + 1000;
 /** The access-token lifetime the journeys run with (the server's minimum is 30 s). */
 export const ACCESS_TOKEN_TTL_SECONDS = 30;
 
@@ -53,6 +59,7 @@ export default defineConfig({
       // internet), so this server may fetch from that one address; every other private, loopback
       // (127.0.0.2, ::1…) and metadata address stays refused, which the same journey checks.
       DAMS_FETCH_ALLOW_PRIVATE: "127.0.0.1/32",
+      DAMS_EMBED_ORIGINS: `http://127.0.0.1:${embedHostPort}`,
     },
   },
 });

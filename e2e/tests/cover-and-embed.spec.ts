@@ -1,10 +1,14 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { baseURL, embedHostPort } from "../playwright.config.js";
 import { signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
 
 const API = "/dams/api/v1";
+const CORPUS = path.resolve(import.meta.dirname, "../../../shared/corpus/exif-samples/jpg");
 
 async function accessToken(page: Page): Promise<string> {
   const raw = await page.evaluate(() => localStorage.getItem("pro__Access-Token"));
@@ -72,7 +76,8 @@ async function coverOf(page: Page, token: string, url: string) {
   const bytes = await response.body();
   const size = await page.evaluate(
     async ({ base64, type }) => {
-      const blob = await (await fetch(`data:${type};base64,${base64}`)).blob();
+      // The page's CSP refuses to fetch data: URLs; the bytes are decoded here instead.
+      const blob = new Blob([Uint8Array.from(atob(base64), (char) => char.charCodeAt(0))], { type });
       const bitmap = await createImageBitmap(blob);
       return { width: bitmap.width, height: bitmap.height };
     },
@@ -183,4 +188,130 @@ test("the cover cropper: a frame of a video, cropped to 16:9, becomes the story'
   await expect(cardImage).toBeVisible();
   await expect.poll(() => cardImage.evaluate(bytesOfImage)).toBe(newCover.bytes.length);
   expect(errors).toEqual([]);
+});
+
+/**
+ * Another newsroom system: a page that frames one of ours and records every
+ * message it receives. Served on `port` (an origin of its own).
+ */
+async function startHost(port: number): Promise<{ origin: string; close: () => Promise<void> }> {
+  const server = http.createServer((request, response) => {
+    const url = new URL(request.url ?? "/", "http://host.invalid");
+    const frame = `${baseURL}${url.searchParams.get("frame") ?? "/source/ismpsource"}`;
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    response.end(`<!doctype html><html><body><h1>cms</h1>
+<script>
+window.received = [];
+window.addEventListener("message", (event) => window.received.push({ origin: event.origin, data: event.data }));
+</script>
+<iframe id="dams" src="${frame.replaceAll('"', "&quot;")}" style="width: 1280px; height: 820px"></iframe>
+</body></html>`);
+  });
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const { port: bound } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${bound}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+interface Received {
+  origin: string;
+  data: {
+    type: string;
+    page?: string;
+    stories?: { libraryId: string; storyId: string; title: string; downloadUrl: string }[];
+  };
+}
+
+const receivedBy = (page: Page) => page.evaluate(() => (window as unknown as { received: Received[] }).received);
+
+test("material selection in a frame of an allowed system: pick a story, the host receives it", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1440, height: 960 });
+  await signIn(page);
+  const token = await accessToken(page);
+  const title = `嵌入 素材 ${String(Date.now()).slice(-6)}`;
+  const photo = await upload(page.request, token, path.join(CORPUS, "Canon_40D.jpg"), { libraryId: "product", title });
+  await commitAndProcess(page.request, token, photo, "photo");
+
+  const host = await startHost(embedHostPort);
+  try {
+    const origin = encodeURIComponent(host.origin);
+    await page.goto(`${host.origin}/?frame=${encodeURIComponent(`/source/ismpsource?origin=${origin}`)}`);
+    const frame = page.frameLocator("#dams");
+    // The page announces itself to the host, at the host's origin, from ours.
+    await expect
+      .poll(async () =>
+        (await receivedBy(page)).map((message) => [message.origin, message.data.type, message.data.page]),
+      )
+      .toEqual([[baseURL, "dams:ready", "ismpsource"]]);
+    // No front-area chrome inside the frame: no header menu, no tabs.
+    await expect(frame.getByTestId("embed-source")).toBeVisible();
+    await expect(frame.getByTestId("user-menu")).toHaveCount(0);
+
+    const search = frame.getByLabel(zh("search.placeholder"));
+    await search.fill(title);
+    await search.press("Enter");
+    const card = frame.getByTestId("story-card").filter({ hasText: title });
+    await expect(card).toHaveCount(1);
+    await card.click();
+    await expect(frame.getByTestId("embed-selected")).toHaveText(zh("stories.selected").replace("{{count}}", "1"));
+    await snapshot(page, testInfo, "embed-source");
+    await frame.getByTestId("embed-confirm").click();
+
+    await expect.poll(async () => (await receivedBy(page)).length).toBe(2);
+    const selection = (await receivedBy(page))[1]!;
+    expect(selection.origin).toBe(baseURL);
+    expect(selection.data.type).toBe("dams:selection");
+    expect(selection.data.stories).toEqual([
+      expect.objectContaining({
+        libraryId: photo.libraryId,
+        storyId: photo.storyId,
+        title,
+        downloadUrl: `${baseURL}${API}/stories/download/${photo.libraryId}/${photo.storyId}`,
+      }),
+    ]);
+    // What the host received downloads the story (with a token of its own).
+    const original = await page.request.get(selection.data.stories![0]!.downloadUrl, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect((await original.body()).equals(fs.readFileSync(path.join(CORPUS, "Canon_40D.jpg")))).toBe(true);
+
+    await frame.getByTestId("embed-cancel").click();
+    await expect
+      .poll(async () => (await receivedBy(page)).map((message) => message.data.type))
+      .toEqual(["dams:ready", "dams:selection", "dams:cancel"]);
+
+    // A host that names another origin than its own gets the refusal and no message at all.
+    const foreign = encodeURIComponent(`http://127.0.0.1:${embedHostPort + 1}`);
+    await page.goto(`${host.origin}/?frame=${encodeURIComponent(`/source/ismpsource?origin=${foreign}`)}`);
+    await expect(page.frameLocator("#dams").getByTestId("embed-refused")).toBeVisible();
+    expect(await receivedBy(page)).toEqual([]);
+  } finally {
+    await host.close();
+  }
+});
+
+test("a system that is not allowed cannot frame the embeddable pages", async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page);
+  const stranger = await startHost(embedHostPort + 1);
+  try {
+    const origin = encodeURIComponent(stranger.origin);
+    for (const path of ["/source/ismpsource", "/source/ismpupload"]) {
+      await page.goto(`${stranger.origin}/?frame=${encodeURIComponent(`${path}?origin=${origin}`)}`);
+      // Chromium refuses the frame: its Content-Security-Policy names only the allowed origin.
+      const frame = page.frames().find((candidate) => candidate !== page.mainFrame());
+      await expect.poll(() => frame?.url()).toMatch(/^chrome-error:/);
+      expect(await receivedBy(page)).toEqual([]);
+    }
+    // The same pages open as top-level pages (for the sign-in, for instance), but talk to nobody.
+    await page.goto(`/source/ismpsource?origin=${origin}`);
+    await expect(page.getByTestId("embed-refused")).toBeVisible();
+  } finally {
+    await stranger.close();
+  }
 });

@@ -71,12 +71,13 @@ export function EmbedFrame({ page, children }: { page: EmbedPage; children: (emb
   if (config.isError) return <Result status="500" title={t("embed.configFailed")} />;
   if (!target?.ok) {
     return (
-      <Result
-        status="403"
-        title={t("embed.refused")}
-        subTitle={t(`embed.refused.${target?.reason ?? "missing"}`, { origin: target?.origin ?? "" })}
-        data-testid="embed-refused"
-      />
+      <div data-testid="embed-refused">
+        <Result
+          status="403"
+          title={t("embed.refused")}
+          subTitle={t(`embed.refused.${target?.reason ?? "missing"}`, { origin: target?.origin ?? "" })}
+        />
+      </div>
     );
   }
   if (!signedIn) return <EmbedSignIn />;
@@ -104,25 +105,26 @@ function useSignedIn(): boolean {
 function EmbedSignIn() {
   const { t } = useTranslation();
   return (
-    <Result
-      status="info"
-      title={t("embed.signIn.title")}
-      subTitle={t("embed.signIn.hint")}
-      data-testid="embed-sign-in"
-      extra={
-        <Space>
-          <Button
-            type="primary"
-            icon={<LoginOutlined />}
-            onClick={() => window.open("/frontend/search", "dams-sign-in", "popup,width=520,height=720")}
-          >
-            {t("embed.signIn.action")}
-          </Button>
-          <Button icon={<ReloadOutlined />} onClick={() => window.location.reload()}>
-            {t("embed.signIn.reload")}
-          </Button>
-        </Space>
-      }
-    />
+    <div data-testid="embed-sign-in">
+      <Result
+        status="info"
+        title={t("embed.signIn.title")}
+        subTitle={t("embed.signIn.hint")}
+        extra={
+          <Space>
+            <Button
+              type="primary"
+              icon={<LoginOutlined />}
+              onClick={() => window.open("/frontend/search", "dams-sign-in", "popup,width=520,height=720")}
+            >
+              {t("embed.signIn.action")}
+            </Button>
+            <Button icon={<ReloadOutlined />} onClick={() => window.location.reload()}>
+              {t("embed.signIn.reload")}
+            </Button>
+          </Space>
+        }
+      />
+    </div>
   );
 }
