@@ -68,7 +68,12 @@ export function CoverCropperModal({ story, open, onClose }: { story: Story; open
             { value: "file" as const, label: t("cover.source.file") },
           ]}
         />
-        {kind === "frame" ? <FramePicker story={story} onPick={setFrame} /> : null}
+        {kind === "frame" && !frame ? <FramePicker story={story} onPick={setFrame} /> : null}
+        {kind === "frame" && frame ? (
+          <Button onClick={() => setFrame(null)} data-testid="cover-other-frame">
+            {t("cover.otherFrame")}
+          </Button>
+        ) : null}
         {kind === "file" ? (
           <Upload
             accept="image/*"

@@ -10,6 +10,7 @@ export default {
   "cover.source.frame": "Video frame",
   "cover.source.file": "Image file",
   "cover.takeFrame": "Use this frame",
+  "cover.otherFrame": "Choose another frame",
   "cover.pickFile": "Choose an image",
   "cover.notImage": "please select an image file.",
 };

@@ -10,6 +10,7 @@ export default {
   "cover.source.frame": "视频画面",
   "cover.source.file": "图片文件",
   "cover.takeFrame": "使用此画面",
+  "cover.otherFrame": "重新选择画面",
   "cover.pickFile": "选择图片",
   "cover.notImage": "请选择图片文件。",
 };
