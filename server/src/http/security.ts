@@ -61,7 +61,13 @@ export function isEmbeddablePath(url: string): boolean {
  */
 export function embeddableHeaders(origins: readonly string[]): Readonly<Record<string, string>> {
   const { "x-frame-options": _sameOrigin, ...rest } = securityHeaders;
-  return Object.freeze({ ...rest, "content-security-policy": policyWith(["'self'", ...origins].join(" ")) });
+  return Object.freeze({
+    ...rest,
+    "content-security-policy": policyWith(["'self'", ...origins].join(" ")),
+    // Opened with window.open by another system, the page must keep its opener to answer it;
+    // same-origin would cut the tie (it matters only for top-level pages, not frames).
+    "cross-origin-opener-policy": "unsafe-none",
+  });
 }
 
 export function registerSecurityHeaders(

@@ -28,6 +28,7 @@ describeEachDialect("embeddable pages", (dialect) => {
       expect(policy, url).toContain(`frame-ancestors 'self' ${CMS} ${PORTAL};`);
       expect(policy).toContain("object-src 'none'");
       expect(response.headers["x-frame-options"], url).toBeUndefined();
+      expect(response.headers["cross-origin-opener-policy"], url).toBe("unsafe-none");
     }
   });
 
@@ -41,6 +42,7 @@ describeEachDialect("embeddable pages", (dialect) => {
       const response = await ctx().app.inject({ method: "GET", url });
       expect(response.headers["content-security-policy"], url).toContain("frame-ancestors 'self';");
       expect(response.headers["x-frame-options"], url).toBe("SAMEORIGIN");
+      expect(response.headers["cross-origin-opener-policy"], url).toBe("same-origin");
     }
   });
 });
