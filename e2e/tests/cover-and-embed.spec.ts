@@ -335,3 +335,43 @@ test("a system that is not allowed cannot frame the embeddable pages", async ({ 
     await stranger.close();
   }
 });
+
+test("image upload in a frame of an allowed system: the committed photo is sent to the host", async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1440, height: 960 });
+  await signIn(page);
+  const host = await startHost(embedHostPort);
+  try {
+    const origin = encodeURIComponent(host.origin);
+    await page.goto(`${host.origin}/?frame=${encodeURIComponent(`/source/ismpupload?origin=${origin}`)}`);
+    await expect
+      .poll(async () => (await receivedBy(page)).map((message) => [message.data.type, message.data.page]))
+      .toEqual([["dams:ready", "ismpupload"]]);
+    const frame = page.frameLocator("#dams");
+    await expect(frame.getByTestId("upload-page-photo")).toBeVisible();
+    await frame
+      .locator("input.uppy-Dashboard-input[type=file]")
+      .first()
+      .setInputFiles(path.join(CORPUS, "Nikon_D70.jpg"));
+    await frame.locator(".uppy-StatusBar-actionBtn--upload").click();
+    const row = frame.getByTestId("upload-row");
+    await expect(row).toHaveCount(1, { timeout: 90_000 });
+    const [libraryId, storyId] = ((await row.getAttribute("data-story")) ?? "").split("/");
+    await frame.getByTestId("upload-commit").click();
+    await expect(frame.getByTestId("upload-committed")).toBeVisible({ timeout: 30_000 });
+
+    await expect.poll(async () => (await receivedBy(page)).length, { timeout: 30_000 }).toBe(2);
+    const uploaded = (await receivedBy(page))[1]!;
+    expect(uploaded.origin).toBe(baseURL);
+    expect(uploaded.data.type).toBe("dams:uploaded");
+    expect(uploaded.data.stories).toEqual([
+      expect.objectContaining({
+        libraryId,
+        storyId,
+        downloadUrl: `${baseURL}${API}/stories/download/${libraryId}/${storyId}`,
+      }),
+    ]);
+  } finally {
+    await host.close();
+  }
+});
