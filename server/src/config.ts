@@ -96,6 +96,9 @@ const envSchema = z.object({
     .default([]),
   DAMS_FETCH_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   DAMS_FETCH_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  DAMS_MEDIA_URL_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  DAMS_MEDIA_URL_KEY_FILE: z.string().min(1).optional(),
+  DAMS_MEDIA_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(600),
   DAMS_UPLOAD_MAX_BYTES: z.coerce
     .number()
     .int()
@@ -123,6 +126,16 @@ export interface Config {
   storage: StorageConfig;
   uploads: UploadsConfig;
   urlIngest: UrlIngestConfig;
+  mediaUrls: MediaUrlsConfig;
+}
+
+/** Signed media URLs (docs/security.md): the HMAC key and how long a URL lives. */
+export interface MediaUrlsConfig {
+  /** DAMS_MEDIA_URL_KEY; when unset the key is read from (or created in) keyFile. */
+  key?: string;
+  keyFile: string;
+  /** A URL is valid at least this long (and at most half as long again: expiries are rounded up to share URLs). */
+  ttlSeconds: number;
 }
 
 /** Fetching media from a URL (docs/url-ingest.md); the address rules are in docs/security.md. */
@@ -309,6 +322,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       connectTimeoutMs: values.DAMS_FETCH_CONNECT_TIMEOUT_MS,
       idleTimeoutMs: values.DAMS_FETCH_IDLE_TIMEOUT_MS,
       workDir: path.join(dataDir, "tmp", "url-fetch"),
+    },
+    mediaUrls: {
+      key: values.DAMS_MEDIA_URL_KEY,
+      keyFile: path.resolve(values.DAMS_MEDIA_URL_KEY_FILE ?? path.join(dataDir, "media-url.key")),
+      ttlSeconds: values.DAMS_MEDIA_URL_TTL_SECONDS,
     },
   };
 }

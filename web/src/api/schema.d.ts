@@ -4107,6 +4107,200 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dams/api/v1/stories/{libraryId}/{storyId}/media-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A short-lived signed URL for one file of a story (for <img>, <video>, <audio>; renew before expiry)
+         * @description Access: permission `search`, action `get`; `read` on the library `libraryId`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description original (default), thumbnail, preview, proxy, poster, strip, waveform or cover */
+                    rendition?: string;
+                    versionNo?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description a library id such as `product` */
+                    libraryId: string;
+                    storyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                /** @description a path under /dams/api/v1/media/ that needs no Authorization header */
+                                url: string;
+                                /** @description ISO time after which the URL answers 403; ask again for a fresh one */
+                                expiresAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/media/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A story's file by signed URL (no bearer token): Range, ETag, inline only for safe image/video/audio types */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the file's bytes */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description a byte range of the file (Range: bytes=…) */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description not modified (If-None-Match) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dams/api/v1/workflow-story-create/photo": {
         parameters: {
             query?: never;
@@ -14112,6 +14306,10 @@ export interface components {
             updatedAt: string;
             coverUrl: string | null;
             thumbnailUrl: string | null;
+            /** @description signed, short-lived coverUrl */
+            coverMediaUrl: string | null;
+            /** @description signed, short-lived thumbnailUrl */
+            thumbnailMediaUrl: string | null;
             /** @description the current version's files */
             files: {
                 versionNo: number;
@@ -14121,7 +14319,10 @@ export interface components {
                 size: number;
                 width: number | null;
                 height: number | null;
+                /** @description the file under /stories/download (bearer token) */
                 url: string;
+                /** @description a short-lived signed URL of the file for <img>/<video>/<audio>, no bearer token */
+                mediaUrl: string;
             }[];
             /** @description member story ids of a composite, in order */
             members: string[];
@@ -14146,7 +14347,10 @@ export interface components {
                 size: number;
                 width: number | null;
                 height: number | null;
+                /** @description the file under /stories/download (bearer token) */
                 url: string;
+                /** @description a short-lived signed URL of the file for <img>/<video>/<audio>, no bearer token */
+                mediaUrl: string;
             }[];
         };
         DuplicateGroupInput: {
@@ -14638,6 +14842,10 @@ export interface components {
             updatedAt: string;
             coverUrl: string | null;
             thumbnailUrl: string | null;
+            /** @description signed, short-lived coverUrl */
+            coverMediaUrl: string | null;
+            /** @description signed, short-lived thumbnailUrl */
+            thumbnailMediaUrl: string | null;
             /** @description the current version's files */
             files: {
                 versionNo: number;
@@ -14647,7 +14855,10 @@ export interface components {
                 size: number;
                 width: number | null;
                 height: number | null;
+                /** @description the file under /stories/download (bearer token) */
                 url: string;
+                /** @description a short-lived signed URL of the file for <img>/<video>/<audio>, no bearer token */
+                mediaUrl: string;
             }[];
             /** @description member story ids of a composite, in order */
             members: string[];
@@ -14672,7 +14883,10 @@ export interface components {
                 size: number;
                 width: number | null;
                 height: number | null;
+                /** @description the file under /stories/download (bearer token) */
                 url: string;
+                /** @description a short-lived signed URL of the file for <img>/<video>/<audio>, no bearer token */
+                mediaUrl: string;
             }[];
         };
         DuplicateGroup: {

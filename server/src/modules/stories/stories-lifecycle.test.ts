@@ -8,6 +8,7 @@ import type { Database } from "../../db/schema.js";
 import { describeEachDialect } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { api, processingJobsFor, uploadStory, useStoriesApp } from "../../test/stories-app.js";
+import { USER_CONTENT_HEADERS } from "../blobs/send-blob.js";
 import type { EnqueueOptions, JobDefinition } from "../jobs/job-types.js";
 import { PROCESS_STORIES_JOB } from "./stories.compose.js";
 
@@ -375,7 +376,7 @@ describeEachDialect("story lifecycle", (dialect) => {
       "content-type": "video/mp4",
       "content-length": "10",
       "x-content-type-options": "nosniff",
-      "content-security-policy": "sandbox",
+      "content-security-policy": USER_CONTENT_HEADERS["content-security-policy"],
     });
     expect(whole.headers["content-disposition"]).toMatch(/^inline; /);
     expect(fileNameOf(whole.headers["content-disposition"])).toBe("台风登陆 现场.mp4");
@@ -406,7 +407,7 @@ describeEachDialect("story lifecycle", (dialect) => {
     expect(attachment.body).toBe("0123");
     expect(attachment.headers["content-disposition"]).toMatch(/^attachment; /);
     expect(fileNameOf(attachment.headers["content-disposition"])).toBe("台风登陆 现场.mp4");
-    expect(attachment.headers["content-security-policy"]).toBe("sandbox");
+    expect(attachment.headers["content-security-policy"]).toBe(USER_CONTENT_HEADERS["content-security-policy"]);
     expect(attachment.headers["x-content-type-options"]).toBe("nosniff");
 
     // Two downloads from byte 0 (the inline original and the attachment); the seeks, the 304 and HEAD are not.
@@ -452,7 +453,7 @@ describeEachDialect("story lifecycle", (dialect) => {
       expect(shown.headers).toMatchObject({
         "content-type": "image/webp",
         "x-content-type-options": "nosniff",
-        "content-security-policy": "sandbox",
+        "content-security-policy": USER_CONTENT_HEADERS["content-security-policy"],
       });
       expect(shown.headers["content-disposition"]).toMatch(/^inline; /);
       expect(fileNameOf(shown.headers["content-disposition"])).toBe(`“山竹”过境_ 深圳_香港-${rendition}.webp`);
@@ -479,7 +480,7 @@ describeEachDialect("story lifecycle", (dialect) => {
     expect(response.headers).toMatchObject({
       "content-type": "application/zip",
       "x-content-type-options": "nosniff",
-      "content-security-policy": "sandbox",
+      "content-security-policy": USER_CONTENT_HEADERS["content-security-policy"],
       "content-length": String(response.rawPayload.length),
     });
     expect(fileNameOf(response.headers["content-disposition"])).toBe("product-3-stories.zip");
