@@ -13655,6 +13655,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dams/api/v1/stories/{libraryId}/{storyId}/processing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The story's media processing: its state and its jobs with progress, for readers of the story
+         * @description Access: permission `search`, action `get`; `read` on the library `libraryId`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a library id such as `product` */
+                    libraryId: string;
+                    storyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["StoryProcessing"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/uuas/interaction/{uid}": {
         parameters: {
             query?: never;
@@ -14387,6 +14489,33 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        StoryProcessingInput: {
+            /**
+             * @description the story's own summary: none, queued, running, done, failed
+             * @enum {string}
+             */
+            processingState: "none" | "queued" | "running" | "done" | "failed";
+            processingError: string | null;
+            versionNo: number;
+            /** @description the story's newest jobs, newest first */
+            jobs: {
+                id: string;
+                /** @description the job's name, e.g. stories.process (thumbnail, preview, proxy transcode…) */
+                kind: string;
+                /** @enum {string} */
+                state: "queued" | "running" | "succeeded" | "dead" | "cancelled";
+                /** @description 0-100, written at most once per DAMS_JOBS_PROGRESS_MS */
+                progress: number;
+                /** @description the reason of the last failed attempt */
+                error: string | null;
+                attempts: number;
+                maxAttempts: number;
+                createdAt: string;
+                startedAt: string | null;
+                finishedAt: string | null;
+                updatedAt: string;
+            }[];
+        };
         MenuItemInput: {
             id: string;
             /** @description route key; also the permissionId and the i18n key suffix */
@@ -14922,6 +15051,33 @@ export interface components {
             details: {
                 [key: string]: unknown;
             };
+        };
+        StoryProcessing: {
+            /**
+             * @description the story's own summary: none, queued, running, done, failed
+             * @enum {string}
+             */
+            processingState: "none" | "queued" | "running" | "done" | "failed";
+            processingError: string | null;
+            versionNo: number;
+            /** @description the story's newest jobs, newest first */
+            jobs: {
+                id: string;
+                /** @description the job's name, e.g. stories.process (thumbnail, preview, proxy transcode…) */
+                kind: string;
+                /** @enum {string} */
+                state: "queued" | "running" | "succeeded" | "dead" | "cancelled";
+                /** @description 0-100, written at most once per DAMS_JOBS_PROGRESS_MS */
+                progress: number;
+                /** @description the reason of the last failed attempt */
+                error: string | null;
+                attempts: number;
+                maxAttempts: number;
+                createdAt: string;
+                startedAt: string | null;
+                finishedAt: string | null;
+                updatedAt: string;
+            }[];
         };
         MenuItem: {
             id: string;

@@ -157,10 +157,12 @@ describeEachDialect("story lifecycle", (dialect) => {
       [b.id, "committed", "queued"],
     ]);
     expect(stories[0]!.caption).toBe("台风“山竹”登陆");
-    // One job for the batch, in the durable queue; the app's worker is not running in tests, so it stays queued.
+    // One job per story, in the durable queue; the app's worker is not running in tests, so it stays queued.
     const [job] = await processingJobsFor(ctx(), a.id);
-    expect(job).toEqual({ id: expect.any(String), state: "queued", ids: [a.id, b.id] });
-    expect(await processingJobsFor(ctx(), b.id)).toEqual([job]);
+    expect(job).toEqual({ id: expect.any(String), state: "queued", ids: [a.id] });
+    const [jobOfB] = await processingJobsFor(ctx(), b.id);
+    expect(jobOfB).toEqual({ id: expect.any(String), state: "queued", ids: [b.id] });
+    expect(jobOfB!.id).not.toBe(job!.id);
     expect(ctx().app.jobs.worker.started).toBe(false);
     expect((await ctx().app.jobs.queue.get(job!.id)).name).toBe(PROCESS_STORIES_JOB);
 
