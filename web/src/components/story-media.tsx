@@ -1,50 +1,22 @@
 import { FileImageOutlined, FileOutlined, SoundOutlined, VideoCameraOutlined } from "@ant-design/icons";
-import { Skeleton } from "antd";
 import { type CSSProperties, useEffect, useState } from "react";
-import { fetchBlob, type StoryType } from "../api/stories";
+import type { StoryType } from "../api/stories";
 
 /**
- * Files of the API need the bearer token, which an <img> or <video> cannot
- * send (and a token in the URL is refused by the server), so each file is
- * fetched and shown through an object URL, revoked when no longer shown.
+ * Fetches a JSON file (the strip index, the waveform peaks) by its signed
+ * media URL: no bearer token needed.
  */
-export function useAuthorizedUrl(url: string | null | undefined): { src: string | null; failed: boolean } {
-  const [state, setState] = useState<{ src: string | null; failed: boolean }>({ src: null, failed: false });
-  useEffect(() => {
-    setState({ src: null, failed: false });
-    if (!url) return;
-    let objectUrl: string | null = null;
-    let cancelled = false;
-    fetchBlob(url, { silent: true }).then(
-      (blob) => {
-        if (cancelled) return;
-        objectUrl = URL.createObjectURL(blob);
-        setState({ src: objectUrl, failed: false });
-      },
-      () => !cancelled && setState({ src: null, failed: true }),
-    );
-    return () => {
-      cancelled = true;
-      if (objectUrl) URL.revokeObjectURL(objectUrl);
-    };
-  }, [url]);
-  return state;
-}
-
-/** Fetches a JSON file of the API (the strip index, the waveform peaks). */
-export function useAuthorizedJson<T>(url: string | null | undefined): T | null {
+export function useMediaJson<T>(url: string | null | undefined): T | null {
   const [value, setValue] = useState<T | null>(null);
   useEffect(() => {
     setValue(null);
     if (!url) return;
-    let cancelled = false;
-    fetchBlob(url, { silent: true })
-      .then((blob) => blob.text())
-      .then((text) => !cancelled && setValue(JSON.parse(text) as T))
+    const controller = new AbortController();
+    fetch(url, { signal: controller.signal })
+      .then((response) => (response.ok ? (response.json() as Promise<T>) : null))
+      .then((json) => !controller.signal.aborted && setValue(json))
       .catch(() => undefined);
-    return () => {
-      cancelled = true;
-    };
+    return () => controller.abort();
   }, [url]);
   return value;
 }
@@ -62,9 +34,13 @@ export function StoryTypeIcon({ type, style }: { type: StoryType; style?: CSSPro
   }
 }
 
-/** A thumbnail (or the type's icon when the story has none), filling its box. */
-export function StoryThumbnail({ url, type, alt }: { url: string | null; type: StoryType; alt: string }) {
-  const { src, failed } = useAuthorizedUrl(url);
+/**
+ * A thumbnail (or the type's icon when the story has none, or it fails),
+ * filling its box. `src` is a signed media URL, so the browser loads it
+ * itself: lazily, from its cache, without a blob copy in memory.
+ */
+export function StoryThumbnail({ src, type, alt }: { src: string | null; type: StoryType; alt: string }) {
+  const [failed, setFailed] = useState<string | null>(null);
   const box: CSSProperties = {
     width: "100%",
     height: "100%",
@@ -74,17 +50,17 @@ export function StoryThumbnail({ url, type, alt }: { url: string | null; type: S
     background: "#f5f5f5",
     overflow: "hidden",
   };
-  if (url && !src && !failed) {
-    return (
-      <div style={box}>
-        <Skeleton.Image active />
-      </div>
-    );
-  }
   return (
     <div style={box}>
-      {src ? (
-        <img src={src} alt={alt} style={{ maxWidth: "100%", maxHeight: "100%", objectFit: "contain" }} />
+      {src && failed !== src ? (
+        <img
+          src={src}
+          alt={alt}
+          loading="lazy"
+          decoding="async"
+          onError={() => setFailed(src)}
+          style={{ maxWidth: "100%", maxHeight: "100%", objectFit: "contain" }}
+        />
       ) : (
         <StoryTypeIcon type={type} style={{ fontSize: 40, color: "#bfbfbf" }} />
       )}

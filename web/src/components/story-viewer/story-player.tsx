@@ -1,18 +1,24 @@
-import { Alert, Image, Skeleton } from "antd";
+import { Alert, Image } from "antd";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import WaveSurfer from "wavesurfer.js";
 import { fileOf, type Story, type StoryFile } from "../../api/stories";
-import { StoryTypeIcon, useAuthorizedJson, useAuthorizedUrl } from "../story-media";
+import { StoryTypeIcon, useMediaJson } from "../story-media";
+import { useRenewableSource } from "./renewable-source";
 import { frameAt, parsePeaks, parseStripIndex, timeAtPosition } from "./strip";
 
-/** The large view of a story's version: preview image, video on its proxy, or audio with its waveform. */
+/**
+ * The large view of a story's version: preview image, video on its proxy, or
+ * audio with its waveform. Every file is loaded by its signed media URL, so
+ * the browser streams and seeks with Range requests instead of downloading
+ * the whole file first.
+ */
 export function StoryPlayer({ story, files }: { story: Story; files: StoryFile[] }) {
   const of = (role: string) => fileOf({ files }, role);
   const still = of("preview") ?? of("poster") ?? of("thumbnail");
-  if (story.type === "video" && of("proxy")) return <VideoPlayer files={files} poster={still?.url ?? null} />;
-  if (story.type === "audio" && (of("proxy") || of("original"))) return <AudioPlayer files={files} />;
-  if (still) return <PreviewImage url={still.url} alt={story.title} />;
+  if (story.type === "video" && of("proxy")) return <VideoPlayer story={story} files={files} still={still} />;
+  if (story.type === "audio" && (of("proxy") || of("original"))) return <AudioPlayer story={story} files={files} />;
+  if (still) return <PreviewImage url={still.mediaUrl} alt={story.title} />;
   return (
     <div
       style={{ height: 240, display: "flex", alignItems: "center", justifyContent: "center", background: "#fafafa" }}
@@ -24,28 +30,30 @@ export function StoryPlayer({ story, files }: { story: Story; files: StoryFile[]
 
 function PreviewImage({ url, alt }: { url: string; alt: string }) {
   const { t } = useTranslation();
-  const { src, failed } = useAuthorizedUrl(url);
-  if (failed) return <Alert type="warning" message={t("stories.viewer.previewFailed")} />;
-  if (!src) return <Skeleton.Image active style={{ width: "100%", height: 360 }} />;
+  const [failed, setFailed] = useState<string | null>(null);
+  if (failed === url) return <Alert type="warning" message={t("stories.viewer.previewFailed")} />;
   return (
     <div style={{ textAlign: "center", background: "#000" }} data-testid="story-preview">
-      <Image src={src} alt={alt} width="100%" style={{ height: "min(60vh, 540px)", objectFit: "contain" }} />
+      <Image
+        src={url}
+        alt={alt}
+        width="100%"
+        style={{ height: "min(60vh, 540px)", objectFit: "contain" }}
+        onError={() => setFailed(url)}
+      />
     </div>
   );
 }
 
-function VideoPlayer({ files, poster }: { files: StoryFile[]; poster: string | null }) {
+function VideoPlayer({ story, files, still }: { story: Story; files: StoryFile[]; still: StoryFile | undefined }) {
   const { t } = useTranslation();
-  const proxy = fileOf({ files }, "proxy");
-  const video = useAuthorizedUrl(proxy?.url);
-  const posterSrc = useAuthorizedUrl(poster);
-  const sprite = useAuthorizedUrl(fileOf({ files }, "strip")?.url);
-  const strip = parseStripIndex(useAuthorizedJson<unknown>(fileOf({ files }, "strip-index")?.url));
   const element = useRef<HTMLVideoElement>(null);
+  const video = useRenewableSource(story, fileOf({ files }, "proxy")!, element);
+  const sprite = fileOf({ files }, "strip")?.mediaUrl;
+  const strip = parseStripIndex(useMediaJson<unknown>(fileOf({ files }, "strip-index")?.mediaUrl));
   const [hover, setHover] = useState<{ x: number; time: number } | null>(null);
   const [duration, setDuration] = useState(0);
   if (video.failed) return <Alert type="warning" message={t("stories.viewer.previewFailed")} />;
-  if (!video.src) return <Skeleton.Image active style={{ width: "100%", height: 360 }} />;
   const total = duration || strip?.durationSeconds || 0;
   const hovered = strip && hover ? frameAt(strip, hover.time) : undefined;
   return (
@@ -54,13 +62,18 @@ function VideoPlayer({ files, poster }: { files: StoryFile[]; poster: string | n
       <video
         ref={element}
         src={video.src}
-        poster={posterSrc.src ?? undefined}
+        poster={still?.mediaUrl}
         controls
+        preload="metadata"
         data-testid="story-video"
         style={{ width: "100%", maxHeight: "60vh", background: "#000" }}
-        onLoadedMetadata={(event) => setDuration(event.currentTarget.duration)}
+        onLoadedMetadata={(event) => {
+          setDuration(event.currentTarget.duration);
+          video.onLoadedMetadata();
+        }}
+        onError={video.onError}
       />
-      {strip && sprite.src && total > 0 ? (
+      {strip && sprite && total > 0 ? (
         <div
           role="slider"
           tabIndex={0}
@@ -99,7 +112,7 @@ function VideoPlayer({ files, poster }: { files: StoryFile[]; poster: string | n
               key={frame.index}
               style={{
                 flex: 1,
-                backgroundImage: `url(${sprite.src})`,
+                backgroundImage: `url(${sprite})`,
                 backgroundPosition: `-${frame.x}px -${frame.y}px`,
                 backgroundSize: "auto",
                 height: 48,
@@ -115,7 +128,7 @@ function VideoPlayer({ files, poster }: { files: StoryFile[]; poster: string | n
                 left: Math.max(0, hover!.x - strip.frameWidth / 2),
                 width: strip.frameWidth,
                 height: strip.frameHeight,
-                backgroundImage: `url(${sprite.src})`,
+                backgroundImage: `url(${sprite})`,
                 backgroundPosition: `-${hovered.x}px -${hovered.y}px`,
                 border: "2px solid #fff",
                 boxShadow: "0 2px 8px rgba(0,0,0,.3)",
@@ -128,14 +141,13 @@ function VideoPlayer({ files, poster }: { files: StoryFile[]; poster: string | n
   );
 }
 
-function AudioPlayer({ files }: { files: StoryFile[] }) {
+function AudioPlayer({ story, files }: { story: Story; files: StoryFile[] }) {
   const { t } = useTranslation();
-  const source = fileOf({ files }, "proxy") ?? fileOf({ files }, "original");
-  const audio = useAuthorizedUrl(source?.url);
-  const waveform = useAuthorizedJson<unknown>(fileOf({ files }, "waveform")?.url);
+  const element = useRef<HTMLAudioElement>(null);
+  const audio = useRenewableSource(story, (fileOf({ files }, "proxy") ?? fileOf({ files }, "original"))!, element);
+  const waveform = useMediaJson<unknown>(fileOf({ files }, "waveform")?.mediaUrl);
   const peaks = useMemo(() => parsePeaks(waveform), [waveform]);
   const container = useRef<HTMLDivElement>(null);
-  const element = useRef<HTMLAudioElement>(null);
   useEffect(() => {
     if (!container.current || !element.current || !audio.src || !peaks) return;
     const surfer = WaveSurfer.create({
@@ -149,12 +161,19 @@ function AudioPlayer({ files }: { files: StoryFile[] }) {
     return () => surfer.destroy();
   }, [audio.src, peaks]);
   if (audio.failed) return <Alert type="warning" message={t("stories.viewer.previewFailed")} />;
-  if (!audio.src) return <Skeleton active />;
   return (
     <div data-testid="story-audio">
       <div ref={container} data-testid="story-waveform" />
       {/* biome-ignore lint/a11y/useMediaCaption: audio recordings have no caption track */}
-      <audio ref={element} src={audio.src} controls style={{ width: "100%", marginTop: 8 }} />
+      <audio
+        ref={element}
+        src={audio.src}
+        controls
+        preload="metadata"
+        style={{ width: "100%", marginTop: 8 }}
+        onLoadedMetadata={audio.onLoadedMetadata}
+        onError={audio.onError}
+      />
     </div>
   );
 }

@@ -11,6 +11,7 @@ import stories from "./stories";
 import upload from "./upload";
 import urlIngest from "./url-ingest";
 import user from "./user";
+import viewerMedia from "./viewer-media";
 
 export default {
   ...app,
@@ -26,4 +27,5 @@ export default {
   ...stories,
   ...urlIngest,
   ...upload,
+  ...viewerMedia,
 };
