@@ -630,6 +630,11 @@ describeEachDialect("story lifecycle", (dialect) => {
       perceptualHash: "00ff00ff00ff00ff",
       properties: { camera: "Canon EOS R5" },
     });
+    // The original file of the version learns its pixel size too (the version compare shows it).
+    const original = (await call(editor, "GET", `/stories/product/${story.id}`))
+      .json()
+      .data.files.find((file: { role: string }) => file.role === "original");
+    expect(original).toMatchObject({ width: 4000, height: 3000 });
     const { replacedBlobKey } = await ctx().module.stories.addRendition({
       storyId: story.id,
       role: "thumbnail",
