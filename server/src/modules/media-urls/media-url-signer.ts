@@ -17,6 +17,9 @@ export interface VerifiedMedia extends MediaClaims {
 
 export type MediaTokenProblem = "malformed" | "bad_signature" | "expired";
 
+/** Signatures remembered for the current expiry window (list pages sign the same files again and again). */
+const MAX_REMEMBERED = 20_000;
+
 /** The path of the public media route; the token is its last segment. */
 export const MEDIA_PATH = "/media";
 
@@ -39,6 +42,9 @@ interface Payload {
 export class MediaUrlSigner {
   readonly #key: Buffer;
   readonly #windowSeconds: number;
+  /** claims → token, for tokens expiring at #rememberedExpiry; a new window starts a new map. */
+  #remembered = new Map<string, string>();
+  #rememberedExpiry = 0;
 
   constructor(
     key: Buffer,
@@ -62,15 +68,25 @@ export class MediaUrlSigner {
   token(claims: MediaClaims): { token: string; expiresAt: number } {
     const window = this.#windowSeconds;
     const expiresAt = Math.ceil((this.#now() + this.ttlSeconds) / window) * window;
-    const payload: Payload = {
-      l: claims.libraryId,
-      s: claims.storyId,
-      v: claims.versionNo,
-      r: claims.rendition,
-      e: expiresAt,
-    };
-    const body = Buffer.from(JSON.stringify(payload), "utf8").toString("base64url");
-    return { token: `${body}.${this.#mac(body).toString("base64url")}`, expiresAt };
+    if (expiresAt !== this.#rememberedExpiry || this.#remembered.size >= MAX_REMEMBERED) {
+      this.#remembered = new Map();
+      this.#rememberedExpiry = expiresAt;
+    }
+    const key = `${claims.libraryId}\n${claims.storyId}\n${claims.versionNo}\n${claims.rendition}`;
+    let token = this.#remembered.get(key);
+    if (!token) {
+      const payload: Payload = {
+        l: claims.libraryId,
+        s: claims.storyId,
+        v: claims.versionNo,
+        r: claims.rendition,
+        e: expiresAt,
+      };
+      const body = Buffer.from(JSON.stringify(payload), "utf8").toString("base64url");
+      token = `${body}.${this.#mac(body).toString("base64url")}`;
+      this.#remembered.set(key, token);
+    }
+    return { token, expiresAt };
   }
 
   /** The URL under the API prefix, e.g. `/dams/api/v1/media/eyJ….abc`, and when it expires. */
