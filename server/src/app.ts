@@ -31,6 +31,9 @@ import { registerJobMetrics } from "./modules/jobs/jobs.metrics.js";
 import { librariesRoutes } from "./modules/libraries/libraries.routes.js";
 import { MAINTENANCE_EVERY_MS, maintenanceJob } from "./modules/maintenance/maintenance.job.js";
 import { mediaUploadsModule } from "./modules/media-uploads/media-uploads.compose.js";
+import { loadOrCreateMediaUrlKey } from "./modules/media-urls/media-url-key.js";
+import { MediaUrlSigner } from "./modules/media-urls/media-url-signer.js";
+import { mediaUrlsRoutes } from "./modules/media-urls/media-urls.routes.js";
 import { MenusRepository } from "./modules/menus/menus.repository.js";
 import { menusRoutes } from "./modules/menus/menus.routes.js";
 import { MenusService } from "./modules/menus/menus.service.js";
@@ -133,8 +136,10 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
   let processor: StoryMediaProcessor | undefined;
   const processingJob =
     seams.processingJob ?? processStoriesJob(() => processor!, { timeoutMs: Math.max(config.media.timeoutMs, 60_000) });
+  const mediaUrls = new MediaUrlSigner(loadOrCreateMediaUrlKey(config.mediaUrls), config.mediaUrls.ttlSeconds);
   const stories = buildStories({
     db,
+    signMediaUrl: (claims) => mediaUrls.url(claims),
     access: access.libraries,
     blobs: blobStore,
     jobs: seams.jobs ?? jobs.queue,
@@ -190,6 +195,9 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
       await api.register(librariesRoutes(stories.libraries));
       await api.register(foldersRoutes(stories.folders));
       await api.register(storiesRoutes(stories));
+      await api.register(
+        mediaUrlsRoutes({ signer: mediaUrls, downloads: stories.downloads, queries: stories.queries }),
+      );
       await api.register(workflowRoutes(stories));
       await api.register(catalogueRoutes(catalogue));
       await api.register(jobs.routes);

@@ -24,6 +24,21 @@ describe("config", () => {
     });
   });
 
+  it("keeps the media URL key in the data dir unless one is given, and refuses a short one", () => {
+    expect(loadConfig({}).mediaUrls).toEqual({
+      key: undefined,
+      keyFile: path.resolve("./data/media-url.key"),
+      ttlSeconds: 600,
+    });
+    const key = "k".repeat(32);
+    expect(loadConfig({ DAMS_MEDIA_URL_KEY: key, DAMS_MEDIA_URL_TTL_SECONDS: "120" }).mediaUrls).toMatchObject({
+      key,
+      ttlSeconds: 120,
+    });
+    expect(() => loadConfig({ DAMS_MEDIA_URL_KEY: "short" })).toThrow(/DAMS_MEDIA_URL_KEY: must be at least 32/);
+    expect(() => loadConfig({ DAMS_MEDIA_URL_TTL_SECONDS: "5" })).toThrow(ConfigError);
+  });
+
   it("reads PostgreSQL and SQLite URLs", () => {
     expect(loadConfig({ DATABASE_URL: "postgres://u@db:5432/dams" }).database).toEqual({
       kind: "postgres",

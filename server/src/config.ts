@@ -116,6 +116,9 @@ const envSchema = z.object({
     )
     .pipe(z.array(z.string().refine(isOrigin, "each entry must be an origin like https://cms.example.com (no path)")))
     .default([]),
+  DAMS_MEDIA_URL_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  DAMS_MEDIA_URL_KEY_FILE: z.string().min(1).optional(),
+  DAMS_MEDIA_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(600),
   DAMS_UPLOAD_MAX_BYTES: z.coerce
     .number()
     .int()
@@ -144,12 +147,22 @@ export interface Config {
   uploads: UploadsConfig;
   urlIngest: UrlIngestConfig;
   embed: EmbedConfig;
+  mediaUrls: MediaUrlsConfig;
 }
 
 /** Other newsroom systems that may frame the embeddable pages (docs/embedding.md). */
 export interface EmbedConfig {
   /** Exact origins (scheme, host, port) allowed to frame /source/ismpsource and /source/ismpupload and talk to them. */
   origins: string[];
+}
+
+/** Signed media URLs (docs/security.md): the HMAC key and how long a URL lives. */
+export interface MediaUrlsConfig {
+  /** DAMS_MEDIA_URL_KEY; when unset the key is read from (or created in) keyFile. */
+  key?: string;
+  keyFile: string;
+  /** A URL is valid at least this long (and at most half as long again: expiries are rounded up to share URLs). */
+  ttlSeconds: number;
 }
 
 /** Fetching media from a URL (docs/url-ingest.md); the address rules are in docs/security.md. */
@@ -338,5 +351,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       workDir: path.join(dataDir, "tmp", "url-fetch"),
     },
     embed: { origins: values.DAMS_EMBED_ORIGINS },
+    mediaUrls: {
+      key: values.DAMS_MEDIA_URL_KEY,
+      keyFile: path.resolve(values.DAMS_MEDIA_URL_KEY_FILE ?? path.join(dataDir, "media-url.key")),
+      ttlSeconds: values.DAMS_MEDIA_URL_TTL_SECONDS,
+    },
   };
 }

@@ -391,6 +391,8 @@ export interface JobsTable {
   /** The reason of the last failure. */
   last_error: string | null;
   dedupe_key: string | null;
+  /** The story a media job works on (jobs of one story only). */
+  story_id: string | null;
   cancel_requested: boolean | number;
   created_at: string;
   started_at: string | null;

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { FastifyInstance } from "fastify";
@@ -10,6 +10,7 @@ import { newOriginalKey } from "../modules/blobs/blob-keys.js";
 import { LocalBlobStore } from "../modules/blobs/local-blob-store.js";
 import { buildCatalogue } from "../modules/catalogue/catalogue.compose.js";
 import type { JobState } from "../modules/jobs/job-types.js";
+import { MediaUrlSigner } from "../modules/media-urls/media-url-signer.js";
 import { processStoriesJob } from "../modules/processing/process-stories.job.js";
 import { buildStories, PROCESS_STORIES_JOB, type StoriesModule } from "../modules/stories/stories.compose.js";
 import { StoryCatalogueUsage } from "../modules/stories/story-catalogue-usage.js";
@@ -37,15 +38,21 @@ export interface StoriesTestContext {
  * enqueued for a story stays queued instead of processing the fake bytes the
  * tests upload; a test that wants it run starts the worker itself.
  */
-export function useStoriesApp(dialect: DialectName): () => StoriesTestContext {
+export function useStoriesApp(
+  dialect: DialectName,
+  options: { env?: Record<string, string> } = {},
+): () => StoriesTestContext {
   let blobs: LocalBlobStore | undefined;
   const ctx = useTestApp(dialect, {
+    env: options.env,
     seams: (_db, database) => {
       blobs = new LocalBlobStore(path.join(database.dataDir, "blobs"));
       return { blobStore: blobs };
     },
   });
   let module: StoriesModule | undefined;
+  // The app signs with its own key; these services' views are not served.
+  const signer = new MediaUrlSigner(randomBytes(32), 600);
   return () => {
     const { app, db } = ctx();
     module ??= buildStories({
@@ -61,6 +68,7 @@ export function useStoriesApp(dialect: DialectName): () => StoriesTestContext {
         { timeoutMs: 60_000 },
       ),
       keywordUse: buildCatalogue(db, new StoryCatalogueUsage(db)).keywords,
+      signMediaUrl: (claims) => signer.url(claims),
     });
     return { app, db, blobs: blobs!, module };
   };

@@ -4168,6 +4168,202 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dams/api/v1/stories/{libraryId}/{storyId}/media-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A short-lived signed URL for one file of a story (for <img>, <video>, <audio>; renew before expiry)
+         * @description Access: permission `search`, action `get`; `read` on the library `libraryId`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description original (default), thumbnail, preview, proxy, poster, strip, waveform or cover */
+                    rendition?: string;
+                    versionNo?: number;
+                    /** @description ignored: the cover URL carries it so that a new cover has a new URL (no cached image is shown) */
+                    v?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description a library id such as `product` */
+                    libraryId: string;
+                    storyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                /** @description a path under /dams/api/v1/media/ that needs no Authorization header */
+                                url: string;
+                                /** @description ISO time after which the URL answers 403; ask again for a fresh one */
+                                expiresAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/media/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A story's file by signed URL (no bearer token): Range, ETag, inline only for safe image/video/audio types */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the file's bytes */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description a byte range of the file (Range: bytes=…) */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description not modified (If-None-Match) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dams/api/v1/workflow-story-create/photo": {
         parameters: {
             query?: never;
@@ -13524,6 +13720,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dams/api/v1/stories/{libraryId}/{storyId}/processing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The story's media processing: its state and its jobs with progress, for readers of the story
+         * @description Access: permission `search`, action `get`; `read` on the library `libraryId`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a library id such as `product` */
+                    libraryId: string;
+                    storyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["StoryProcessing"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/uuas/interaction/{uid}": {
         parameters: {
             query?: never;
@@ -14181,6 +14479,10 @@ export interface components {
             updatedAt: string;
             coverUrl: string | null;
             thumbnailUrl: string | null;
+            /** @description signed, short-lived coverUrl */
+            coverMediaUrl: string | null;
+            /** @description signed, short-lived thumbnailUrl */
+            thumbnailMediaUrl: string | null;
             /** @description the current version's files */
             files: {
                 versionNo: number;
@@ -14190,7 +14492,10 @@ export interface components {
                 size: number;
                 width: number | null;
                 height: number | null;
+                /** @description the file under /stories/download (bearer token) */
                 url: string;
+                /** @description a short-lived signed URL of the file for <img>/<video>/<audio>, no bearer token */
+                mediaUrl: string;
             }[];
             /** @description member story ids of a composite, in order */
             members: string[];
@@ -14215,7 +14520,10 @@ export interface components {
                 size: number;
                 width: number | null;
                 height: number | null;
+                /** @description the file under /stories/download (bearer token) */
                 url: string;
+                /** @description a short-lived signed URL of the file for <img>/<video>/<audio>, no bearer token */
+                mediaUrl: string;
             }[];
         };
         DuplicateGroupInput: {
@@ -14251,6 +14559,33 @@ export interface components {
             details: {
                 [key: string]: unknown;
             };
+        };
+        StoryProcessingInput: {
+            /**
+             * @description the story's own summary: none, queued, running, done, failed
+             * @enum {string}
+             */
+            processingState: "none" | "queued" | "running" | "done" | "failed";
+            processingError: string | null;
+            versionNo: number;
+            /** @description the story's newest jobs, newest first */
+            jobs: {
+                id: string;
+                /** @description the job's name, e.g. stories.process (thumbnail, preview, proxy transcode…) */
+                kind: string;
+                /** @enum {string} */
+                state: "queued" | "running" | "succeeded" | "dead" | "cancelled";
+                /** @description 0-100, written at most once per DAMS_JOBS_PROGRESS_MS */
+                progress: number;
+                /** @description the reason of the last failed attempt */
+                error: string | null;
+                attempts: number;
+                maxAttempts: number;
+                createdAt: string;
+                startedAt: string | null;
+                finishedAt: string | null;
+                updatedAt: string;
+            }[];
         };
         MenuItemInput: {
             id: string;
@@ -14713,6 +15048,10 @@ export interface components {
             updatedAt: string;
             coverUrl: string | null;
             thumbnailUrl: string | null;
+            /** @description signed, short-lived coverUrl */
+            coverMediaUrl: string | null;
+            /** @description signed, short-lived thumbnailUrl */
+            thumbnailMediaUrl: string | null;
             /** @description the current version's files */
             files: {
                 versionNo: number;
@@ -14722,7 +15061,10 @@ export interface components {
                 size: number;
                 width: number | null;
                 height: number | null;
+                /** @description the file under /stories/download (bearer token) */
                 url: string;
+                /** @description a short-lived signed URL of the file for <img>/<video>/<audio>, no bearer token */
+                mediaUrl: string;
             }[];
             /** @description member story ids of a composite, in order */
             members: string[];
@@ -14747,7 +15089,10 @@ export interface components {
                 size: number;
                 width: number | null;
                 height: number | null;
+                /** @description the file under /stories/download (bearer token) */
                 url: string;
+                /** @description a short-lived signed URL of the file for <img>/<video>/<audio>, no bearer token */
+                mediaUrl: string;
             }[];
         };
         DuplicateGroup: {
@@ -14783,6 +15128,33 @@ export interface components {
             details: {
                 [key: string]: unknown;
             };
+        };
+        StoryProcessing: {
+            /**
+             * @description the story's own summary: none, queued, running, done, failed
+             * @enum {string}
+             */
+            processingState: "none" | "queued" | "running" | "done" | "failed";
+            processingError: string | null;
+            versionNo: number;
+            /** @description the story's newest jobs, newest first */
+            jobs: {
+                id: string;
+                /** @description the job's name, e.g. stories.process (thumbnail, preview, proxy transcode…) */
+                kind: string;
+                /** @enum {string} */
+                state: "queued" | "running" | "succeeded" | "dead" | "cancelled";
+                /** @description 0-100, written at most once per DAMS_JOBS_PROGRESS_MS */
+                progress: number;
+                /** @description the reason of the last failed attempt */
+                error: string | null;
+                attempts: number;
+                maxAttempts: number;
+                createdAt: string;
+                startedAt: string | null;
+                finishedAt: string | null;
+                updatedAt: string;
+            }[];
         };
         MenuItem: {
             id: string;

@@ -1,50 +1,22 @@
 import { FileImageOutlined, FileOutlined, SoundOutlined, VideoCameraOutlined } from "@ant-design/icons";
-import { Skeleton } from "antd";
 import { type CSSProperties, useEffect, useState } from "react";
-import { fetchBlob, type Story, type StoryType } from "../api/stories";
+import type { Story, StoryType } from "../api/stories";
 
 /**
- * Files of the API need the bearer token, which an <img> or <video> cannot
- * send (and a token in the URL is refused by the server), so each file is
- * fetched and shown through an object URL, revoked when no longer shown.
+ * Fetches a JSON file (the strip index, the waveform peaks) by its signed
+ * media URL: no bearer token needed.
  */
-export function useAuthorizedUrl(url: string | null | undefined): { src: string | null; failed: boolean } {
-  const [state, setState] = useState<{ src: string | null; failed: boolean }>({ src: null, failed: false });
-  useEffect(() => {
-    setState({ src: null, failed: false });
-    if (!url) return;
-    let objectUrl: string | null = null;
-    let cancelled = false;
-    fetchBlob(url, { silent: true }).then(
-      (blob) => {
-        if (cancelled) return;
-        objectUrl = URL.createObjectURL(blob);
-        setState({ src: objectUrl, failed: false });
-      },
-      () => !cancelled && setState({ src: null, failed: true }),
-    );
-    return () => {
-      cancelled = true;
-      if (objectUrl) URL.revokeObjectURL(objectUrl);
-    };
-  }, [url]);
-  return state;
-}
-
-/** Fetches a JSON file of the API (the strip index, the waveform peaks). */
-export function useAuthorizedJson<T>(url: string | null | undefined): T | null {
+export function useMediaJson<T>(url: string | null | undefined): T | null {
   const [value, setValue] = useState<T | null>(null);
   useEffect(() => {
     setValue(null);
     if (!url) return;
-    let cancelled = false;
-    fetchBlob(url, { silent: true })
-      .then((blob) => blob.text())
-      .then((text) => !cancelled && setValue(JSON.parse(text) as T))
+    const controller = new AbortController();
+    fetch(url, { signal: controller.signal })
+      .then((response) => (response.ok ? (response.json() as Promise<T>) : null))
+      .then((json) => !controller.signal.aborted && setValue(json))
       .catch(() => undefined);
-    return () => {
-      cancelled = true;
-    };
+    return () => controller.abort();
   }, [url]);
   return value;
 }
@@ -65,15 +37,21 @@ export function StoryTypeIcon({ type, style }: { type: StoryType; style?: CSSPro
 /**
  * The image a card shows: a photo's own thumbnail; for a video, audio or
  * composite its cover (the first frame until someone sets one in the cover
- * cropper), so a new cover shows in the lists.
+ * cropper), so a new cover shows in the lists. Signed media URLs.
  */
-export function cardImageUrl(story: Pick<Story, "type" | "thumbnailUrl" | "coverUrl">): string | null {
-  return story.type === "photo" ? (story.thumbnailUrl ?? story.coverUrl) : (story.coverUrl ?? story.thumbnailUrl);
+export function cardImageUrl(story: Pick<Story, "type" | "thumbnailMediaUrl" | "coverMediaUrl">): string | null {
+  return story.type === "photo"
+    ? (story.thumbnailMediaUrl ?? story.coverMediaUrl)
+    : (story.coverMediaUrl ?? story.thumbnailMediaUrl);
 }
 
-/** A thumbnail (or the type's icon when the story has none), filling its box. */
-export function StoryThumbnail({ url, type, alt }: { url: string | null; type: StoryType; alt: string }) {
-  const { src, failed } = useAuthorizedUrl(url);
+/**
+ * A thumbnail (or the type's icon when the story has none, or it fails),
+ * filling its box. `src` is a signed media URL, so the browser loads it
+ * itself: lazily, from its cache, without a blob copy in memory.
+ */
+export function StoryThumbnail({ src, type, alt }: { src: string | null; type: StoryType; alt: string }) {
+  const [failed, setFailed] = useState<string | null>(null);
   const box: CSSProperties = {
     width: "100%",
     height: "100%",
@@ -83,17 +61,17 @@ export function StoryThumbnail({ url, type, alt }: { url: string | null; type: S
     background: "#f5f5f5",
     overflow: "hidden",
   };
-  if (url && !src && !failed) {
-    return (
-      <div style={box}>
-        <Skeleton.Image active />
-      </div>
-    );
-  }
   return (
     <div style={box}>
-      {src ? (
-        <img src={src} alt={alt} style={{ maxWidth: "100%", maxHeight: "100%", objectFit: "contain" }} />
+      {src && failed !== src ? (
+        <img
+          src={src}
+          alt={alt}
+          loading="lazy"
+          decoding="async"
+          onError={() => setFailed(src)}
+          style={{ maxWidth: "100%", maxHeight: "100%", objectFit: "contain" }}
+        />
       ) : (
         <StoryTypeIcon type={type} style={{ fontSize: 40, color: "#bfbfbf" }} />
       )}

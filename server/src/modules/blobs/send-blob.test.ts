@@ -23,11 +23,11 @@ const OTHER_KEY = "originals/aa/bb/nikon";
 function downloadApp(store: BlobStore): FastifyInstance {
   const app = Fastify({ logger: false });
   registerErrorHandler(app);
-  app.get<{ Querystring: { key?: string; inline?: string } }>("/download", (request, reply) =>
+  app.get<{ Querystring: { key?: string; inline?: string; type?: string } }>("/download", (request, reply) =>
     sendBlob(request, reply, store, {
       key: request.query.key ?? KEY,
       fileName: "台风 Canon 40D.jpg",
-      contentType: "image/jpeg",
+      contentType: request.query.type ?? "image/jpeg",
       disposition: request.query.inline ? "inline" : "attachment",
     }),
   );
@@ -115,7 +115,8 @@ describe("sendBlob and sendZip on the local store", () => {
       "attachment; filename=\"?? Canon 40D.jpg\"; filename*=UTF-8''%E5%8F%B0%E9%A3%8E%20Canon%2040D.jpg",
     );
     expect(response.headers["x-content-type-options"]).toBe("nosniff");
-    expect(response.headers["content-security-policy"]).toBe("sandbox");
+    expect(response.headers["content-security-policy"]).toMatch(/^sandbox; default-src 'none'; /);
+    expect(response.headers["content-security-policy"]).not.toMatch(/script-src/);
     expect(response.headers.etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
     expect(response.headers["last-modified"]).toBeDefined();
   });
@@ -131,6 +132,19 @@ describe("sendBlob and sendZip on the local store", () => {
   it("sends inline for players", async () => {
     const response = await app.inject({ method: "GET", url: "/download?inline=1" });
     expect(response.headers["content-disposition"]).toMatch(/^inline; /);
+  });
+
+  it("never sends a type that can carry script inline, whatever the caller asks", async () => {
+    for (const type of ["image/svg+xml", "text/html", "application/xhtml+xml", "application/pdf", "text/xml"]) {
+      const response = await app.inject({ method: "GET", url: `/download?inline=1&type=${encodeURIComponent(type)}` });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers["content-disposition"], type).toMatch(/^attachment; /);
+      expect(response.headers["x-content-type-options"]).toBe("nosniff");
+    }
+    for (const type of ["image/png", "video/mp4", "audio/mpeg"]) {
+      const response = await app.inject({ method: "GET", url: `/download?inline=1&type=${encodeURIComponent(type)}` });
+      expect(response.headers["content-disposition"], type).toMatch(/^inline; /);
+    }
   });
 
   it("answers ranges: the first bytes, a suffix, an open end", async () => {

@@ -9,7 +9,7 @@ export interface SendBlobOptions {
   /** The name the browser saves under (RFC 6266, UTF-8 names as `filename*`). */
   fileName: string;
   contentType: string;
-  /** `inline` for players and previews, `attachment` for downloads. */
+  /** `inline` for players and previews (honoured for INLINE_SAFE types only), `attachment` for downloads. */
   disposition: "attachment" | "inline";
   /** Lifetime of a presigned URL when the store gives one (S3 with presigned downloads). Default 300 s. */
   presignedUrlSeconds?: number;
@@ -22,9 +22,24 @@ export interface SendBlobOptions {
  */
 export const USER_CONTENT_HEADERS = {
   "x-content-type-options": "nosniff",
-  "content-security-policy": "sandbox",
+  // A user file opened as a page loads nothing and runs nothing; media-src and
+  // img-src let the browser's own image and media viewers show a safe file.
+  "content-security-policy": "sandbox; default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'",
   "cross-origin-resource-policy": "same-origin",
 } as const;
+
+/**
+ * Types a browser shows as passive media. Anything else asked for inline
+ * (SVG and HTML above all, which carry script; PDFs, unknown types) goes out
+ * as an attachment, so our origin never renders it as a document.
+ */
+export function inlineSafe(contentType: string): boolean {
+  const type = contentType.split(";")[0]!.trim().toLowerCase();
+  return (
+    ["image/jpeg", "image/png", "image/webp", "image/gif", "video/mp4", "video/webm"].includes(type) ||
+    (type.startsWith("audio/") && type !== "audio/x-mpegurl" && type !== "audio/mpegurl")
+  );
+}
 
 type RangeAnswer = { kind: "whole" } | { kind: "partial"; range: ByteRange } | { kind: "unsatisfiable" };
 
@@ -89,7 +104,9 @@ export async function sendBlob(
     "cache-control": "private, no-cache",
     etag,
     "content-type": options.contentType,
-    "content-disposition": contentDisposition(options.fileName, { type: options.disposition }),
+    "content-disposition": contentDisposition(options.fileName, {
+      type: options.disposition === "inline" && inlineSafe(options.contentType) ? "inline" : "attachment",
+    }),
   });
   if (stat.modifiedAt) reply.header("last-modified", stat.modifiedAt.toUTCString());
 

@@ -65,6 +65,7 @@ export class JobQueue implements JobEnqueuer {
         maxAttempts: definition.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
         runAt: options.runAt ? new Date(options.runAt).toISOString() : now,
         dedupeKey: options.dedupeKey ?? null,
+        storyId: options.storyId ?? null,
       },
       now,
       options.transaction,

@@ -37,6 +37,8 @@ export interface EnqueueOptions {
   runAt?: string;
   /** A job with the same name and key that is queued or running is not enqueued twice. */
   dedupeKey?: string;
+  /** The story the job works on, so its readers can follow it (GET /stories/{library}/{id}/processing). */
+  storyId?: string;
   /** Runs inside this transaction, so the job exists exactly when the rows that need it do. */
   transaction?: Transaction<Database> | Kysely<Database>;
 }

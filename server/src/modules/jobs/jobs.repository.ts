@@ -17,6 +17,7 @@ export interface JobRecord {
   progress: number;
   lastError: string | null;
   dedupeKey: string | null;
+  storyId: string | null;
   cancelRequested: boolean;
   createdAt: string;
   startedAt: string | null;
@@ -36,6 +37,7 @@ export interface NewJob {
   maxAttempts: number;
   runAt: string;
   dedupeKey: string | null;
+  storyId?: string | null;
 }
 
 /** How a running job ends (or goes back to the queue). */
@@ -76,6 +78,7 @@ export class JobsRepository {
       progress: row.progress,
       lastError: row.last_error,
       dedupeKey: row.dedupe_key,
+      storyId: row.story_id,
       cancelRequested: this.db.adapter.readBoolean(row.cancel_requested),
       createdAt: row.created_at,
       startedAt: row.started_at,
@@ -105,6 +108,7 @@ export class JobsRepository {
           progress: 0,
           last_error: null,
           dedupe_key: job.dedupeKey,
+          story_id: job.storyId ?? null,
           cancel_requested: false,
           created_at: now,
           started_at: null,

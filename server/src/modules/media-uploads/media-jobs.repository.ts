@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import type { Db } from "../../db/database.js";
 import type { JobState } from "../jobs/job-types.js";
 
@@ -10,12 +9,20 @@ export interface StoryJob {
   createdAt: string;
 }
 
+/** A job of a story as its readers see it (GET /stories/{library}/{id}/processing). */
+export interface StoryJobDetail extends StoryJob {
+  name: string;
+  attempts: number;
+  maxAttempts: number;
+  startedAt: string | null;
+  finishedAt: string | null;
+  updatedAt: string;
+}
+
 /**
- * Read-only questions about the media jobs of one story. The processing job's
- * payload is `{ ids: [...] }` (a commit may process several stories in one
- * job), so a story's jobs are found by its id inside the JSON text: the cast
- * works the same on SQLite (text) and PostgreSQL (jsonb), and a story id is a
- * UUID, so it holds no LIKE wildcard.
+ * Read-only questions about the jobs of one story, found by the jobs'
+ * `story_id` column (indexed with created_at; set on enqueue for jobs of one
+ * story).
  */
 export class MediaJobsRepository {
   constructor(private readonly db: Db) {}
@@ -24,8 +31,41 @@ export class MediaJobsRepository {
     return this.db.kysely
       .selectFrom("jobs")
       .select(["id", "state", "progress", "last_error", "created_at"])
-      .where("name", "=", jobName)
-      .where(sql<string>`cast(payload as text)`, "like", `%"${storyId}"%`);
+      .where("story_id", "=", storyId)
+      .where("name", "=", jobName);
+  }
+
+  /** The story's newest jobs, newest first. */
+  async ofStory(storyId: string, limit: number): Promise<StoryJobDetail[]> {
+    const rows = await this.db.kysely
+      .selectFrom("jobs")
+      .select([
+        "id",
+        "name",
+        "state",
+        "progress",
+        "last_error",
+        "attempts",
+        "max_attempts",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "updated_at",
+      ])
+      .where("story_id", "=", storyId)
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      ...toStoryJob(row),
+      name: row.name,
+      attempts: row.attempts,
+      maxAttempts: row.max_attempts,
+      startedAt: row.started_at,
+      finishedAt: row.finished_at,
+      updatedAt: row.updated_at,
+    }));
   }
 
   /** A job of the story that is queued or running (few rows: the state index bounds the scan). */

@@ -9,6 +9,7 @@ import type { ProcessStoriesPayload } from "../stories/stories.service.js";
 import { MediaJobsRepository } from "./media-jobs.repository.js";
 import { mediaUploadsRoutes } from "./media-uploads.routes.js";
 import { MediaUploadsService } from "./media-uploads.service.js";
+import { storyJobsRoutes } from "./story-jobs.routes.js";
 
 export interface MediaUploadsModuleDependencies {
   db: Db;
@@ -22,6 +23,7 @@ export interface MediaUploadsModuleDependencies {
 
 /** Builds the media-uploads service and its routes (called once by app.ts). */
 export function mediaUploadsModule(deps: MediaUploadsModuleDependencies): FastifyPluginAsyncZod {
+  const jobs = new MediaJobsRepository(deps.db);
   const service = new MediaUploadsService({
     stories: deps.stories.stories,
     queries: deps.stories.queries,
@@ -29,11 +31,14 @@ export function mediaUploadsModule(deps: MediaUploadsModuleDependencies): Fastif
     folders: deps.stories.folders,
     blobs: deps.blobs,
     blobRows: new BlobsRepository(deps.db),
-    jobs: new MediaJobsRepository(deps.db),
+    jobs,
     processingJobName: deps.processingJob.name,
     // libvips takes at most an hour, and an editor's image never needs more than two minutes.
     images: { maxPixels: deps.media.maxPixels, timeoutSeconds: 120 },
     maxImageBytes: deps.bodyLimit,
   });
-  return mediaUploadsRoutes(service);
+  return async (app) => {
+    await app.register(mediaUploadsRoutes(service));
+    await app.register(storyJobsRoutes({ queries: deps.stories.queries, jobs }));
+  };
 }

@@ -8,6 +8,7 @@ import type { Database } from "../../db/schema.js";
 import { describeEachDialect } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { api, processingJobsFor, uploadStory, useStoriesApp } from "../../test/stories-app.js";
+import { USER_CONTENT_HEADERS } from "../blobs/send-blob.js";
 import type { EnqueueOptions, JobDefinition } from "../jobs/job-types.js";
 import { PROCESS_STORIES_JOB } from "./stories.compose.js";
 
@@ -156,10 +157,12 @@ describeEachDialect("story lifecycle", (dialect) => {
       [b.id, "committed", "queued"],
     ]);
     expect(stories[0]!.caption).toBe("台风“山竹”登陆");
-    // One job for the batch, in the durable queue; the app's worker is not running in tests, so it stays queued.
+    // One job per story, in the durable queue; the app's worker is not running in tests, so it stays queued.
     const [job] = await processingJobsFor(ctx(), a.id);
-    expect(job).toEqual({ id: expect.any(String), state: "queued", ids: [a.id, b.id] });
-    expect(await processingJobsFor(ctx(), b.id)).toEqual([job]);
+    expect(job).toEqual({ id: expect.any(String), state: "queued", ids: [a.id] });
+    const [jobOfB] = await processingJobsFor(ctx(), b.id);
+    expect(jobOfB).toEqual({ id: expect.any(String), state: "queued", ids: [b.id] });
+    expect(jobOfB!.id).not.toBe(job!.id);
     expect(ctx().app.jobs.worker.started).toBe(false);
     expect((await ctx().app.jobs.queue.get(job!.id)).name).toBe(PROCESS_STORIES_JOB);
 
@@ -375,7 +378,7 @@ describeEachDialect("story lifecycle", (dialect) => {
       "content-type": "video/mp4",
       "content-length": "10",
       "x-content-type-options": "nosniff",
-      "content-security-policy": "sandbox",
+      "content-security-policy": USER_CONTENT_HEADERS["content-security-policy"],
     });
     expect(whole.headers["content-disposition"]).toMatch(/^inline; /);
     expect(fileNameOf(whole.headers["content-disposition"])).toBe("台风登陆 现场.mp4");
@@ -406,7 +409,7 @@ describeEachDialect("story lifecycle", (dialect) => {
     expect(attachment.body).toBe("0123");
     expect(attachment.headers["content-disposition"]).toMatch(/^attachment; /);
     expect(fileNameOf(attachment.headers["content-disposition"])).toBe("台风登陆 现场.mp4");
-    expect(attachment.headers["content-security-policy"]).toBe("sandbox");
+    expect(attachment.headers["content-security-policy"]).toBe(USER_CONTENT_HEADERS["content-security-policy"]);
     expect(attachment.headers["x-content-type-options"]).toBe("nosniff");
 
     // Two downloads from byte 0 (the inline original and the attachment); the seeks, the 304 and HEAD are not.
@@ -452,7 +455,7 @@ describeEachDialect("story lifecycle", (dialect) => {
       expect(shown.headers).toMatchObject({
         "content-type": "image/webp",
         "x-content-type-options": "nosniff",
-        "content-security-policy": "sandbox",
+        "content-security-policy": USER_CONTENT_HEADERS["content-security-policy"],
       });
       expect(shown.headers["content-disposition"]).toMatch(/^inline; /);
       expect(fileNameOf(shown.headers["content-disposition"])).toBe(`“山竹”过境_ 深圳_香港-${rendition}.webp`);
@@ -479,7 +482,7 @@ describeEachDialect("story lifecycle", (dialect) => {
     expect(response.headers).toMatchObject({
       "content-type": "application/zip",
       "x-content-type-options": "nosniff",
-      "content-security-policy": "sandbox",
+      "content-security-policy": USER_CONTENT_HEADERS["content-security-policy"],
       "content-length": String(response.rawPayload.length),
     });
     expect(fileNameOf(response.headers["content-disposition"])).toBe("product-3-stories.zip");
@@ -627,6 +630,11 @@ describeEachDialect("story lifecycle", (dialect) => {
       perceptualHash: "00ff00ff00ff00ff",
       properties: { camera: "Canon EOS R5" },
     });
+    // The original file of the version learns its pixel size too (the version compare shows it).
+    const original = (await call(editor, "GET", `/stories/product/${story.id}`))
+      .json()
+      .data.files.find((file: { role: string }) => file.role === "original");
+    expect(original).toMatchObject({ width: 4000, height: 3000 });
     const { replacedBlobKey } = await ctx().module.stories.addRendition({
       storyId: story.id,
       role: "thumbnail",

@@ -13,6 +13,7 @@ import { StoryDownloads } from "./story-downloads.service.js";
 import { StoryLinksRepository } from "./story-links.repository.js";
 import { StoryLinksService } from "./story-links.service.js";
 import { StoryQueries } from "./story-queries.service.js";
+import type { SignMediaUrl } from "./story-view.js";
 
 /** The name of the media processing job stories enqueue (its handler is the processing module's). */
 export const PROCESS_STORIES_JOB = "stories.process";
@@ -26,6 +27,8 @@ export interface StoriesDependencies {
   processingJob: JobDefinition<ProcessStoriesPayload>;
   /** Counts keywords applied to stories (the catalogue's KeywordService). */
   keywordUse: KeywordUse;
+  /** Signs the media URLs of story views (MediaUrlSigner.url). */
+  signMediaUrl: SignMediaUrl;
   onBlobDeleteError?: (key: string, error: unknown) => void;
   onKeywordUseError?: (names: string[], error: unknown) => void;
 }
@@ -47,7 +50,7 @@ export function buildStories(deps: StoriesDependencies): StoriesModule {
   const folders = new FoldersService(new FoldersRepository(db), librariesRepository);
   const storiesRepository = new StoriesRepository(db.kysely, db.adapter);
   const actions = new StoryActionsRepository(db.kysely, db.adapter);
-  const queries = new StoryQueries(storiesRepository, actions, libraries);
+  const queries = new StoryQueries(storiesRepository, actions, libraries, deps.signMediaUrl);
   const stories = new StoriesService({
     db,
     stories: storiesRepository,

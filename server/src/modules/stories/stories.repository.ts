@@ -316,6 +316,18 @@ export class StoriesRepository {
     await this.kysely.deleteFrom("blobs").where("key", "in", keys).execute();
   }
 
+  /** Sets the pixel size of a version's file where it is not known yet (the original, once a media job has read it). */
+  async fillFileDimensions(storyId: string, versionNo: number, role: string, width: number, height: number) {
+    await this.kysely
+      .updateTable("story_files")
+      .set({ width, height })
+      .where("story_id", "=", storyId)
+      .where("version_no", "=", versionNo)
+      .where("role", "=", role)
+      .where("width", "is", null)
+      .execute();
+  }
+
   /** Hands a draft's files to another story as one of its versions (new version from a draft). */
   async moveFiles(fromStoryId: string, toStoryId: string, versionNo: number): Promise<void> {
     await this.kysely

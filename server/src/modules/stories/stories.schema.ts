@@ -59,7 +59,8 @@ const fileSchema = z.object({
   size: z.number().int(),
   width: z.number().int().nullable(),
   height: z.number().int().nullable(),
-  url: z.string(),
+  url: z.string().describe("the file under /stories/download (bearer token)"),
+  mediaUrl: z.string().describe("a short-lived signed URL of the file for <img>/<video>/<audio>, no bearer token"),
 });
 
 export const storySchema = z
@@ -102,6 +103,8 @@ export const storySchema = z
     updatedAt: z.string(),
     coverUrl: z.string().nullable(),
     thumbnailUrl: z.string().nullable(),
+    coverMediaUrl: z.string().nullable().describe("signed, short-lived coverUrl"),
+    thumbnailMediaUrl: z.string().nullable().describe("signed, short-lived thumbnailUrl"),
     files: z.array(fileSchema).describe("the current version's files"),
     members: z.array(z.string()).describe("member story ids of a composite, in order"),
   })

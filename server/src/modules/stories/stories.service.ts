@@ -447,7 +447,7 @@ export class StoriesService {
       const id = await this.deps.jobs.enqueue(
         this.deps.processingJob,
         { ids: [story.id] },
-        { transaction: trx, dedupeKey: options.dedupeKey },
+        { transaction: trx, dedupeKey: options.dedupeKey, storyId: story.id },
       );
       await this.deps.actions.with(trx).record(
         this.#support.action(actor, story)("processing", {

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
 import { beforeAll, expect, it } from "vitest";
 import { callApi } from "../../test/api-call.js";
@@ -8,6 +8,7 @@ import { api, sha256, uploadStory, useStoriesApp } from "../../test/stories-app.
 import { GrantsRepository } from "../access/grants.repository.js";
 import { LibraryAccess } from "../access/library-access.js";
 import { newOriginalKey } from "../blobs/blob-keys.js";
+import { MediaUrlSigner } from "../media-urls/media-url-signer.js";
 import { StoryUploadSink } from "../processing/story-upload-sink.js";
 import { buildStories, PROCESS_STORIES_JOB } from "./stories.compose.js";
 
@@ -104,12 +105,14 @@ describeEachDialect("keyword use counted as stories get keywords", (dialect) => 
   it("keeps the story's change when the count cannot be written, and reports it", async () => {
     const { db } = ctx();
     const failures: string[][] = [];
+    const signer = new MediaUrlSigner(randomBytes(32), 600);
     const module = buildStories({
       db,
       access: new LibraryAccess(new GrantsRepository(db)),
       blobs: ctx().blobs,
       jobs: ctx().app.jobs.queue,
       processingJob: { name: PROCESS_STORIES_JOB, run: async () => {} },
+      signMediaUrl: (claims) => signer.url(claims),
       keywordUse: {
         recordUse: async () => {
           throw new Error("the catalogue is unavailable");

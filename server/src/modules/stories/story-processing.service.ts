@@ -80,6 +80,10 @@ export class StoryProcessing {
   async applyExtractedMetadata(storyId: string, fields: ExtractedMetadata): Promise<Story> {
     const story = await this.deps.stories.find(storyId);
     if (!story) throw new NotFound(`story ${storyId} does not exist`);
+    // The original's own size, per version (the story's fields keep what they had: they are filled, not replaced).
+    if (fields.width && fields.height) {
+      await this.deps.stories.fillFileDimensions(story.id, story.versionNo, "original", fields.width, fields.height);
+    }
     const changes = extractedChanges(story, fields, (v) => this.deps.stories.json(v));
     if (Object.keys(changes).length === 0) return story;
     const now = this.support.now();

@@ -7,7 +7,7 @@ import { groupPairs, nearPairs } from "./duplicates.js";
 import type { StoriesRepository } from "./stories.repository.js";
 import type { StoryActionRecord, StoryActionsRepository } from "./story-actions.repository.js";
 import type { Story } from "./story-types.js";
-import { type StoryView, toStoryView, toVersionView, type VersionView } from "./story-view.js";
+import { type SignMediaUrl, type StoryView, toStoryView, toVersionView, type VersionView } from "./story-view.js";
 
 export interface StoryListQuery {
   page: number;
@@ -58,6 +58,7 @@ export class StoryQueries {
     private readonly stories: StoriesRepository,
     private readonly actionLog: StoryActionsRepository,
     private readonly libraries: LibrariesService,
+    private readonly signMediaUrl: SignMediaUrl,
   ) {}
 
   async views(stories: Story[]): Promise<StoryView[]> {
@@ -65,7 +66,7 @@ export class StoryQueries {
     const views: StoryView[] = [];
     for (const story of stories) {
       const members = story.type === "composite" ? await this.stories.members(story.id) : [];
-      views.push(toStoryView(story, files, members));
+      views.push(toStoryView(story, files, this.signMediaUrl, members));
     }
     return views;
   }
@@ -126,7 +127,9 @@ export class StoryQueries {
   async versions(libraryId: string, storyId: string): Promise<VersionView[]> {
     const story = await this.require(libraryId, storyId);
     const files = await this.stories.files([story.id]);
-    return (await this.stories.versions(story.id)).map((version) => toVersionView(story, version, files));
+    return (await this.stories.versions(story.id)).map((version) =>
+      toVersionView(story, version, files, this.signMediaUrl),
+    );
   }
 
   async version(libraryId: string, storyId: string, versionNo: number): Promise<VersionView> {

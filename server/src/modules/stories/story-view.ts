@@ -10,13 +10,26 @@ export interface StoryFileView {
   width: number | null;
   height: number | null;
   url: string;
+  /** A short-lived signed URL of the same file for <img>/<video>/<audio> (no bearer token). */
+  mediaUrl: string;
 }
+
+/** Signs a media URL (MediaUrlSigner.url); HMAC-SHA256, cheap enough for every file of a list page. */
+export type SignMediaUrl = (claims: {
+  libraryId: string;
+  storyId: string;
+  versionNo: number;
+  rendition: string;
+}) => string;
 
 /** A story as the API shows it: blob keys stay inside the server, files are URLs. */
 export type StoryView = Omit<Story, "coverKey"> & {
   storyId: string;
   coverUrl: string | null;
   thumbnailUrl: string | null;
+  /** Signed, short-lived versions of coverUrl and thumbnailUrl (see StoryFileView.mediaUrl). */
+  coverMediaUrl: string | null;
+  thumbnailMediaUrl: string | null;
   files: StoryFileView[];
   members: string[];
 };
@@ -34,11 +47,15 @@ export function fileUrl(story: Pick<Story, "libraryId" | "id">, role: string, ve
  * showing the old image. The token is a digest, so blob keys stay inside.
  */
 export function coverUrl(story: Pick<Story, "libraryId" | "id">, coverKey: string): string {
-  const token = createHash("sha256").update(coverKey).digest("hex").slice(0, 12);
-  return `${fileUrl(story, "cover")}&v=${token}`;
+  return `${fileUrl(story, "cover")}&v=${coverToken(coverKey)}`;
 }
 
-export function toFileView(story: Pick<Story, "libraryId" | "id">, file: StoryFile): StoryFileView {
+/** A digest of the cover's blob key: blob keys stay inside the server. */
+function coverToken(coverKey: string): string {
+  return createHash("sha256").update(coverKey).digest("hex").slice(0, 12);
+}
+
+export function toFileView(story: Pick<Story, "libraryId" | "id">, file: StoryFile, sign: SignMediaUrl): StoryFileView {
   return {
     versionNo: file.versionNo,
     role: file.role,
@@ -47,18 +64,25 @@ export function toFileView(story: Pick<Story, "libraryId" | "id">, file: StoryFi
     width: file.width,
     height: file.height,
     url: fileUrl(story, file.role, file.versionNo),
+    mediaUrl: sign({ libraryId: story.libraryId, storyId: story.id, versionNo: file.versionNo, rendition: file.role }),
   };
 }
 
-export function toStoryView(story: Story, files: StoryFile[], members: string[] = []): StoryView {
+export function toStoryView(story: Story, files: StoryFile[], sign: SignMediaUrl, members: string[] = []): StoryView {
   const { coverKey, ...rest } = story;
   const current = files.filter((file) => file.storyId === story.id && file.versionNo === story.versionNo);
+  const hasThumbnail = current.some((file) => file.role === "thumbnail");
+  const signed = (rendition: string) =>
+    sign({ libraryId: story.libraryId, storyId: story.id, versionNo: story.versionNo, rendition });
   return {
     ...rest,
     storyId: story.id,
     coverUrl: coverKey ? coverUrl(story, coverKey) : null,
-    thumbnailUrl: current.some((file) => file.role === "thumbnail") ? fileUrl(story, "thumbnail") : null,
-    files: current.map((file) => toFileView(story, file)),
+    thumbnailUrl: hasThumbnail ? fileUrl(story, "thumbnail") : null,
+    // The cover is replaced in place: its token makes a new cover a new URL here too.
+    coverMediaUrl: coverKey ? `${signed("cover")}?v=${coverToken(coverKey)}` : null,
+    thumbnailMediaUrl: hasThumbnail ? signed("thumbnail") : null,
+    files: current.map((file) => toFileView(story, file, sign)),
     members,
   };
 }
@@ -68,11 +92,16 @@ export interface VersionView extends Omit<StoryVersion, "blobKey"> {
   files: StoryFileView[];
 }
 
-export function toVersionView(story: Story, version: StoryVersion, files: StoryFile[]): VersionView {
+export function toVersionView(
+  story: Story,
+  version: StoryVersion,
+  files: StoryFile[],
+  sign: SignMediaUrl,
+): VersionView {
   const { blobKey: _blobKey, ...rest } = version;
   return {
     ...rest,
     current: version.versionNo === story.versionNo,
-    files: files.filter((file) => file.versionNo === version.versionNo).map((file) => toFileView(story, file)),
+    files: files.filter((file) => file.versionNo === version.versionNo).map((file) => toFileView(story, file, sign)),
   };
 }

@@ -127,9 +127,11 @@ export class StoryWriteSupport {
     }
   }
 
+  /** One job per story, so each story's progress and failure are its own. */
   async enqueueProcessing(trx: Kysely<Database>, ids: string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await this.deps.jobs.enqueue(this.deps.processingJob, { ids }, { transaction: trx });
+    for (const id of ids) {
+      await this.deps.jobs.enqueue(this.deps.processingJob, { ids: [id] }, { transaction: trx, storyId: id });
+    }
   }
 }
 

@@ -1,11 +1,10 @@
 import { PictureOutlined, UploadOutlined } from "@ant-design/icons";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, App, Button, Modal, Segmented, Skeleton, Space, Upload } from "antd";
+import { Alert, App, Button, Modal, Segmented, Space, Upload } from "antd";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { saveCover } from "../../api/media";
 import { fetchLibraries, fileOf, type Story } from "../../api/stories";
-import { useAuthorizedUrl } from "../story-media";
 import { CoverCropper, type CroppedCover } from ".";
 import { COVER_RATIO_TEXT } from "./geometry";
 
@@ -28,7 +27,8 @@ export function CoverCropperModal({ story, open, onClose }: { story: Story; open
   const hasVideo = story.type === "video" && fileOf(story, "proxy") !== undefined;
   const [kind, setKind] = useState<SourceKind>(hasVideo ? "frame" : story.coverUrl ? "current" : "file");
   const [picked, setPicked] = useState<Blob | null>(null);
-  const current = useAuthorizedUrl(open && kind === "current" ? story.coverUrl : null);
+  // Signed media URLs are same-origin, so the cropper may read their pixels.
+  const current = open && kind === "current" ? story.coverMediaUrl : null;
   const fileUrl = useObjectUrl(kind === "file" ? picked : null);
   const save = useMutation({
     mutationFn: (cover: CroppedCover) =>
@@ -46,7 +46,7 @@ export function CoverCropperModal({ story, open, onClose }: { story: Story; open
     },
   });
   const [frame, setFrame] = useState<string | null>(null);
-  const source = kind === "current" ? current.src : kind === "frame" ? frame : fileUrl;
+  const source = kind === "current" ? current : kind === "frame" ? frame : fileUrl;
 
   return (
     <Modal
@@ -89,10 +89,6 @@ export function CoverCropperModal({ story, open, onClose }: { story: Story; open
             </Button>
           </Upload>
         ) : null}
-        {kind === "current" && current.failed ? (
-          <Alert type="warning" message={t("stories.viewer.previewFailed")} />
-        ) : null}
-        {kind === "current" && !current.src && !current.failed ? <Skeleton.Image active /> : null}
         {source ? (
           <CoverCropper key={source} source={source} confirming={save.isPending} onConfirm={save.mutate} />
         ) : null}
@@ -119,10 +115,10 @@ function useObjectUrl(file: Blob | null): string | null {
 /** The video on its proxy: the user seeks to a frame and takes it as the source image (full resolution). */
 function FramePicker({ story, onPick }: { story: Story; onPick: (dataUrl: string) => void }) {
   const { t } = useTranslation();
-  const video = useAuthorizedUrl(fileOf(story, "proxy")?.url);
+  const src = fileOf(story, "proxy")?.mediaUrl;
   const element = useRef<HTMLVideoElement>(null);
-  if (video.failed) return <Alert type="warning" message={t("stories.viewer.previewFailed")} />;
-  if (!video.src) return <Skeleton.Image active style={{ width: "100%", height: 200 }} />;
+  const [failed, setFailed] = useState(false);
+  if (failed || !src) return <Alert type="warning" message={t("stories.viewer.previewFailed")} />;
   const take = () => {
     const playing = element.current;
     if (!playing || playing.videoWidth === 0) return;
@@ -137,7 +133,8 @@ function FramePicker({ story, onPick }: { story: Story; onPick: (dataUrl: string
     <Space direction="vertical" style={{ width: "100%" }}>
       <video
         ref={element}
-        src={video.src}
+        src={src}
+        onError={() => setFailed(true)}
         controls
         muted
         preload="auto"

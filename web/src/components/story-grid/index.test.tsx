@@ -45,6 +45,8 @@ const story = (index: number) =>
     status: "committed",
     thumbnailUrl: null,
     coverUrl: null,
+    thumbnailMediaUrl: null,
+    coverMediaUrl: null,
     updatedAt: "2026-01-01T00:00:00Z",
     originalName: null,
   }) as unknown as Story;

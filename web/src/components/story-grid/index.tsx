@@ -184,7 +184,7 @@ function GridCell({ story, selected, onToggle, onOpen }: CellProps) {
         aria-label={t("stories.open", { title: story.title || story.originalName || story.storyId })}
         style={{ all: "unset", display: "block", width: "100%", height: CELL_HEIGHT - 52 }}
       >
-        <StoryThumbnail url={cardImageUrl(story)} type={story.type} alt={story.title} />
+        <StoryThumbnail src={cardImageUrl(story)} type={story.type} alt={story.title} />
       </button>
       <Checkbox
         checked={selected}
@@ -234,7 +234,7 @@ function ListRow({ story, selected, onToggle, onOpen }: CellProps) {
         onClick={() => onOpen(story)}
         style={{ all: "unset", width: 56, height: 56, cursor: "pointer" }}
       >
-        <StoryThumbnail url={cardImageUrl(story)} type={story.type} alt={story.title} />
+        <StoryThumbnail src={cardImageUrl(story)} type={story.type} alt={story.title} />
       </button>
       <Typography.Link onClick={() => onOpen(story)} ellipsis style={{ flex: 1 }}>
         {story.title || story.originalName || t("stories.untitled")}

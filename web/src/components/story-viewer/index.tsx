@@ -7,21 +7,7 @@ import {
   StarOutlined,
 } from "@ant-design/icons";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import {
-  Alert,
-  App,
-  Button,
-  Drawer,
-  Dropdown,
-  Popconfirm,
-  Result,
-  Skeleton,
-  Space,
-  Spin,
-  Tabs,
-  Tag,
-  Typography,
-} from "antd";
+import { Alert, App, Button, Drawer, Dropdown, Popconfirm, Result, Skeleton, Space, Tabs, Tag, Typography } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -46,6 +32,7 @@ import { STORY_ACCESS } from "../story-actions";
 import { StoryHistory, StoryRelations, StoryVersions } from "./story-history";
 import { StoryMetadata } from "./story-metadata";
 import { StoryPlayer } from "./story-player";
+import { StoryProcessingProgress } from "./story-processing";
 
 /** While the media job runs, the story is asked for again this often. */
 const PROCESSING_POLL_MS = 2000;
@@ -108,7 +95,7 @@ function StoryBody({ story, onOpen }: { story: Story; onOpen: (ref: StoryRef) =>
   const files = version ? version.files : story.files;
   return (
     <>
-      <ProcessingState story={story} />
+      <StoryProcessingProgress story={story} />
       {version ? (
         <Alert
           type="info"
@@ -141,47 +128,6 @@ function StoryBody({ story, onOpen }: { story: Story; onOpen: (ref: StoryRef) =>
       />
     </>
   );
-}
-
-function ProcessingState({ story }: { story: Story }) {
-  const { t } = useTranslation();
-  switch (story.processingState) {
-    case "queued":
-      return (
-        <Alert
-          data-testid="processing-state"
-          type="info"
-          showIcon
-          style={{ marginBottom: 8 }}
-          message={t("stories.processing.queued")}
-        />
-      );
-    case "running":
-      return (
-        <Alert
-          data-testid="processing-state"
-          type="info"
-          showIcon
-          style={{ marginBottom: 8 }}
-          icon={<Spin size="small" />}
-          message={t("stories.processing.running")}
-        />
-      );
-    case "failed":
-      return (
-        <Alert
-          data-testid="processing-state"
-          type="error"
-          showIcon
-          style={{ marginBottom: 8 }}
-          message={t("stories.processing.failed")}
-          description={story.processingError ?? undefined}
-        />
-      );
-    case "none":
-    case "done":
-      return null;
-  }
 }
 
 function StoryToolbar({ story, onDeleted }: { story: Story; onDeleted: () => void }) {

@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import { Alert, Button, Empty, List, Skeleton, Space, Tag, Timeline, Typography } from "antd";
+import { Alert, Button, Checkbox, Empty, List, Skeleton, Space, Tag, Timeline, Typography } from "antd";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
   downloadUrl,
@@ -13,8 +14,9 @@ import {
 import { Access } from "../../auth/access-component";
 import { STORY_ACCESS } from "../story-actions";
 import { formatSize } from "./format";
+import { VersionCompare } from "./version-compare";
 
-/** The versions of a story, oldest first: open one in the viewer, or download its original. */
+/** The versions of a story, newest first: open one in the viewer, download its original, or compare two. */
 export function StoryVersions({
   story,
   openVersion,
@@ -29,58 +31,96 @@ export function StoryVersions({
     queryKey: ["stories", "versions", story.libraryId, story.storyId, story.versionNo],
     queryFn: () => fetchVersions(story.libraryId, story.storyId),
   });
+  // Version numbers ticked for comparison, the last two ticked kept.
+  const [ticked, setTicked] = useState<number[]>([]);
+  const [comparing, setComparing] = useState<[StoryVersion, StoryVersion] | null>(null);
   if (versions.isLoading) return <Skeleton active />;
   if (versions.isError) return <Alert type="error" message={t("stories.viewer.loadFailed")} />;
+  const all = versions.data ?? [];
+  const tick = (versionNo: number, on: boolean) =>
+    setTicked((current) =>
+      on
+        ? [...current.filter((no) => no !== versionNo), versionNo].slice(-2)
+        : current.filter((no) => no !== versionNo),
+    );
+  const openComparison = () => {
+    const chosen = all.filter((version) => ticked.includes(version.versionNo));
+    if (chosen.length === 2) setComparing([chosen[0]!, chosen[1]!]);
+  };
   return (
-    <List
-      data-testid="story-versions"
-      dataSource={[...(versions.data ?? [])].reverse()}
-      locale={{ emptyText: <Empty description={t("stories.viewer.noVersions")} /> }}
-      renderItem={(version) => (
-        <List.Item
-          actions={[
-            <Button
-              key="open"
-              size="small"
-              type={openVersion === version.versionNo ? "primary" : "default"}
-              onClick={() => onOpen(version.current ? null : version)}
-            >
-              {t("stories.viewer.openVersion")}
-            </Button>,
-            <Access key="download" action={STORY_ACCESS.download}>
+    <>
+      {all.length > 1 ? (
+        <Space style={{ marginBottom: 8 }}>
+          <Button data-testid="compare-versions" disabled={ticked.length !== 2} onClick={openComparison}>
+            {t("viewerMedia.compare.open")}
+          </Button>
+          <Typography.Text type="secondary">{t("viewerMedia.compare.hint")}</Typography.Text>
+        </Space>
+      ) : null}
+      <VersionCompare story={story} versions={comparing} onClose={() => setComparing(null)} />
+      <List
+        data-testid="story-versions"
+        dataSource={[...all].reverse()}
+        locale={{ emptyText: <Empty description={t("stories.viewer.noVersions")} /> }}
+        renderItem={(version) => (
+          <List.Item
+            data-version={version.versionNo}
+            actions={[
+              ...(all.length > 1
+                ? [
+                    <Checkbox
+                      key="compare"
+                      checked={ticked.includes(version.versionNo)}
+                      onChange={(event) => tick(version.versionNo, event.target.checked)}
+                      data-testid={`compare-tick-${version.versionNo}`}
+                    >
+                      {t("viewerMedia.compare.select")}
+                    </Checkbox>,
+                  ]
+                : []),
               <Button
+                key="open"
                 size="small"
-                onClick={() =>
-                  void saveAttachment(
-                    downloadUrl(story.libraryId, [story.storyId], { versionNo: version.versionNo }),
-                    version.originalName ?? "story",
-                  ).catch(() => undefined)
-                }
+                type={openVersion === version.versionNo ? "primary" : "default"}
+                onClick={() => onOpen(version.current ? null : version)}
               >
-                {t("stories.download")}
-              </Button>
-            </Access>,
-          ]}
-        >
-          <List.Item.Meta
-            title={
-              <Space>
-                {t("stories.viewer.versionNo", { no: version.versionNo })}
-                {version.current ? <Tag color="blue">{t("stories.viewer.current")}</Tag> : null}
-              </Space>
-            }
-            description={[
-              version.originalName,
-              version.size != null ? formatSize(version.size) : null,
-              new Date(version.createdAt).toLocaleString(i18n.language),
-              version.note,
-            ]
-              .filter(Boolean)
-              .join(" · ")}
-          />
-        </List.Item>
-      )}
-    />
+                {t("stories.viewer.openVersion")}
+              </Button>,
+              <Access key="download" action={STORY_ACCESS.download}>
+                <Button
+                  size="small"
+                  onClick={() =>
+                    void saveAttachment(
+                      downloadUrl(story.libraryId, [story.storyId], { versionNo: version.versionNo }),
+                      version.originalName ?? "story",
+                    ).catch(() => undefined)
+                  }
+                >
+                  {t("stories.download")}
+                </Button>
+              </Access>,
+            ]}
+          >
+            <List.Item.Meta
+              title={
+                <Space>
+                  {t("stories.viewer.versionNo", { no: version.versionNo })}
+                  {version.current ? <Tag color="blue">{t("stories.viewer.current")}</Tag> : null}
+                </Space>
+              }
+              description={[
+                version.originalName,
+                version.size != null ? formatSize(version.size) : null,
+                new Date(version.createdAt).toLocaleString(i18n.language),
+                version.note,
+              ]
+                .filter(Boolean)
+                .join(" · ")}
+            />
+          </List.Item>
+        )}
+      />
+    </>
   );
 }
 

@@ -1,20 +1,27 @@
-import { Alert, Image, Skeleton } from "antd";
+import { Alert, Image } from "antd";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import WaveSurfer from "wavesurfer.js";
 import { fileOf, type Story, type StoryFile } from "../../api/stories";
-import { StoryTypeIcon, useAuthorizedJson, useAuthorizedUrl } from "../story-media";
+import { StoryTypeIcon, useMediaJson } from "../story-media";
+import { useRenewableSource } from "./renewable-source";
 import { frameAt, parsePeaks, parseStripIndex, timeAtPosition } from "./strip";
 
-/** The large view of a story's version: preview image, video on its proxy, or audio with its waveform. */
+/**
+ * The large view of a story's version: preview image, video on its proxy, or
+ * audio with its waveform. Every file is loaded by its signed media URL, so
+ * the browser streams and seeks with Range requests instead of downloading
+ * the whole file first.
+ */
 export function StoryPlayer({ story, files }: { story: Story; files: StoryFile[] }) {
   const of = (role: string) => fileOf({ files }, role);
   const still = of("preview") ?? of("poster") ?? of("thumbnail");
   // A video or composite shows its cover (chosen in the cover cropper) while the current version is shown.
-  const cover = story.type !== "photo" && files === story.files ? story.coverUrl : null;
-  if (story.type === "video" && of("proxy")) return <VideoPlayer files={files} poster={cover ?? still?.url ?? null} />;
-  if (story.type === "audio" && (of("proxy") || of("original"))) return <AudioPlayer files={files} />;
-  if (still || cover) return <PreviewImage url={cover ?? still!.url} alt={story.title} />;
+  const cover = story.type !== "photo" && files === story.files ? story.coverMediaUrl : null;
+  const poster = cover ?? still?.mediaUrl ?? null;
+  if (story.type === "video" && of("proxy")) return <VideoPlayer story={story} files={files} poster={poster} />;
+  if (story.type === "audio" && (of("proxy") || of("original"))) return <AudioPlayer story={story} files={files} />;
+  if (poster) return <PreviewImage url={poster} alt={story.title} />;
   return (
     <div
       style={{ height: 240, display: "flex", alignItems: "center", justifyContent: "center", background: "#fafafa" }}
@@ -26,28 +33,30 @@ export function StoryPlayer({ story, files }: { story: Story; files: StoryFile[]
 
 function PreviewImage({ url, alt }: { url: string; alt: string }) {
   const { t } = useTranslation();
-  const { src, failed } = useAuthorizedUrl(url);
-  if (failed) return <Alert type="warning" message={t("stories.viewer.previewFailed")} />;
-  if (!src) return <Skeleton.Image active style={{ width: "100%", height: 360 }} />;
+  const [failed, setFailed] = useState<string | null>(null);
+  if (failed === url) return <Alert type="warning" message={t("stories.viewer.previewFailed")} />;
   return (
     <div style={{ textAlign: "center", background: "#000" }} data-testid="story-preview">
-      <Image src={src} alt={alt} width="100%" style={{ height: "min(60vh, 540px)", objectFit: "contain" }} />
+      <Image
+        src={url}
+        alt={alt}
+        width="100%"
+        style={{ height: "min(60vh, 540px)", objectFit: "contain" }}
+        onError={() => setFailed(url)}
+      />
     </div>
   );
 }
 
-function VideoPlayer({ files, poster }: { files: StoryFile[]; poster: string | null }) {
+function VideoPlayer({ story, files, poster }: { story: Story; files: StoryFile[]; poster: string | null }) {
   const { t } = useTranslation();
-  const proxy = fileOf({ files }, "proxy");
-  const video = useAuthorizedUrl(proxy?.url);
-  const posterSrc = useAuthorizedUrl(poster);
-  const sprite = useAuthorizedUrl(fileOf({ files }, "strip")?.url);
-  const strip = parseStripIndex(useAuthorizedJson<unknown>(fileOf({ files }, "strip-index")?.url));
   const element = useRef<HTMLVideoElement>(null);
+  const video = useRenewableSource(story, fileOf({ files }, "proxy")!, element);
+  const sprite = fileOf({ files }, "strip")?.mediaUrl;
+  const strip = parseStripIndex(useMediaJson<unknown>(fileOf({ files }, "strip-index")?.mediaUrl));
   const [hover, setHover] = useState<{ x: number; time: number } | null>(null);
   const [duration, setDuration] = useState(0);
   if (video.failed) return <Alert type="warning" message={t("stories.viewer.previewFailed")} />;
-  if (!video.src) return <Skeleton.Image active style={{ width: "100%", height: 360 }} />;
   const total = duration || strip?.durationSeconds || 0;
   const hovered = strip && hover ? frameAt(strip, hover.time) : undefined;
   return (
@@ -56,13 +65,18 @@ function VideoPlayer({ files, poster }: { files: StoryFile[]; poster: string | n
       <video
         ref={element}
         src={video.src}
-        poster={posterSrc.src ?? undefined}
+        poster={poster ?? undefined}
         controls
+        preload="metadata"
         data-testid="story-video"
         style={{ width: "100%", maxHeight: "60vh", background: "#000" }}
-        onLoadedMetadata={(event) => setDuration(event.currentTarget.duration)}
+        onLoadedMetadata={(event) => {
+          setDuration(event.currentTarget.duration);
+          video.onLoadedMetadata();
+        }}
+        onError={video.onError}
       />
-      {strip && sprite.src && total > 0 ? (
+      {strip && sprite && total > 0 ? (
         <div
           role="slider"
           tabIndex={0}
@@ -101,7 +115,7 @@ function VideoPlayer({ files, poster }: { files: StoryFile[]; poster: string | n
               key={frame.index}
               style={{
                 flex: 1,
-                backgroundImage: `url(${sprite.src})`,
+                backgroundImage: `url(${sprite})`,
                 backgroundPosition: `-${frame.x}px -${frame.y}px`,
                 backgroundSize: "auto",
                 height: 48,
@@ -117,7 +131,7 @@ function VideoPlayer({ files, poster }: { files: StoryFile[]; poster: string | n
                 left: Math.max(0, hover!.x - strip.frameWidth / 2),
                 width: strip.frameWidth,
                 height: strip.frameHeight,
-                backgroundImage: `url(${sprite.src})`,
+                backgroundImage: `url(${sprite})`,
                 backgroundPosition: `-${hovered.x}px -${hovered.y}px`,
                 border: "2px solid #fff",
                 boxShadow: "0 2px 8px rgba(0,0,0,.3)",
@@ -130,14 +144,13 @@ function VideoPlayer({ files, poster }: { files: StoryFile[]; poster: string | n
   );
 }
 
-function AudioPlayer({ files }: { files: StoryFile[] }) {
+function AudioPlayer({ story, files }: { story: Story; files: StoryFile[] }) {
   const { t } = useTranslation();
-  const source = fileOf({ files }, "proxy") ?? fileOf({ files }, "original");
-  const audio = useAuthorizedUrl(source?.url);
-  const waveform = useAuthorizedJson<unknown>(fileOf({ files }, "waveform")?.url);
+  const element = useRef<HTMLAudioElement>(null);
+  const audio = useRenewableSource(story, (fileOf({ files }, "proxy") ?? fileOf({ files }, "original"))!, element);
+  const waveform = useMediaJson<unknown>(fileOf({ files }, "waveform")?.mediaUrl);
   const peaks = useMemo(() => parsePeaks(waveform), [waveform]);
   const container = useRef<HTMLDivElement>(null);
-  const element = useRef<HTMLAudioElement>(null);
   useEffect(() => {
     if (!container.current || !element.current || !audio.src || !peaks) return;
     const surfer = WaveSurfer.create({
@@ -151,12 +164,19 @@ function AudioPlayer({ files }: { files: StoryFile[] }) {
     return () => surfer.destroy();
   }, [audio.src, peaks]);
   if (audio.failed) return <Alert type="warning" message={t("stories.viewer.previewFailed")} />;
-  if (!audio.src) return <Skeleton active />;
   return (
     <div data-testid="story-audio">
       <div ref={container} data-testid="story-waveform" />
       {/* biome-ignore lint/a11y/useMediaCaption: audio recordings have no caption track */}
-      <audio ref={element} src={audio.src} controls style={{ width: "100%", marginTop: 8 }} />
+      <audio
+        ref={element}
+        src={audio.src}
+        controls
+        preload="metadata"
+        style={{ width: "100%", marginTop: 8 }}
+        onLoadedMetadata={audio.onLoadedMetadata}
+        onError={audio.onError}
+      />
     </div>
   );
 }

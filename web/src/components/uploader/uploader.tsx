@@ -121,7 +121,7 @@ function UploadedStoryRow({
             data-testid="upload-thumbnail"
             data-ready={Boolean(story.data?.thumbnailUrl)}
           >
-            <StoryThumbnail url={story.data?.thumbnailUrl ?? null} type={type} alt={row.name} />
+            <StoryThumbnail src={story.data?.thumbnailMediaUrl ?? null} type={type} alt={row.name} />
           </div>
         </Col>
         <Col flex="auto" style={{ minWidth: 0, paddingLeft: 12 }}>

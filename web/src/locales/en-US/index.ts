@@ -13,6 +13,7 @@ import stories from "./stories";
 import upload from "./upload";
 import urlIngest from "./url-ingest";
 import user from "./user";
+import viewerMedia from "./viewer-media";
 
 export default {
   ...app,
@@ -30,4 +31,5 @@ export default {
   ...upload,
   ...cover,
   ...embed,
+  ...viewerMedia,
 };

@@ -1,0 +1,182 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { expect, type Response, test } from "@playwright/test";
+import { signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { API, commitAndProcess, seedingToken, upload, waitForProcessing } from "./story-seed.js";
+
+const spaced = (text: string): RegExp => new RegExp([...text].join("\\s*"));
+const CORPUS = path.resolve(import.meta.dirname, "../../../shared/corpus/exif-samples/jpg");
+const MEDIA = `${API}/media/`;
+
+test("a video streams by its signed URL: plays, seeks with Range, downloads, becomes a favourite", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const errors = watchConsoleErrors(page);
+  await signIn(page);
+  const token = await seedingToken(page);
+
+  // 20 s of noisy pattern: a proxy of several MB, so the player fetches it in ranges rather than whole.
+  const videoFile = testInfo.outputPath("noise.mp4");
+  execFileSync("ffmpeg", [
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    "testsrc2=duration=20:size=640x360:rate=25,noise=alls=40:allf=t",
+    "-f",
+    "lavfi",
+    "-i",
+    "sine=frequency=440:duration=20",
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    "-pix_fmt",
+    "yuv420p",
+    "-c:a",
+    "aac",
+    "-shortest",
+    videoFile,
+  ]);
+  const run = String(Date.now()).slice(-6);
+  const video = await upload(page.request, token, videoFile, { libraryId: "product", title: `查看器 视频 ${run}` });
+  await commitAndProcess(page.request, token, [video], "video");
+
+  // Every answer of the media route, with the Range the browser asked for.
+  const media: { range: string | null; status: number; url: string }[] = [];
+  page.on("response", (response: Response) => {
+    if (!response.url().includes(MEDIA)) return;
+    media.push({ range: response.request().headers().range ?? null, status: response.status(), url: response.url() });
+  });
+
+  await page.goto(`/frontend/search?story=product/${video.storyId}`, { waitUntil: "networkidle" });
+  const viewer = page.locator(".ant-drawer-content");
+  const player = viewer.getByTestId("story-video");
+  await expect(player).toBeVisible();
+  const src = await player.evaluate((element: HTMLVideoElement) => element.currentSrc);
+  expect(new URL(src).pathname.startsWith(MEDIA)).toBe(true);
+
+  // The signed URL needs no bearer token: a request without one gets the first bytes.
+  const anonymous = await page.request.get(src, { headers: { range: "bytes=0-15" } });
+  expect(anonymous.status()).toBe(206);
+  expect(anonymous.headers()["content-range"]).toMatch(/^bytes 0-15\/\d+$/);
+  expect((await anonymous.body()).subarray(4, 8).toString("latin1")).toBe("ftyp");
+
+  // It plays.
+  await player.evaluate((element: HTMLVideoElement) => {
+    element.muted = true;
+    return element.play();
+  });
+  await expect.poll(() => player.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(0.5);
+  expect(await player.evaluate((element: HTMLVideoElement) => element.readyState)).toBeGreaterThanOrEqual(2);
+  await player.evaluate((element: HTMLVideoElement) => element.pause());
+
+  // It seeks near the end, and can play from there.
+  await player.evaluate(
+    (element: HTMLVideoElement) =>
+      new Promise<void>((resolve) => {
+        element.addEventListener("seeked", () => resolve(), { once: true });
+        element.currentTime = element.duration - 3;
+      }),
+  );
+  await expect.poll(() => player.evaluate((element: HTMLVideoElement) => element.readyState)).toBeGreaterThanOrEqual(2);
+  expect(await player.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(15);
+  const ranged = media.filter((answer) => answer.url === src && answer.range !== null);
+  expect(ranged.length).toBeGreaterThan(0);
+  expect(ranged.every((answer) => answer.status === 206)).toBe(true);
+  await snapshot(page, testInfo, "viewer-signed-video");
+
+  // The original downloads whole.
+  const downloading = page.waitForEvent("download");
+  await viewer
+    .getByRole("button", { name: spaced(zh("stories.download")) })
+    .first()
+    .click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`${video.title}.mp4`);
+  expect(fs.statSync(await download.path()).size).toBe(fs.statSync(videoFile).size);
+
+  // Favourite it and find it under the favourites, its thumbnail shown by signed URL too.
+  await viewer.getByTestId("favorite-toggle").click();
+  await expect(viewer.getByTestId("favorite-toggle")).toContainText(zh("stories.unfavorite").replace(/\s/g, ""));
+  await page.goto("/upload/favorite", { waitUntil: "networkidle" });
+  const card = page.locator(`[data-story="product/${video.storyId}"]`);
+  await expect(card).toBeVisible();
+  const thumbnail = card.getByRole("img", { name: video.title });
+  await expect(thumbnail).toBeVisible();
+  expect(new URL(await thumbnail.evaluate((image: HTMLImageElement) => image.currentSrc)).pathname).toMatch(
+    new RegExp(`^${MEDIA}`),
+  );
+  expect(await thumbnail.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
+
+  // Its processing, as any reader sees it: one job, done.
+  const processing = await page.request.get(`${API}/stories/product/${video.storyId}/processing`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const jobs = ((await processing.json()) as { data: { jobs: { state: string; progress: number }[] } }).data.jobs;
+  expect(jobs[0]).toMatchObject({ state: "succeeded", progress: 100 });
+
+  expect(errors).toEqual([]);
+});
+
+test("two versions of a photo compared side by side and with a swipe, their differences listed", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const errors = watchConsoleErrors(page);
+  await signIn(page);
+  const token = await seedingToken(page);
+  const run = String(Date.now()).slice(-6);
+  const photo = await upload(page.request, token, path.join(CORPUS, "Canon_40D.jpg"), {
+    libraryId: "product",
+    title: `版本 对比 ${run}`,
+  });
+  await commitAndProcess(page.request, token, [photo]);
+
+  // Version 2: another image saved over it, as the image editor does.
+  const edited = fs.readFileSync(path.join(CORPUS, "Nikon_D70.jpg")).toString("base64");
+  const saved = await page.request.post(`${API}/upload-images/base64image`, {
+    headers: { authorization: `Bearer ${token}` },
+    data: { base64String: `data:image/jpeg;base64,${edited}`, libraryId: "product", storyId: photo.storyId },
+  });
+  expect(saved.status(), await saved.text()).toBe(200);
+  await waitForProcessing(page.request, token, [photo]);
+
+  await page.goto(`/frontend/search?story=product/${photo.storyId}`, { waitUntil: "networkidle" });
+  const viewer = page.locator(".ant-drawer-content");
+  await viewer.getByRole("tab", { name: zh("stories.viewer.versions") }).click();
+  const compare = viewer.getByTestId("compare-versions");
+  await expect(compare).toBeDisabled();
+  await viewer.getByTestId("compare-tick-1").check();
+  await viewer.getByTestId("compare-tick-2").check();
+  await compare.click();
+
+  const dialog = page.getByRole("dialog").filter({ has: page.getByTestId("compare-fields") });
+  await expect(dialog).toBeVisible();
+  for (const versionNo of [1, 2]) {
+    const image = dialog.getByTestId(`compare-image-${versionNo}`);
+    await expect(image).toBeVisible();
+    await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBeGreaterThan(0);
+  }
+  const row = (field: string) => dialog.locator(`tr[data-field="${field}"]`);
+  await expect(row("checksum")).toHaveAttribute("data-different", "true");
+  await expect(row("size")).toHaveAttribute("data-different", "true");
+  await expect(row("dimensions")).toHaveAttribute("data-different", "true");
+  await expect(row("dimensions")).toContainText("100 × 68");
+  await expect(row("dimensions")).toContainText("100 × 66");
+  await expect(row("createdBy")).toContainText("admin");
+  await snapshot(page, testInfo, "compare-side-by-side");
+
+  await dialog.getByText(zh("viewerMedia.compare.swipe"), { exact: true }).click();
+  await expect(dialog.getByTestId("compare-swipe")).toBeVisible();
+  await expect(dialog.getByRole("slider")).toBeVisible();
+  await snapshot(page, testInfo, "compare-swipe");
+
+  expect(errors).toEqual([]);
+});

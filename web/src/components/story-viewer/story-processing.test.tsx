@@ -1,0 +1,105 @@
+// @vitest-environment jsdom
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { act } from "react";
+import { createRoot, type Root } from "react-dom/client";
+import { I18nextProvider } from "react-i18next";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Story } from "../../api/stories";
+import type { StoryProcessing } from "../../api/story-media";
+import { createI18n } from "../../locales";
+import { StoryProcessingProgress } from "./story-processing";
+
+const answers: StoryProcessing[] = [];
+vi.mock("../../api/story-media", () => ({
+  fetchProcessing: vi.fn(async () => answers.shift() ?? answers.at(-1)),
+}));
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+beforeAll(() => {
+  Object.defineProperty(window, "matchMedia", {
+    writable: true,
+    value: (query: string) => ({
+      matches: false,
+      media: query,
+      addListener() {},
+      removeListener() {},
+      addEventListener() {},
+      removeEventListener() {},
+    }),
+  });
+});
+
+const job = (overrides: Partial<StoryProcessing["jobs"][number]>): StoryProcessing["jobs"][number] => ({
+  id: "job-1",
+  kind: "stories.process",
+  state: "running",
+  progress: 0,
+  error: null,
+  attempts: 1,
+  maxAttempts: 3,
+  createdAt: "2026-01-01T00:00:00Z",
+  startedAt: "2026-01-01T00:00:01Z",
+  finishedAt: null,
+  updatedAt: "2026-01-01T00:00:02Z",
+  ...overrides,
+});
+
+const story = (processingState: Story["processingState"]) =>
+  ({ libraryId: "product", storyId: "s1", processingState, processingError: null }) as unknown as Story;
+
+let container: HTMLDivElement;
+let root: Root;
+afterEach(() => {
+  act(() => root.unmount());
+  container.remove();
+  answers.length = 0;
+});
+
+async function render(element: React.ReactNode, client: QueryClient) {
+  container = document.createElement("div");
+  document.body.append(container);
+  root = createRoot(container);
+  const i18n = createI18n("en-US");
+  await act(async () => {
+    root.render(
+      <QueryClientProvider client={client}>
+        <I18nextProvider i18n={i18n}>{element}</I18nextProvider>
+      </QueryClientProvider>,
+    );
+  });
+}
+
+async function until(check: () => boolean) {
+  for (let i = 0; i < 50 && !check(); i++) await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+}
+
+describe("the viewer's processing progress", () => {
+  it("shows the running job's percent and the reason of a failed attempt", async () => {
+    answers.push({
+      processingState: "running",
+      processingError: null,
+      versionNo: 1,
+      jobs: [job({ progress: 42, attempts: 2, error: "ffmpeg exited with code 1" })],
+    });
+    await render(<StoryProcessingProgress story={story("running")} />, new QueryClient());
+    await until(() => container.textContent?.includes("42%") ?? false);
+    expect(container.querySelector("[data-testid=processing-progress]")?.textContent).toContain("42%");
+    expect(container.textContent).toContain("Attempt 2 of 3");
+    expect(container.textContent).toContain("ffmpeg exited with code 1");
+  });
+
+  it("reloads the story when its job has ended", async () => {
+    answers.push({ processingState: "done", processingError: null, versionNo: 1, jobs: [job({ state: "succeeded" })] });
+    const client = new QueryClient();
+    const invalidate = vi.spyOn(client, "invalidateQueries");
+    await render(<StoryProcessingProgress story={story("running")} />, client);
+    await until(() => invalidate.mock.calls.length > 0);
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ["stories", "one", "product", "s1"] });
+  });
+
+  it("shows nothing for a story that is done", async () => {
+    await render(<StoryProcessingProgress story={story("done")} />, new QueryClient());
+    expect(container.textContent).toBe("");
+  });
+});
