@@ -10,6 +10,7 @@ import { stories } from "./0007-stories.js";
 import { catalogue } from "./0008-catalogue.js";
 import { search } from "./0009-search.js";
 import { urlFetches } from "./0010-url-fetches.js";
+import { urlFetchCancel } from "./0011-url-fetch-cancel.js";
 
 // Migrations are frozen history: they must not depend on today's table types.
 // biome-ignore lint/suspicious/noExplicitAny: migrations address tables that later versions may reshape.
@@ -31,6 +32,7 @@ export class DamsMigrationProvider implements MigrationProvider {
       "0008-catalogue": catalogue(this.adapter),
       "0009-search": search(this.adapter),
       "0010-url-fetches": urlFetches(this.adapter),
+      "0011-url-fetch-cancel": urlFetchCancel(this.adapter),
     };
   }
 }
