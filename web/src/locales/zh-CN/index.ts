@@ -6,6 +6,7 @@ import errors from "./errors";
 import layout from "./layout";
 import menu from "./menu";
 import pages from "./pages";
+import serverMessages from "./server-messages";
 import settings from "./settings";
 import stories from "./stories";
 import upload from "./upload";
@@ -25,5 +26,6 @@ export default {
   ...catalogue,
   ...stories,
   ...urlIngest,
+  ...serverMessages,
   ...upload,
 };
