@@ -119,6 +119,13 @@ const envSchema = z.object({
   DAMS_MEDIA_URL_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   DAMS_MEDIA_URL_KEY_FILE: z.string().min(1).optional(),
   DAMS_MEDIA_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(600),
+  DAMS_FETCH_HLS_MAX_SEGMENTS: z.coerce.number().int().min(1).max(100_000).default(3000),
+  DAMS_FETCH_HLS_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .max(6 * 3_600_000)
+    .default(30 * 60_000),
   DAMS_UPLOAD_MAX_BYTES: z.coerce
     .number()
     .int()
@@ -177,6 +184,10 @@ export interface UrlIngestConfig {
   idleTimeoutMs: number;
   /** Where responses stream before they become blobs. */
   workDir: string;
+  /** An HLS media playlist with more segments is refused. */
+  hlsMaxSegments: number;
+  /** Wall-clock limit of fetching one HLS stream (playlists and every segment). */
+  hlsTimeoutMs: number;
 }
 
 /** The durable job queue and its workers (docs/jobs.md). */
@@ -348,6 +359,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowPrivate: values.DAMS_FETCH_ALLOW_PRIVATE,
       connectTimeoutMs: values.DAMS_FETCH_CONNECT_TIMEOUT_MS,
       idleTimeoutMs: values.DAMS_FETCH_IDLE_TIMEOUT_MS,
+      hlsMaxSegments: values.DAMS_FETCH_HLS_MAX_SEGMENTS,
+      hlsTimeoutMs: values.DAMS_FETCH_HLS_TIMEOUT_MS,
       workDir: path.join(dataDir, "tmp", "url-fetch"),
     },
     embed: { origins: values.DAMS_EMBED_ORIGINS },

@@ -476,12 +476,21 @@ export interface UrlFetchesTable {
   type: string | null;
   /** The file extension the client suggested, for the stored name when the URL has none. */
   suffix: string | null;
-  state: "queued" | "running" | "done" | "failed";
+  state: "queued" | "running" | "done" | "failed" | "cancelled";
   bytes_received: ColumnType<number | string, number | undefined, number>;
   total_bytes: ColumnType<number | string | null, number | null | undefined, number | null>;
   /** Bytes per second over the last progress interval. */
   speed: ColumnType<number | string, number | undefined, number>;
   error: string | null;
+  /** The job fetching it (the latest, after a retry), to cancel it. */
+  job_id: string | null;
+  /** The refusal's stable code (`fetch.address`), for the web app's translation; null for other failures. */
+  error_code: string | null;
+  /** The refusal's values as JSON (`{"address":"10.0.0.1",…}`). */
+  error_params: string | null;
+  /** An HLS stream: segments fetched so far and in all; null for a single file. */
+  segments_done: number | null;
+  segments_total: number | null;
   story_id: string | null;
   created_at: string;
   updated_at: string;

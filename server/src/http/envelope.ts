@@ -14,6 +14,14 @@ export const errorEnvelope = z
     code: z.number().int().describe("the HTTP status"),
     msg: z.string().describe("a human message"),
     error: z.string().describe("a machine code"),
+    msgCode: z
+      .string()
+      .optional()
+      .describe("a stable name of the message (e.g. `fetch.address`), for showing it in the user's language"),
+    msgParams: z
+      .record(z.string(), z.union([z.string(), z.number()]))
+      .optional()
+      .describe("the values the message names, with msgCode"),
   })
   .meta({ id: "ErrorEnvelope" });
 

@@ -1,12 +1,15 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
-import { AppError, messageForStatus, statusCodes } from "./errors.js";
+import { AppError, type CodedMessage, type MessageParams, messageForStatus, statusCodes } from "./errors.js";
 import type { MethodIndex } from "./method-index.js";
 
 export const API_PREFIX = "/dams/api/v1";
 
-function send(reply: FastifyReply, status: number, error: string, msg: string) {
-  return reply.status(status).send({ code: status, msg, error });
+function send(reply: FastifyReply, status: number, error: string, msg: string, coded: Partial<CodedMessage> = {}) {
+  const body = coded.msgCode
+    ? { code: status, msg, error, msgCode: coded.msgCode, msgParams: coded.msgParams ?? {} }
+    : { code: status, msg, error };
+  return reply.status(status).send(body);
 }
 
 function validationMessage(error: FastifyError): string {
@@ -22,8 +25,21 @@ function validationMessage(error: FastifyError): string {
 }
 
 /** Maps a thrown error to a status, a machine code and a message. */
-export function describeError(error: FastifyError | Error): { status: number; code: string; msg: string } {
-  if (error instanceof AppError) return { status: error.status, code: error.code, msg: error.message };
+export function describeError(error: FastifyError | Error): {
+  status: number;
+  code: string;
+  msg: string;
+  msgCode?: string;
+  msgParams?: MessageParams;
+} {
+  if (error instanceof AppError)
+    return {
+      status: error.status,
+      code: error.code,
+      msg: error.message,
+      msgCode: error.msgCode,
+      msgParams: error.msgParams,
+    };
   const fastifyError = error as FastifyError;
   if (hasZodFastifySchemaValidationErrors(fastifyError)) {
     return { status: 400, code: "validation_failed", msg: validationMessage(fastifyError) };
@@ -60,10 +76,10 @@ export type FallbackHandler = (request: FastifyRequest, reply: FastifyReply) => 
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const { status, code, msg } = describeError(error);
+    const { status, code, msg, msgCode, msgParams } = describeError(error);
     if (status >= 500) request.log.error({ err: error }, "request failed");
     else request.log.info({ status, code }, msg);
-    return send(reply, status, code, msg);
+    return send(reply, status, code, msg, { msgCode, msgParams });
   });
 }
 

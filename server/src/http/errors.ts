@@ -3,6 +3,11 @@
  * turns them into the statuses and messages of spec section 8.
  */
 export class AppError extends Error {
+  /** A stable name of the message (`fetch.address`), for clients that show it in the user's language. */
+  msgCode?: string;
+  /** The values the message names (a host, a count), for the translated text. */
+  msgParams?: MessageParams;
+
   constructor(
     readonly status: number,
     readonly code: string,
@@ -11,6 +16,23 @@ export class AppError extends Error {
     super(message);
     this.name = new.target.name;
   }
+
+  /** Names the message, so the web app can translate it (docs/api.md, "Errors"); `message` stays the English text. */
+  withMessageCode(msgCode: string, msgParams: MessageParams = {}): this {
+    this.msgCode = msgCode;
+    this.msgParams = msgParams;
+    return this;
+  }
+}
+
+/** Values of a translatable message: plain strings and numbers only. */
+export type MessageParams = Record<string, string | number>;
+
+/** A message a client can show in its own language: the English text, and its stable code and values. */
+export interface CodedMessage {
+  msg: string;
+  msgCode?: string;
+  msgParams?: MessageParams;
 }
 
 export class Invalid extends AppError {

@@ -1,5 +1,5 @@
 import createClient from "openapi-fetch";
-import { ApiError, type CallOptions, reportApiError, sendRequest } from "./http";
+import { apiErrorOf, type CallOptions, reportApiError, sendRequest } from "./http";
 import type { paths } from "./schema";
 
 /**
@@ -22,8 +22,7 @@ export async function call<T>(pending: Promise<FetchResult<T>>, options: CallOpt
   try {
     const { data, error, response } = await pending;
     if (!response.ok) {
-      const body = (error ?? {}) as { msg?: string; error?: string };
-      throw new ApiError(response.status, body.msg ?? response.statusText, body.error);
+      throw apiErrorOf(response, (error ?? {}) as Parameters<typeof apiErrorOf>[1]);
     }
     return data?.data as T;
   } catch (error) {

@@ -1,6 +1,7 @@
 import { notification } from "antd";
 import { i18n } from "../locales";
 import { errorNotice } from "./error-messages";
+import { type MessageParams, serverMessage } from "./server-messages";
 import { clearSession } from "./session";
 import { loadAuthConfig, refreshTokens, TokenEndpointError } from "./sign-in";
 import { SessionExpiredError, TokenRefresher, webLock } from "./token-refresh";
@@ -15,10 +16,20 @@ export class ApiError extends Error {
     readonly status: number | null,
     message: string,
     readonly code?: string,
+    /** The message's stable name and values, when the server gives them (server-messages.ts). */
+    readonly coded: { msgCode?: string; msgParams?: MessageParams } = {},
   ) {
     super(message);
     this.name = "ApiError";
   }
+}
+
+/** What to show for a server's refusal: its message in the UI language when translated, else the server's text. */
+export function localizedMessage(error: ApiError): string {
+  return serverMessage(
+    { msg: error.message, ...error.coded },
+    { t: (key, params) => i18n.t(key, params), exists: (key, params) => i18n.exists(key, params) },
+  );
 }
 
 /** The one refresher of the page: concurrent calls share its refresh. */
@@ -78,15 +89,23 @@ interface Envelope {
   code?: number;
   msg?: string;
   error?: string;
+  msgCode?: string;
+  msgParams?: MessageParams;
   data?: unknown;
+}
+
+/** The ApiError of a failed response's envelope. */
+export function apiErrorOf(response: Response, envelope: Envelope | undefined): ApiError {
+  return new ApiError(response.status, envelope?.msg ?? response.statusText, envelope?.error, {
+    msgCode: envelope?.msgCode,
+    msgParams: envelope?.msgParams,
+  });
 }
 
 /** Turns a response into its envelope's data, or throws an ApiError. */
 export async function unwrapResponse<T>(response: Response, body?: unknown): Promise<T> {
   const envelope = (body ?? (await response.json().catch(() => undefined))) as Envelope | undefined;
-  if (!response.ok) {
-    throw new ApiError(response.status, envelope?.msg ?? response.statusText, envelope?.error);
-  }
+  if (!response.ok) throw apiErrorOf(response, envelope);
   return envelope?.data as T;
 }
 
@@ -101,7 +120,7 @@ export interface CallOptions {
 export function reportApiError(error: unknown, options: CallOptions = {}): void {
   if (!(error instanceof ApiError) || options.silent) return;
   if (error.status != null && options.silentStatuses?.includes(error.status)) return;
-  const notice = errorNotice(error.status, error.message, (key, params) => i18n.t(key, params));
+  const notice = errorNotice(error.status, localizedMessage(error), (key, params) => i18n.t(key, params));
   if (notice.kind === "unauthorized") {
     // Spec section 8: 401 clears the token keys, logs out and reloads. Reload
     // only when a token was stored, so a server that answers 401 to a guest

@@ -12699,7 +12699,7 @@ export interface paths {
         put?: never;
         /**
          * Fetch an image, video or audio file from a URL into a library, in the background
-         * @description Write access to the library (default `material`). Only http and https URLs of public addresses: loopback, private, link-local, unique-local, multicast and CGNAT addresses (also as IPv4-mapped IPv6, and through redirects or DNS) are refused with 400 `url_refused` and the reason. The file's type is checked by its content once fetched; a refused type, a response over the size limit or a redirect to a private address fails the fetch with its reason (poll GET /video-download/rate). HLS playlists are refused.
+         * @description Write access to the library (default `material`). Only http and https URLs of public addresses: loopback, private, link-local, unique-local, multicast and CGNAT addresses (also as IPv4-mapped IPv6, and through redirects or DNS) are refused with 400 `url_refused` and the reason. The file's type is checked by its content once fetched; a refused type, a response over the size limit or a redirect to a private address fails the fetch with its reason (poll GET /video-download/rate). An HLS playlist (VOD, unencrypted) is fetched segment by segment, each segment's address checked, and joined into one MP4. A refusal carries `msgCode` and `msgParams` beside `msg`.
          *
          *     Access: permission `upload.download`, action `add`.
          */
@@ -12811,7 +12811,7 @@ export interface paths {
         };
         /**
          * Progress of the user's latest fetch of a URL
-         * @description `progress` 0-100 (100 when the story exists; by Content-Length before), `state` queued/running/done/failed, `error` the reason of a failure. Poll until done or failed.
+         * @description `progress` 0-100 (100 when the story exists; by segments for an HLS stream, by Content-Length otherwise), `state` queued/running/done/failed/cancelled, `error` the reason of a failure (with `errorCode`/`errorParams` for the user's language). Poll until done, failed or cancelled.
          *
          *     Access: permission `upload.download`, action `query`.
          */
@@ -13022,8 +13022,110 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Fetch a failed URL again
-         * @description Only the user's own fetches, only when failed (409 otherwise).
+         * Fetch a failed or cancelled URL again
+         * @description Only the user's own fetches, only when failed or cancelled (409 otherwise).
+         *
+         *     Access: permission `upload.download`, action `add`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["UrlFetch"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/thirdfiledownload/downloads/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a queued or running fetch
+         * @description Only the user's own fetches, only while queued or running (409 otherwise). A running fetch stops at once (its connections and ffmpeg are stopped, its temporary files removed); nothing is stored. The fetch shows `cancelled` and may be retried.
          *
          *     Access: permission `upload.download`, action `add`.
          */
@@ -14141,6 +14243,12 @@ export interface components {
             msg: string;
             /** @description a machine code */
             error: string;
+            /** @description a stable name of the message (e.g. `fetch.address`), for showing it in the user's language */
+            msgCode?: string;
+            /** @description the values the message names, with msgCode */
+            msgParams?: {
+                [key: string]: string | number;
+            };
         };
         LibraryGrantInput: {
             id: string;
@@ -14689,15 +14797,25 @@ export interface components {
             folderId: string | null;
             type: string | null;
             /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed";
+            state: "queued" | "running" | "done" | "failed" | "cancelled";
             progress: number;
             bytes: number;
-            /** @description from Content-Length; null when the server did not announce it */
+            /** @description from Content-Length; null when the server did not announce it (and while an HLS stream's segments arrive) */
             total: number | null;
             /** @description bytes per second */
             speed: number;
-            /** @description why it failed or was refused */
+            /** @description why it failed or was refused (English) */
             error: string | null;
+            /** @description the refusal's stable code (e.g. `fetch.address`), for showing it in the user's language */
+            errorCode: string | null;
+            /** @description the values the refusal names, with errorCode */
+            errorParams: {
+                [key: string]: string | number;
+            } | null;
+            /** @description an HLS stream: segments fetched so far */
+            segmentsDone: number | null;
+            /** @description an HLS stream: its segments (with the init segment) */
+            segmentsTotal: number | null;
             /** @description the draft story made of the file, once done */
             storyId: string | null;
             createdAt: string;
@@ -14710,6 +14828,12 @@ export interface components {
             msg: string;
             /** @description a machine code */
             error: string;
+            /** @description a stable name of the message (e.g. `fetch.address`), for showing it in the user's language */
+            msgCode?: string;
+            /** @description the values the message names, with msgCode */
+            msgParams?: {
+                [key: string]: string | number;
+            };
         };
         LibraryGrant: {
             id: string;
@@ -15258,15 +15382,25 @@ export interface components {
             folderId: string | null;
             type: string | null;
             /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed";
+            state: "queued" | "running" | "done" | "failed" | "cancelled";
             progress: number;
             bytes: number;
-            /** @description from Content-Length; null when the server did not announce it */
+            /** @description from Content-Length; null when the server did not announce it (and while an HLS stream's segments arrive) */
             total: number | null;
             /** @description bytes per second */
             speed: number;
-            /** @description why it failed or was refused */
+            /** @description why it failed or was refused (English) */
             error: string | null;
+            /** @description the refusal's stable code (e.g. `fetch.address`), for showing it in the user's language */
+            errorCode: string | null;
+            /** @description the values the refusal names, with errorCode */
+            errorParams: {
+                [key: string]: string | number;
+            } | null;
+            /** @description an HLS stream: segments fetched so far */
+            segmentsDone: number | null;
+            /** @description an HLS stream: its segments (with the init segment) */
+            segmentsTotal: number | null;
             /** @description the draft story made of the file, once done */
             storyId: string | null;
             createdAt: string;

@@ -23,6 +23,10 @@ export const listUrlFetches = (page: number, size: number): Promise<UrlFetchPage
 export const retryUrlFetch = (id: string): Promise<UrlFetch> =>
   call(api.POST("/dams/api/v1/thirdfiledownload/downloads/{id}/retry", { params: { path: { id } } }));
 
+/** Stops a queued or running fetch of the user's; it shows "cancelled" and may be retried. */
+export const cancelUrlFetch = (id: string): Promise<UrlFetch> =>
+  call(api.POST("/dams/api/v1/thirdfiledownload/downloads/{id}/cancel", { params: { path: { id } } }));
+
 /** The spec's progress call: the user's latest fetch of `url`. */
 export const urlFetchRate = (url: string): Promise<UrlFetch> =>
   call(api.GET("/dams/api/v1/video-download/rate", { params: { query: { url } } }));

@@ -200,6 +200,10 @@ describeEachDialect("categories, code lists and story properties", (dialect) => 
     const rights = (await callApi<Page<Codelist>>(app, admin, "GET", "/codelists?keyword=copyright")).content[0]!;
     const refused = await callApi<{ msg: string }>(app, admin, "DELETE", `/codelists/${rights.id}`, undefined, 409);
     expect(refused.msg).toBe('the code list "版权类型" is used by 3 story properties and cannot be deleted');
+    expect(refused).toMatchObject({
+      msgCode: "catalogue.inUseByProperties",
+      msgParams: { name: "版权类型", count: 3 },
+    });
   });
 
   it("serves the seeded properties of each story type, quick ones first", async () => {

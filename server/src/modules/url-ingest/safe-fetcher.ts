@@ -37,7 +37,7 @@ export interface FetchedFile {
 /** A fetch that failed for a reason that may pass (network, 5xx); retried by the job. */
 export class FetchFailed extends Error {}
 
-function formatBytes(bytes: number): string {
+export function formatBytes(bytes: number): string {
   return bytes >= 1024 ** 2 ? `${(bytes / 1024 ** 2).toFixed(1)} MB` : `${bytes} bytes`;
 }
 
@@ -47,12 +47,18 @@ export function parseFetchUrl(text: string): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new FetchRefused(`Refused: "${text.slice(0, 200)}" is not an absolute URL.`);
+    throw new FetchRefused(`Refused: "${text.slice(0, 200)}" is not an absolute URL.`, "fetch.notUrl", {
+      url: text.slice(0, 200),
+    });
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
-    throw new FetchRefused(`Refused: ${url.protocol.replace(/:$/, "")}: URLs are not fetched; only http and https.`);
+    throw new FetchRefused(
+      `Refused: ${url.protocol.replace(/:$/, "")}: URLs are not fetched; only http and https.`,
+      "fetch.scheme",
+      { scheme: url.protocol.replace(/:$/, "") },
+    );
   if (url.username || url.password)
-    throw new FetchRefused("Refused: URLs with a user name or password are not fetched.");
+    throw new FetchRefused("Refused: URLs with a user name or password are not fetched.", "fetch.credentials");
   return url;
 }
 
@@ -67,6 +73,11 @@ export function parseFetchUrl(text: string): URL {
 export class SafeFetcher {
   constructor(private readonly options: SafeFetcherOptions) {}
 
+  /** The size limit of one fetch (and of all an HLS stream's segments together). */
+  get maxBytes(): number {
+    return this.options.maxBytes;
+  }
+
   /** Resolves `url`'s host and checks every address (for an early answer to the user; the fetch checks again). */
   async checkUrl(text: string): Promise<URL> {
     const url = parseFetchUrl(text);
@@ -80,7 +91,16 @@ export class SafeFetcher {
   async fetchToFile(
     text: string,
     file: string,
-    { signal, onProgress }: { signal: AbortSignal; onProgress: (progress: FetchProgress) => void },
+    {
+      signal,
+      onProgress,
+      maxBytes = this.options.maxBytes,
+    }: {
+      signal: AbortSignal;
+      onProgress: (progress: FetchProgress) => void;
+      /** A smaller limit for this one response (what is left of an HLS stream's budget). */
+      maxBytes?: number;
+    },
   ): Promise<FetchedFile> {
     let url = parseFetchUrl(text);
     for (let hop = 0; ; hop++) {
@@ -89,8 +109,15 @@ export class SafeFetcher {
       if ([301, 302, 303, 307, 308].includes(status)) {
         response.resume();
         const location = response.headers.location;
-        if (!location) throw new FetchRefused(`Refused: ${url.host} answered ${status} without a Location.`);
-        if (hop >= MAX_REDIRECTS) throw new FetchRefused(`Refused: more than ${MAX_REDIRECTS} redirects.`);
+        if (!location)
+          throw new FetchRefused(`Refused: ${url.host} answered ${status} without a Location.`, "fetch.noLocation", {
+            host: url.host,
+            status,
+          });
+        if (hop >= MAX_REDIRECTS)
+          throw new FetchRefused(`Refused: more than ${MAX_REDIRECTS} redirects.`, "fetch.redirects", {
+            max: MAX_REDIRECTS,
+          });
         url = parseFetchUrl(new URL(location, url).toString());
         continue;
       }
@@ -98,9 +125,9 @@ export class SafeFetcher {
         response.resume();
         const message = `${url.host} answered HTTP ${status} ${response.statusMessage ?? ""}`.trim();
         if (status >= 500 || status === 429 || status === 408) throw new FetchFailed(message);
-        throw new FetchRefused(`Refused: ${message}.`);
+        throw new FetchRefused(`Refused: ${message}.`, "fetch.httpStatus", { host: url.host, status });
       }
-      return this.#save(url, response, file, signal, onProgress);
+      return this.#save(url, response, file, signal, onProgress, maxBytes);
     }
   }
 
@@ -110,13 +137,18 @@ export class SafeFetcher {
     file: string,
     signal: AbortSignal,
     onProgress: (progress: FetchProgress) => void,
+    maxBytes: number,
   ): Promise<FetchedFile> {
-    const { maxBytes, idleTimeoutMs } = this.options;
+    const { idleTimeoutMs } = this.options;
     const declared = Number(response.headers["content-length"]);
     const total = Number.isFinite(declared) && declared >= 0 ? declared : null;
     if (total !== null && total > maxBytes) {
       response.destroy();
-      throw new FetchRefused(`Refused: the file is ${formatBytes(total)}, over the limit of ${formatBytes(maxBytes)}.`);
+      throw new FetchRefused(
+        `Refused: the file is ${formatBytes(total)}, over the limit of ${formatBytes(maxBytes)}.`,
+        "fetch.tooLarge",
+        { size: formatBytes(total), limit: formatBytes(maxBytes) },
+      );
     }
     response.setTimeout(idleTimeoutMs, () =>
       response.destroy(new FetchFailed(`${url.host} sent nothing for ${idleTimeoutMs} ms`)),
@@ -128,7 +160,11 @@ export class SafeFetcher {
       transform(chunk: Buffer, _encoding, callback) {
         bytes += chunk.length;
         if (bytes > maxBytes) {
-          callback(new FetchRefused(`Refused: the file is over the limit of ${formatBytes(maxBytes)}.`));
+          callback(
+            new FetchRefused(`Refused: the file is over the limit of ${formatBytes(maxBytes)}.`, "fetch.overLimit", {
+              limit: formatBytes(maxBytes),
+            }),
+          );
           return;
         }
         hash.update(chunk);
@@ -193,9 +229,14 @@ export class SafeFetcher {
     try {
       addresses = await dns.promises.lookup(hostname, { all: true, verbatim: true });
     } catch (error) {
-      throw new FetchRefused(`Refused: the host ${hostname} could not be resolved (${(error as Error).message}).`);
+      throw new FetchRefused(
+        `Refused: the host ${hostname} could not be resolved (${(error as Error).message}).`,
+        "fetch.unresolvable",
+        { host: hostname },
+      );
     }
-    if (addresses.length === 0) throw new FetchRefused(`Refused: the host ${hostname} has no address.`);
+    if (addresses.length === 0)
+      throw new FetchRefused(`Refused: the host ${hostname} has no address.`, "fetch.noAddress", { host: hostname });
     for (const { address } of addresses) this.options.policy.check(address, hostname);
     return addresses[0]!.address;
   }

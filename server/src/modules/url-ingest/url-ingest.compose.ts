@@ -25,7 +25,8 @@ export function buildUrlIngest(deps: {
   config: UrlIngestConfig;
   db: Db;
   blobs: BlobStore;
-  jobs: JobEnqueuer;
+  /** Enqueues the fetch and cancels it (the durable queue). */
+  jobs: JobEnqueuer & { cancel(jobId: string): Promise<unknown> };
   stories: StoriesService;
   libraries: LibrariesService;
   folders: FoldersService;
@@ -47,6 +48,7 @@ export function buildUrlIngest(deps: {
     workDir: deps.config.workDir,
     // The spec sets no timeout on the client's call; the job still has one, long enough for large videos.
     timeoutMs: 6 * 3600_000,
+    hls: { maxSegments: deps.config.hlsMaxSegments, timeoutMs: deps.config.hlsTimeoutMs },
   });
   const service = new UrlIngestService({
     repository,

@@ -31,6 +31,11 @@ export class UrlIngestRepository {
         type: input.type,
         suffix: input.suffix,
         state: "queued",
+        job_id: null,
+        error_code: null,
+        error_params: null,
+        segments_done: null,
+        segments_total: null,
         created_at: now,
         updated_at: now,
       })
@@ -71,6 +76,23 @@ export class UrlIngestRepository {
     return { rows, total: Number(count) };
   }
 
+  /** Cancelled unless it ended meanwhile (a story made in the same instant stays done). */
+  async markCancelled(id: string): Promise<void> {
+    await this.db.kysely
+      .updateTable("url_fetches")
+      .set({
+        state: "cancelled",
+        error: null,
+        error_code: null,
+        error_params: null,
+        speed: 0,
+        updated_at: new Date().toISOString(),
+      })
+      .where("id", "=", id)
+      .where("state", "in", ["queued", "running"])
+      .execute();
+  }
+
   async update(
     id: string,
     changes: Partial<{
@@ -79,6 +101,11 @@ export class UrlIngestRepository {
       total_bytes: number | null;
       speed: number;
       error: string | null;
+      job_id: string | null;
+      error_code: string | null;
+      error_params: string | null;
+      segments_done: number | null;
+      segments_total: number | null;
       story_id: string | null;
     }>,
     transaction?: Kysely<Database>,

@@ -33,12 +33,28 @@ export const urlFetchSchema = z
     libraryId: z.string(),
     folderId: z.string().nullable(),
     type: z.string().nullable(),
-    state: z.enum(["queued", "running", "done", "failed"]),
+    state: z.enum(["queued", "running", "done", "failed", "cancelled"]),
     progress: z.number().int().min(0).max(100),
     bytes: z.number().int(),
-    total: z.number().int().nullable().describe("from Content-Length; null when the server did not announce it"),
+    total: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        "from Content-Length; null when the server did not announce it (and while an HLS stream's segments arrive)",
+      ),
     speed: z.number().int().describe("bytes per second"),
-    error: z.string().nullable().describe("why it failed or was refused"),
+    error: z.string().nullable().describe("why it failed or was refused (English)"),
+    errorCode: z
+      .string()
+      .nullable()
+      .describe("the refusal's stable code (e.g. `fetch.address`), for showing it in the user's language"),
+    errorParams: z
+      .record(z.string(), z.union([z.string(), z.number()]))
+      .nullable()
+      .describe("the values the refusal names, with errorCode"),
+    segmentsDone: z.number().int().nullable().describe("an HLS stream: segments fetched so far"),
+    segmentsTotal: z.number().int().nullable().describe("an HLS stream: its segments (with the init segment)"),
     storyId: z.string().nullable().describe("the draft story made of the file, once done"),
     createdAt: z.string(),
     updatedAt: z.string(),

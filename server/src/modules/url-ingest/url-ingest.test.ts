@@ -21,6 +21,8 @@ interface FetchView {
   bytes: number;
   total: number | null;
   error: string | null;
+  errorCode: string | null;
+  errorParams: Record<string, string | number> | null;
   storyId: string | null;
 }
 
@@ -133,18 +135,21 @@ describeEachDialect("url ingest: the download centre and its SSRF rules", (diale
     throw new Error(`${url} did not finish`);
   }
 
-  async function refusedOnStart(url: string, reason: RegExp) {
+  /** Refused with its English reason, and the code (with its values) the web app translates. */
+  async function refusedOnStart(url: string, reason: RegExp, msgCode: string, msgParams: object = {}) {
     const response = await call(strict(), strictEditor, "POST", "/thirdfiledownload/download/action/asy", { url });
     expect(response.statusCode, response.body).toBe(400);
     expect(response.json().msg).toMatch(reason);
+    expect(response.json()).toMatchObject({ error: "url_refused", msgCode, msgParams });
     refusedCases++;
   }
 
-  async function refusedWhileFetching(url: string, reason: RegExp) {
+  async function refusedWhileFetching(url: string, reason: RegExp, errorCode?: string) {
     await start(url);
     const view = await ended(url);
     expect(view.state).toBe("failed");
     expect(view.error).toMatch(reason);
+    if (errorCode) expect(view.errorCode).toBe(errorCode);
     expect(view.storyId).toBeNull();
     return view;
   }
@@ -170,7 +175,7 @@ describeEachDialect("url ingest: the download centre and its SSRF rules", (diale
 
   it("follows a chain of redirects (5 at most) and lists the user's fetches", async () => {
     expect((await ended((await start(`${base}/chain?n=4`)).url)).state).toBe("done");
-    await refusedWhileFetching(`${base}/chain?n=5`, /more than 5 redirects/);
+    await refusedWhileFetching(`${base}/chain?n=5`, /more than 5 redirects/, "fetch.redirects");
     const list = await call(allowed(), editor, "GET", "/thirdfiledownload/downloads?page=0&size=2");
     expect(list.statusCode, list.body).toBe(200);
     const page = list.json().data as { content: FetchView[]; totalElements: number };
@@ -192,17 +197,22 @@ describeEachDialect("url ingest: the download centre and its SSRF rules", (diale
   });
 
   it("refuses a response over the size limit, announced or streamed", async () => {
-    await refusedWhileFetching(`${base}/announced-large.mp4`, /over the limit of/);
-    const slow = await refusedWhileFetching(`${base}/slow-large.mp4`, /over the limit of/);
+    await refusedWhileFetching(`${base}/announced-large.mp4`, /over the limit of/, "fetch.tooLarge");
+    const slow = await refusedWhileFetching(`${base}/slow-large.mp4`, /over the limit of/, "fetch.overLimit");
     expect(slow.bytes).toBeLessThanOrEqual(MAX_BYTES);
   });
 
   it("refuses redirects to loopback, metadata and file: addresses, hop by hop", async () => {
-    await refusedWhileFetching(`${base}/to-loopback`, /127\.0\.0\.2 is a loopback address/);
+    const loopback = await refusedWhileFetching(
+      `${base}/to-loopback`,
+      /127\.0\.0\.2 is a loopback address/,
+      "fetch.address",
+    );
+    expect(loopback.errorParams).toMatchObject({ address: "127.0.0.2", range: "loopback" });
     refusedCases++;
-    await refusedWhileFetching(`${base}/to-metadata`, /169\.254\.169\.254 is a link-local address/);
+    await refusedWhileFetching(`${base}/to-metadata`, /169\.254\.169\.254 is a link-local address/, "fetch.address");
     refusedCases++;
-    await refusedWhileFetching(`${base}/to-file`, /file: URLs are not fetched/);
+    await refusedWhileFetching(`${base}/to-file`, /file: URLs are not fetched/, "fetch.scheme");
     refusedCases++;
   });
 
@@ -218,28 +228,52 @@ describeEachDialect("url ingest: the download centre and its SSRF rules", (diale
   });
 
   it("without the allow-list, refuses private, loopback, metadata and other-scheme URLs when asked", async () => {
-    await refusedOnStart(`${base}/photo.jpg`, /127\.0\.0\.1 is a loopback address/);
-    await refusedOnStart("http://10.0.0.1/", /10\.0\.0\.1 is a private address/);
-    await refusedOnStart("http://172.16.5.4/a.jpg", /private address/);
-    await refusedOnStart("http://192.168.1.1/a.jpg", /private address/);
-    await refusedOnStart("http://169.254.169.254/latest/meta-data/", /169\.254\.169\.254 is a link-local address/);
-    await refusedOnStart("http://100.64.0.1/", /carrier-grade NAT/);
-    await refusedOnStart("http://0.0.0.0/", /unspecified/);
-    await refusedOnStart("http://224.0.0.1/", /multicast/);
-    await refusedOnStart("http://[::1]/", /::1 is a loopback address/);
-    await refusedOnStart("http://[fd12:3456::1]/", /unique-local/);
-    await refusedOnStart("http://[fe80::1]/", /link-local/);
-    await refusedOnStart("http://[::ffff:127.0.0.1]/", /loopback address written as IPv6 \(127\.0\.0\.1\)/);
-    await refusedOnStart("http://[::ffff:a9fe:a9fe]/", /link-local address .*written as IPv6 \(169\.254\.169\.254\)/);
-    await refusedOnStart("http://2130706433/", /127\.0\.0\.1 is a loopback address/);
-    await refusedOnStart("ftp://example.com/a.jpg", /ftp: URLs are not fetched/);
-    await refusedOnStart("file:///etc/passwd", /file: URLs are not fetched/);
-    await refusedOnStart("gopher://127.0.0.1:70/", /gopher: URLs are not fetched/);
+    await refusedOnStart(`${base}/photo.jpg`, /127\.0\.0\.1 is a loopback address/, "fetch.address", {
+      address: "127.0.0.1",
+      range: "loopback",
+    });
+    await refusedOnStart("http://10.0.0.1/", /10\.0\.0\.1 is a private address/, "fetch.address", { range: "private" });
+    await refusedOnStart("http://172.16.5.4/a.jpg", /private address/, "fetch.address", { range: "private" });
+    await refusedOnStart("http://192.168.1.1/a.jpg", /private address/, "fetch.address", { range: "private" });
+    await refusedOnStart(
+      "http://169.254.169.254/latest/meta-data/",
+      /169\.254\.169\.254 is a link-local address/,
+      "fetch.address",
+      { range: "metadata" },
+    );
+    await refusedOnStart("http://100.64.0.1/", /carrier-grade NAT/, "fetch.address", { range: "cgnat" });
+    await refusedOnStart("http://0.0.0.0/", /unspecified/, "fetch.address", { range: "unspecified" });
+    await refusedOnStart("http://224.0.0.1/", /multicast/, "fetch.address", { range: "multicast" });
+    await refusedOnStart("http://[::1]/", /::1 is a loopback address/, "fetch.address", { range: "loopback" });
+    await refusedOnStart("http://[fd12:3456::1]/", /unique-local/, "fetch.address", { range: "uniqueLocal" });
+    await refusedOnStart("http://[fe80::1]/", /link-local/, "fetch.address", { range: "linkLocal" });
+    await refusedOnStart(
+      "http://[::ffff:127.0.0.1]/",
+      /loopback address written as IPv6 \(127\.0\.0\.1\)/,
+      "fetch.address.ipv6",
+      { range: "loopback", ipv4: "127.0.0.1" },
+    );
+    await refusedOnStart(
+      "http://[::ffff:a9fe:a9fe]/",
+      /link-local address .*written as IPv6 \(169\.254\.169\.254\)/,
+      "fetch.address.ipv6",
+      { range: "metadata", ipv4: "169.254.169.254" },
+    );
+    await refusedOnStart("http://2130706433/", /127\.0\.0\.1 is a loopback address/, "fetch.address", {
+      range: "loopback",
+    });
+    await refusedOnStart("ftp://example.com/a.jpg", /ftp: URLs are not fetched/, "fetch.scheme", { scheme: "ftp" });
+    await refusedOnStart("file:///etc/passwd", /file: URLs are not fetched/, "fetch.scheme", { scheme: "file" });
+    await refusedOnStart("gopher://127.0.0.1:70/", /gopher: URLs are not fetched/, "fetch.scheme", {
+      scheme: "gopher",
+    });
     await refusedOnStart(
       `http://localhost:${(origin.address() as AddressInfo).port}/photo.jpg`,
       /localhost resolves to (127\.0\.0\.1|::1), a loopback address/,
+      "fetch.resolvedAddress",
+      { host: "localhost", range: "loopback" },
     );
-    await refusedOnStart("http://user:secret@example.com/a.jpg", /user name or password/);
+    await refusedOnStart("http://user:secret@example.com/a.jpg", /user name or password/, "fetch.credentials");
     // Nothing was queued for any of them.
     const list = await call(strict(), strictEditor, "GET", "/thirdfiledownload/downloads");
     expect((list.json().data as { totalElements: number }).totalElements).toBe(0);

@@ -3,7 +3,7 @@ import { type ActionType, ModalForm, type ProColumns, ProTable } from "@ant-desi
 import { App, Button, Popconfirm } from "antd";
 import { type ReactNode, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../api/http";
+import { ApiError, localizedMessage } from "../../api/http";
 import { Access } from "../../auth/access-component";
 import { DEFAULT_PAGE_SIZE, type ListQuery, type Page, rangeParams, toListQuery, toTableResult } from "./paging";
 
@@ -45,7 +45,7 @@ function guarded(check: string | undefined, key: string, element: ReactNode): Re
  * by the API client (spec section 8).
  */
 export function showRefusal(error: unknown, show: (text: string) => void): void {
-  if (error instanceof ApiError && error.status === 409) show(error.message);
+  if (error instanceof ApiError && error.status === 409) show(localizedMessage(error));
 }
 
 /**

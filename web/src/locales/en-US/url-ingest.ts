@@ -2,7 +2,7 @@ export default {
   // The download centre, /upload/download (issue 6).
   "urlIngest.title": "Download centre",
   "urlIngest.hint":
-    "Paste links to image, video or audio files, one per line. The server fetches them into the library you choose; private and local addresses are refused.",
+    "Paste links to image, video or audio files, or to HLS playlists (.m3u8), one per line. The server fetches them into the library you choose; private and local addresses are refused.",
   "urlIngest.urls": "URLs",
   "urlIngest.urlsPlaceholder": "https://example.com/photo.jpg",
   "urlIngest.library": "Library",
@@ -23,6 +23,13 @@ export default {
   "urlIngest.state.running": "Fetching",
   "urlIngest.state.done": "Done",
   "urlIngest.state.failed": "Failed",
+  "urlIngest.state.cancelled": "Cancelled",
+  "urlIngest.cancel": "Cancel",
+  "urlIngest.cancelled": "Fetch cancelled",
+  "urlIngest.segments": "{{done}} / {{total}} segments",
+  "urlIngest.speed.b": "{{value}} B/s",
+  "urlIngest.speed.kb": "{{value}} KB/s",
+  "urlIngest.speed.mb": "{{value}} MB/s",
   "urlIngest.openStory": "Open the story",
   "urlIngest.retry": "Retry",
   "urlIngest.retried": "Fetching again",

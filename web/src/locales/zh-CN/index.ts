@@ -8,6 +8,7 @@ import errors from "./errors";
 import layout from "./layout";
 import menu from "./menu";
 import pages from "./pages";
+import serverMessages from "./server-messages";
 import settings from "./settings";
 import stories from "./stories";
 import upload from "./upload";
@@ -28,6 +29,7 @@ export default {
   ...catalogue,
   ...stories,
   ...urlIngest,
+  ...serverMessages,
   ...upload,
   ...cover,
   ...embed,

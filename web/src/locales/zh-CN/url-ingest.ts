@@ -1,7 +1,8 @@
 export default {
   // 下载中心 /upload/download（issue 6）。
   "urlIngest.title": "下载中心",
-  "urlIngest.hint": "每行粘贴一个图片、视频或音频文件的链接，服务器会将其下载到所选资源库；内网和本机地址会被拒绝。",
+  "urlIngest.hint":
+    "每行粘贴一个图片、视频、音频文件或 HLS 播放列表（.m3u8）的链接，服务器会将其下载到所选资源库；内网和本机地址会被拒绝。",
   "urlIngest.urls": "链接",
   "urlIngest.urlsPlaceholder": "https://example.com/photo.jpg",
   "urlIngest.library": "资源库",
@@ -22,8 +23,15 @@ export default {
   "urlIngest.state.running": "下载中",
   "urlIngest.state.done": "完成",
   "urlIngest.state.failed": "失败",
+  "urlIngest.state.cancelled": "已取消",
+  "urlIngest.cancel": "取消下载",
+  "urlIngest.cancelled": "已取消下载",
+  "urlIngest.segments": "分片 {{done}} / {{total}}",
+  "urlIngest.speed.b": "{{value}} 字节/秒",
+  "urlIngest.speed.kb": "{{value}} KB/秒",
+  "urlIngest.speed.mb": "{{value}} MB/秒",
   "urlIngest.openStory": "查看稿件",
-  "urlIngest.retry": "重试",
+  "urlIngest.retry": "重新下载",
   "urlIngest.retried": "已重新开始下载",
   "urlIngest.empty": "暂无下载。",
   "urlIngest.loadFailed": "无法加载下载列表。",

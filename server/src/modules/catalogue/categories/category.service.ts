@@ -47,7 +47,7 @@ export class CategoryService {
       throw new Conflict(
         `the category "${category.name}" has ${category.childCount} subcategor${category.childCount === 1 ? "y" : "ies"}; delete or move them first`,
         "has_children",
-      );
+      ).withMessageCode("catalogue.hasChildren", { name: category.name, count: category.childCount });
     }
     const count = await this.usage.count("category", { id: category.id, name: category.name });
     if (count > 0) throw inUse("category", category.name, count);
@@ -69,7 +69,7 @@ export class CategoryService {
           ? `a category named "${input.name}" already exists under the same parent`
           : `a top-level category named "${input.name}" already exists`,
         "duplicate_name",
-      );
+      ).withMessageCode("catalogue.duplicateName", { name: input.name });
     }
   }
 

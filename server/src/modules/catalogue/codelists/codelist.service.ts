@@ -94,7 +94,7 @@ export class CodelistService {
       throw new Conflict(
         `the option "${option.value}" is the default value of ${count} story propert${count === 1 ? "y" : "ies"} and cannot be deleted`,
         "in_use",
-      );
+      ).withMessageCode("catalogue.optionIsDefault", { value: option.value, count });
     }
     await this.codelists.deleteOption(optionId);
   }
@@ -106,8 +106,14 @@ export class CodelistService {
 
   #clash(input: CodelistInput, what: "name" | "code"): Conflict {
     return what === "code"
-      ? new Conflict(`a code list with the code "${input.code}" already exists`, "duplicate_code")
-      : new Conflict(`a code list named "${input.name}" already exists`, "duplicate_name");
+      ? new Conflict(`a code list with the code "${input.code}" already exists`, "duplicate_code").withMessageCode(
+          "catalogue.duplicateCode",
+          { code: input.code },
+        )
+      : new Conflict(`a code list named "${input.name}" already exists`, "duplicate_name").withMessageCode(
+          "catalogue.duplicateName",
+          { name: input.name },
+        );
   }
 
   async #refuseValueClash(id: string, input: CodelistOptionInput, exceptId?: string): Promise<void> {
@@ -115,7 +121,10 @@ export class CodelistService {
   }
 
   #valueClash(input: CodelistOptionInput): Conflict {
-    return new Conflict(`the code list already has an option with the value "${input.value}"`, "duplicate_value");
+    return new Conflict(
+      `the code list already has an option with the value "${input.value}"`,
+      "duplicate_value",
+    ).withMessageCode("catalogue.duplicateValue", { value: input.value });
   }
 
   #now(): string {

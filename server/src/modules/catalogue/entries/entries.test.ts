@@ -85,6 +85,11 @@ describeEachDialect("catalogue entries", (dialect) => {
       );
       expect(duplicate.msg).toContain(`ELECTION ${kind.noun}`);
       expect(duplicate.error).toBe("duplicate_name");
+      // The web app shows it in the user's language by its code.
+      expect(duplicate).toMatchObject({
+        msgCode: "catalogue.duplicateName",
+        msgParams: { name: `ELECTION ${kind.noun}` },
+      });
 
       const other = await callApi<Entry>(app, admin, "POST", kind.create, { name: `Budget ${kind.noun}` });
       await callApi(app, admin, "PUT", kind.update, { id: other.id, name: `election ${kind.noun}` }, 409);
@@ -199,6 +204,8 @@ describeEachDialect("catalogue entries", (dialect) => {
       expect(refused).toMatchObject({
         error: "in_use",
         msg: 'the tag "航天" is used by 3 stories and cannot be deleted',
+        msgCode: "catalogue.inUse",
+        msgParams: { name: "航天", count: 3 },
       });
       const one = await callApi<{ msg: string }>(
         withStories,

@@ -65,7 +65,10 @@ export class EntryService<View extends { id: string; name: string }, Input exten
   }
 
   #duplicate(input: Input): Conflict {
-    return new Conflict(this.definition.duplicateMessage(input), "duplicate_name");
+    return new Conflict(this.definition.duplicateMessage(input), "duplicate_name").withMessageCode(
+      "catalogue.duplicateName",
+      { name: String((input as { name?: unknown }).name ?? "") },
+    );
   }
 
   #notFound(id: string): NotFound {

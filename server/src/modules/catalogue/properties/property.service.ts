@@ -107,7 +107,7 @@ export class PropertyService {
     return new Conflict(
       `${input.storyType} stories already have a property named "${input.name}" in ${where}`,
       "duplicate_name",
-    );
+    ).withMessageCode("catalogue.duplicateName", { name: input.name });
   }
 
   #notFound(id: string): NotFound {

@@ -19,11 +19,17 @@ export async function guardUnique<T>(write: () => Promise<T>, conflict: () => Co
 }
 
 export function duplicateName(noun: string, name: string): Conflict {
-  return new Conflict(`a ${noun} named "${name}" already exists`, "duplicate_name");
+  return new Conflict(`a ${noun} named "${name}" already exists`, "duplicate_name").withMessageCode(
+    "catalogue.duplicateName",
+    { name },
+  );
 }
 
 /** Spec: deleting an entry stories use is refused, saying how many use it. */
 export function inUse(kind: UsageKind | string, name: string, count: number, what = "stories"): Conflict {
   const noun = count === 1 ? what.replace(/ies$/, "y").replace(/s$/, "") : what;
-  return new Conflict(`the ${kind} "${name}" is used by ${count} ${noun} and cannot be deleted`, "in_use");
+  return new Conflict(
+    `the ${kind} "${name}" is used by ${count} ${noun} and cannot be deleted`,
+    "in_use",
+  ).withMessageCode(what === "story properties" ? "catalogue.inUseByProperties" : "catalogue.inUse", { name, count });
 }

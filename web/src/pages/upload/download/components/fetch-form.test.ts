@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createI18n } from "../../../../locales";
 import { urlsOf } from "./fetch-form";
 import { formatSpeed } from "./fetch-list";
 
@@ -10,11 +11,13 @@ describe("download centre helpers", () => {
     ]);
   });
 
-  it("shows speeds in B/s, KB/s and MB/s", () => {
-    expect([formatSpeed(512), formatSpeed(230 * 1024), formatSpeed(1.5 * 1024 * 1024)]).toEqual([
-      "512 B/s",
-      "230 KB/s",
-      "1.5 MB/s",
-    ]);
+  it("shows speeds in B/s, KB/s and MB/s, with the units of the UI language", () => {
+    const speeds = (language: "zh-CN" | "en-US") => {
+      const i18n = createI18n(language);
+      const t = (key: string, params: Record<string, unknown>) => i18n.t(key, params);
+      return [formatSpeed(512, t), formatSpeed(230 * 1024, t), formatSpeed(1.5 * 1024 * 1024, t)];
+    };
+    expect(speeds("en-US")).toEqual(["512 B/s", "230 KB/s", "1.5 MB/s"]);
+    expect(speeds("zh-CN")).toEqual(["512 字节/秒", "230 KB/秒", "1.5 MB/秒"]);
   });
 });

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, Form, Input, Select, Space, TreeSelect } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../../../api/http";
+import { ApiError, localizedMessage } from "../../../../api/http";
 import { type FolderNode, fetchFolders, fetchLibraries } from "../../../../api/stories";
 import { startUrlFetch } from "../../../../api/url-ingest";
 
@@ -50,10 +50,10 @@ export function FetchForm() {
           await startUrlFetch({ url, libraryId, folderId: folderId ?? null });
           started++;
         } catch (error) {
-          // The server names the field ("url: Refused: …"); next to the URL it goes without saying.
+          // In the UI language when the server names its reason; its English text ("url: Refused: …") without the field otherwise.
           refused.push({
             url,
-            reason: (error instanceof ApiError ? error.message : String(error)).replace(/^url: /, ""),
+            reason: (error instanceof ApiError ? localizedMessage(error) : String(error)).replace(/^url: /, ""),
           });
         }
       }

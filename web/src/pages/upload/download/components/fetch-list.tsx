@@ -5,34 +5,53 @@ import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
-import { listUrlFetches, retryUrlFetch, type UrlFetch } from "../../../../api/url-ingest";
+import { serverMessage } from "../../../../api/server-messages";
+import { cancelUrlFetch, listUrlFetches, retryUrlFetch, type UrlFetch } from "../../../../api/url-ingest";
 
 const STATE_COLORS: Record<UrlFetch["state"], string> = {
   queued: "default",
   running: "processing",
   done: "success",
   failed: "error",
+  cancelled: "warning",
 };
 
-/** 1.5 MB/s, 230 KB/s: the speed as a person reads it. */
-export function formatSpeed(bytesPerSecond: number): string {
-  if (bytesPerSecond >= 1024 * 1024) return `${(bytesPerSecond / 1024 / 1024).toFixed(1)} MB/s`;
-  if (bytesPerSecond >= 1024) return `${Math.round(bytesPerSecond / 1024)} KB/s`;
-  return `${bytesPerSecond} B/s`;
+/** 1.5 MB/s, 230 KB/s: the speed as a person reads it, with the unit of the UI language. */
+export function formatSpeed(
+  bytesPerSecond: number,
+  t: (key: string, params: Record<string, unknown>) => string,
+): string {
+  if (bytesPerSecond >= 1024 * 1024)
+    return t("urlIngest.speed.mb", { value: (bytesPerSecond / 1024 / 1024).toFixed(1) });
+  if (bytesPerSecond >= 1024) return t("urlIngest.speed.kb", { value: Math.round(bytesPerSecond / 1024) });
+  return t("urlIngest.speed.b", { value: bytesPerSecond });
 }
+
+const active = (item: UrlFetch) => item.state === "queued" || item.state === "running";
 
 /** The user's fetches with live progress: polled while any is queued or running. */
 export function FetchList() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [page, setPage] = useState({ number: 0, size: 10 });
   const fetches = useQuery({
     queryKey: ["url-fetches", page],
     queryFn: () => listUrlFetches(page.number, page.size),
-    refetchInterval: (query) =>
-      query.state.data?.content.some((item) => item.state === "queued" || item.state === "running") ? 1000 : false,
+    refetchInterval: (query) => (query.state.data?.content.some(active) ? 1000 : false),
   });
+  const cancel = useMutation({
+    mutationFn: cancelUrlFetch,
+    onSuccess: () => {
+      void message.success(t("urlIngest.cancelled"));
+      void queryClient.invalidateQueries({ queryKey: ["url-fetches"] });
+    },
+  });
+  const reason = (item: UrlFetch) =>
+    serverMessage(
+      { msg: item.error ?? "", msgCode: item.errorCode, msgParams: item.errorParams },
+      { t: (key, params) => t(key, params), exists: (key, params) => i18n.exists(key, params) },
+    );
   const retry = useMutation({
     mutationFn: retryUrlFetch,
     onSuccess: () => {
@@ -58,17 +77,24 @@ export function FetchList() {
       title: t("urlIngest.colProgress"),
       width: 180,
       render: (_, item) => (
-        <Progress
-          percent={item.progress}
-          size="small"
-          status={item.state === "failed" ? "exception" : item.state === "running" ? "active" : undefined}
-        />
+        <>
+          <Progress
+            percent={item.progress}
+            size="small"
+            status={item.state === "failed" ? "exception" : item.state === "running" ? "active" : undefined}
+          />
+          {item.segmentsTotal !== null && item.state !== "done" ? (
+            <Typography.Text type="secondary" data-testid="url-fetch-segments">
+              {t("urlIngest.segments", { done: item.segmentsDone ?? 0, total: item.segmentsTotal })}
+            </Typography.Text>
+          ) : null}
+        </>
       ),
     },
     {
       title: t("urlIngest.colSpeed"),
       width: 110,
-      render: (_, item) => (item.state === "running" ? formatSpeed(item.speed) : null),
+      render: (_, item) => (item.state === "running" ? formatSpeed(item.speed, t) : null),
     },
     {
       title: t("urlIngest.colResult"),
@@ -79,7 +105,7 @@ export function FetchList() {
           </Link>
         ) : item.error ? (
           <Typography.Text type="danger" data-testid="url-fetch-error">
-            {item.error}
+            {reason(item)}
           </Typography.Text>
         ) : null,
     },
@@ -91,15 +117,24 @@ export function FetchList() {
     },
     {
       key: "actions",
-      width: 90,
+      width: 100,
       render: (_, item) =>
-        item.state === "failed" ? (
+        item.state === "failed" || item.state === "cancelled" ? (
           <Button
             size="small"
             loading={retry.isPending && retry.variables === item.id}
             onClick={() => retry.mutate(item.id)}
           >
             {t("urlIngest.retry")}
+          </Button>
+        ) : active(item) ? (
+          <Button
+            size="small"
+            danger
+            loading={cancel.isPending && cancel.variables === item.id}
+            onClick={() => cancel.mutate(item.id)}
+          >
+            {t("urlIngest.cancel")}
           </Button>
         ) : null,
     },
