@@ -7476,12 +7476,15 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a theme no story uses
+         * Delete a theme no story uses, or merge it into another (mergeInto)
          * @description Access: permission `manage.setting.theme`, action `delete`.
          */
         delete: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description another entry of the same kind: stories using this one are pointed at it, then this one is deleted */
+                    mergeInto?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -7500,7 +7503,11 @@ export interface paths {
                             /** @enum {number} */
                             code: 0;
                             msg: string;
-                            data: null;
+                            data: {
+                                mergedInto: string;
+                                /** @description stories pointed at the target */
+                                stories: number;
+                            } | null;
                         };
                     };
                 };
@@ -7869,12 +7876,15 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a tag no story uses
+         * Delete a tag no story uses, or merge it into another (mergeInto)
          * @description Access: permission `manage.setting.tag`, action `delete`.
          */
         delete: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description another entry of the same kind: stories using this one are pointed at it, then this one is deleted */
+                    mergeInto?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -7893,7 +7903,11 @@ export interface paths {
                             /** @enum {number} */
                             code: 0;
                             msg: string;
-                            data: null;
+                            data: {
+                                mergedInto: string;
+                                /** @description stories pointed at the target */
+                                stories: number;
+                            } | null;
                         };
                     };
                 };
@@ -8300,12 +8314,15 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a author no story uses
+         * Delete a author no story uses, or merge it into another (mergeInto)
          * @description Access: permission `manage.setting.author`, action `delete`.
          */
         delete: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description another entry of the same kind: stories using this one are pointed at it, then this one is deleted */
+                    mergeInto?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -8324,7 +8341,11 @@ export interface paths {
                             /** @enum {number} */
                             code: 0;
                             msg: string;
-                            data: null;
+                            data: {
+                                mergedInto: string;
+                                /** @description stories pointed at the target */
+                                stories: number;
+                            } | null;
                         };
                     };
                 };
@@ -8695,12 +8716,15 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a source no story uses
+         * Delete a source no story uses, or merge it into another (mergeInto)
          * @description Access: permission `manage.setting.source`, action `delete`.
          */
         delete: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description another entry of the same kind: stories using this one are pointed at it, then this one is deleted */
+                    mergeInto?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -8719,7 +8743,11 @@ export interface paths {
                             /** @enum {number} */
                             code: 0;
                             msg: string;
-                            data: null;
+                            data: {
+                                mergedInto: string;
+                                /** @description stories pointed at the target */
+                                stories: number;
+                            } | null;
                         };
                     };
                 };
@@ -9288,12 +9316,15 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a keyword no story uses
+         * Delete a keyword no story uses, or merge it into another (mergeInto)
          * @description Access: permission `manage.setting.keyword`, action `delete`.
          */
         delete: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description another entry of the same kind: stories using this one are pointed at it, then this one is deleted */
+                    mergeInto?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -9312,7 +9343,11 @@ export interface paths {
                             /** @enum {number} */
                             code: 0;
                             msg: string;
-                            data: null;
+                            data: {
+                                mergedInto: string;
+                                /** @description stories pointed at the target */
+                                stories: number;
+                            } | null;
                         };
                     };
                 };
@@ -10367,12 +10402,15 @@ export interface paths {
         };
         post?: never;
         /**
-         * Delete a category without subcategories that no story uses
+         * Delete a category without subcategories that no story uses, or merge it into another (mergeInto)
          * @description Access: permission `manage.setting.category`, action `delete`.
          */
         delete: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description another entry of the same kind: stories using this one are pointed at it, then this one is deleted */
+                    mergeInto?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -10391,7 +10429,11 @@ export interface paths {
                             /** @enum {number} */
                             code: 0;
                             msg: string;
-                            data: null;
+                            data: {
+                                mergedInto: string;
+                                /** @description stories pointed at the target */
+                                stories: number;
+                            } | null;
                         };
                     };
                 };
