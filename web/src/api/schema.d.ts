@@ -5570,6 +5570,12 @@ export interface paths {
                                 [key: string]: unknown;
                             };
                         };
+                        /** @description per story id: custom properties merged over metadata.properties for that story; a commit carrying properties is checked against /properties/list (kinds, code-list values, required ones) */
+                        properties?: {
+                            [key: string]: {
+                                [key: string]: unknown;
+                            };
+                        };
                     };
                 };
             };
@@ -5813,6 +5819,12 @@ export interface paths {
                                 [key: string]: unknown;
                             };
                         };
+                        /** @description per story id: custom properties merged over metadata.properties for that story; a commit carrying properties is checked against /properties/list (kinds, code-list values, required ones) */
+                        properties?: {
+                            [key: string]: {
+                                [key: string]: unknown;
+                            };
+                        };
                     };
                 };
             };
@@ -6053,6 +6065,12 @@ export interface paths {
                             halfProduct?: boolean;
                             /** @description custom properties, merged into the story's; a null value removes the key; `lastVersion` is the server's */
                             properties?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        /** @description per story id: custom properties merged over metadata.properties for that story; a commit carrying properties is checked against /properties/list (kinds, code-list values, required ones) */
+                        properties?: {
+                            [key: string]: {
                                 [key: string]: unknown;
                             };
                         };

@@ -12,6 +12,7 @@ import { StoryActionsRepository } from "./story-actions.repository.js";
 import { StoryDownloads } from "./story-downloads.service.js";
 import { StoryLinksRepository } from "./story-links.repository.js";
 import { StoryLinksService } from "./story-links.service.js";
+import type { PropertyDefinitions } from "./story-properties.js";
 import { StoryQueries } from "./story-queries.service.js";
 
 /** The name of the media processing job stories enqueue (its handler is the processing module's). */
@@ -26,6 +27,8 @@ export interface StoriesDependencies {
   processingJob: JobDefinition<ProcessStoriesPayload>;
   /** Counts keywords applied to stories (the catalogue's KeywordService). */
   keywordUse: KeywordUse;
+  /** The custom property definitions a commit's properties are checked against (the catalogue's PropertyService). */
+  propertyDefinitions?: PropertyDefinitions;
   onBlobDeleteError?: (key: string, error: unknown) => void;
   onKeywordUseError?: (names: string[], error: unknown) => void;
 }
@@ -58,6 +61,7 @@ export function buildStories(deps: StoriesDependencies): StoriesModule {
     processingJob: deps.processingJob,
     blobs,
     keywordUse: deps.keywordUse,
+    propertyDefinitions: deps.propertyDefinitions,
     onBlobDeleteError: deps.onBlobDeleteError,
     onKeywordUseError: deps.onKeywordUseError,
   });
