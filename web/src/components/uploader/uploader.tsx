@@ -338,7 +338,8 @@ export function Uploader({ type }: { type: UploadType }) {
           storeFingerprintForResuming: true,
           removeFingerprintOnSuccess: true,
           limit: 3,
-          allowedMetaFields: ["name", "type", ...META_KEYS],
+          // relativePath: a file's place in a dropped or chosen folder ("" for a single file); the server ignores it.
+          allowedMetaFields: ["name", "type", "relativePath", ...META_KEYS],
           // The bearer token of the session, refreshed when it expires, on every request (POST, HEAD, PATCH).
           async onBeforeRequest(request) {
             const token = await bearerToken();
@@ -383,11 +384,16 @@ export function Uploader({ type }: { type: UploadType }) {
         { ...result, fileId: file.id, name: file.name ?? "", size: file.size ?? 0 },
       ]);
     };
+    // Uppy gives files that came without a folder a null relativePath, which tus would send as "null".
+    const onAdded = (file: UppyFile<Meta, Body>) => {
+      if (typeof file.meta.relativePath !== "string") uppy.setFileMeta(file.id, { relativePath: "" });
+      applyMeta();
+    };
     uppy.on("upload-success", onSuccess);
-    uppy.on("file-added", applyMeta);
+    uppy.on("file-added", onAdded);
     return () => {
       uppy.off("upload-success", onSuccess);
-      uppy.off("file-added", applyMeta);
+      uppy.off("file-added", onAdded);
     };
   }, [uppy, applyMeta]);
 
