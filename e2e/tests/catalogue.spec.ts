@@ -158,11 +158,16 @@ test("a tag stories use is merged into another instead of deleted, and the stori
   await expect(page.getByText(range(1, 1, 1))).toBeVisible();
   await expect(page.getByRole("cell", { name: oldName })).toHaveCount(0);
 
-  // The story now carries the target, and search finds it by the target's name only.
-  const story = await page.request.get(`/dams/api/v1/stories/product/${storyId}`, { headers });
+  // The story now carries the target, and search finds it by the target's name only (the page has
+  // refreshed its short-lived access token meanwhile: the current one).
+  const fresh = { authorization: `Bearer ${await accessToken(page)}` };
+  const story = await page.request.get(`/dams/api/v1/stories/product/${storyId}`, { headers: fresh });
+  expect(story.status(), await story.text()).toBe(200);
   expect(((await story.json()) as { data: { tags: string[] } }).data.tags).toEqual([newName, "e2e"]);
   const found = async (text: string) => {
-    const response = await page.request.get(`/dams/api/v1/stories?fulltext=${encodeURIComponent(text)}`, { headers });
+    const response = await page.request.get(`/dams/api/v1/stories?fulltext=${encodeURIComponent(text)}`, {
+      headers: fresh,
+    });
     return ((await response.json()) as { data: { content: { id: string }[] } }).data.content.map((item) => item.id);
   };
   expect(await found(newName)).toContain(storyId);
