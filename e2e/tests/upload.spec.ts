@@ -51,7 +51,8 @@ test("a batch of photos uploads with tus through a network cut, gets its metadat
   });
 
   await openApp(page, "/upload/image");
-  await expect(page.getByTestId("upload-page-photo")).toBeVisible();
+  // The page is a lazily loaded chunk: on a loaded machine it takes a while.
+  await expect(page.getByTestId("upload-page-photo")).toBeVisible({ timeout: 30_000 });
   // The limits show before anything is uploaded.
   await expect(page.getByTestId("upload-limits")).toContainText(".heic");
   await expect(page.getByTestId("upload-limits")).toContainText("GB");

@@ -111,9 +111,11 @@ function TranscodeProgress({ row, type }: { row: UploadedRow; type: UploadType }
 
 /** A file's own custom properties: what it leaves empty comes from the batch. */
 function OwnProperties({
+  fileId,
   fields,
   onChange,
 }: {
+  fileId: string;
   fields: PropertyField[];
   onChange: (values: Record<string, unknown>) => void;
 }) {
@@ -131,6 +133,8 @@ function OwnProperties({
           children: (
             <Form
               form={form}
+              // The name prefixes the inputs' ids, so each label points at its own file's input.
+              name={`own-${fileId.replace(/[^a-zA-Z0-9_-]/g, "_")}`}
               layout="vertical"
               size="small"
               data-testid="upload-own-properties"
@@ -228,7 +232,11 @@ function UploadedStoryRow({
             <TranscodeProgress row={row} type={type} />
           ) : null}
           {story.data?.status === "draft" ? (
-            <OwnProperties fields={fields} onChange={(values) => onProperties(row.fileId, values)} />
+            <OwnProperties
+              fileId={row.fileId}
+              fields={fields}
+              onChange={(values) => onProperties(row.fileId, values)}
+            />
           ) : null}
           {view === "failed" ? (
             <Alert
