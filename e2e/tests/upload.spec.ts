@@ -103,7 +103,8 @@ test("a batch of photos uploads with tus through a network cut, gets its metadat
   // Commit: the drafts become stories everyone can find.
   const stories = await rows.evaluateAll((elements) => elements.map((element) => element.getAttribute("data-story")));
   await page.getByTestId("upload-commit").click();
-  await expect(page.getByTestId("upload-committed")).toBeVisible();
+  // Ten stories in one commit, on a machine other work may load: give it time.
+  await expect(page.getByTestId("upload-committed")).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId("upload-committed").getByRole("link")).toHaveCount(PHOTOS.length);
   await expect(rows.getByText(zh("upload.committed"), { exact: true })).toHaveCount(PHOTOS.length);
   await snapshot(page, testInfo, "upload-committed");
@@ -128,7 +129,8 @@ test("a batch of photos uploads with tus through a network cut, gets its metadat
 
   await page.setViewportSize({ width: 390, height: 844 });
   await snapshot(page, testInfo, "upload-mobile");
-  await page.setViewportSize({ width: 1280, height: 800 });
+  // The search grid is virtualized: tall enough to render the whole batch at once, whatever its order.
+  await page.setViewportSize({ width: 1280, height: 1600 });
 
   await page.goto(`/frontend/search?fulltext=${encodeURIComponent(run)}`, { waitUntil: "networkidle" });
   for (const story of stories) await expect(page.locator(`[data-story="${story}"]`)).toBeVisible();
@@ -138,6 +140,7 @@ test("a batch of photos uploads with tus through a network cut, gets its metadat
   await page.goto(`/frontend/search?fulltext=Ownplace${run}`, { waitUntil: "networkidle" });
   await expect(page.locator(`[data-story="${firstStory}"]`)).toBeVisible();
   await expect(page.locator(`[data-story="${secondStory}"]`)).toHaveCount(0);
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // A reload in the middle of an upload: the batch comes back and tus resumes the upload it created.
   await page.goto("/upload/image", { waitUntil: "networkidle" });
