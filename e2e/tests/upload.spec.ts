@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { openApp, snapshot, watchConsoleErrors, zh } from "./helpers.js";
 
 const CORPUS = path.resolve(import.meta.dirname, "../../../shared/corpus/exif-samples/jpg");
@@ -21,6 +21,19 @@ const PHOTOS = [
 const RELOADED = "Canon_40D.jpg";
 /** PATCH attempts refused while "the network is down" (each file tolerates five with its retry delays). */
 const ABORTED_PATCHES = 3;
+
+/**
+ * An access token that has not expired: on a loaded machine this journey outlives the first one, and
+ * the upload page makes no more calls once everything is processed. Another tab of the session
+ * opens the front area, which refreshes it.
+ */
+async function freshAccessToken(page: Page): Promise<string> {
+  const other = await page.context().newPage();
+  await other.goto("/frontend", { waitUntil: "networkidle" });
+  const raw = await other.evaluate(() => localStorage.getItem("pro__Access-Token"));
+  await other.close();
+  return (JSON.parse(raw ?? "{}") as { value: string }).value;
+}
 
 test("a batch of photos uploads with tus through a network cut, gets its metadata, is committed and found", async ({
   page,
@@ -110,8 +123,7 @@ test("a batch of photos uploads with tus through a network cut, gets its metadat
   await snapshot(page, testInfo, "upload-committed");
 
   // What the server holds: the batch's keywords, the edited caption, the form's custom properties, committed.
-  const raw = await page.evaluate(() => localStorage.getItem("pro__Access-Token"));
-  const token = (JSON.parse(raw ?? "{}") as { value: string }).value;
+  const token = await freshAccessToken(page);
   const stored = await page.request.get(`/dams/api/v1/stories/${firstStory}`, {
     headers: { authorization: `Bearer ${token}` },
   });
