@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { formProperties, type StoryProperty } from "../../api/catalogue";
 import { fetchLibraries, type Story } from "../../api/stories";
-import { formatDuration, formatSize } from "./format";
+import { formatDuration, formatSize, propertyText } from "./format";
 
 type Row = [labelKey: string, value: string | null | undefined];
 
@@ -114,15 +114,4 @@ function Copyable({ value }: { value: string }): ReactNode {
       {value}
     </Typography.Text>
   );
-}
-
-/** A property's value as text: a code list's values by their labels, switches as ✓/✗, lists joined. */
-export function propertyText(value: unknown, definition?: Pick<StoryProperty, "kind" | "options">): string {
-  const label = (item: unknown) =>
-    definition?.options.find((option) => option.value === item)?.label ??
-    (typeof item === "string" ? item : JSON.stringify(item));
-  if (definition?.kind === "select") return label(value);
-  if (definition?.kind === "multiselect" && Array.isArray(value)) return value.map(label).join(", ");
-  if (definition?.kind === "switch" && typeof value === "boolean") return value ? "✓" : "✗";
-  return typeof value === "string" ? value : JSON.stringify(value);
 }
