@@ -92,3 +92,85 @@ test("an administrator adds, edits and deletes a tag, with its toasts and the ra
   // Chromium logs the refused duplicate (409) as a failed resource; nothing else may fail.
   expect(errors.filter((error) => !error.includes("status of 409"))).toEqual([]);
 });
+
+test("a tag stories use is merged into another instead of deleted, and the stories follow", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const errors = watchConsoleErrors(page);
+  await signIn(page);
+  const run = `e2emerge${Date.now().toString(36)}`;
+  const headers = { authorization: `Bearer ${await accessToken(page)}` };
+  const tag = async (name: string) => {
+    const created = await page.request.post("/dams/api/v1/tag", { headers, data: { name } });
+    expect(created.status(), await created.text()).toBe(200);
+    return ((await created.json()) as { data: { id: string } }).data.id;
+  };
+  // One word each, so a full-text search for one cannot match the other (or the story's title).
+  const oldName = `Oldtag${run}`;
+  const newName = `Newtag${run}`;
+  await tag(oldName);
+  await tag(newName);
+  const created = await page.request.post("/dams/api/v1/workflow-story-create/photo", {
+    headers,
+    data: { libraryId: "product", title: `merge story ${run}`, tags: [oldName, "e2e"] },
+  });
+  expect(created.status(), await created.text()).toBe(200);
+  const storyId = ((await created.json()) as { data: { id: string } }).data.id;
+
+  await page.goto("/manage/setting/tag", { waitUntil: "networkidle" });
+  await page.getByPlaceholder(zh("crud.keyword")).fill(run);
+  await page.getByPlaceholder(zh("crud.keyword")).press("Enter");
+  await expect(page.getByText(range(1, 2, 2))).toBeVisible();
+
+  // The delete is refused (a story uses the tag); the refusal offers the merge.
+  await page
+    .getByRole("row")
+    .filter({ hasText: oldName })
+    .getByRole("button", { name: button("crud.delete") })
+    .click();
+  await page
+    .locator(".ant-popconfirm")
+    .getByRole("button", { name: button("crud.ok") })
+    .click();
+  const dialog = page.getByRole("dialog").filter({ has: page.getByTestId("crud-merge") });
+  await expect(dialog.getByText(`the tag "${oldName}" is used by 1 story and cannot be deleted`)).toBeVisible();
+  const ok = dialog.getByRole("button", { name: button("crud.merge.ok") });
+  await expect(ok).toBeDisabled();
+
+  // The picker offers the other tags, not this one; pick the target, read what will happen, confirm.
+  await dialog.locator(".ant-select").click();
+  await dialog.locator(".ant-select input").fill(run);
+  const options = page.locator(".ant-select-dropdown:visible .ant-select-item-option");
+  await expect(options.filter({ hasText: newName })).toHaveCount(1);
+  await expect(options.filter({ hasText: oldName })).toHaveCount(0);
+  await options.filter({ hasText: newName }).click();
+  await expect(dialog.getByTestId("crud-merge-explain")).toContainText(newName);
+  await snapshot(page, testInfo, "tag-merge");
+  await ok.click();
+  await expect(
+    page
+      .locator(".ant-message")
+      .getByText(zh("crud.merge.done").replace("{{into}}", newName).replace("{{count}}", "1")),
+  ).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText(range(1, 1, 1))).toBeVisible();
+  await expect(page.getByRole("cell", { name: oldName })).toHaveCount(0);
+
+  // The story now carries the target, and search finds it by the target's name only (the page has
+  // refreshed its short-lived access token meanwhile: the current one).
+  const fresh = { authorization: `Bearer ${await accessToken(page)}` };
+  const story = await page.request.get(`/dams/api/v1/stories/product/${storyId}`, { headers: fresh });
+  expect(story.status(), await story.text()).toBe(200);
+  expect(((await story.json()) as { data: { tags: string[] } }).data.tags).toEqual([newName, "e2e"]);
+  const found = async (text: string) => {
+    const response = await page.request.get(`/dams/api/v1/stories?fulltext=${encodeURIComponent(text)}`, {
+      headers: fresh,
+    });
+    return ((await response.json()) as { data: { content: { id: string }[] } }).data.content.map((item) => item.id);
+  };
+  expect(await found(newName)).toContain(storyId);
+  expect(await found(oldName)).not.toContain(storyId);
+  expect(errors.filter((error) => !error.includes("status of 409"))).toEqual([]);
+});

@@ -145,6 +145,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     jobs: seams.jobs ?? jobs.queue,
     processingJob,
     keywordUse: catalogue.keywords,
+    propertyDefinitions: catalogue.properties,
     onBlobDeleteError,
     onKeywordUseError: (names, error) => app.log.warn({ keywords: names, err: error }, "keyword use not counted"),
   });

@@ -45,7 +45,8 @@ export const listTags = (query: ListQuery): Promise<Page<Tag>> =>
 export const createTag = (body: TagInput): Promise<Tag> => call(api.POST("/dams/api/v1/tag", { body }), CONFLICT);
 export const updateTag = (id: string, body: TagInput): Promise<Tag> =>
   call(api.PUT("/dams/api/v1/tag", { body: { ...body, id } }), CONFLICT);
-export const deleteTag = (id: string): Promise<null> => call(api.DELETE("/dams/api/v1/tag/{id}", byId(id)), CONFLICT);
+export const deleteTag = (id: string): Promise<MergeResult | null> =>
+  call(api.DELETE("/dams/api/v1/tag/{id}", byId(id)), CONFLICT);
 
 export const listThemes = (query: ListQuery): Promise<Page<Theme>> =>
   call(api.GET("/dams/api/v1/theme", { params: { query } }));
@@ -53,7 +54,7 @@ export const createTheme = (body: ThemeInput): Promise<Theme> =>
   call(api.POST("/dams/api/v1/theme", { body }), CONFLICT);
 export const updateTheme = (id: string, body: ThemeInput): Promise<Theme> =>
   call(api.PUT("/dams/api/v1/theme", { body: { ...body, id } }), CONFLICT);
-export const deleteTheme = (id: string): Promise<null> =>
+export const deleteTheme = (id: string): Promise<MergeResult | null> =>
   call(api.DELETE("/dams/api/v1/theme/{id}", byId(id)), CONFLICT);
 
 export const listSources = (query: ListQuery): Promise<Page<Source>> =>
@@ -62,7 +63,7 @@ export const createSource = (body: SourceInput): Promise<Source> =>
   call(api.POST("/dams/api/v1/source", { body }), CONFLICT);
 export const updateSource = (id: string, body: SourceInput): Promise<Source> =>
   call(api.PUT("/dams/api/v1/source", { body: { ...body, id } }), CONFLICT);
-export const deleteSource = (id: string): Promise<null> =>
+export const deleteSource = (id: string): Promise<MergeResult | null> =>
   call(api.DELETE("/dams/api/v1/source/{id}", byId(id)), CONFLICT);
 export const sourceOptions = (keyword?: string): Promise<SourceOption[]> =>
   call(api.GET("/dams/api/v1/source/option", { params: { query: { keyword } } }));
@@ -73,7 +74,7 @@ export const createKeyword = (body: KeywordInput): Promise<Keyword> =>
   call(api.POST("/dams/api/v1/keyword", { body }), CONFLICT);
 export const updateKeyword = (id: string, body: KeywordInput): Promise<Keyword> =>
   call(api.PUT("/dams/api/v1/keyword", { body: { ...body, id } }), CONFLICT);
-export const deleteKeyword = (id: string): Promise<null> =>
+export const deleteKeyword = (id: string): Promise<MergeResult | null> =>
   call(api.DELETE("/dams/api/v1/keyword/{id}", byId(id)), CONFLICT);
 export const mostUsedKeywords = (keyword?: string, size = 20): Promise<Keyword[]> =>
   call(api.GET("/dams/api/v1/keyword/listByOrder", { params: { query: { keyword, size } } }));
@@ -89,7 +90,7 @@ export const createAuthor = (body: AuthorInput): Promise<Author> =>
   call(api.POST("/dams/api/v1/nrauthor/create", { body }), CONFLICT);
 export const updateAuthor = (id: string, body: AuthorInput): Promise<Author> =>
   call(api.PUT("/dams/api/v1/nrauthor/update", { body: { ...body, id } }), CONFLICT);
-export const deleteAuthor = (id: string): Promise<null> =>
+export const deleteAuthor = (id: string): Promise<MergeResult | null> =>
   call(api.DELETE("/dams/api/v1/nrauthor/delete/{id}", byId(id)), CONFLICT);
 
 // Categories, code lists, story properties: REST paths of our design.
@@ -100,7 +101,7 @@ export const createCategory = (body: CategoryInput): Promise<Category> =>
   call(api.POST("/dams/api/v1/categories", { body }), CONFLICT);
 export const updateCategory = (id: string, body: CategoryInput): Promise<Category> =>
   call(api.PUT("/dams/api/v1/categories/{id}", { ...byId(id), body }), CONFLICT);
-export const deleteCategory = (id: string): Promise<null> =>
+export const deleteCategory = (id: string): Promise<MergeResult | null> =>
   call(api.DELETE("/dams/api/v1/categories/{id}", byId(id)), CONFLICT);
 
 export const listCodelists = (query: ListQuery): Promise<Page<Codelist>> =>
@@ -149,3 +150,25 @@ export const updateProperty = (id: string, body: StoryPropertyInput): Promise<St
   call(api.PUT("/dams/api/v1/properties/{id}", { ...byId(id), body }), CONFLICT);
 export const deleteProperty = (id: string): Promise<null> =>
   call(api.DELETE("/dams/api/v1/properties/{id}", byId(id)), CONFLICT);
+
+/** What a delete that merges answers: the target and how many stories now use it. */
+export interface MergeResult {
+  mergedInto: string;
+  stories: number;
+}
+const merging = (id: string, mergeInto: string) => ({ params: { path: { id }, query: { mergeInto } } });
+const merged = (pending: Promise<unknown>): Promise<MergeResult> => pending as Promise<MergeResult>;
+
+// Deleting an entry stories use, merging it into another of the same kind (`?mergeInto=`).
+export const mergeTag = (id: string, into: string) =>
+  merged(call(api.DELETE("/dams/api/v1/tag/{id}", merging(id, into)), CONFLICT));
+export const mergeTheme = (id: string, into: string) =>
+  merged(call(api.DELETE("/dams/api/v1/theme/{id}", merging(id, into)), CONFLICT));
+export const mergeSource = (id: string, into: string) =>
+  merged(call(api.DELETE("/dams/api/v1/source/{id}", merging(id, into)), CONFLICT));
+export const mergeKeyword = (id: string, into: string) =>
+  merged(call(api.DELETE("/dams/api/v1/keyword/{id}", merging(id, into)), CONFLICT));
+export const mergeAuthor = (id: string, into: string) =>
+  merged(call(api.DELETE("/dams/api/v1/nrauthor/delete/{id}", merging(id, into)), CONFLICT));
+export const mergeCategory = (id: string, into: string) =>
+  merged(call(api.DELETE("/dams/api/v1/categories/{id}", merging(id, into)), CONFLICT));

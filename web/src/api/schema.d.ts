@@ -5827,6 +5827,12 @@ export interface paths {
                                 [key: string]: unknown;
                             };
                         };
+                        /** @description per story id: custom properties merged over metadata.properties for that story; a commit carrying properties is checked against /properties/list (kinds, code-list values, required ones) */
+                        properties?: {
+                            [key: string]: {
+                                [key: string]: unknown;
+                            };
+                        };
                     };
                 };
             };
@@ -6070,6 +6076,12 @@ export interface paths {
                                 [key: string]: unknown;
                             };
                         };
+                        /** @description per story id: custom properties merged over metadata.properties for that story; a commit carrying properties is checked against /properties/list (kinds, code-list values, required ones) */
+                        properties?: {
+                            [key: string]: {
+                                [key: string]: unknown;
+                            };
+                        };
                     };
                 };
             };
@@ -6310,6 +6322,12 @@ export interface paths {
                             halfProduct?: boolean;
                             /** @description custom properties, merged into the story's; a null value removes the key; `lastVersion` is the server's */
                             properties?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        /** @description per story id: custom properties merged over metadata.properties for that story; a commit carrying properties is checked against /properties/list (kinds, code-list values, required ones) */
+                        properties?: {
+                            [key: string]: {
                                 [key: string]: unknown;
                             };
                         };
@@ -7735,12 +7753,15 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a theme no story uses
+         * Delete a theme no story uses, or merge it into another (mergeInto)
          * @description Access: permission `manage.setting.theme`, action `delete`.
          */
         delete: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description another entry of the same kind: stories using this one are pointed at it, then this one is deleted */
+                    mergeInto?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -7759,7 +7780,11 @@ export interface paths {
                             /** @enum {number} */
                             code: 0;
                             msg: string;
-                            data: null;
+                            data: {
+                                mergedInto: string;
+                                /** @description stories pointed at the target */
+                                stories: number;
+                            } | null;
                         };
                     };
                 };
@@ -8128,12 +8153,15 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a tag no story uses
+         * Delete a tag no story uses, or merge it into another (mergeInto)
          * @description Access: permission `manage.setting.tag`, action `delete`.
          */
         delete: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description another entry of the same kind: stories using this one are pointed at it, then this one is deleted */
+                    mergeInto?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -8152,7 +8180,11 @@ export interface paths {
                             /** @enum {number} */
                             code: 0;
                             msg: string;
-                            data: null;
+                            data: {
+                                mergedInto: string;
+                                /** @description stories pointed at the target */
+                                stories: number;
+                            } | null;
                         };
                     };
                 };
@@ -8559,12 +8591,15 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a author no story uses
+         * Delete a author no story uses, or merge it into another (mergeInto)
          * @description Access: permission `manage.setting.author`, action `delete`.
          */
         delete: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description another entry of the same kind: stories using this one are pointed at it, then this one is deleted */
+                    mergeInto?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -8583,7 +8618,11 @@ export interface paths {
                             /** @enum {number} */
                             code: 0;
                             msg: string;
-                            data: null;
+                            data: {
+                                mergedInto: string;
+                                /** @description stories pointed at the target */
+                                stories: number;
+                            } | null;
                         };
                     };
                 };
@@ -8954,12 +8993,15 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a source no story uses
+         * Delete a source no story uses, or merge it into another (mergeInto)
          * @description Access: permission `manage.setting.source`, action `delete`.
          */
         delete: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description another entry of the same kind: stories using this one are pointed at it, then this one is deleted */
+                    mergeInto?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -8978,7 +9020,11 @@ export interface paths {
                             /** @enum {number} */
                             code: 0;
                             msg: string;
-                            data: null;
+                            data: {
+                                mergedInto: string;
+                                /** @description stories pointed at the target */
+                                stories: number;
+                            } | null;
                         };
                     };
                 };
@@ -9547,12 +9593,15 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a keyword no story uses
+         * Delete a keyword no story uses, or merge it into another (mergeInto)
          * @description Access: permission `manage.setting.keyword`, action `delete`.
          */
         delete: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description another entry of the same kind: stories using this one are pointed at it, then this one is deleted */
+                    mergeInto?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -9571,7 +9620,11 @@ export interface paths {
                             /** @enum {number} */
                             code: 0;
                             msg: string;
-                            data: null;
+                            data: {
+                                mergedInto: string;
+                                /** @description stories pointed at the target */
+                                stories: number;
+                            } | null;
                         };
                     };
                 };
@@ -10626,12 +10679,15 @@ export interface paths {
         };
         post?: never;
         /**
-         * Delete a category without subcategories that no story uses
+         * Delete a category without subcategories that no story uses, or merge it into another (mergeInto)
          * @description Access: permission `manage.setting.category`, action `delete`.
          */
         delete: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description another entry of the same kind: stories using this one are pointed at it, then this one is deleted */
+                    mergeInto?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -10650,7 +10706,11 @@ export interface paths {
                             /** @enum {number} */
                             code: 0;
                             msg: string;
-                            data: null;
+                            data: {
+                                mergedInto: string;
+                                /** @description stories pointed at the target */
+                                stories: number;
+                            } | null;
                         };
                     };
                 };

@@ -176,12 +176,37 @@ export function moveStory(
 }
 
 /** Drafts → committed (the half products' "commit"). */
+/**
+ * Commits drafts; `metadata.properties` go to every story, `properties` (by
+ * story id) to one story each, over the batch's. The server checks them
+ * against /properties/list.
+ */
 export function commitStories(
   type: "photo" | "video" | "audio",
   libraryId: string,
   storyIds: string[],
+  extra: {
+    metadata?: { properties?: Record<string, unknown> };
+    properties?: Record<string, Record<string, unknown>>;
+  } = {},
 ): Promise<unknown> {
-  return request("POST", `${V1}/workflow-story-create/${type}/commit`, { libraryId, storyIds });
+  return request("POST", `${V1}/workflow-story-create/${type}/commit`, { libraryId, storyIds, ...extra });
+}
+
+/** The processing (transcode) task of a story's current version, with the job's progress (0-100). */
+export interface TranscodeTask {
+  state: "none" | "queued" | "running" | "done" | "failed" | "cancelled";
+  progress: number;
+  error: string | null;
+}
+
+export function fetchTranscodeTask(libraryId: string, storyId: string, type: string): Promise<TranscodeTask> {
+  return request(
+    "GET",
+    `${V1}/video-trans-tasks?videoUrl=${enc(`${libraryId}/${storyId}`)}&type=${enc(type)}`,
+    undefined,
+    { silent: true },
+  );
 }
 
 /** Marks a half product finished: it stops being a half product. */

@@ -12,6 +12,7 @@ import { StoryActionsRepository } from "./story-actions.repository.js";
 import { StoryDownloads } from "./story-downloads.service.js";
 import { StoryLinksRepository } from "./story-links.repository.js";
 import { StoryLinksService } from "./story-links.service.js";
+import type { PropertyDefinitions } from "./story-properties.js";
 import { StoryQueries } from "./story-queries.service.js";
 import type { SignMediaUrl } from "./story-view.js";
 
@@ -29,6 +30,8 @@ export interface StoriesDependencies {
   keywordUse: KeywordUse;
   /** Signs the media URLs of story views (MediaUrlSigner.url). */
   signMediaUrl: SignMediaUrl;
+  /** The custom property definitions a commit's properties are checked against (the catalogue's PropertyService). */
+  propertyDefinitions?: PropertyDefinitions;
   onBlobDeleteError?: (key: string, error: unknown) => void;
   onKeywordUseError?: (names: string[], error: unknown) => void;
 }
@@ -61,6 +64,7 @@ export function buildStories(deps: StoriesDependencies): StoriesModule {
     processingJob: deps.processingJob,
     blobs,
     keywordUse: deps.keywordUse,
+    propertyDefinitions: deps.propertyDefinitions,
     onBlobDeleteError: deps.onBlobDeleteError,
     onKeywordUseError: deps.onKeywordUseError,
   });

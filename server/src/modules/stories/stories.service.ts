@@ -4,6 +4,7 @@ import type { Database, ProcessingState } from "../../db/schema.js";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../http/errors.js";
 import { type ExtractedMetadata, mergeProperties, metadataChanges } from "./story-metadata.js";
 import { type Rendition, StoryProcessing } from "./story-processing.service.js";
+import { checkProperties } from "./story-properties.js";
 import type { Actor, MediaType, Story, StoryFile, StoryMetadata } from "./story-types.js";
 import { type NewVersionInput, StoryVersioning, type UploadedVersion } from "./story-versions.service.js";
 import {
@@ -44,6 +45,8 @@ export interface CommitInput {
   libraryId: string;
   storyIds: string[];
   metadata?: StoryMetadata;
+  /** Per story id: custom properties merged over `metadata.properties` for that story only. */
+  properties?: Record<string, Record<string, unknown>>;
 }
 
 /** The life of a story: drafts, commit, edit, versions, delete, and the hooks of the upload and media jobs. */
@@ -262,6 +265,7 @@ export class StoriesService {
       if (story.status !== "draft") throw new Conflict(`storyIds.${index}: story ${id} is not a draft`, "not_a_draft");
       stories.push(story);
     }
+    const perStory = await this.#commitProperties(type, input, stories);
     const withFiles = new Set(
       (await this.deps.stories.files(input.storyIds))
         .filter((file) => file.role === "original")
@@ -278,13 +282,18 @@ export class StoriesService {
       const repository = this.deps.stories.with(trx);
       const actions = this.deps.actions.with(trx);
       for (const story of stories) {
-        const changes = input.metadata ? metadataChanges(story, input.metadata, (v) => repository.json(v)) : {};
+        const metadata = perStory.has(story.id)
+          ? { ...input.metadata, properties: perStory.get(story.id) }
+          : input.metadata;
+        const changes = metadata ? metadataChanges(story, metadata, (v) => repository.json(v)) : {};
         if (Object.keys(changes).length > 0) await repository.update(story.id, changes);
         if (!(await repository.markCommitted(story.id, actor.id, now, toProcess.has(story.id)))) {
           throw new Conflict(`story ${story.id} is not a draft`, "not_a_draft");
         }
         await actions.record(
-          this.#support.action(actor, story)("commit", { fields: Object.keys(input.metadata ?? {}) }),
+          this.#support.action(actor, story)("commit", {
+            fields: Object.keys({ ...input.metadata, ...(perStory.has(story.id) ? { properties: true } : {}) }),
+          }),
           now,
         );
       }
@@ -296,6 +305,36 @@ export class StoriesService {
     return this.deps.stories
       .findMany(input.storyIds)
       .then((found) => input.storyIds.map((id) => found.find((story) => story.id === id)!));
+  }
+
+  /**
+   * The custom properties each story gets on commit (the batch's, then its own
+   * on top), checked against the catalogue's definitions for the type and
+   * library when the commit carries any: values must fit their kind and every
+   * required property must have a value.
+   */
+  async #commitProperties(
+    type: MediaType,
+    input: CommitInput,
+    stories: Story[],
+  ): Promise<Map<string, Record<string, unknown>>> {
+    const batch = input.metadata?.properties;
+    const own = input.properties ?? {};
+    const result = new Map<string, Record<string, unknown>>();
+    const unknownId = Object.keys(own).find((id) => !input.storyIds.includes(id));
+    if (unknownId) throw new Invalid(`properties.${unknownId}: not one of storyIds`, "invalid_property");
+    if (!batch && Object.keys(own).length === 0) return result;
+    const definitions =
+      (await this.deps.propertyDefinitions?.lookup({ storytype: type, libraryId: input.libraryId })) ?? [];
+    for (const story of stories) {
+      const patch = { ...batch, ...own[story.id] };
+      const path = story.id in own ? `properties.${story.id}` : "metadata.properties";
+      if (this.deps.propertyDefinitions) {
+        checkProperties(definitions, patch, { path, current: story.properties, complete: true });
+      }
+      result.set(story.id, patch);
+    }
+    return result;
   }
 
   async edit(

@@ -8,6 +8,7 @@ import type { JobDefinition, JobEnqueuer } from "../jobs/job-types.js";
 import type { LibrariesService } from "../libraries/libraries.service.js";
 import type { StoriesRepository } from "./stories.repository.js";
 import type { NewStoryAction, StoryActionsRepository } from "./story-actions.repository.js";
+import type { PropertyDefinitions } from "./story-properties.js";
 import type { Actor, MediaType, Story, StoryMetadata } from "./story-types.js";
 
 /** Payload of the media processing job: ids only, the handler reloads the stories. */
@@ -37,6 +38,8 @@ export interface StoriesServiceDependencies {
   processingJob: JobDefinition<ProcessStoriesPayload>;
   blobs: BlobStore;
   keywordUse: KeywordUse;
+  /** Checks a commit's custom properties; without it they are stored unchecked. */
+  propertyDefinitions?: PropertyDefinitions;
   clock?: () => Date;
   onBlobDeleteError?: (key: string, error: unknown) => void;
   /** A count that could not be written (the story's change stands): for the log. */

@@ -32,6 +32,12 @@ export const commitBody = z.object({
   libraryId: libraryIdSchema,
   storyIds: z.array(z.uuid()).min(1).max(500),
   metadata: storyMetadataSchema.optional().describe("applied to every story before the commit"),
+  properties: z
+    .record(z.uuid(), z.record(z.string().max(100), z.unknown()))
+    .optional()
+    .describe(
+      "per story id: custom properties merged over metadata.properties for that story; a commit carrying properties is checked against /properties/list (kinds, code-list values, required ones)",
+    ),
 });
 
 export const newVersionBody = z.object({

@@ -5,6 +5,7 @@ import { type ReactNode, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError, localizedMessage } from "../../api/http";
 import { Access } from "../../auth/access-component";
+import { type MergeChoice, MergeDialog } from "./merge-dialog";
 import { DEFAULT_PAGE_SIZE, type ListQuery, type Page, rangeParams, toListQuery, toTableResult } from "./paging";
 
 /** Spec section 9: the add/edit modal is 600px wide. */
@@ -24,6 +25,8 @@ export interface CrudTableProps<T extends Record<string, unknown>, V extends Rec
   toFormValues?: (record: T) => Partial<V>;
   /** Spec section 6: the 'permissionId.action' checks of the add, edit and delete buttons. */
   access?: { add?: string; edit?: string; delete?: string };
+  /** A delete refused because stories use the entry offers to merge it into another of the same kind. */
+  merge?: MergeChoice<T>;
   /** More buttons in a row's action column; `reload` refreshes the list. */
   rowActions?: (record: T, reload: () => Promise<void>) => ReactNode[];
 }
@@ -59,6 +62,7 @@ export function CrudTable<T extends Record<string, unknown>, V extends Record<st
   const { message } = App.useApp();
   const actionRef = useRef<ActionType>(null);
   const [editing, setEditing] = useState<{ record?: T } | null>(null);
+  const [merging, setMerging] = useState<{ record: T; refusal: string } | null>(null);
 
   const reload = async () => {
     await actionRef.current?.reload();
@@ -91,6 +95,10 @@ export function CrudTable<T extends Record<string, unknown>, V extends Record<st
                 try {
                   await props.remove?.(record);
                 } catch (error) {
+                  if (props.merge && error instanceof ApiError && error.status === 409 && error.code === "in_use") {
+                    setMerging({ record, refusal: error.message });
+                    return;
+                  }
                   showRefusal(error, (text) => message.error(text));
                   return;
                 }
@@ -161,6 +169,17 @@ export function CrudTable<T extends Record<string, unknown>, V extends Record<st
       >
         {props.formFields?.(editing?.record)}
       </ModalForm>
+      {merging && props.merge ? (
+        <MergeDialog<T>
+          record={merging.record}
+          refusal={merging.refusal}
+          choice={props.merge}
+          onClose={(merged) => {
+            setMerging(null);
+            if (merged) void reload();
+          }}
+        />
+      ) : null}
     </>
   );
 }

@@ -1,3 +1,4 @@
+import type { StoryProperty } from "../../api/catalogue";
 /** Spec section 9: file sizes in KB, MB or GB. */
 export function formatSize(bytes: number): string {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
@@ -12,4 +13,15 @@ export function formatDuration(seconds: number): string {
   const minutes = Math.floor((total % 3600) / 60);
   const rest = String(total % 60).padStart(2, "0");
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
+}
+
+/** A property's value as text: a code list's values by their labels, switches as ✓/✗, lists joined. */
+export function propertyText(value: unknown, definition?: Pick<StoryProperty, "kind" | "options">): string {
+  const label = (item: unknown) =>
+    definition?.options.find((option) => option.value === item)?.label ??
+    (typeof item === "string" ? item : JSON.stringify(item));
+  if (definition?.kind === "select") return label(value);
+  if (definition?.kind === "multiselect" && Array.isArray(value)) return value.map(label).join(", ");
+  if (definition?.kind === "switch" && typeof value === "boolean") return value ? "✓" : "✗";
+  return typeof value === "string" ? value : JSON.stringify(value);
 }

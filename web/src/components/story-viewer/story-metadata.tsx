@@ -2,8 +2,9 @@ import { useQuery } from "@tanstack/react-query";
 import { Descriptions, Typography } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { formProperties, type StoryProperty } from "../../api/catalogue";
 import { fetchLibraries, type Story } from "../../api/stories";
-import { formatDuration, formatSize } from "./format";
+import { formatDuration, formatSize, propertyText } from "./format";
 
 type Row = [labelKey: string, value: string | null | undefined];
 
@@ -11,6 +12,13 @@ type Row = [labelKey: string, value: string | null | undefined];
 export function StoryMetadata({ story }: { story: Story }) {
   const { t, i18n } = useTranslation();
   const libraries = useQuery({ queryKey: ["libraries"], queryFn: fetchLibraries, staleTime: 60_000 });
+  // Custom properties show with their labels (and a code list's labels) where the catalogue defines them.
+  const definitions = useQuery({
+    queryKey: ["story-viewer", "properties", story.type, story.libraryId],
+    queryFn: () => formProperties({ storytype: story.type as StoryProperty["storyType"], libraryId: story.libraryId }),
+    enabled: story.type === "photo" || story.type === "video" || story.type === "audio",
+    staleTime: 60_000,
+  });
   const libraryName = libraries.data?.find((library) => library.id === story.libraryId)?.name ?? story.libraryId;
   const date = (value: string | null) => (value ? new Date(value).toLocaleString(i18n.language) : null);
   const join = (values: string[]) => (values.length > 0 ? values.join(", ") : null);
@@ -82,11 +90,14 @@ export function StoryMetadata({ story }: { story: Story }) {
       })}
       {properties.length > 0 ? (
         <Descriptions title={t("stories.meta.properties")} column={1} size="small" bordered>
-          {properties.map(([key, value]) => (
-            <Descriptions.Item key={key} label={key}>
-              <Copyable value={typeof value === "string" ? value : JSON.stringify(value)} />
-            </Descriptions.Item>
-          ))}
+          {properties.map(([key, value]) => {
+            const definition = definitions.data?.find((property) => property.name === key);
+            return (
+              <Descriptions.Item key={key} label={definition?.label ?? key}>
+                <Copyable value={propertyText(value, definition)} />
+              </Descriptions.Item>
+            );
+          })}
         </Descriptions>
       ) : null}
     </div>

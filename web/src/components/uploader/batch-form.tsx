@@ -93,7 +93,7 @@ function CatalogueSelect(props: {
 }
 
 /** One custom property's input. */
-function PropertyInput({
+export function PropertyInput({
   field,
   ...props
 }: {
@@ -117,6 +117,35 @@ function PropertyInput({
     default:
       return <Input {...(props as object)} />;
   }
+}
+
+/**
+ * A custom property's form item under `properties.{name}`. The batch form
+ * starts from the property's default and requires what is required; a file's
+ * own form (`own`) starts empty and requires nothing: what it leaves empty
+ * comes from the batch.
+ */
+export function PropertyItem({ field, own = false }: { field: PropertyField; own?: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Form.Item
+      name={["properties", field.name]}
+      label={field.label}
+      initialValue={
+        own
+          ? undefined
+          : field.kind === "date" && typeof field.initialValue === "string"
+            ? dayjs(field.initialValue)
+            : field.initialValue
+      }
+      valuePropName={field.kind === "switch" ? "checked" : "value"}
+      rules={
+        field.required && !own ? [{ required: true, message: t("upload.field.required", { label: field.label }) }] : []
+      }
+    >
+      <PropertyInput field={field} />
+    </Form.Item>
+  );
 }
 
 /**
@@ -160,22 +189,7 @@ export function BatchForm({
         <CatalogueSelect kind="categories" />
       </Form.Item>
       {fields.map((field) => (
-        <Form.Item
-          key={field.name}
-          name={["properties", field.name]}
-          label={field.label}
-          initialValue={
-            field.kind === "date" && typeof field.initialValue === "string"
-              ? dayjs(field.initialValue)
-              : field.initialValue
-          }
-          valuePropName={field.kind === "switch" ? "checked" : "value"}
-          rules={
-            field.required ? [{ required: true, message: t("upload.field.required", { label: field.label }) }] : []
-          }
-        >
-          <PropertyInput field={field} />
-        </Form.Item>
+        <PropertyItem key={field.name} field={field} />
       ))}
     </Form>
   );

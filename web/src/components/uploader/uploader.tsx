@@ -8,7 +8,23 @@ import uppyZhCN from "@uppy/locales/lib/zh_CN.js";
 // The package index pulls in every optional peer (drag-drop, webcam…); only the Dashboard is used.
 import Dashboard from "@uppy/react/lib/Dashboard.js";
 import Tus from "@uppy/tus";
-import { Alert, App, Button, Card, Col, Form, Input, Row, Select, Space, Tag, TreeSelect, Typography } from "antd";
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Col,
+  Collapse,
+  Form,
+  Input,
+  Progress,
+  Row,
+  Select,
+  Space,
+  Tag,
+  TreeSelect,
+  Typography,
+} from "antd";
 import dayjs from "dayjs";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -20,10 +36,11 @@ import {
   fetchFolders,
   fetchLibraries,
   fetchStory,
+  fetchTranscodeTask,
   type Story,
 } from "../../api/stories";
 import { StoryThumbnail } from "../story-media";
-import { BatchForm } from "./batch-form";
+import { BatchForm, PropertyItem } from "./batch-form";
 import { editStory } from "./upload-api";
 import {
   ACCEPTED,
@@ -35,6 +52,7 @@ import {
   isSettled,
   METADATA_LIST_KEYS,
   METADATA_TEXT_KEYS,
+  type PropertyField,
   parseUploadResult,
   prefillFromStory,
   processingView,
@@ -74,15 +92,79 @@ async function fetchMaxSize(): Promise<number | null> {
   return Number.isFinite(value) && value > 0 ? value : null;
 }
 
+/** The transcode percent of a video or audio story while its processing job runs (the job's progress). */
+function TranscodeProgress({ row, type }: { row: UploadedRow; type: UploadType }) {
+  const { t } = useTranslation();
+  const task = useQuery({
+    queryKey: ["upload", "transcode", row.libraryId, row.storyId],
+    queryFn: () => fetchTranscodeTask(row.libraryId, row.storyId, type),
+    refetchInterval: 1500,
+  });
+  const percent = task.data?.state === "running" ? task.data.progress : 0;
+  return (
+    <div data-testid="upload-transcode" data-percent={percent} style={{ maxWidth: 320 }}>
+      <Typography.Text type="secondary">{t("upload.transcode", { percent })}</Typography.Text>
+      <Progress percent={percent} size="small" status="active" />
+    </div>
+  );
+}
+
+/** A file's own custom properties: what it leaves empty comes from the batch. */
+function OwnProperties({
+  fileId,
+  fields,
+  onChange,
+}: {
+  fileId: string;
+  fields: PropertyField[];
+  onChange: (values: Record<string, unknown>) => void;
+}) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm();
+  if (fields.length === 0) return null;
+  return (
+    <Collapse
+      size="small"
+      style={{ marginTop: 4 }}
+      items={[
+        {
+          key: "own",
+          label: t("upload.file.properties"),
+          children: (
+            <Form
+              form={form}
+              // The name prefixes the inputs' ids, so each label points at its own file's input.
+              name={`own-${fileId.replace(/[^a-zA-Z0-9_-]/g, "_")}`}
+              layout="vertical"
+              size="small"
+              data-testid="upload-own-properties"
+              onValuesChange={() => onChange((form.getFieldValue("properties") ?? {}) as Record<string, unknown>)}
+            >
+              <Typography.Paragraph type="secondary">{t("upload.file.properties.hint")}</Typography.Paragraph>
+              {fields.map((field) => (
+                <PropertyItem key={field.name} field={field} own />
+              ))}
+            </Form>
+          ),
+        },
+      ]}
+    />
+  );
+}
+
 /** One uploaded file: its story's processing state live, duplicates, and its own values. */
 function UploadedStoryRow({
   row,
   type,
+  fields,
   onStory,
+  onProperties,
 }: {
   row: UploadedRow;
   type: UploadType;
+  fields: PropertyField[];
   onStory: (fileId: string, story: Story) => void;
+  onProperties: (fileId: string, values: Record<string, unknown>) => void;
 }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -146,6 +228,16 @@ function UploadedStoryRow({
               </Typography.Text>
             ) : null}
           </Space>
+          {type !== "photo" && (view === "queued" || view === "running") ? (
+            <TranscodeProgress row={row} type={type} />
+          ) : null}
+          {story.data?.status === "draft" ? (
+            <OwnProperties
+              fileId={row.fileId}
+              fields={fields}
+              onChange={(values) => onProperties(row.fileId, values)}
+            />
+          ) : null}
           {view === "failed" ? (
             <Alert
               type="error"
@@ -261,7 +353,8 @@ export function Uploader({
           storeFingerprintForResuming: true,
           removeFingerprintOnSuccess: true,
           limit: 3,
-          allowedMetaFields: ["name", "type", ...META_KEYS],
+          // relativePath: a file's place in a dropped or chosen folder ("" for a single file); the server ignores it.
+          allowedMetaFields: ["name", "type", "relativePath", ...META_KEYS],
           // The bearer token of the session, refreshed when it expires, on every request (POST, HEAD, PATCH).
           async onBeforeRequest(request) {
             const token = await bearerToken();
@@ -306,28 +399,48 @@ export function Uploader({
         { ...result, fileId: file.id, name: file.name ?? "", size: file.size ?? 0 },
       ]);
     };
+    // Uppy gives files that came without a folder a null relativePath, which tus would send as "null".
+    const onAdded = (file: UppyFile<Meta, Body>) => {
+      if (typeof file.meta.relativePath !== "string") uppy.setFileMeta(file.id, { relativePath: "" });
+      applyMeta();
+    };
     uppy.on("upload-success", onSuccess);
-    uppy.on("file-added", applyMeta);
+    uppy.on("file-added", onAdded);
     return () => {
       uppy.off("upload-success", onSuccess);
-      uppy.off("file-added", applyMeta);
+      uppy.off("file-added", onAdded);
     };
   }, [uppy, applyMeta]);
 
   const onStory = useCallback((fileId: string, story: Story) => stories.current.set(fileId, story), []);
+  // Each file's own custom properties (raw form values), over the batch's on commit.
+  const ownProperties = useRef(new Map<string, Record<string, unknown>>());
+  const onProperties = useCallback(
+    (fileId: string, values: Record<string, unknown>) => ownProperties.current.set(fileId, values),
+    [],
+  );
   const pending = rows.filter((row) => !committed.some((done) => done.storyId === row.storyId));
 
   const commit = useMutation({
     mutationFn: async () => {
       await form.validateFields();
-      const values = propertyValues(fields, (form.getFieldValue("properties") ?? {}) as Record<string, unknown>);
-      // Custom properties are not Upload-Metadata: they go on each story with the edit call.
-      if (Object.keys(values).length > 0) {
-        for (const row of pending) await editStory(type, row, { properties: values });
+      // Custom properties are not Upload-Metadata: the commit carries the batch's and each file's own.
+      const batch = propertyValues(fields, (form.getFieldValue("properties") ?? {}) as Record<string, unknown>);
+      const byLibrary = new Map<string, UploadedRow[]>();
+      for (const row of pending) byLibrary.set(row.libraryId, [...(byLibrary.get(row.libraryId) ?? []), row]);
+      for (const [libraryId, group] of byLibrary) {
+        const own: Record<string, Record<string, unknown>> = {};
+        for (const row of group) {
+          const values = propertyValues(fields, ownProperties.current.get(row.fileId) ?? {});
+          if (Object.keys(values).length > 0) own[row.storyId] = values;
+        }
+        await commitStories(
+          type,
+          libraryId,
+          group.map((row) => row.storyId),
+          { metadata: { properties: batch }, ...(Object.keys(own).length > 0 ? { properties: own } : {}) },
+        );
       }
-      const byLibrary = new Map<string, string[]>();
-      for (const row of pending) byLibrary.set(row.libraryId, [...(byLibrary.get(row.libraryId) ?? []), row.storyId]);
-      for (const [libraryId, ids] of byLibrary) await commitStories(type, libraryId, ids);
       return pending;
     },
     onSuccess: (done) => {
@@ -440,7 +553,14 @@ export function Uploader({
           ) : null}
           <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
             {rows.map((row) => (
-              <UploadedStoryRow key={row.fileId} row={row} type={type} onStory={onStory} />
+              <UploadedStoryRow
+                key={row.fileId}
+                row={row}
+                type={type}
+                fields={fields}
+                onStory={onStory}
+                onProperties={onProperties}
+              />
             ))}
           </div>
         </Card>

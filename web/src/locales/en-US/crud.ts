@@ -10,4 +10,10 @@ export default {
   "crud.keyword": "Keyword",
   "crud.ok": "OK",
   "crud.cancel": "Cancel",
+  "crud.merge.title": 'Merge "{{name}}"',
+  "crud.merge.target": "Merge into…",
+  "crud.merge.placeholder": "Choose another entry of the same kind",
+  "crud.merge.explain": 'Stories using "{{from}}" will use "{{into}}" instead, then "{{from}}" is deleted.',
+  "crud.merge.ok": "Merge",
+  "crud.merge.done": 'Merged into "{{into}}": {{count}} stories now use it',
 };

@@ -42,4 +42,7 @@ export default {
   "upload.file.saved": "Saved",
   "upload.commit": "Commit ({{count}})",
   "upload.commit.done": "{{count}} stories committed",
+  "upload.transcode": "Transcoding {{percent}}%",
+  "upload.file.properties": "This file's custom properties",
+  "upload.file.properties.hint": "Fields left empty take the batch's values.",
 };

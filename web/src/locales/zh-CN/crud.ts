@@ -10,4 +10,10 @@ export default {
   "crud.keyword": "关键词",
   "crud.ok": "确定",
   "crud.cancel": "取消",
+  "crud.merge.title": "合并“{{name}}”",
+  "crud.merge.target": "合并到…",
+  "crud.merge.placeholder": "选择同类的另一条目",
+  "crud.merge.explain": "使用“{{from}}”的稿件将改用“{{into}}”，随后删除“{{from}}”。",
+  "crud.merge.ok": "确认合并",
+  "crud.merge.done": "已合并到“{{into}}”，{{count}} 个稿件已改用它",
 };

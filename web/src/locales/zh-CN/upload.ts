@@ -41,4 +41,7 @@ export default {
   "upload.file.saved": "已保存",
   "upload.commit": "提交（{{count}}）",
   "upload.commit.done": "已提交 {{count}} 个稿件",
+  "upload.transcode": "转码中 {{percent}}%",
+  "upload.file.properties": "此文件的自定义属性",
+  "upload.file.properties.hint": "留空的项使用右侧批量填写的值。",
 };

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
 import type { Db } from "../../../db/database.js";
+import type { Database } from "../../../db/schema.js";
 import type { CatalogueListQuery } from "../shared/catalogue-schema.js";
 import { equalsAnyCase, likeAnyCase } from "../shared/catalogue-sql.js";
 
@@ -24,6 +26,13 @@ export interface CategoryValues {
 
 export class CategoryRepository {
   constructor(private readonly db: Db) {}
+
+  /** Runs `work` in one transaction: this repository on it, and the executor for the stories' side of a merge. */
+  async transaction<T>(work: (repository: CategoryRepository, executor: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.db.kysely
+      .transaction()
+      .execute((trx) => work(new CategoryRepository({ ...this.db, kysely: trx }), trx));
+  }
 
   #select() {
     return this.db.kysely

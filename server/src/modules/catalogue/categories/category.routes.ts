@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { envelope, ok, page, toPage } from "../../../http/envelope.js";
 import { CATALOGUE_PERMISSIONS, catalogueErrors, READ, write } from "../shared/catalogue-routes.js";
-import { catalogueListQuery, idParams } from "../shared/catalogue-schema.js";
+import { catalogueListQuery, deleteResult, idParams, mergeQuery } from "../shared/catalogue-schema.js";
 import { categoryInput, categorySchema } from "./category.schema.js";
 import type { CategoryService } from "./category.service.js";
 
@@ -73,12 +73,15 @@ export function categoryRoutes(categories: CategoryService): FastifyPluginAsyncZ
         config: write(PERMISSION, "delete"),
         schema: {
           tags,
-          summary: "Delete a category without subcategories that no story uses",
+          summary: "Delete a category without subcategories that no story uses, or merge it into another (mergeInto)",
           params: idParams,
-          response: { 200: envelope(z.null()), ...catalogueErrors },
+          querystring: mergeQuery,
+          response: { 200: envelope(deleteResult), ...catalogueErrors },
         },
       },
       async (request) => {
+        const { mergeInto } = request.query;
+        if (mergeInto) return ok(await categories.merge(request.params.id, mergeInto));
         await categories.delete(request.params.id);
         return ok(null);
       },

@@ -1,4 +1,5 @@
 import { Conflict, Invalid, NotFound } from "../../../http/errors.js";
+import { mergeTarget } from "../entries/entry.service.js";
 import { inUse } from "../shared/catalogue-errors.js";
 import type { CatalogueListQuery } from "../shared/catalogue-schema.js";
 import type { CatalogueUsage } from "../shared/catalogue-usage.js";
@@ -52,6 +53,30 @@ export class CategoryService {
     const count = await this.usage.count("category", { id: category.id, name: category.name });
     if (count > 0) throw inUse("category", category.name, count);
     await this.categories.delete(id);
+  }
+
+  /**
+   * Deletes a category without subcategories after pointing every story that
+   * uses it at `intoId`, in one transaction. Answers how many stories changed.
+   */
+  async merge(id: string, intoId: string): Promise<{ mergedInto: string; stories: number }> {
+    const category = await this.categories.findById(id);
+    if (!category) throw this.#notFound(id);
+    if (category.childCount > 0) {
+      throw new Conflict(
+        `the category "${category.name}" has ${category.childCount} subcategor${category.childCount === 1 ? "y" : "ies"}; delete or move them first`,
+        "has_children",
+      );
+    }
+    const into = await mergeTarget("category", id, intoId, (target) => this.categories.findById(target));
+    const repoint = this.usage.repoint?.bind(this.usage);
+    if (!repoint) throw new Invalid("mergeInto: categories cannot be merged here", "invalid_merge");
+    const stories = await this.categories.transaction(async (repository, executor) => {
+      const changed = await repoint("category", category, into, executor);
+      await repository.delete(id);
+      return changed;
+    });
+    return { mergedInto: into.id, stories };
   }
 
   async #check(input: CategoryInput, id?: string): Promise<void> {

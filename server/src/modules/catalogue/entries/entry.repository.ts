@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type Kysely, type SqlBool, sql } from "kysely";
 import type { Db } from "../../../db/database.js";
+import type { Database } from "../../../db/schema.js";
 import type { CatalogueListQuery } from "../shared/catalogue-schema.js";
 import { likeAnyCase } from "../shared/catalogue-sql.js";
 import type { EntryRow, EntryTable } from "./entry-definition.js";
@@ -21,10 +22,26 @@ export class EntryRepository {
   readonly #db: LooseDb;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly shape: EntryTableShape,
   ) {
     this.#db = db.kysely as unknown as LooseDb;
+  }
+
+  /** Runs `work` in one transaction: this repository on it, and the executor for the stories' side of a merge. */
+  async transaction<T>(work: (repository: EntryRepository, executor: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.db.kysely
+      .transaction()
+      .execute((trx) => work(new EntryRepository({ ...this.db, kysely: trx }, this.shape), trx));
+  }
+
+  /** Adds `amount` to a counter column (a merged keyword's uses). */
+  async increment(id: string, column: string, amount: number, now: string): Promise<void> {
+    await this.#db
+      .updateTable(this.shape.table)
+      .set((eb) => ({ [column]: eb(column, "+", amount), updated_at: now }))
+      .where("id", "=", id)
+      .execute();
   }
 
   #filtered(query: { keyword?: string; name?: string }) {

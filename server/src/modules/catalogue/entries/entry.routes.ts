@@ -2,7 +2,13 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { envelope, ok, page, toPage } from "../../../http/envelope.js";
 import { catalogueErrors, READ, write } from "../shared/catalogue-routes.js";
-import { type CatalogueListQuery, catalogueListQuery, idParams } from "../shared/catalogue-schema.js";
+import {
+  type CatalogueListQuery,
+  catalogueListQuery,
+  deleteResult,
+  idParams,
+  mergeQuery,
+} from "../shared/catalogue-schema.js";
 import type { EntryService } from "./entry.service.js";
 
 export interface EntryRoutesOptions<View extends { id: string; name: string }, Input extends { name: string }> {
@@ -76,12 +82,15 @@ export function entryRoutes<View extends { id: string; name: string }, Input ext
         config: write(permission, "delete"),
         schema: {
           tags,
-          summary: `Delete a ${noun} no story uses`,
+          summary: `Delete a ${noun} no story uses, or merge it into another (mergeInto)`,
           params: idParams,
-          response: { 200: envelope(z.null()), ...catalogueErrors },
+          querystring: mergeQuery,
+          response: { 200: envelope(deleteResult), ...catalogueErrors },
         },
       },
       async (request) => {
+        const { mergeInto } = request.query;
+        if (mergeInto) return ok(await service.merge(request.params.id, mergeInto));
         await service.delete(request.params.id);
         return ok(null);
       },

@@ -1,9 +1,9 @@
-import { Conflict, NotFound } from "../../../http/errors.js";
+import { Conflict, Invalid, NotFound } from "../../../http/errors.js";
 import { guardUnique, inUse } from "../shared/catalogue-errors.js";
 import type { CatalogueListQuery } from "../shared/catalogue-schema.js";
 import type { CatalogueUsage } from "../shared/catalogue-usage.js";
 import type { EntryRepository } from "./entry.repository.js";
-import type { EntryDefinition } from "./entry-definition.js";
+import type { EntryDefinition, EntryRow } from "./entry-definition.js";
 
 /** The rules every simple catalogue entry follows: unique names, and no deleting what stories use. */
 export class EntryService<View extends { id: string; name: string }, Input extends { name: string }> {
@@ -60,6 +60,29 @@ export class EntryService<View extends { id: string; name: string }, Input exten
     await this.repository.delete(id);
   }
 
+  /**
+   * Deletes the entry after pointing every story that uses it at `intoId`, an
+   * entry of the same kind, in one transaction (the issue's "or merges into
+   * another entry, by choice"). Answers how many stories changed.
+   */
+  async merge(id: string, intoId: string): Promise<{ mergedInto: string; stories: number }> {
+    const row = await this.repository.findById(id);
+    if (!row) throw this.#notFound(id);
+    const into = await mergeTarget(this.definition.noun, id, intoId, (target) => this.repository.findById(target));
+    const repoint = this.usage.repoint?.bind(this.usage);
+    if (!repoint) throw new Invalid(`mergeInto: ${this.definition.noun}s cannot be merged here`, "invalid_merge");
+    const stories = await this.repository.transaction(async (repository, executor) => {
+      const changed = await repoint(this.definition.usageKind, row, into, executor);
+      await this.mergeExtras(repository, row, into);
+      await repository.delete(id);
+      return changed;
+    });
+    return { mergedInto: into.id, stories };
+  }
+
+  /** What else a merge carries over to the target (keywords: their use counts). */
+  protected async mergeExtras(_repository: EntryRepository, _from: EntryRow, _into: EntryRow): Promise<void> {}
+
   async #refuseDuplicate(input: Input, values: Record<string, unknown>, exceptId?: string): Promise<void> {
     if (await this.repository.findDuplicate(values, exceptId)) throw this.#duplicate(input);
   }
@@ -74,4 +97,19 @@ export class EntryService<View extends { id: string; name: string }, Input exten
   #notFound(id: string): NotFound {
     return new NotFound(`no ${this.definition.noun} has the id ${id}`);
   }
+}
+
+/** The entry a merge goes into: another one of the same kind (400 naming `mergeInto` otherwise). */
+export async function mergeTarget<T>(
+  noun: string,
+  id: string,
+  intoId: string,
+  find: (id: string) => Promise<T | undefined>,
+): Promise<T> {
+  if (intoId.toLowerCase() === id.toLowerCase()) {
+    throw new Invalid(`mergeInto: a ${noun} cannot be merged into itself`, "invalid_merge");
+  }
+  const into = await find(intoId);
+  if (!into) throw new Invalid(`mergeInto: no ${noun} has the id ${intoId}`, "invalid_merge");
+  return into;
 }

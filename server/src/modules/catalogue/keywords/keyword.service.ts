@@ -2,6 +2,7 @@ import type { PageQuery } from "../../../http/envelope.js";
 import { NotFound } from "../../../http/errors.js";
 import type { EntryRepository } from "../entries/entry.repository.js";
 import { EntryService } from "../entries/entry.service.js";
+import type { EntryRow } from "../entries/entry-definition.js";
 import type { CatalogueUsage } from "../shared/catalogue-usage.js";
 import type { KeywordRepository } from "./keyword.repository.js";
 import { type HistoryEntryView, type KeywordInput, type KeywordView, keywordDefinition } from "./keyword.schema.js";
@@ -30,6 +31,12 @@ export class KeywordService extends EntryService<KeywordView, KeywordInput> {
   constructor(entries: EntryRepository, keywords: KeywordRepository, usage: CatalogueUsage, clock?: () => Date) {
     super(keywordDefinition, entries, usage, clock);
     this.#keywords = keywords;
+  }
+
+  /** A merged keyword's uses count for the keyword it went into. */
+  protected override async mergeExtras(repository: EntryRepository, from: EntryRow, into: EntryRow): Promise<void> {
+    const uses = Number(from.use_count ?? 0);
+    if (uses > 0) await repository.increment(into.id, "use_count", uses, this.clock().toISOString());
   }
 
   /** The most used keywords first (/keyword/listByOrder). */

@@ -9,6 +9,19 @@ export type CatalogueListQuery = z.infer<typeof catalogueListQuery>;
 
 export const idParams = z.object({ id: z.uuid() });
 
+/** A delete that merges instead: the entry's stories are pointed at `mergeInto` first. */
+export const mergeQuery = z.object({
+  mergeInto: z
+    .uuid()
+    .optional()
+    .describe("another entry of the same kind: stories using this one are pointed at it, then this one is deleted"),
+});
+
+/** What a delete answers: null, or what a merge did. */
+export const deleteResult = z
+  .object({ mergedInto: z.string(), stories: z.number().int().describe("stories pointed at the target") })
+  .nullable();
+
 export const entryName = z.string().trim().min(1, "must not be empty").max(100);
 
 /** An optional text: blank becomes null. */

@@ -1,3 +1,6 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../../db/schema.js";
+
 /** The catalogue entries stories refer to. */
 export type UsageKind = "tag" | "keyword" | "theme" | "source" | "author" | "category";
 
@@ -9,6 +12,18 @@ export type UsageKind = "tag" | "keyword" | "theme" | "source" | "author" | "cat
  */
 export interface CatalogueUsage {
   count(kind: UsageKind, entry: { id: string; name: string }): Promise<number>;
+  /**
+   * Makes every story that uses `from` use `into` instead (a story that has
+   * both keeps one), keeping the search index in step, through `executor` (the
+   * catalogue's merge transaction). Answers how many stories changed. Absent:
+   * merging is not offered.
+   */
+  repoint?(
+    kind: UsageKind,
+    from: { id: string; name: string },
+    into: { id: string; name: string },
+    executor: Kysely<Database>,
+  ): Promise<number>;
 }
 
 /** Nothing is in use: for tests of the catalogue alone (the app counts stories, StoryCatalogueUsage). */

@@ -1,9 +1,17 @@
 import { type ProColumns, ProFormText } from "@ant-design/pro-components";
 import { useTranslation } from "react-i18next";
-import { type Author, createAuthor, deleteAuthor, listAuthors, updateAuthor } from "../../../../api/catalogue";
+import {
+  type Author,
+  createAuthor,
+  deleteAuthor,
+  listAuthors,
+  mergeAuthor,
+  updateAuthor,
+} from "../../../../api/catalogue";
 import { CrudTable } from "../../../../components/crud-table";
 import { crudAccess, DescriptionField, NameField, updateTimeColumn } from "../catalogue-shared/fields";
 import { textOrNull, trimmed } from "../catalogue-shared/form-values";
+import { mergeChoice } from "../catalogue-shared/merge";
 
 const PERMISSION = "manage.setting.author";
 const PHONE = /^[0-9+\-() ]{0,32}$/;
@@ -46,6 +54,9 @@ export default function ManageSettingAuthorPage() {
       create={(values) => createAuthor(toInput(values))}
       update={(author, values) => updateAuthor(author.id, toInput(values))}
       remove={(author) => deleteAuthor(author.id)}
+      merge={mergeChoice(listAuthors, mergeAuthor, (author) =>
+        author.department ? `${author.name}（${author.department}）` : author.name,
+      )}
       toFormValues={(author) => ({
         name: author.name,
         penName: author.penName ?? undefined,

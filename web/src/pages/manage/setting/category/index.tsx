@@ -7,11 +7,13 @@ import {
   createCategory,
   deleteCategory,
   listCategories,
+  mergeCategory,
   updateCategory,
 } from "../../../../api/catalogue";
 import { CrudTable } from "../../../../components/crud-table";
 import { crudAccess, DescriptionField, NameField, SortOrderField, updateTimeColumn } from "../catalogue-shared/fields";
 import { categoryTree, orderOrZero, textOrNull, trimmed } from "../catalogue-shared/form-values";
+import { mergeChoice } from "../catalogue-shared/merge";
 
 const PERMISSION = "manage.setting.category";
 const ALL_KEY = ["catalogue", "categories", "all"];
@@ -65,6 +67,9 @@ export default function ManageSettingCategoryPage() {
       create={refreshing((values: CategoryForm) => createCategory(toInput(values)))}
       update={refreshing((category: Category, values: CategoryForm) => updateCategory(category.id, toInput(values)))}
       remove={refreshing((category: Category) => deleteCategory(category.id))}
+      merge={mergeChoice(listCategories, refreshing(mergeCategory), (category) =>
+        category.parentName ? `${category.parentName} / ${category.name}` : category.name,
+      )}
       toFormValues={(category) => ({
         name: category.name,
         parentId: category.parentId ?? undefined,

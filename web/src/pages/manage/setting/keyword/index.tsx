@@ -1,9 +1,17 @@
 import type { ProColumns } from "@ant-design/pro-components";
 import { useTranslation } from "react-i18next";
-import { createKeyword, deleteKeyword, type Keyword, listKeywords, updateKeyword } from "../../../../api/catalogue";
+import {
+  createKeyword,
+  deleteKeyword,
+  type Keyword,
+  listKeywords,
+  mergeKeyword,
+  updateKeyword,
+} from "../../../../api/catalogue";
 import { CrudTable } from "../../../../components/crud-table";
 import { crudAccess, NameField, updateTimeColumn } from "../catalogue-shared/fields";
 import { trimmed } from "../catalogue-shared/form-values";
+import { mergeChoice } from "../catalogue-shared/merge";
 
 const PERMISSION = "manage.setting.keyword";
 
@@ -28,6 +36,7 @@ export default function ManageSettingKeywordPage() {
       create={(values) => createKeyword({ name: trimmed(values.name) })}
       update={(keyword, values) => updateKeyword(keyword.id, { name: trimmed(values.name) })}
       remove={(keyword) => deleteKeyword(keyword.id)}
+      merge={mergeChoice(listKeywords, mergeKeyword)}
       toFormValues={(keyword) => ({ name: keyword.name })}
       formFields={() => <NameField t={t} />}
     />

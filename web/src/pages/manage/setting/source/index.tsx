@@ -1,9 +1,17 @@
 import type { ProColumns } from "@ant-design/pro-components";
 import { useTranslation } from "react-i18next";
-import { createSource, deleteSource, listSources, type Source, updateSource } from "../../../../api/catalogue";
+import {
+  createSource,
+  deleteSource,
+  listSources,
+  mergeSource,
+  type Source,
+  updateSource,
+} from "../../../../api/catalogue";
 import { CrudTable } from "../../../../components/crud-table";
 import { crudAccess, DescriptionField, NameField, SortOrderField, updateTimeColumn } from "../catalogue-shared/fields";
 import { orderOrZero, textOrNull, trimmed } from "../catalogue-shared/form-values";
+import { mergeChoice } from "../catalogue-shared/merge";
 
 const PERMISSION = "manage.setting.source";
 
@@ -37,6 +45,7 @@ export default function ManageSettingSourcePage() {
       create={(values) => createSource(toInput(values))}
       update={(source, values) => updateSource(source.id, toInput(values))}
       remove={(source) => deleteSource(source.id)}
+      merge={mergeChoice(listSources, mergeSource)}
       toFormValues={(source) => ({
         name: source.name,
         description: source.description ?? undefined,

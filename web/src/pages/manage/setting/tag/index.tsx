@@ -1,10 +1,11 @@
 import { type ProColumns, ProFormText } from "@ant-design/pro-components";
 import { Tag as Chip } from "antd";
 import { useTranslation } from "react-i18next";
-import { createTag, deleteTag, listTags, type Tag, updateTag } from "../../../../api/catalogue";
+import { createTag, deleteTag, listTags, mergeTag, type Tag, updateTag } from "../../../../api/catalogue";
 import { CrudTable } from "../../../../components/crud-table";
 import { crudAccess, DescriptionField, NameField, updateTimeColumn } from "../catalogue-shared/fields";
 import { textOrNull, trimmed } from "../catalogue-shared/form-values";
+import { mergeChoice } from "../catalogue-shared/merge";
 
 /** The route key of this screen: the permissionId its buttons check. */
 const PERMISSION = "manage.setting.tag";
@@ -43,6 +44,7 @@ export default function ManageSettingTagPage() {
       create={(values) => createTag(toInput(values))}
       update={(tag, values) => updateTag(tag.id, toInput(values))}
       remove={(tag) => deleteTag(tag.id)}
+      merge={mergeChoice(listTags, mergeTag)}
       toFormValues={(tag) => ({
         name: tag.name,
         color: tag.color ?? undefined,

@@ -1,9 +1,10 @@
 import type { ProColumns } from "@ant-design/pro-components";
 import { useTranslation } from "react-i18next";
-import { createTheme, deleteTheme, listThemes, type Theme, updateTheme } from "../../../../api/catalogue";
+import { createTheme, deleteTheme, listThemes, mergeTheme, type Theme, updateTheme } from "../../../../api/catalogue";
 import { CrudTable } from "../../../../components/crud-table";
 import { crudAccess, DescriptionField, NameField, SortOrderField, updateTimeColumn } from "../catalogue-shared/fields";
 import { orderOrZero, textOrNull, trimmed } from "../catalogue-shared/form-values";
+import { mergeChoice } from "../catalogue-shared/merge";
 
 const PERMISSION = "manage.setting.theme";
 
@@ -37,6 +38,7 @@ export default function ManageSettingThemePage() {
       create={(values) => createTheme(toInput(values))}
       update={(theme, values) => updateTheme(theme.id, toInput(values))}
       remove={(theme) => deleteTheme(theme.id)}
+      merge={mergeChoice(listThemes, mergeTheme)}
       toFormValues={(theme) => ({
         name: theme.name,
         description: theme.description ?? undefined,

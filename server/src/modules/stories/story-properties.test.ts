@@ -1,0 +1,124 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { callApi } from "../../test/api-call.js";
+import { describeEachDialect, useTestApp } from "../../test/dialects.js";
+import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
+import { checkProperties, type PropertyDefinition } from "./story-properties.js";
+
+interface StoryView {
+  id: string;
+  status: string;
+  properties: Record<string, unknown>;
+}
+
+describe("checkProperties", () => {
+  const definitions: PropertyDefinition[] = [
+    { name: "level", label: "级别", kind: "select", required: true, options: [{ value: "a", label: "A" }] },
+    { name: "count", label: "Count", kind: "number", required: false, options: [] },
+    { name: "day", label: "Day", kind: "date", required: false, options: [] },
+    { name: "flag", label: "Flag", kind: "switch", required: false, options: [] },
+    { name: "many", label: "Many", kind: "multiselect", required: false, options: [{ value: "x", label: "X" }] },
+  ];
+  const check =
+    (patch: Record<string, unknown>, current: Record<string, unknown> = {}) =>
+    () =>
+      checkProperties(definitions, patch, { path: "p", current, complete: true });
+
+  it("takes values that fit their kind, keys no definition names, and a required value already stored", () => {
+    expect(check({ level: "a", count: 3, day: "2024-02-29", flag: false, many: ["x"], camera: "EOS" })).not.toThrow();
+    expect(check({}, { level: "a" })).not.toThrow();
+  });
+
+  it("refuses a missing required value, a value of the wrong kind and a value the code list lacks", () => {
+    expect(check({})).toThrow("p.level: 级别 (level) is required");
+    expect(check({ level: null }, { level: "a" })).toThrow("p.level: 级别 (level) is required");
+    expect(check({ level: "b" })).toThrow(`p.level: "b" is not one of the code list's values (a)`);
+    expect(check({ level: "a", count: "3" })).toThrow("p.count: must be a number");
+    expect(check({ level: "a", day: "2024-13-01" })).toThrow("p.day: must be a date written YYYY-MM-DD");
+    expect(check({ level: "a", flag: "yes" })).toThrow("p.flag: must be true or false");
+    expect(check({ level: "a", many: ["x", "y"] })).toThrow("p.many: holds values the code list lacks: y (it has x)");
+  });
+});
+
+describeEachDialect("per-file custom properties on commit", (dialect) => {
+  const ctx = useTestApp(dialect);
+  let admin: TestPrincipal;
+
+  beforeAll(async () => {
+    admin = await createPrincipal(ctx().db, { username: "props-admin", admin: true });
+  });
+
+  const draft = (title: string) =>
+    callApi<StoryView>(ctx().app, admin, "POST", "/workflow-story-create/photo", { libraryId: "product", title });
+
+  it("stores the batch's properties with each file's own on top, and search finds the text ones", async () => {
+    const a = await draft("props a");
+    const b = await draft("props b");
+    const committed = await callApi<StoryView[]>(ctx().app, admin, "POST", "/workflow-story-create/photo/commit", {
+      libraryId: "product",
+      storyIds: [a.id, b.id],
+      metadata: { properties: { storyLevel: "normal", location: "Harbourquay" } },
+      properties: {
+        [a.id]: { storyLevel: "urgent", location: "Zhujiangpier", shotDate: "2024-05-01", copyright: "owned" },
+      },
+    });
+    expect(committed.map((story) => [story.id, story.status])).toEqual([
+      [a.id, "committed"],
+      [b.id, "committed"],
+    ]);
+    expect(committed[0]!.properties).toMatchObject({
+      storyLevel: "urgent",
+      location: "Zhujiangpier",
+      shotDate: "2024-05-01",
+      copyright: "owned",
+    });
+    expect(committed[1]!.properties).toMatchObject({ storyLevel: "normal", location: "Harbourquay" });
+    expect(committed[1]!.properties).not.toHaveProperty("copyright");
+    const found = async (text: string) =>
+      (await callApi<{ content: { id: string }[] }>(ctx().app, admin, "GET", `/stories?fulltext=${text}`)).content.map(
+        (story) => story.id,
+      );
+    expect(await found("Zhujiangpier")).toEqual([a.id]);
+    expect(await found("Harbourquay")).toEqual([b.id]);
+  });
+
+  it("refuses a missing required property, a value the code list lacks and a wrong kind, committing nothing", async () => {
+    const a = await draft("props refused a");
+    const b = await draft("props refused b");
+    const commit = (body: Record<string, unknown>) =>
+      callApi<{ msg: string }>(
+        ctx().app,
+        admin,
+        "POST",
+        "/workflow-story-create/photo/commit",
+        { libraryId: "product", storyIds: [a.id, b.id], ...body },
+        400,
+      );
+    const missing = await commit({ properties: { [a.id]: { storyLevel: "normal" }, [b.id]: { location: "x" } } });
+    expect(missing.msg).toBe(`properties.${b.id}.storyLevel: 稿件级别 (storyLevel) is required`);
+    const option = await commit({ metadata: { properties: { storyLevel: "sometimes" } } });
+    expect(option.msg).toBe(
+      `metadata.properties.storyLevel: "sometimes" is not one of the code list's values (normal, important, urgent, flash)`,
+    );
+    const kind = await commit({
+      metadata: { properties: { storyLevel: "normal" } },
+      properties: { [a.id]: { shotDate: "yesterday" } },
+    });
+    expect(kind.msg).toBe(`properties.${a.id}.shotDate: must be a date written YYYY-MM-DD`);
+    const stranger = "00000000-0000-4000-8000-000000000001";
+    const notInBatch = await commit({ properties: { [stranger]: { storyLevel: "normal" } } });
+    expect(notInBatch.msg).toBe(`properties.${stranger}: not one of storyIds`);
+    for (const story of [a, b]) {
+      const stored = await callApi<StoryView>(ctx().app, admin, "GET", `/stories/product/${story.id}`);
+      expect([stored.status, stored.properties]).toEqual(["draft", {}]);
+    }
+  });
+
+  it("commits without properties as before: nothing is required then", async () => {
+    const a = await draft("props none");
+    const committed = await callApi<StoryView[]>(ctx().app, admin, "POST", "/workflow-story-create/photo/commit", {
+      libraryId: "product",
+      storyIds: [a.id],
+    });
+    expect(committed[0]!.status).toBe("committed");
+  });
+});
