@@ -41,6 +41,7 @@ import {
   shareStory,
 } from "../../api/stories";
 import { Access } from "../../auth/access-component";
+import { StoryImageEditAction } from "../image-editor/story-edit-action";
 import { STORY_ACCESS } from "../story-actions";
 import { StoryHistory, StoryRelations, StoryVersions } from "./story-history";
 import { StoryMetadata } from "./story-metadata";
@@ -120,7 +121,7 @@ function StoryBody({ story, onOpen }: { story: Story; onOpen: (ref: StoryRef) =>
           }
         />
       ) : null}
-      <StoryPlayer key={version?.versionNo ?? "current"} story={story} files={files} />
+      <StoryPlayer key={version?.versionNo ?? `current-${story.versionNo}`} story={story} files={files} />
       <Tabs
         style={{ marginTop: 16 }}
         items={[
@@ -276,6 +277,7 @@ function StoryToolbar({ story, onDeleted }: { story: Story; onDeleted: () => voi
           {t("stories.download")}
         </Dropdown.Button>
       </Access>
+      <StoryImageEditAction story={story} />
       <Access action={STORY_ACCESS.share}>
         <Button icon={<ShareAltOutlined />} loading={share.isPending} onClick={() => share.mutate()}>
           {t("stories.share")}

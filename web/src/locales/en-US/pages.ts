@@ -27,9 +27,6 @@ export default {
 
   // Hidden /source tools, embedded by the editors.
   "source.ismpsource.empty": "No material to choose from yet.",
-  "source.editimg.empty": "No image opened. Pick an image to edit.",
-  "source.editimg.file": "Selected file: {{name}}",
-  "source.editphoto.empty": "No photo opened for editing.",
   "source.ismpupload.empty": "No images uploaded yet.",
   "source.ismpVideosEdit.empty": "No video opened in the video tools.",
   "source.ismpnetdisk.empty": "Your network disk is empty.",

@@ -3,6 +3,7 @@ import app from "./app";
 import catalogue from "./catalogue";
 import crud from "./crud";
 import errors from "./errors";
+import imageEditor from "./image-editor";
 import layout from "./layout";
 import menu from "./menu";
 import pages from "./pages";
@@ -26,4 +27,5 @@ export default {
   ...stories,
   ...urlIngest,
   ...upload,
+  ...imageEditor,
 };

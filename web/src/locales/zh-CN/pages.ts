@@ -25,9 +25,6 @@ export default {
   "library.heading": "媒资库 {{library}}",
 
   "source.ismpsource.empty": "暂无可选素材。",
-  "source.editimg.empty": "尚未打开图片，请选择要编辑的图片。",
-  "source.editimg.file": "已选择文件：{{name}}",
-  "source.editphoto.empty": "尚未打开要编辑的照片。",
   "source.ismpupload.empty": "暂无已上传的图片。",
   "source.ismpVideosEdit.empty": "视频工具中尚未打开视频。",
   "source.ismpnetdisk.empty": "你的网盘是空的。",
