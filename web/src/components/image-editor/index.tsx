@@ -36,10 +36,10 @@ import {
 import {
   acceptAttribute,
   aspectRatioOf,
-  clampCropBox,
   clampZoom,
   cropApplies,
   detectPlatformLimits,
+  exactAspect,
   featureAllowed,
   initialResize,
   isAcceptedImage,
@@ -228,8 +228,9 @@ export function ImageEditor({ source, fileName, quality = 0.92, onSave, onClose 
         const box = cropBox.current?.box();
         if (!box || !shown) return;
         const scale = shown.raster.canvas.width / shown.raster.width;
-        const logical = clampCropBox(
+        const logical = exactAspect(
           { x: box.x / scale, y: box.y / scale, width: box.width / scale, height: box.height / scale },
+          aspect,
           current,
         );
         return void confirmOperation(cropApplies(logical, current) ? { kind: "crop", ...logical } : null);

@@ -8,6 +8,7 @@ import {
   colourChanges,
   cropApplies,
   detectPlatformLimits,
+  exactAspect,
   featureAllowed,
   fontSizeAccepted,
   HEADER_UPLOAD_EXTENSIONS,
@@ -296,5 +297,34 @@ describe("rotate, colour, crop, zoom (spec sections 4 and 5)", () => {
     expect(zoomOut(20, 1000)).toBe(10);
     expect(zoomOut(15, 1000)).toBe(10);
     expect(zoomOut(20, 3000)).toBe(15);
+  });
+});
+
+describe("crop boxes from the working copy", () => {
+  it("are made exact for their aspect ratio on the full-resolution image", () => {
+    const image = { width: 3264, height: 2448 };
+    expect(exactAspect({ x: 0, y: 306, width: 3264, height: 1848 }, "16:9", image)).toEqual({
+      x: 0,
+      y: 306,
+      width: 3264,
+      height: 1836,
+    });
+    // No room below: the height is kept and the width follows.
+    expect(exactAspect({ x: 0, y: 1000, width: 3264, height: 1448 }, "16:9", image)).toEqual({
+      x: 0,
+      y: 1000,
+      width: 2574,
+      height: 1448,
+    });
+    expect(exactAspect({ x: 10.4, y: 20.6, width: 100.2, height: 51 }, "free", image)).toEqual({
+      x: 10,
+      y: 21,
+      width: 100,
+      height: 51,
+    });
+    expect(exactAspect({ x: 0, y: 0, width: 2448, height: 2440 }, "1:1", image)).toMatchObject({
+      width: 2448,
+      height: 2448,
+    });
   });
 });

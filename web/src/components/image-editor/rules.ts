@@ -327,3 +327,22 @@ export function zoomOut(percent: number, longerSide: number): number {
 }
 
 export const clampZoom = (percent: number): number => Math.min(ZOOM_MAX, Math.max(ZOOM_MIN, Math.round(percent)));
+
+/**
+ * A crop box made exact for its aspect ratio in full-resolution pixels: the
+ * box comes from the working copy, whose rounding would leave 16:9 a few
+ * pixels off on the original. Keeps the top-left corner and the width where
+ * the image allows.
+ */
+export function exactAspect(box: Box, aspect: CropAspect, image: { width: number; height: number }): Box {
+  const clamped = clampCropBox(box, image);
+  if (aspect === "free") return clamped;
+  const ratio = aspectRatioOf(aspect);
+  let width = clamped.width;
+  let height = Math.max(1, Math.round(width / ratio));
+  if (clamped.y + height > image.height) {
+    height = image.height - clamped.y;
+    width = Math.max(1, Math.round(height * ratio));
+  }
+  return { ...clamped, width: Math.min(width, image.width - clamped.x), height };
+}
