@@ -227,6 +227,7 @@ test("open a corpus photo in the editor, crop 16:9, rotate, watermark, undo/redo
 test("the header's image-edit upload: only .jpg .jpeg .png .bmp, the chosen file opens in the editor", async ({
   page,
 }) => {
+  test.setTimeout(150_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   await signIn(page);
   const input = page.locator(".ant-layout-header input[type=file]");

@@ -444,7 +444,12 @@ export function ImageEditor({ source, fileName, quality = 0.92, onSave, onClose 
           onChange={(event) => enterMode(event.target.value)}
           options={([1, 2, 3, 4, 5] as const).map((mode) => ({
             value: mode,
-            label: t(`imageEditor.mode.${MODE_KEYS[mode]}`),
+            label: (
+              // A mode the platform's limits rule out for this image says why (spec section 9).
+              <span title={current && !featureOk(mode) ? t("imageEditor.mode.tooLarge") : undefined}>
+                {t(`imageEditor.mode.${MODE_KEYS[mode]}`)}
+              </span>
+            ),
             disabled: !state.editable || busy || !featureOk(mode),
           }))}
         />
