@@ -53,6 +53,7 @@ import {
   ZOOM_MIN,
   zoomIn,
   zoomOut,
+  zoomStep,
 } from "./rules";
 import {
   canRedo,
@@ -172,13 +173,17 @@ export function ImageEditor({ source, fileName, quality = 0.92, onSave, onClose 
   const mime = input?.blob.type || "image/jpeg";
 
   // Entering a mode, or a new current image, starts the mode's parameters afresh.
-  const enterMode = useCallback((mode: Exclude<Mode, 99>) => {
-    setAspect(initialCropAspect);
-    setRotate(initialRotate);
-    setColour(initialColour);
-    setWatermark((previous) => ({ ...initialWatermark, imageUrl: null, text: previous.text }));
-    dispatch({ type: "enterMode", mode });
-  }, []);
+  const enterMode = useCallback(
+    (mode: Exclude<Mode, 99>) => {
+      setAspect(initialCropAspect);
+      setRotate(initialRotate);
+      setColour(initialColour);
+      setWatermark(initialWatermark);
+      if (current) setResize(initialResize(current, limits.maxResizeLength));
+      dispatch({ type: "enterMode", mode });
+    },
+    [current, limits.maxResizeLength],
+  );
   useEffect(() => {
     if (current) setResize(initialResize(current, limits.maxResizeLength));
   }, [current, limits.maxResizeLength]);
@@ -421,6 +426,7 @@ export function ImageEditor({ source, fileName, quality = 0.92, onSave, onClose 
             max={ZOOM_MAX}
             precision={0}
             value={state.zoom}
+            step={zoomStep(state.zoom, longer(current))}
             addonAfter="%"
             style={{ width: 100 }}
             onChange={(value) =>
