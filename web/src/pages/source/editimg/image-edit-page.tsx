@@ -22,7 +22,7 @@ export function editTarget(state: unknown, search: URLSearchParams): EditTarget 
   if (libraryId && storyId) return { kind: "story", libraryId, storyId };
   const url = search.get("url");
   // Only our own origin or data/blob URLs: the editor must not be a way to fetch arbitrary addresses with the token.
-  if (url && (url.startsWith("/") || url.startsWith("data:image/") || url.startsWith("blob:")))
+  if (url && (/^\/(?![/\\])/.test(url) || url.startsWith("data:image/") || url.startsWith("blob:")))
     return { kind: "url", url };
   return null;
 }
