@@ -211,7 +211,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
           blobs: blobStore,
           processingJob,
           media: config.media,
-          bodyLimit: config.bodyLimit,
+          imageBodyLimit: config.imageBodyLimit,
         }),
       );
     },

@@ -46,6 +46,13 @@ const envSchema = z.object({
     .int()
     .positive()
     .default(10 * 1024 * 1024),
+  // The image editor's and cover cropper's saves carry a whole image as base64: 50 MB images (spec
+  // section 9's large platform limit) are 67 MB of base64.
+  DAMS_IMAGE_BODY_LIMIT: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(72 * 1024 * 1024),
   DAMS_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   DAMS_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   DAMS_TRUST_PROXY: booleanFromEnv.default(false),
@@ -144,6 +151,8 @@ export interface Config {
   publicUrl?: string;
   webDir: string;
   bodyLimit: number;
+  /** The larger body limit of the two image-saving calls (/upload-images/base64image and /cover). */
+  imageBodyLimit: number;
   requestTimeoutMs: number;
   logLevel: z.infer<typeof envSchema>["DAMS_LOG_LEVEL"];
   trustProxy: boolean;
@@ -333,6 +342,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: values.DAMS_PUBLIC_URL,
     webDir: values.DAMS_WEB_DIR ? path.resolve(values.DAMS_WEB_DIR) : defaultWebDir(),
     bodyLimit: values.DAMS_BODY_LIMIT,
+    imageBodyLimit: values.DAMS_IMAGE_BODY_LIMIT,
     requestTimeoutMs: values.DAMS_REQUEST_TIMEOUT_MS,
     logLevel: values.DAMS_LOG_LEVEL,
     trustProxy: values.DAMS_TRUST_PROXY,

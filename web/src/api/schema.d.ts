@@ -13287,7 +13287,7 @@ export interface paths {
         put?: never;
         /**
          * The image editor's save: the edited image becomes a new version of the photo story
-         * @description Write access to the library. The image (JPEG, PNG or WebP by content; at most the JSON body limit and the pixel limit) is stored and becomes version n+1 with properties.lastVersion = the previous oid; earlier versions keep their files. Media processing of the new version is queued. Answers the story.
+         * @description Write access to the library. The image (JPEG, PNG or WebP by content; at most DAMS_IMAGE_BODY_LIMIT and the pixel limit) is stored and becomes version n+1 with properties.lastVersion = the previous oid; earlier versions keep their files. Media processing of the new version is queued. Answers the story.
          *
          *     Access: permission `story.list`, action `edit`.
          */

@@ -17,8 +17,8 @@ export interface MediaUploadsModuleDependencies {
   blobs: BlobStore;
   processingJob: JobDefinition<ProcessStoriesPayload>;
   media: MediaConfig;
-  /** The JSON body limit, which also bounds a stored cover read back. */
-  bodyLimit: number;
+  /** The body limit of the image-saving calls, which also bounds a stored cover read back. */
+  imageBodyLimit: number;
 }
 
 /** Builds the media-uploads service and its routes (called once by app.ts). */
@@ -35,10 +35,10 @@ export function mediaUploadsModule(deps: MediaUploadsModuleDependencies): Fastif
     processingJobName: deps.processingJob.name,
     // libvips takes at most an hour, and an editor's image never needs more than two minutes.
     images: { maxPixels: deps.media.maxPixels, timeoutSeconds: 120 },
-    maxImageBytes: deps.bodyLimit,
+    maxImageBytes: deps.imageBodyLimit,
   });
   return async (app) => {
-    await app.register(mediaUploadsRoutes(service));
+    await app.register(mediaUploadsRoutes(service, { imageBodyLimit: deps.imageBodyLimit }));
     await app.register(storyJobsRoutes({ queries: deps.stories.queries, jobs }));
   };
 }

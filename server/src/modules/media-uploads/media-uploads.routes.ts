@@ -34,17 +34,21 @@ function actorOf(request: FastifyRequest): Actor {
 }
 
 /** The media calls of spec section 7: image editor save, cover, re-transcode, transcode progress. */
-export function mediaUploadsRoutes(service: MediaUploadsService): FastifyPluginAsyncZod {
+export function mediaUploadsRoutes(
+  service: MediaUploadsService,
+  limits: { imageBodyLimit: number },
+): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       "/upload-images/base64image",
       {
+        bodyLimit: limits.imageBodyLimit,
         config: { access: EDIT },
         schema: {
           tags: ["media"],
           summary: "The image editor's save: the edited image becomes a new version of the photo story",
           description:
-            "Write access to the library. The image (JPEG, PNG or WebP by content; at most the JSON body limit and the pixel limit) is stored and becomes version n+1 with properties.lastVersion = the previous oid; earlier versions keep their files. Media processing of the new version is queued. Answers the story.",
+            "Write access to the library. The image (JPEG, PNG or WebP by content; at most DAMS_IMAGE_BODY_LIMIT and the pixel limit) is stored and becomes version n+1 with properties.lastVersion = the previous oid; earlier versions keep their files. Media processing of the new version is queued. Answers the story.",
           body: base64ImageBody,
           response: { 200: envelope(storySchema), ...errors },
         },
@@ -54,6 +58,7 @@ export function mediaUploadsRoutes(service: MediaUploadsService): FastifyPluginA
     app.post(
       "/upload-images/cover",
       {
+        bodyLimit: limits.imageBodyLimit,
         config: { access: EDIT },
         schema: {
           tags: ["media"],

@@ -132,7 +132,7 @@ describeEachDialect("media uploads: base64 image, cover, re-transcode, transcode
       DAMS_LOG_LEVEL: "silent",
       DAMS_JOBS_POLL_MS: "100",
       DAMS_JOBS_PROGRESS_MS: "100",
-      DAMS_BODY_LIMIT: String(BODY_LIMIT),
+      DAMS_IMAGE_BODY_LIMIT: String(BODY_LIMIT),
     });
     app = await buildApp({ config, db: db(), logger: false });
     await app.listen({ port: 0, host: "127.0.0.1" });

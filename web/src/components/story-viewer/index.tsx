@@ -28,6 +28,7 @@ import {
 } from "../../api/stories";
 import { Access } from "../../auth/access-component";
 import { CoverAction } from "../cover-cropper/cover-modal";
+import { StoryImageEditAction } from "../image-editor/story-edit-action";
 import { STORY_ACCESS } from "../story-actions";
 import { StoryHistory, StoryRelations, StoryVersions } from "./story-history";
 import { StoryMetadata } from "./story-metadata";
@@ -108,7 +109,7 @@ function StoryBody({ story, onOpen }: { story: Story; onOpen: (ref: StoryRef) =>
           }
         />
       ) : null}
-      <StoryPlayer key={version?.versionNo ?? "current"} story={story} files={files} />
+      <StoryPlayer key={version?.versionNo ?? `current-${story.versionNo}`} story={story} files={files} />
       <Tabs
         style={{ marginTop: 16 }}
         items={[
@@ -226,6 +227,7 @@ function StoryToolbar({ story, onDeleted }: { story: Story; onDeleted: () => voi
       <Access action={STORY_ACCESS.edit}>
         <CoverAction story={story} />
       </Access>
+      <StoryImageEditAction story={story} />
       <Access action={STORY_ACCESS.share}>
         <Button icon={<ShareAltOutlined />} loading={share.isPending} onClick={() => share.mutate()}>
           {t("stories.share")}

@@ -1,8 +1,9 @@
 import { EditOutlined, KeyOutlined, PictureOutlined, VideoCameraOutlined } from "@ant-design/icons";
-import { Button, Input, Space, Upload } from "antd";
+import { App, Button, Input, Space, Upload } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
+import { HEADER_UPLOAD_EXTENSIONS, isAcceptedImage } from "../../components/image-editor/rules";
 import { IMAGE_EDIT_ACCEPT } from "../../config";
 import type { Area } from "../settings";
 import { ApiTokensModal } from "./api-tokens-modal";
@@ -16,6 +17,7 @@ type Editor = "videoProduction" | "imageToVideo";
 function FrontActions({ compact, color }: { compact: boolean; color: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const { message } = App.useApp();
   const [editor, setEditor] = useState<Editor | null>(null);
   return (
     <Space size={4}>
@@ -32,7 +34,10 @@ function FrontActions({ compact, color }: { compact: boolean; color: string }) {
         accept={IMAGE_EDIT_ACCEPT}
         showUploadList={false}
         beforeUpload={(file) => {
-          navigate("/source/editimg", { state: { fileName: file.name } });
+          // Spec section 5: .jpg .jpeg .png .bmp only; the file itself rides in the history state (structured clone).
+          if (isAcceptedImage(file, HEADER_UPLOAD_EXTENSIONS))
+            navigate("/source/editimg", { state: { file, fileName: file.name } });
+          else message.warning(t("imageEditor.notImage"));
           return false;
         }}
       >

@@ -26,9 +26,6 @@ export default {
   "library.heading": "Library {{library}}",
 
   // Hidden /source tools, embedded by the editors.
-  "source.editimg.empty": "No image opened. Pick an image to edit.",
-  "source.editimg.file": "Selected file: {{name}}",
-  "source.editphoto.empty": "No photo opened for editing.",
   "source.ismpVideosEdit.empty": "No video opened in the video tools.",
   "source.ismpnetdisk.empty": "Your network disk is empty.",
   "share.storyPreview.empty": "No shared manuscript to show. Open a share link to view one.",

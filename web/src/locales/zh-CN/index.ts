@@ -5,6 +5,7 @@ import cover from "./cover";
 import crud from "./crud";
 import embed from "./embed";
 import errors from "./errors";
+import imageEditor from "./image-editor";
 import layout from "./layout";
 import menu from "./menu";
 import pages from "./pages";
@@ -34,4 +35,5 @@ export default {
   ...cover,
   ...embed,
   ...viewerMedia,
+  ...imageEditor,
 };

@@ -1,5 +1,6 @@
-import { EmptyPage } from "../../../components/empty-page";
+import { ImageEditPage } from "../editimg/image-edit-page";
 
+/** The photo editor's route: `?library=&story=` edits a story and saves a new version of it. */
 export default function SourceEditphotoPage() {
-  return <EmptyPage messageKey="source.editphoto.empty" />;
+  return <ImageEditPage />;
 }

@@ -1,0 +1,29 @@
+import { api, call } from "../../api/client";
+import type { Story, StoryRef } from "../../api/stories";
+
+export function blobToDataUrl(blob: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(blob);
+  });
+}
+
+/**
+ * Saves an edited image as a new version of a photo story: the server keeps
+ * every earlier version and records the edit as the story action
+ * `new-version` (docs/media-uploads.md).
+ */
+export async function saveAsNewVersion(ref: StoryRef, image: Blob): Promise<Story> {
+  const base64String = await blobToDataUrl(image);
+  return call<Story>(
+    api.POST("/dams/api/v1/upload-images/base64image", {
+      body: { base64String, libraryId: ref.libraryId, storyId: ref.storyId },
+    }),
+  );
+}
+
+/** The original file of a story's current version, as the editor's source (fetched with the bearer token). */
+export const storyOriginalUrl = (ref: StoryRef): string =>
+  `/dams/api/v1/stories/download/${encodeURIComponent(ref.libraryId)}/${encodeURIComponent(ref.storyId)}`;

@@ -1,0 +1,61 @@
+import { EditOutlined } from "@ant-design/icons";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { App, Button, Modal } from "antd";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { fetchLibraries, type Story } from "../../api/stories";
+import { useAccess } from "../../auth/access-component";
+import { EDITOR_MODAL_HEIGHT, EDITOR_MODAL_SIZE } from "../../config";
+import { STORY_ACCESS } from "../story-actions";
+import { ImageEditor } from ".";
+import { saveAsNewVersion, storyOriginalUrl } from "./save-version";
+
+/**
+ * The story viewer's "edit" action for photos the user may write: the image
+ * editor in a modal of 90 % of the window; save makes a new version.
+ */
+export function StoryImageEditAction({ story }: { story: Story }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const allowed = useAccess();
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const libraries = useQuery({ queryKey: ["libraries"], queryFn: fetchLibraries, staleTime: 60_000 });
+  const ref = { libraryId: story.libraryId, storyId: story.storyId };
+  const save = useMutation({
+    mutationFn: (image: Blob) => saveAsNewVersion(ref, image),
+    onSuccess: async (saved) => {
+      message.success(t("imageEditor.saved", { no: saved.versionNo }));
+      setOpen(false);
+      await queryClient.invalidateQueries({ queryKey: ["stories"] });
+    },
+  });
+  const library = libraries.data?.find((candidate) => candidate.id === story.libraryId);
+  const writable = library !== undefined && library.level !== "read";
+  if (story.type !== "photo" || !allowed(STORY_ACCESS.edit) || !writable) return null;
+  return (
+    <>
+      <Button icon={<EditOutlined />} onClick={() => setOpen(true)} data-testid="story-edit-image">
+        {t("stories.editImage")}
+      </Button>
+      <Modal
+        open={open}
+        title={t("imageEditor.title")}
+        width={EDITOR_MODAL_SIZE}
+        style={{ top: "5vh", paddingBottom: 0 }}
+        styles={{ body: { height: `calc(${EDITOR_MODAL_HEIGHT} - 110px)` } }}
+        footer={null}
+        destroyOnHidden
+        maskClosable={false}
+        onCancel={() => setOpen(false)}
+      >
+        <ImageEditor
+          source={storyOriginalUrl(ref)}
+          fileName={story.originalName ?? undefined}
+          onSave={(image) => (image ? save.mutate(image) : setOpen(false))}
+          onClose={() => setOpen(false)}
+        />
+      </Modal>
+    </>
+  );
+}
