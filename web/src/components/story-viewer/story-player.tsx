@@ -157,12 +157,14 @@ function AudioPlayer({ story, files }: { story: Story; files: StoryFile[] }) {
       container: container.current,
       media: element.current,
       peaks: [peaks],
+      // With the duration known the waveform is drawn at once, not after the streamed audio's metadata arrives.
+      duration: story.duration ?? undefined,
       height: 96,
       waveColor: "#91caff",
       progressColor: "#1677ff",
     });
     return () => surfer.destroy();
-  }, [audio.src, peaks]);
+  }, [audio.src, peaks, story.duration]);
   if (audio.failed) return <Alert type="warning" message={t("stories.viewer.previewFailed")} />;
   return (
     <div data-testid="story-audio">
