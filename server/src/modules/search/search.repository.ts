@@ -2,7 +2,7 @@ import { type CompiledQuery, type Expression, type Kysely, type SelectQueryBuild
 import type { DialectAdapter } from "../../db/dialect/index.js";
 import type { Database, StoryStatus, StoryType } from "../../db/schema.js";
 import type { StoryRow } from "../stories/story-types.js";
-import { type SearchIndex, searchIndexFor } from "./search-index.js";
+import { type SearchIndex, searchIndexFor, termValue } from "./search-index.js";
 import { parseQuery } from "./search-text.js";
 
 export const SEARCH_SORTS = ["relevance", "date", "captured", "updated", "title", "size"] as const;
@@ -59,6 +59,21 @@ export interface Facets {
 /** Values listed per facet (the most frequent first). */
 export const FACET_LIMIT = 50;
 
+/**
+ * Matching stories a full-text search looks at: the newest this many that
+ * pass the filters (SearchIndex.recency). The total, the facets and every
+ * sort work within them, so the cost of a search is bounded by the window,
+ * not by the number of matches; a larger result reports `capped`.
+ */
+export const SEARCH_WINDOW = 2000;
+
+export interface SearchListResult {
+  rows: StoryRow[];
+  total: number;
+  /** More stories match than the window holds: `total` is the window's size. */
+  capped: boolean;
+}
+
 function likePattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
@@ -73,6 +88,7 @@ export class SearchRepository {
   constructor(
     private readonly kysely: Kysely<Database>,
     private readonly adapter: DialectAdapter,
+    private readonly window = SEARCH_WINDOW,
   ) {
     this.index = searchIndexFor(kysely, adapter);
   }
@@ -131,7 +147,7 @@ export class SearchRepository {
     switch (sort) {
       case "relevance":
         // Without a full-text query there is no rank: newest first.
-        if (ranked) base = base.orderBy(sql`m.rank`, direction("desc") === "desc" ? "asc" : "desc");
+        if (ranked) base = base.orderBy(sql`w.rank`, direction("desc") === "desc" ? "asc" : "desc");
         base = base.orderBy("stories.created_at", "desc");
         break;
       case "date":
@@ -153,38 +169,71 @@ export class SearchRepository {
     return base.orderBy("stories.id");
   }
 
+  /**
+   * The stories a search looks at. Without full text: every filtered story.
+   * With it: the window, the newest matches first — the stories with their
+   * rank, read as a derived table `w(story_id, rank)` joined to `stories`.
+   */
+  #scope(filter: SearchFilter): { base: Base; ranked: boolean } | null {
+    const built = filter.libraryIds.length === 0 ? null : this.#base(filter);
+    if (!built?.ranked) return built;
+    const window = built.base
+      .select(["stories.id as story_id", sql<number>`m.rank`.as("rank")])
+      .orderBy(this.index.recency(), "desc")
+      .limit(this.window);
+    return {
+      base: this.kysely.selectFrom("stories").innerJoin(window.as("w"), "w.story_id", "stories.id"),
+      ranked: true,
+    };
+  }
+
+  #page(filter: SearchFilter, page: { page: number; size: number } & SearchOrder): Base | null {
+    const scope = this.#scope(filter);
+    if (!scope) return null;
+    return this.#order(scope.base, scope.ranked, page)
+      .selectAll("stories")
+      .limit(page.size)
+      .offset(page.page * page.size);
+  }
+
   /** The page query as it runs, for EXPLAIN (tests and docs/search.md). */
   listQuery(filter: SearchFilter, page: { page: number; size: number } & SearchOrder): CompiledQuery {
+    const query = this.#page(filter, page);
+    if (!query) throw new Error("the filter matches nothing");
+    return query.compile();
+  }
+
+  async list(filter: SearchFilter, page: { page: number; size: number } & SearchOrder): Promise<SearchListResult> {
+    const scope = this.#scope(filter);
+    const query = this.#page(filter, page);
+    if (!scope || !query) return { rows: [], total: 0, capped: false };
+    const { count } = await scope.base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
+    const rows = (await query.execute()) as StoryRow[];
+    const total = Number(count);
+    // A full window may hold every match exactly; one more row tells.
+    const capped = scope.ranked && total >= this.window && (await this.#beyondWindow(filter));
+    return { rows, total, capped };
+  }
+
+  async #beyondWindow(filter: SearchFilter): Promise<boolean> {
     const built = this.#base(filter);
-    if (!built) throw new Error("the filter matches nothing");
-    return this.#order(built.base, built.ranked, page)
-      .selectAll("stories")
-      .limit(page.size)
-      .offset(page.page * page.size)
-      .compile();
-  }
-
-  async list(
-    filter: SearchFilter,
-    page: { page: number; size: number } & SearchOrder,
-  ): Promise<{ rows: StoryRow[]; total: number }> {
-    const built = filter.libraryIds.length === 0 ? null : this.#base(filter);
-    if (!built) return { rows: [], total: 0 };
-    const { count } = await built.base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
-    const rows = await this.#order(built.base, built.ranked, page)
-      .selectAll("stories")
-      .limit(page.size)
-      .offset(page.page * page.size)
+    if (!built) return false;
+    const beyond = await built.base
+      .select(sql<number>`1`.as("one"))
+      .orderBy(this.index.recency(), "desc")
+      .offset(this.window)
+      .limit(1)
       .execute();
-    return { rows: rows as StoryRow[], total: Number(count) };
+    return beyond.length > 0;
   }
 
-  /** Counts over the filtered stories (only the libraries in the filter, which are the readable ones). */
+  /** Counts over the stories the search looks at (only the libraries in the filter, which are the readable ones). */
   async facets(filter: SearchFilter): Promise<Facets> {
     const empty: Facets = { type: [], library: [], month: [], author: [], source: [], tag: [] };
-    const built = filter.libraryIds.length === 0 ? null : this.#base(filter);
-    if (!built) return empty;
-    const { base } = built;
+    const scope = this.#scope(filter);
+    if (!scope) return empty;
+    if (scope.ranked) return this.#windowFacets(scope.base);
+    const { base } = scope;
     const grouped = async (expression: Expression<unknown>): Promise<FacetValue[]> => {
       const rows = await base
         .select([sql<string>`${expression}`.as("value"), (eb) => eb.fn.countAll<number>().as("count")])
@@ -218,6 +267,58 @@ export class SearchRepository {
       author: await terms("author"),
       source: await terms("source"),
       tag: await terms("tag"),
+    };
+  }
+
+  /**
+   * Facets of a full-text window in one pass: the window's rows are read once
+   * (at most SEARCH_WINDOW) and counted here, instead of six GROUP BYs that
+   * would each find the window again. Values as story_terms holds them.
+   */
+  async #windowFacets(base: Base): Promise<Facets> {
+    const rows = await base
+      .select([
+        "stories.type",
+        "stories.library_id",
+        sql<string>`${this.index.month()}`.as("month"),
+        "stories.authors",
+        "stories.source",
+        "stories.tags",
+      ])
+      .execute();
+    const counters = {
+      type: new Map(),
+      library: new Map(),
+      month: new Map(),
+      author: new Map(),
+      source: new Map(),
+      tag: new Map(),
+    } satisfies Record<keyof Facets, Map<string, number>>;
+    const count = (counter: Map<string, number>, values: Iterable<string | null | undefined>) => {
+      for (const value of new Set(values)) if (value) counter.set(value, (counter.get(value) ?? 0) + 1);
+    };
+    const list = (value: unknown) =>
+      value === null || value === undefined ? [] : this.adapter.readJson<string[]>(value);
+    for (const row of rows) {
+      count(counters.type, [row.type]);
+      count(counters.library, [row.library_id]);
+      count(counters.month, [row.month]);
+      count(counters.author, list(row.authors).map(termValue));
+      count(counters.source, [termValue(row.source)]);
+      count(counters.tag, list(row.tags).map(termValue));
+    }
+    const top = (counter: Map<string, number>): FacetValue[] =>
+      [...counter]
+        .map(([value, n]) => ({ value, count: n }))
+        .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
+        .slice(0, FACET_LIMIT);
+    return {
+      type: top(counters.type),
+      library: top(counters.library),
+      month: top(counters.month),
+      author: top(counters.author),
+      source: top(counters.source),
+      tag: top(counters.tag),
     };
   }
 
