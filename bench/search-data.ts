@@ -19,8 +19,8 @@ const TAGS = ["要闻", "体育", "财经", "world", "local", "feature"];
 const TYPES = ["photo", "video", "audio", "composite"] as const;
 const CAMERAS = ["Canon EOS R5", "Nikon Z9", "Sony A1"];
 const SYLLABLES = ["ka", "lo", "mi", "ru", "te", "zo", "ne", "vi", "sa", "po"];
-/** Characters that appear nowhere else in the generated text. */
-const RARE_HAN = "鳌鹦鹉麒麟凤凰貔貅饕餮魑魅魍魉龘靐齉爩鱻麤龗灪龖厵滟滪瀛灏";
+/** Characters that appear nowhere else in the generated text: 200 of CJK Extension A (40 000 pairs). */
+const RARE_HAN = Array.from({ length: 200 }, (_, index) => String.fromCodePoint(0x3400 + index));
 /** Matches per selective word or pair (expected value). */
 const SELECTIVE = 50;
 

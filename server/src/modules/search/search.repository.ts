@@ -1,4 +1,12 @@
-import { type CompiledQuery, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from "kysely";
+import {
+  type CompiledQuery,
+  type Expression,
+  type Kysely,
+  type SelectExpression,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+} from "kysely";
 import type { DialectAdapter } from "../../db/dialect/index.js";
 import type { Database, StoryStatus, StoryType } from "../../db/schema.js";
 import type { StoryRow } from "../stories/story-types.js";
@@ -78,6 +86,10 @@ function likePattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
+/** A column or an aliased expression of a window's rows. */
+// biome-ignore lint/suspicious/noExplicitAny: window columns come from the derived match table `m`, not in Database.
+type Selected = SelectExpression<any, any>;
+
 // biome-ignore lint/suspicious/noExplicitAny: the derived match table `m` is not in Database.
 type Base = SelectQueryBuilder<any, any, object>;
 
@@ -141,59 +153,76 @@ export class SearchRepository {
     return { base, ranked };
   }
 
-  #order(base: Base, ranked: boolean, order: SearchOrder): Base {
+  /** Orders by the sort's columns of `table` (`stories`, or a window's rows, which carry the same columns and `rank`). */
+  #order(base: Base, ranked: boolean, order: SearchOrder, table = "stories"): Base {
     const sort = order.sort ?? (ranked ? "relevance" : "updated");
     const direction = (fallback: "asc" | "desc") => order.order ?? fallback;
+    const column = (name: string) => sql.ref(`${table}.${name}`);
     switch (sort) {
       case "relevance":
         // Without a full-text query there is no rank: newest first.
-        if (ranked) base = base.orderBy(sql`w.rank`, direction("desc") === "desc" ? "asc" : "desc");
-        base = base.orderBy("stories.created_at", "desc");
+        if (ranked) base = base.orderBy(column("rank"), direction("desc") === "desc" ? "asc" : "desc");
+        base = base.orderBy(column("created_at"), "desc");
         break;
       case "date":
-        base = base.orderBy("stories.created_at", direction("desc"));
+        base = base.orderBy(column("created_at"), direction("desc"));
         break;
       case "captured":
-        base = base.orderBy("stories.captured_at", direction("desc"));
+        base = base.orderBy(column("captured_at"), direction("desc"));
         break;
       case "updated":
-        base = base.orderBy("stories.updated_at", direction("desc"));
+        base = base.orderBy(column("updated_at"), direction("desc"));
         break;
       case "title":
-        base = base.orderBy("stories.title", direction("asc"));
+        base = base.orderBy(column("title"), direction("asc"));
         break;
       case "size":
-        base = base.orderBy("stories.size", direction("desc"));
+        base = base.orderBy(column("size"), direction("desc"));
         break;
     }
-    return base.orderBy("stories.id");
+    return base.orderBy(column("id"));
   }
 
   /**
-   * The stories a search looks at. Without full text: every filtered story.
-   * With it: the window, the newest matches first — the stories with their
-   * rank, read as a derived table `w(story_id, rank)` joined to `stories`.
+   * The window of a full-text search: the filtered matches, newest first
+   * (SearchIndex.recency), at most `limit` of them, with `columns` of each.
    */
-  #scope(filter: SearchFilter): { base: Base; ranked: boolean } | null {
-    const built = filter.libraryIds.length === 0 ? null : this.#base(filter);
-    if (!built?.ranked) return built;
-    const window = built.base
-      .select(["stories.id as story_id", sql<number>`m.rank`.as("rank")])
-      .orderBy(this.index.recency(), "desc")
-      .limit(this.window);
-    return {
-      base: this.kysely.selectFrom("stories").innerJoin(window.as("w"), "w.story_id", "stories.id"),
-      ranked: true,
-    };
+  #window(base: Base, columns: Selected[], limit = this.window): Base {
+    return base.select(columns).orderBy(this.index.recency(), "desc").limit(limit);
   }
 
+  /** The columns a window's rows are sorted by (#order). */
+  #sortColumns(): Selected[] {
+    return [
+      ...["id", "created_at", "captured_at", "updated_at", "title", "size"].map((name) => `stories.${name}`),
+      sql<number>`m.rank`.as("rank"),
+    ];
+  }
+
+  /**
+   * The page. With full text the window's narrow rows are sorted and cut
+   * first (`p`), and only the page's stories are read whole.
+   */
   #page(filter: SearchFilter, page: { page: number; size: number } & SearchOrder): Base | null {
-    const scope = this.#scope(filter);
-    if (!scope) return null;
-    return this.#order(scope.base, scope.ranked, page)
-      .selectAll("stories")
+    const built = filter.libraryIds.length === 0 ? null : this.#base(filter);
+    if (!built) return null;
+    if (!built.ranked)
+      return this.#order(built.base, false, page)
+        .selectAll("stories")
+        .limit(page.size)
+        .offset(page.page * page.size);
+    const window = this.#window(built.base, this.#sortColumns()).as("w");
+    const pageRows = this.#order(this.kysely.selectFrom(window), true, page, "w")
+      .selectAll("w")
       .limit(page.size)
-      .offset(page.page * page.size);
+      .offset(page.page * page.size)
+      .as("p");
+    return this.#order(
+      this.kysely.selectFrom("stories").innerJoin(pageRows, "p.id", "stories.id"),
+      true,
+      page,
+      "p",
+    ).selectAll("stories");
   }
 
   /** The page query as it runs, for EXPLAIN (tests and docs/search.md). */
@@ -204,36 +233,30 @@ export class SearchRepository {
   }
 
   async list(filter: SearchFilter, page: { page: number; size: number } & SearchOrder): Promise<SearchListResult> {
-    const scope = this.#scope(filter);
+    const built = filter.libraryIds.length === 0 ? null : this.#base(filter);
     const query = this.#page(filter, page);
-    if (!scope || !query) return { rows: [], total: 0, capped: false };
-    const { count } = await scope.base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
+    if (!built || !query) return { rows: [], total: 0, capped: false };
+    const counted = built.ranked
+      ? // One row more than the window tells whether more match.
+        this.kysely
+          .selectFrom(this.#window(built.base, ["stories.id"], this.window + 1).as("w"))
+          .select((eb) => eb.fn.countAll<number>().as("count"))
+      : built.base.select((eb) => eb.fn.countAll<number>().as("count"));
+    const { count } = await counted.executeTakeFirstOrThrow();
     const rows = (await query.execute()) as StoryRow[];
     const total = Number(count);
-    // A full window may hold every match exactly; one more row tells.
-    const capped = scope.ranked && total >= this.window && (await this.#beyondWindow(filter));
-    return { rows, total, capped };
-  }
-
-  async #beyondWindow(filter: SearchFilter): Promise<boolean> {
-    const built = this.#base(filter);
-    if (!built) return false;
-    const beyond = await built.base
-      .select(sql<number>`1`.as("one"))
-      .orderBy(this.index.recency(), "desc")
-      .offset(this.window)
-      .limit(1)
-      .execute();
-    return beyond.length > 0;
+    return built.ranked && total > this.window
+      ? { rows, total: this.window, capped: true }
+      : { rows, total, capped: false };
   }
 
   /** Counts over the stories the search looks at (only the libraries in the filter, which are the readable ones). */
   async facets(filter: SearchFilter): Promise<Facets> {
     const empty: Facets = { type: [], library: [], month: [], author: [], source: [], tag: [] };
-    const scope = this.#scope(filter);
-    if (!scope) return empty;
-    if (scope.ranked) return this.#windowFacets(scope.base);
-    const { base } = scope;
+    const built = filter.libraryIds.length === 0 ? null : this.#base(filter);
+    if (!built) return empty;
+    if (built.ranked) return this.#windowFacets(built.base);
+    const { base } = built;
     const grouped = async (expression: Expression<unknown>): Promise<FacetValue[]> => {
       const rows = await base
         .select([sql<string>`${expression}`.as("value"), (eb) => eb.fn.countAll<number>().as("count")])
@@ -276,16 +299,21 @@ export class SearchRepository {
    * would each find the window again. Values as story_terms holds them.
    */
   async #windowFacets(base: Base): Promise<Facets> {
-    const rows = await base
-      .select([
-        "stories.type",
-        "stories.library_id",
-        sql<string>`${this.index.month()}`.as("month"),
-        "stories.authors",
-        "stories.source",
-        "stories.tags",
-      ])
-      .execute();
+    const rows = (await this.#window(base, [
+      "stories.type",
+      "stories.library_id",
+      sql<string>`${this.index.month()}`.as("month"),
+      "stories.authors",
+      "stories.source",
+      "stories.tags",
+    ]).execute()) as {
+      type: string;
+      library_id: string;
+      month: string;
+      authors: unknown;
+      source: string | null;
+      tags: unknown;
+    }[];
     const counters = {
       type: new Map(),
       library: new Map(),
