@@ -156,6 +156,9 @@ abstract class BaseSearchIndex implements SearchIndex {
     if (rows.length === 0) return 0;
     const json = <T>(value: unknown, fallback: T): T =>
       value === null || value === undefined ? fallback : this.adapter.readJson<T>(value);
+    // In the order asked for: SQLite gives new entries their rowids in this order (recency()).
+    const order = new Map(storyIds.map((id, index) => [id, index]));
+    rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     const stories: SearchSource[] = rows.map((row) => ({
       id: row.id,
       title: row.title,

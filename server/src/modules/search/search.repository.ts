@@ -350,20 +350,34 @@ export class SearchRepository {
     };
   }
 
-  /** Rebuilds the whole index from the stories table, in batches; returns how many stories it indexed. */
+  /**
+   * Rebuilds the whole index from the stories table, in batches; returns how
+   * many stories it indexed. Oldest uploads first, so that SQLite's rowids
+   * (SearchIndex.recency) follow the upload order again.
+   */
   async rebuild(batch = 200): Promise<number> {
     await this.index.clear();
-    let after: string | undefined;
+    let after: { id: string; created_at: string } | undefined;
     let count = 0;
     for (;;) {
-      let next = this.kysely.selectFrom("stories").select("id").orderBy("id").limit(batch);
-      if (after !== undefined) next = next.where("id", ">", after);
-      const ids = await next.execute();
-      if (ids.length === 0) return count;
+      let next = this.kysely
+        .selectFrom("stories")
+        .select(["id", "created_at"])
+        .orderBy("created_at")
+        .orderBy("id")
+        .limit(batch);
+      if (after !== undefined) {
+        const { id, created_at } = after;
+        next = next.where((eb) =>
+          eb.or([eb("created_at", ">", created_at), eb.and([eb("created_at", "=", created_at), eb("id", ">", id)])]),
+        );
+      }
+      const rows = await next.execute();
+      if (rows.length === 0) return count;
       count += await this.kysely
         .transaction()
-        .execute(async (trx) => searchIndexFor(trx, this.adapter).upsertMany(ids.map((row) => row.id)));
-      after = ids[ids.length - 1]!.id;
+        .execute(async (trx) => searchIndexFor(trx, this.adapter).upsertMany(rows.map((row) => row.id)));
+      after = rows[rows.length - 1]!;
     }
   }
 }
