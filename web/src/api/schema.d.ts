@@ -2899,6 +2899,8 @@ export interface paths {
                                 size: number;
                                 /** @description zero-based page number */
                                 number: number;
+                                /** @description true when more stories match a full-text search than it looks at (the newest 2000): totalElements, the pages and the facets cover those */
+                                totalCapped?: boolean;
                                 facets?: components["schemas"]["SearchFacets"];
                             };
                         };

@@ -34,6 +34,8 @@ export type Facets = Partial<Record<FacetKey, FacetValue[]>>;
 /** `GET /stories`: the paging shape, with facets beside it once the search index answers them. */
 export interface StorySearchResult extends PageOf<Story> {
   facets?: Facets;
+  /** More stories match the full text than the search looks at: totalElements is that number. */
+  totalCapped?: boolean;
 }
 
 /** The query of `GET /stories` (and of `/stories/mystories/{x}`); lists are sent comma-separated. */
@@ -52,6 +54,8 @@ export interface StoryQuery {
   sort?: string;
   page?: number;
   size?: number;
+  /** Counts beside the page; the server's default is on with `fulltext`. */
+  facets?: boolean;
 }
 
 /** The query string of a story query: empty values are left out, lists joined by commas. */

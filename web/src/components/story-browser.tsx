@@ -34,7 +34,7 @@ export function StoryBrowser({
   emptyText,
 }: {
   queryKey: readonly unknown[];
-  fetchPage: (page: number, size: number) => Promise<PageOf<Story> & { facets?: Facets }>;
+  fetchPage: (page: number, size: number) => Promise<PageOf<Story> & { facets?: Facets; totalCapped?: boolean }>;
   side?: (facets: Facets | undefined) => ReactNode;
   header?: ReactNode;
   emptyText: string;
@@ -106,7 +106,7 @@ export function StoryBrowser({
         <Space>
           {stories.isLoading ? null : (
             <Typography.Text type="secondary" data-testid="stories-total">
-              {t("stories.total", { count: stories.total })}
+              {t(stories.capped ? "stories.totalCapped" : "stories.total", { count: stories.total })}
             </Typography.Text>
           )}
           <Segmented

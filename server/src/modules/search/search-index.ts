@@ -4,7 +4,7 @@ import type { Database } from "../../db/schema.js";
 import { fts5Query, indexBody, type QueryTerm, tsQuery } from "./search-text.js";
 
 /** A story's searchable fields, as read from its row. */
-interface SearchSource {
+export interface SearchSource {
   id: string;
   title: string;
   caption: string;
@@ -69,11 +69,16 @@ export function searchBody(story: SearchSource): string {
   ]);
 }
 
-function termRows(story: SearchSource) {
+/** An author, tag, keyword or source as story_terms holds it (`undefined`: none). */
+export function termValue(raw: string | null | undefined): string | undefined {
+  return typeof raw === "string" ? raw.trim().slice(0, MAX_TERM) || undefined : undefined;
+}
+
+export function termRows(story: SearchSource) {
   const rows = new Map<string, { story_id: string; kind: "author" | "tag" | "keyword" | "source"; value: string }>();
   const add = (kind: "author" | "tag" | "keyword" | "source", values: (string | null)[]) => {
     for (const raw of values) {
-      const value = raw?.trim().slice(0, MAX_TERM);
+      const value = termValue(raw);
       if (value) rows.set(`${kind}\u0000${value}`, { story_id: story.id, kind, value });
     }
   };
@@ -99,8 +104,14 @@ export interface SearchIndex {
   remove(storyId: string): Promise<void>;
   /** Empties the index (rebuild fills it again with upsert). */
   clear(): Promise<void>;
-  /** A derived table `(story_id, rank)` of the stories matching every term. */
-  matches(terms: QueryTerm[]): RawBuilder<{ story_id: string; rank: number }>;
+  /** A derived table `(story_id, rank, seq)` of the stories matching every term. */
+  matches(terms: QueryTerm[]): RawBuilder<{ story_id: string; rank: number; seq: unknown }>;
+  /**
+   * Newest first, in the order the engine reads its matches cheaply (over the
+   * derived table `m` joined to `stories`): a full-text search looks at the
+   * first matches in this order only (SearchRepository's window).
+   */
+  recency(): RawBuilder<unknown>;
   /** `YYYY-MM` of the captured date, else the upload date, of `stories`. */
   month(): RawBuilder<string>;
 }
@@ -114,7 +125,8 @@ abstract class BaseSearchIndex implements SearchIndex {
   protected abstract write(entries: { id: string; body: string }[]): Promise<void>;
   abstract remove(storyId: string): Promise<void>;
   abstract clear(): Promise<void>;
-  abstract matches(terms: QueryTerm[]): RawBuilder<{ story_id: string; rank: number }>;
+  abstract matches(terms: QueryTerm[]): RawBuilder<{ story_id: string; rank: number; seq: unknown }>;
+  abstract recency(): RawBuilder<unknown>;
   abstract month(): RawBuilder<string>;
 
   async upsert(storyId: string): Promise<void> {
@@ -144,6 +156,9 @@ abstract class BaseSearchIndex implements SearchIndex {
     if (rows.length === 0) return 0;
     const json = <T>(value: unknown, fallback: T): T =>
       value === null || value === undefined ? fallback : this.adapter.readJson<T>(value);
+    // In the order asked for: SQLite gives new entries their rowids in this order (recency()).
+    const order = new Map(storyIds.map((id, index) => [id, index]));
+    rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     const stories: SearchSource[] = rows.map((row) => ({
       id: row.id,
       title: row.title,
@@ -203,9 +218,22 @@ class SqliteSearchIndex extends BaseSearchIndex {
   }
 
   matches(terms: QueryTerm[]) {
-    return sql<{ story_id: string; rank: number }>`(select k.story_id as story_id, bm25(story_search) as rank
+    return sql<{
+      story_id: string;
+      rank: number;
+      seq: number;
+    }>`(select k.story_id as story_id, bm25(story_search) as rank, story_search.rowid as seq
       from story_search join story_search_keys k on k.rowid = story_search.rowid
       where story_search match ${fts5Query(terms)})`;
+  }
+
+  /**
+   * FTS5 reads a match list in rowid order, either way, and stops at a LIMIT;
+   * a story's rowid is given when it is first indexed, so the highest rowids
+   * are the latest uploads (a story keeps its rowid when edited).
+   */
+  recency() {
+    return sql`m.seq`;
   }
 
   month() {
@@ -232,9 +260,18 @@ class PostgresSearchIndex extends BaseSearchIndex {
   }
 
   matches(terms: QueryTerm[]) {
-    return sql<{ story_id: string; rank: number }>`(select s.story_id as story_id, -ts_rank(s.tsv, q.q) as rank
+    return sql<{
+      story_id: string;
+      rank: number;
+      seq: null;
+    }>`(select s.story_id as story_id, -ts_rank(s.tsv, q.q) as rank, null as seq
       from story_search s, to_tsquery('simple', ${tsQuery(terms)}) as q(q)
       where s.tsv @@ q.q)`;
+  }
+
+  /** A GIN bitmap has no order: the newest uploads, a top-N sort over the matches after the filters. */
+  recency() {
+    return sql`stories.created_at`;
   }
 
   month() {

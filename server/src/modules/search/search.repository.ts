@@ -1,8 +1,16 @@
-import { type CompiledQuery, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from "kysely";
+import {
+  type CompiledQuery,
+  type Expression,
+  type Kysely,
+  type SelectExpression,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+} from "kysely";
 import type { DialectAdapter } from "../../db/dialect/index.js";
 import type { Database, StoryStatus, StoryType } from "../../db/schema.js";
 import type { StoryRow } from "../stories/story-types.js";
-import { type SearchIndex, searchIndexFor } from "./search-index.js";
+import { type SearchIndex, searchIndexFor, termValue } from "./search-index.js";
 import { parseQuery } from "./search-text.js";
 
 export const SEARCH_SORTS = ["relevance", "date", "captured", "updated", "title", "size"] as const;
@@ -59,9 +67,28 @@ export interface Facets {
 /** Values listed per facet (the most frequent first). */
 export const FACET_LIMIT = 50;
 
+/**
+ * Matching stories a full-text search looks at: the newest this many that
+ * pass the filters (SearchIndex.recency). The total, the facets and every
+ * sort work within them, so the cost of a search is bounded by the window,
+ * not by the number of matches; a larger result reports `capped`.
+ */
+export const SEARCH_WINDOW = 2000;
+
+export interface SearchListResult {
+  rows: StoryRow[];
+  total: number;
+  /** More stories match than the window holds: `total` is the window's size. */
+  capped: boolean;
+}
+
 function likePattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
+
+/** A column or an aliased expression of a window's rows. */
+// biome-ignore lint/suspicious/noExplicitAny: window columns come from the derived match table `m`, not in Database.
+type Selected = SelectExpression<any, any>;
 
 // biome-ignore lint/suspicious/noExplicitAny: the derived match table `m` is not in Database.
 type Base = SelectQueryBuilder<any, any, object>;
@@ -73,6 +100,7 @@ export class SearchRepository {
   constructor(
     private readonly kysely: Kysely<Database>,
     private readonly adapter: DialectAdapter,
+    private readonly window = SEARCH_WINDOW,
   ) {
     this.index = searchIndexFor(kysely, adapter);
   }
@@ -125,65 +153,109 @@ export class SearchRepository {
     return { base, ranked };
   }
 
-  #order(base: Base, ranked: boolean, order: SearchOrder): Base {
+  /** Orders by the sort's columns of `table` (`stories`, or a window's rows, which carry the same columns and `rank`). */
+  #order(base: Base, ranked: boolean, order: SearchOrder, table = "stories"): Base {
     const sort = order.sort ?? (ranked ? "relevance" : "updated");
     const direction = (fallback: "asc" | "desc") => order.order ?? fallback;
+    const column = (name: string) => sql.ref(`${table}.${name}`);
     switch (sort) {
       case "relevance":
         // Without a full-text query there is no rank: newest first.
-        if (ranked) base = base.orderBy(sql`m.rank`, direction("desc") === "desc" ? "asc" : "desc");
-        base = base.orderBy("stories.created_at", "desc");
+        if (ranked) base = base.orderBy(column("rank"), direction("desc") === "desc" ? "asc" : "desc");
+        base = base.orderBy(column("created_at"), "desc");
         break;
       case "date":
-        base = base.orderBy("stories.created_at", direction("desc"));
+        base = base.orderBy(column("created_at"), direction("desc"));
         break;
       case "captured":
-        base = base.orderBy("stories.captured_at", direction("desc"));
+        base = base.orderBy(column("captured_at"), direction("desc"));
         break;
       case "updated":
-        base = base.orderBy("stories.updated_at", direction("desc"));
+        base = base.orderBy(column("updated_at"), direction("desc"));
         break;
       case "title":
-        base = base.orderBy("stories.title", direction("asc"));
+        base = base.orderBy(column("title"), direction("asc"));
         break;
       case "size":
-        base = base.orderBy("stories.size", direction("desc"));
+        base = base.orderBy(column("size"), direction("desc"));
         break;
     }
-    return base.orderBy("stories.id");
+    return base.orderBy(column("id"));
+  }
+
+  /**
+   * The window of a full-text search: the filtered matches, newest first
+   * (SearchIndex.recency), at most `limit` of them, with `columns` of each.
+   */
+  #window(base: Base, columns: Selected[], limit = this.window): Base {
+    return base.select(columns).orderBy(this.index.recency(), "desc").limit(limit);
+  }
+
+  /** The columns a window's rows are sorted by (#order). */
+  #sortColumns(): Selected[] {
+    return [
+      ...["id", "created_at", "captured_at", "updated_at", "title", "size"].map((name) => `stories.${name}`),
+      sql<number>`m.rank`.as("rank"),
+    ];
+  }
+
+  /**
+   * The page. With full text the window's narrow rows are sorted and cut
+   * first (`p`), and only the page's stories are read whole.
+   */
+  #page(filter: SearchFilter, page: { page: number; size: number } & SearchOrder): Base | null {
+    const built = filter.libraryIds.length === 0 ? null : this.#base(filter);
+    if (!built) return null;
+    if (!built.ranked)
+      return this.#order(built.base, false, page)
+        .selectAll("stories")
+        .limit(page.size)
+        .offset(page.page * page.size);
+    const window = this.#window(built.base, this.#sortColumns()).as("w");
+    const pageRows = this.#order(this.kysely.selectFrom(window), true, page, "w")
+      .selectAll("w")
+      .limit(page.size)
+      .offset(page.page * page.size)
+      .as("p");
+    return this.#order(
+      this.kysely.selectFrom("stories").innerJoin(pageRows, "p.id", "stories.id"),
+      true,
+      page,
+      "p",
+    ).selectAll("stories");
   }
 
   /** The page query as it runs, for EXPLAIN (tests and docs/search.md). */
   listQuery(filter: SearchFilter, page: { page: number; size: number } & SearchOrder): CompiledQuery {
-    const built = this.#base(filter);
-    if (!built) throw new Error("the filter matches nothing");
-    return this.#order(built.base, built.ranked, page)
-      .selectAll("stories")
-      .limit(page.size)
-      .offset(page.page * page.size)
-      .compile();
+    const query = this.#page(filter, page);
+    if (!query) throw new Error("the filter matches nothing");
+    return query.compile();
   }
 
-  async list(
-    filter: SearchFilter,
-    page: { page: number; size: number } & SearchOrder,
-  ): Promise<{ rows: StoryRow[]; total: number }> {
+  async list(filter: SearchFilter, page: { page: number; size: number } & SearchOrder): Promise<SearchListResult> {
     const built = filter.libraryIds.length === 0 ? null : this.#base(filter);
-    if (!built) return { rows: [], total: 0 };
-    const { count } = await built.base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
-    const rows = await this.#order(built.base, built.ranked, page)
-      .selectAll("stories")
-      .limit(page.size)
-      .offset(page.page * page.size)
-      .execute();
-    return { rows: rows as StoryRow[], total: Number(count) };
+    const query = this.#page(filter, page);
+    if (!built || !query) return { rows: [], total: 0, capped: false };
+    const counted = built.ranked
+      ? // One row more than the window tells whether more match.
+        this.kysely
+          .selectFrom(this.#window(built.base, ["stories.id"], this.window + 1).as("w"))
+          .select((eb) => eb.fn.countAll<number>().as("count"))
+      : built.base.select((eb) => eb.fn.countAll<number>().as("count"));
+    const { count } = await counted.executeTakeFirstOrThrow();
+    const rows = (await query.execute()) as StoryRow[];
+    const total = Number(count);
+    return built.ranked && total > this.window
+      ? { rows, total: this.window, capped: true }
+      : { rows, total, capped: false };
   }
 
-  /** Counts over the filtered stories (only the libraries in the filter, which are the readable ones). */
+  /** Counts over the stories the search looks at (only the libraries in the filter, which are the readable ones). */
   async facets(filter: SearchFilter): Promise<Facets> {
     const empty: Facets = { type: [], library: [], month: [], author: [], source: [], tag: [] };
     const built = filter.libraryIds.length === 0 ? null : this.#base(filter);
     if (!built) return empty;
+    if (built.ranked) return this.#windowFacets(built.base);
     const { base } = built;
     const grouped = async (expression: Expression<unknown>): Promise<FacetValue[]> => {
       const rows = await base
@@ -221,20 +293,91 @@ export class SearchRepository {
     };
   }
 
-  /** Rebuilds the whole index from the stories table, in batches; returns how many stories it indexed. */
+  /**
+   * Facets of a full-text window in one pass: the window's rows are read once
+   * (at most SEARCH_WINDOW) and counted here, instead of six GROUP BYs that
+   * would each find the window again. Values as story_terms holds them.
+   */
+  async #windowFacets(base: Base): Promise<Facets> {
+    const rows = (await this.#window(base, [
+      "stories.type",
+      "stories.library_id",
+      sql<string>`${this.index.month()}`.as("month"),
+      "stories.authors",
+      "stories.source",
+      "stories.tags",
+    ]).execute()) as {
+      type: string;
+      library_id: string;
+      month: string;
+      authors: unknown;
+      source: string | null;
+      tags: unknown;
+    }[];
+    const counters = {
+      type: new Map(),
+      library: new Map(),
+      month: new Map(),
+      author: new Map(),
+      source: new Map(),
+      tag: new Map(),
+    } satisfies Record<keyof Facets, Map<string, number>>;
+    const count = (counter: Map<string, number>, values: Iterable<string | null | undefined>) => {
+      for (const value of new Set(values)) if (value) counter.set(value, (counter.get(value) ?? 0) + 1);
+    };
+    const list = (value: unknown) =>
+      value === null || value === undefined ? [] : this.adapter.readJson<string[]>(value);
+    for (const row of rows) {
+      count(counters.type, [row.type]);
+      count(counters.library, [row.library_id]);
+      count(counters.month, [row.month]);
+      count(counters.author, list(row.authors).map(termValue));
+      count(counters.source, [termValue(row.source)]);
+      count(counters.tag, list(row.tags).map(termValue));
+    }
+    const top = (counter: Map<string, number>): FacetValue[] =>
+      [...counter]
+        .map(([value, n]) => ({ value, count: n }))
+        .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
+        .slice(0, FACET_LIMIT);
+    return {
+      type: top(counters.type),
+      library: top(counters.library),
+      month: top(counters.month),
+      author: top(counters.author),
+      source: top(counters.source),
+      tag: top(counters.tag),
+    };
+  }
+
+  /**
+   * Rebuilds the whole index from the stories table, in batches; returns how
+   * many stories it indexed. Oldest uploads first, so that SQLite's rowids
+   * (SearchIndex.recency) follow the upload order again.
+   */
   async rebuild(batch = 200): Promise<number> {
     await this.index.clear();
-    let after: string | undefined;
+    let after: { id: string; created_at: string } | undefined;
     let count = 0;
     for (;;) {
-      let next = this.kysely.selectFrom("stories").select("id").orderBy("id").limit(batch);
-      if (after !== undefined) next = next.where("id", ">", after);
-      const ids = await next.execute();
-      if (ids.length === 0) return count;
+      let next = this.kysely
+        .selectFrom("stories")
+        .select(["id", "created_at"])
+        .orderBy("created_at")
+        .orderBy("id")
+        .limit(batch);
+      if (after !== undefined) {
+        const { id, created_at } = after;
+        next = next.where((eb) =>
+          eb.or([eb("created_at", ">", created_at), eb.and([eb("created_at", "=", created_at), eb("id", ">", id)])]),
+        );
+      }
+      const rows = await next.execute();
+      if (rows.length === 0) return count;
       count += await this.kysely
         .transaction()
-        .execute(async (trx) => searchIndexFor(trx, this.adapter).upsertMany(ids.map((row) => row.id)));
-      after = ids[ids.length - 1]!.id;
+        .execute(async (trx) => searchIndexFor(trx, this.adapter).upsertMany(rows.map((row) => row.id)));
+      after = rows[rows.length - 1]!;
     }
   }
 }

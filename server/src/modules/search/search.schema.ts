@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ORIENTATIONS, SEARCH_SORTS } from "./search.repository.js";
+import { ORIENTATIONS, SEARCH_SORTS, SEARCH_WINDOW } from "./search.repository.js";
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -90,3 +90,10 @@ export const facetsSchema = z
   })
   .describe("counts over the whole filtered result, most frequent first, at most 50 values each")
   .meta({ id: "SearchFacets" });
+
+export const totalCappedSchema = z
+  .boolean()
+  .optional()
+  .describe(
+    `true when more stories match a full-text search than it looks at (the newest ${SEARCH_WINDOW}): totalElements, the pages and the facets cover those`,
+  );

@@ -346,6 +346,46 @@ describeEachDialect("search", (dialect) => {
     expect(plain.facets).toBeUndefined();
   });
 
+  it("looks at the newest matches only when more match than its window, and says so", async () => {
+    const { db } = ctx();
+    const window = 100;
+    const search = new SearchRepository(db.kysely, db.adapter, window);
+    const filter: SearchFilter = { libraryIds: [...LIBRARIES], viewerId: admin.id, fulltext: "press" };
+    const matching = stories
+      .filter(readable(LIBRARIES))
+      .filter((story) => word("press").test(story.text))
+      .sort((a, b) => b.row.created_at.localeCompare(a.row.created_at));
+    expect(matching.length).toBeGreaterThan(window);
+    const newest = matching.slice(0, window);
+    const ids: string[] = [];
+    for (let page = 0; page < 3; page++) {
+      const found = await search.list(filter, { page, size: 40, sort: "title" });
+      expect(found).toMatchObject({ total: window, capped: true });
+      ids.push(...found.rows.map((row) => row.id));
+    }
+    expect(ids.sort()).toEqual(newest.map((story) => story.row.id).sort());
+    const facets = await search.facets(filter);
+    expect(facets.type.reduce((sum, facet) => sum + facet.count, 0)).toBe(window);
+    const photos = newest.filter((story) => story.row.type === "photo").length;
+    expect(facets.type.find((facet) => facet.value === "photo")?.count).toBe(photos);
+    // Exactly as many as the window: all of them, not capped.
+    const few = await search.list({ ...filter, fulltext: "walrus zzz" }, { page: 0, size: 10 });
+    expect(few).toMatchObject({ total: 0, capped: false });
+    const exact = new SearchRepository(db.kysely, db.adapter, matching.length);
+    expect(await exact.list(filter, { page: 0, size: 1 })).toMatchObject({ total: matching.length, capped: false });
+
+    // Through the API: the tag "news" is on every story, more than the default window.
+    type Page = { totalElements: number; totalCapped?: boolean; content: unknown[]; facets?: Facets };
+    const all = await callApi<Page>(ctx().app, admin, "GET", "/stories?fulltext=news&size=10&facets=false");
+    expect(all.totalCapped).toBe(true);
+    expect(all.totalElements).toBeLessThan(stories.length);
+    expect(all.content).toHaveLength(10);
+    expect(all.facets).toBeUndefined();
+    const some = await callApi<Page>(ctx().app, admin, "GET", `/stories?fulltext=${encodeURIComponent("两会")}&size=1`);
+    expect(some.totalCapped).toBeUndefined();
+    expect(some.facets?.type.length).toBeGreaterThan(0);
+  });
+
   it("takes the filters as query parameters: a bare end date includes its day, sort by size", async () => {
     type Page = { totalElements: number; content: { id: string; size: number }[] };
     const data = await callApi<Page>(
@@ -440,12 +480,18 @@ describeEachDialect("search", (dialect) => {
     const search = new SearchRepository(db.kysely, db.adapter);
     const before = new Map<string, string[]>();
     for (const { query } of QUERIES) before.set(query, (await findAll({ fulltext: query })).sort());
+    // The window (newest matches first) is the same after a rebuild: SQLite's rowids follow the uploads again.
+    const windowed = new SearchRepository(db.kysely, db.adapter, 100);
+    const press: SearchFilter = { libraryIds: [...LIBRARIES], viewerId: admin.id, fulltext: "press" };
+    const newest = async () => (await windowed.list(press, { page: 0, size: 100 })).rows.map((row) => row.id).sort();
+    const newestBefore = await newest();
     await search.index.clear();
     expect(await findAll({ fulltext: "台" })).toEqual([]);
     const indexed = await search.rebuild();
     expect(indexed).toBe(stories.length);
     for (const { query } of QUERIES)
       expect((await findAll({ fulltext: query })).sort(), query).toEqual(before.get(query));
+    expect(await newest()).toEqual(newestBefore);
     console.log(`[${dialect}] reindex: ${indexed} stories; same results for ${QUERIES.length} queries`);
   }, 120_000);
 

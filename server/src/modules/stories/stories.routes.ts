@@ -6,7 +6,7 @@ import { Invalid } from "../../http/errors.js";
 import { currentUser } from "../auth/auth.plugin.js";
 import { sendBlob } from "../blobs/send-blob.js";
 import { sendZip } from "../blobs/send-zip.js";
-import { facetsSchema } from "../search/search.schema.js";
+import { facetsSchema, totalCappedSchema } from "../search/search.schema.js";
 import {
   createRelationBody,
   downloadQuery,
@@ -125,7 +125,15 @@ export function storiesRoutes(services: {
           summary:
             "List and search stories (full text, filters, facets, paging); drafts are listed only for the user who made them",
           querystring: storyListQuery,
-          response: { 200: envelope(page(storySchema).extend({ facets: facetsSchema.optional() })), ...errors },
+          response: {
+            200: envelope(
+              page(storySchema).extend({
+                totalCapped: totalCappedSchema,
+                facets: facetsSchema.optional(),
+              }),
+            ),
+            ...errors,
+          },
         },
       },
       async (request) => {
@@ -137,6 +145,7 @@ export function storiesRoutes(services: {
           totalElements: found.total,
           size: query.size,
           number: query.page,
+          ...(found.capped ? { totalCapped: true } : {}),
           ...(found.facets ? { facets: found.facets } : {}),
         });
       },

@@ -95,7 +95,7 @@ export class StoryQueries {
     user: LibraryUser,
     query: StoryListQuery,
     createdBy?: string,
-  ): Promise<{ content: StoryView[]; total: number; facets?: Facets }> {
+  ): Promise<{ content: StoryView[]; total: number; capped: boolean; facets?: Facets }> {
     const filter: SearchFilter = {
       libraryIds: await this.#libraryIds(user, query.libraryId),
       viewerId: user.id,
@@ -119,9 +119,9 @@ export class StoryQueries {
       hasGps: query.hasGps,
     };
     const search = this.stories.search();
-    const { rows, total } = await search.list(filter, query);
+    const { rows, total, capped } = await search.list(filter, query);
     const content = await this.views(rows.map((row) => this.stories.toStory(row)));
-    return query.facets ? { content, total, facets: await search.facets(filter) } : { content, total };
+    return query.facets ? { content, total, capped, facets: await search.facets(filter) } : { content, total, capped };
   }
 
   async versions(libraryId: string, storyId: string): Promise<VersionView[]> {

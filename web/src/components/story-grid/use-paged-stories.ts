@@ -12,7 +12,7 @@ export const GRID_PAGE_SIZE = 100;
  */
 export function usePagedStories(
   key: readonly unknown[],
-  fetchPage: (page: number, size: number) => Promise<PageOf<Story> & { facets?: Facets }>,
+  fetchPage: (page: number, size: number) => Promise<PageOf<Story> & { facets?: Facets; totalCapped?: boolean }>,
 ) {
   const [range, setRange] = useState<[number, number]>([0, GRID_PAGE_SIZE]);
   const first = useQuery({
@@ -44,6 +44,8 @@ export function usePagedStories(
   }, []);
   return {
     total,
+    /** More match than the search looks at (a full-text search over its newest matches). */
+    capped: first.data?.totalCapped === true,
     facets: first.isPlaceholderData ? undefined : first.data?.facets,
     isLoading: first.isLoading,
     isFetching: first.isFetching,

@@ -27,7 +27,7 @@ export default function LibraryPage() {
   return (
     <StoryBrowser
       queryKey={["stories", "library", query]}
-      fetchPage={(page, size) => searchStories({ ...query, page, size })}
+      fetchPage={(page, size) => searchStories({ ...query, page, size, ...(page > 0 ? { facets: false } : {}) })}
       emptyText={folderId ? t("library.folderEmpty") : t("library.empty")}
       header={
         <>

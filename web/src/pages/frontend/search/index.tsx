@@ -19,7 +19,7 @@ export default function SearchPage() {
   return (
     <StoryBrowser
       queryKey={["stories", "search", query]}
-      fetchPage={(page, size) => searchStories({ ...query, page, size })}
+      fetchPage={(page, size) => searchStories({ ...query, page, size, ...(page > 0 ? { facets: false } : {}) })}
       emptyText={state.fulltext ? t("search.emptyFor", { fulltext: state.fulltext }) : t("search.empty")}
       header={
         <>
