@@ -1,0 +1,71 @@
+import fs from "node:fs";
+import path from "node:path";
+import { type APIRequestContext, expect, type Page } from "@playwright/test";
+
+export const API = "/dams/api/v1";
+/** JPEG photos of the shared corpus. */
+export const PHOTOS = path.resolve(import.meta.dirname, "../../../shared/corpus/exif-samples/jpg");
+
+/** The access token of the signed-in page. */
+export async function accessToken(page: Page): Promise<string> {
+  const raw = await page.evaluate(() => localStorage.getItem("pro__Access-Token"));
+  return (JSON.parse(raw ?? "{}") as { value: string }).value;
+}
+
+export interface Seeded {
+  libraryId: string;
+  storyId: string;
+  title: string;
+}
+
+/** Uploads a file with tus (a creation POST, then one PATCH with all bytes), as the upload pages do. */
+export async function upload(
+  request: APIRequestContext,
+  token: string,
+  file: string,
+  metadata: Record<string, string>,
+): Promise<Seeded> {
+  const bytes = fs.readFileSync(file);
+  const encoded = Object.entries({ filename: path.basename(file), ...metadata })
+    .map(([key, value]) => `${key} ${Buffer.from(value).toString("base64")}`)
+    .join(",");
+  const tus = { authorization: `Bearer ${token}`, "tus-resumable": "1.0.0" };
+  const created = await request.post(`${API}/uploads`, {
+    headers: { ...tus, "upload-length": String(bytes.length), "upload-metadata": encoded },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const location = created.headers().location ?? "";
+  const patched = await request.patch(location, {
+    headers: { ...tus, "upload-offset": "0", "content-type": "application/offset+octet-stream" },
+    data: bytes,
+  });
+  expect(patched.status(), await patched.text()).toBeLessThan(300);
+  const body = (await patched.json()) as { data: { result: { libraryId: string; storyId: string } } };
+  return { ...body.data.result, title: metadata.title ?? "" };
+}
+
+/** Drafts → committed, then waits for the media job (thumbnails, preview). */
+export async function commitAndProcess(
+  request: APIRequestContext,
+  token: string,
+  stories: Seeded[],
+  type = "photo",
+): Promise<void> {
+  const headers = { authorization: `Bearer ${token}` };
+  const committed = await request.post(`${API}/workflow-story-create/${type}/commit`, {
+    headers,
+    data: { libraryId: "product", storyIds: stories.map((story) => story.storyId) },
+  });
+  expect(committed.status(), await committed.text()).toBe(200);
+  for (const story of stories) {
+    await expect
+      .poll(
+        async () => {
+          const response = await request.get(`${API}/stories/${story.libraryId}/${story.storyId}`, { headers });
+          return ((await response.json()) as { data: { processingState: string } }).data.processingState;
+        },
+        { timeout: 60_000 },
+      )
+      .toBe("done");
+  }
+}
