@@ -126,11 +126,7 @@ export function StoryBrowser({
       </div>
       <StorySelectionBar stories={[...selected.values()]} onClear={() => setSelected(new Map())} />
       <div style={{ display: "flex", gap: 16, flexWrap: "wrap" }}>
-        {sideContent ? (
-          <div style={{ width: 240, flex: "none", maxHeight: "calc(100vh - 280px)", overflowY: "auto" }}>
-            {sideContent}
-          </div>
-        ) : null}
+        {sideContent ? <div className="dams-story-side">{sideContent}</div> : null}
         <div style={{ flex: 1, minWidth: 280 }}>{body}</div>
       </div>
       {viewerOpened ? (
