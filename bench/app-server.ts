@@ -25,14 +25,21 @@ const TYPES = ["photo", "video", "audio", "composite"] as const;
 const WORDS = ["台风", "两会", "发布会", "上海", "press", "typhoon", "election", "summit", "flood", "market"];
 
 /**
- * The app as `dams serve` runs it (API + the built web app from web/dist), on
+ * The app as `dams serve` runs it (API + the built web app from web/dist, or
+ * BENCH_WEB_DIR), on
  * a fresh SQLite data dir, workers off, with `stories` generated stories
  * inserted straight into the database (no media files: thumbnails are absent
  * and the grid shows each type's icon).
  */
 export async function startBenchServer(stories: number): Promise<BenchServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dams-bench-web-"));
-  const config = loadConfig({ DAMS_DATA_DIR: dataDir, DAMS_LOG_LEVEL: "silent", DAMS_WORKERS: "0" });
+  const config = loadConfig({
+    DAMS_DATA_DIR: dataDir,
+    DAMS_LOG_LEVEL: "silent",
+    DAMS_WORKERS: "0",
+    // Another build of the web app (to compare with an earlier commit's); web/dist by default.
+    ...(process.env.BENCH_WEB_DIR ? { DAMS_WEB_DIR: process.env.BENCH_WEB_DIR } : {}),
+  });
   const db = openDatabase(config.database);
   await db.migrateToLatest();
   const users = new UsersService(new UsersRepository(db));
