@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { en, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
-import { API, accessToken, commitAndProcess, upload } from "./story-seed.js";
+import { API, accessToken, commitAndProcess, upload } from "./seed.js";
 
 /** A button's accessible name: antd puts a space between two Chinese characters (下 载). */
 const spaced = (text: string): RegExp => new RegExp([...text].join("\\s*"));
@@ -160,6 +160,70 @@ test("search from the header, open a story, favourite it, find it under favourit
   await expect(page.locator(`[data-story="product/${typhoon.storyId}"]`)).toBeVisible();
   await snapshot(page, testInfo, "search-mobile");
 
+  expect(errors).toEqual([]);
+});
+
+test("a facet refines a search to exactly the stories that match, and the URL keeps the filter", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const errors = watchConsoleErrors(page);
+  await signIn(page);
+  const token = await accessToken(page);
+  const run = `facet${String(Date.now()).slice(-6)}`;
+  const alice = `Alice ${run}`;
+  const bob = `Bob ${run}`;
+  const byAlice = [
+    await upload(page.request, token, path.join(CORPUS, "Canon_40D.jpg"), {
+      libraryId: "product",
+      title: `港口 ${run} 1`,
+      authors: JSON.stringify([alice]),
+    }),
+    await upload(page.request, token, path.join(CORPUS, "Nikon_D70.jpg"), {
+      libraryId: "product",
+      title: `港口 ${run} 2`,
+      authors: JSON.stringify([alice]),
+    }),
+  ];
+  const byBob = await upload(page.request, token, path.join(CORPUS, "Kodak_CX7530.jpg"), {
+    libraryId: "product",
+    title: `港口 ${run} 3`,
+    authors: JSON.stringify([bob]),
+  });
+  await commitAndProcess(page.request, token, [...byAlice, byBob]);
+
+  const total = (count: number) => zh("stories.total").replace("{{count}}", String(count));
+  const shownStories = async () =>
+    new Set(await page.getByTestId("story-card").evaluateAll((cards) => cards.map((card) => card.dataset.story)));
+
+  // Search from the header: the run's three stories.
+  await page.goto("/frontend/search", { waitUntil: "networkidle" });
+  const headerSearch = page.locator(".ant-layout-header").getByRole("searchbox");
+  await headerSearch.fill(run);
+  await headerSearch.press("Enter");
+  await expect(page.getByTestId("stories-total")).toHaveText(total(3));
+  const facets = page.getByTestId("story-facets");
+  await expect(facets.getByRole("checkbox", { name: bob })).toBeVisible();
+
+  // One author: exactly her two stories remain, and the URL names the filter.
+  await facets.getByRole("checkbox", { name: alice }).check();
+  await expect(page).toHaveURL(new RegExp(`[?&]author=${encodeURIComponent(alice).replace(/%20/g, "(%20|\\+)")}(&|$)`));
+  await expect(page).toHaveURL(new RegExp(`[?&]fulltext=${run}(&|$)`));
+  await expect(page.getByTestId("stories-total")).toHaveText(total(2));
+  await expect(page.getByTestId("story-card")).toHaveCount(2);
+  expect(await shownStories()).toEqual(new Set(byAlice.map((story) => `product/${story.storyId}`)));
+  await snapshot(page, testInfo, "facet-author");
+
+  // The filter lives in the URL: a reload shows the same two.
+  await page.reload({ waitUntil: "networkidle" });
+  await expect(page.getByTestId("stories-total")).toHaveText(total(2));
+  await expect(page.getByTestId("story-facets").getByRole("checkbox", { name: alice })).toBeChecked();
+
+  // Unticking it gives the three back and drops the parameter.
+  await page.getByTestId("story-facets").getByRole("checkbox", { name: alice }).uncheck();
+  await expect(page.getByTestId("stories-total")).toHaveText(total(3));
+  expect(new URL(page.url()).searchParams.has("author")).toBe(false);
   expect(errors).toEqual([]);
 });
 

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, type Response, test } from "@playwright/test";
 import { signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
-import { API, commitAndProcess, seedingToken, upload, waitForProcessing } from "./story-seed.js";
+import { API, commitAndProcess, seedingToken, upload, waitForProcessing } from "./seed.js";
 
 const spaced = (text: string): RegExp => new RegExp([...text].join("\\s*"));
 const CORPUS = path.resolve(import.meta.dirname, "../../../shared/corpus/exif-samples/jpg");

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { notification, Result } from "antd";
+import { notification } from "antd";
 import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useLocation } from "react-router-dom";
@@ -7,6 +7,7 @@ import { ApiError } from "../api/http";
 import { hasSession, isExemptPath } from "../api/session";
 import { startSignIn } from "../api/sign-in";
 import { PageLoading } from "../components/page-loading";
+import { StatusNotice } from "../components/status-notice";
 import { errorPageFor } from "../router/menu-routes";
 import { fetchCurrentUser, RolesError } from "./current-user";
 import { CurrentUserProvider } from "./session-context";
@@ -20,7 +21,8 @@ function SignInRedirect({ returnTo }: { returnTo: string }) {
   useEffect(() => {
     startSignIn(returnTo).catch(() => setFailed(true));
   }, [returnTo]);
-  if (failed) return <Result status="500" title={t("user.signIn.unavailable")} subTitle={t("error.noResponse")} />;
+  if (failed)
+    return <StatusNotice status="error" title={t("user.signIn.unavailable")} subTitle={t("error.noResponse")} />;
   return <PageLoading />;
 }
 

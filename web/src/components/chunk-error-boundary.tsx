@@ -1,5 +1,5 @@
-import { Result } from "antd";
 import { Component, type ReactNode } from "react";
+import { StatusNotice } from "./status-notice";
 
 interface State {
   error: Error | null;
@@ -18,7 +18,7 @@ export class ChunkErrorBoundary extends Component<{ children: ReactNode; resetKe
   }
 
   override render(): ReactNode {
-    if (this.state.error) return <Result status="warning" title={this.state.error.message} />;
+    if (this.state.error) return <StatusNotice status="warning" title={this.state.error.message} />;
     return this.props.children;
   }
 }

@@ -1,14 +1,18 @@
 import { AppstoreOutlined, BarsOutlined, ReloadOutlined } from "@ant-design/icons";
-import { Button, Checkbox, Empty, Result, Segmented, Skeleton, Space, Typography } from "antd";
+import { Button, Checkbox, Empty, Segmented, Skeleton, Space, Typography } from "antd";
 import { type ReactNode, useCallback, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router-dom";
 import { type Facets, type PageOf, STORY_TYPES, type Story } from "../api/stories";
+import { LazyPart, lazyChunk, useOpenedOnce } from "./lazy-part";
+import { StatusNotice } from "./status-notice";
 import { StoryGrid, storyKey } from "./story-grid";
 import { usePagedStories } from "./story-grid/use-paged-stories";
 import { parseSearchState, type StorySearchState, toSearchParams } from "./story-search-state";
 import { StorySelectionBar } from "./story-selection-bar";
-import { StoryViewer } from "./story-viewer";
+
+// The viewer (players, waveform, history) loads when a story is first opened, not with the list.
+const StoryViewer = lazyChunk("story-viewer", () => import("./story-viewer").then((m) => m.StoryViewer));
 
 /** The page's state from the URL, and a setter that writes it back (keeping other parameters). */
 export function useStorySearchState(): [StorySearchState, (next: StorySearchState, replace?: boolean) => void] {
@@ -59,12 +63,13 @@ export function StoryBrowser({
     [setState, state],
   );
   const selectedKeys = useMemo(() => new Set(selected.keys()), [selected]);
+  const viewerOpened = useOpenedOnce(state.story !== null);
 
   let body: ReactNode;
   if (stories.isLoading) body = <Skeleton active paragraph={{ rows: 8 }} data-testid="stories-loading" />;
   else if (stories.isError)
     body = (
-      <Result
+      <StatusNotice
         status="error"
         title={t("stories.loadFailed")}
         extra={
@@ -121,14 +126,14 @@ export function StoryBrowser({
       </div>
       <StorySelectionBar stories={[...selected.values()]} onClear={() => setSelected(new Map())} />
       <div style={{ display: "flex", gap: 16, flexWrap: "wrap" }}>
-        {sideContent ? (
-          <div style={{ width: 240, flex: "none", maxHeight: "calc(100vh - 280px)", overflowY: "auto" }}>
-            {sideContent}
-          </div>
-        ) : null}
+        {sideContent ? <div className="dams-story-side">{sideContent}</div> : null}
         <div style={{ flex: 1, minWidth: 280 }}>{body}</div>
       </div>
-      <StoryViewer target={state.story} onClose={() => setState({ ...state, story: null })} onOpen={open} />
+      {viewerOpened ? (
+        <LazyPart>
+          <StoryViewer target={state.story} onClose={() => setState({ ...state, story: null })} onOpen={open} />
+        </LazyPart>
+      ) : null}
     </div>
   );
 }

@@ -1,26 +1,23 @@
 import { DeleteOutlined, DownloadOutlined, FolderOutlined, StarOutlined } from "@ant-design/icons";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { App, Button, Modal, Popconfirm, Space, TreeSelect, Typography } from "antd";
+import { useQueryClient } from "@tanstack/react-query";
+import { App, Button, Popconfirm, Space, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
   addFavorite,
   deleteStory,
   downloadUrl,
-  type FolderNode,
-  fetchFolders,
   moveStory,
   type Story,
   saveAttachment,
   ZIP_MAX_STORIES,
 } from "../api/stories";
 import { Access } from "../auth/access-component";
+import { LazyPart, lazyChunk } from "./lazy-part";
 import { STORY_ACCESS, zipBatches } from "./story-actions";
 
-type TreeNode = { title: string; value: string; children: TreeNode[] };
-export function folderTreeData(nodes: readonly FolderNode[]): TreeNode[] {
-  return nodes.map((node) => ({ title: node.name, value: node.id, children: folderTreeData(node.children) }));
-}
+// The folder picker (TreeSelect) loads when a move is asked for.
+const MoveDialog = lazyChunk("story-move-dialog", () => import("./story-move-dialog").then((m) => m.MoveDialog));
 
 /** Runs an action on each story; returns how many failed (each failure was reported by the API client). */
 async function eachStory(stories: readonly Story[], action: (story: Story) => Promise<unknown>): Promise<number> {
@@ -131,50 +128,17 @@ export function StorySelectionBar({ stories, onClear }: { stories: readonly Stor
         </Button>
       </Space>
       {oneLibrary && moving ? (
-        <MoveDialog
-          libraryId={oneLibrary}
-          onCancel={() => setMoving(false)}
-          onMove={(folderId) => {
-            setMoving(false);
-            void run(() => eachStory(stories, (story) => moveStory(story, folderId)), t("crud.saved"));
-          }}
-        />
+        <LazyPart>
+          <MoveDialog
+            libraryId={oneLibrary}
+            onCancel={() => setMoving(false)}
+            onMove={(folderId) => {
+              setMoving(false);
+              void run(() => eachStory(stories, (story) => moveStory(story, folderId)), t("crud.saved"));
+            }}
+          />
+        </LazyPart>
       ) : null}
     </div>
-  );
-}
-
-function MoveDialog({
-  libraryId,
-  onCancel,
-  onMove,
-}: {
-  libraryId: string;
-  onCancel: () => void;
-  onMove: (folderId: string | null) => void;
-}) {
-  const { t } = useTranslation();
-  const folders = useQuery({ queryKey: ["folders", libraryId], queryFn: () => fetchFolders(libraryId) });
-  const [folderId, setFolderId] = useState<string | undefined>();
-  return (
-    <Modal
-      open
-      title={t("stories.moveTitle")}
-      onCancel={onCancel}
-      onOk={() => onMove(folderId ?? null)}
-      okText={t("crud.ok")}
-      cancelText={t("crud.cancel")}
-    >
-      <TreeSelect
-        style={{ width: "100%" }}
-        loading={folders.isLoading}
-        treeData={folderTreeData(folders.data ?? [])}
-        value={folderId}
-        onChange={setFolderId}
-        placeholder={t("stories.moveRoot")}
-        allowClear
-        treeDefaultExpandAll
-      />
-    </Modal>
   );
 }

@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { Link, Navigate, Outlet, useLocation } from "react-router-dom";
 import type { MenuArea, MenuItem } from "../api/client";
 import { ChunkErrorBoundary } from "../components/chunk-error-boundary";
+import { LazyPart, lazyChunk } from "../components/lazy-part";
 import { menuIcon } from "../components/menu-icon";
 import { PageLoading } from "../components/page-loading";
 import { settingsDrawerEnabled } from "../config";
@@ -13,7 +14,6 @@ import { errorPageFor, resolveRouteMeta } from "../router/menu-routes";
 import { errorStatus, useMenuQuery } from "../router/menus";
 import { HeaderActions } from "./components/header-actions";
 import { HeaderLogo } from "./components/header-logo";
-import { SettingsDrawer } from "./components/settings-drawer";
 import { TabBar } from "./components/tab-bar";
 import { SIDEBAR_WIDTH, sidebarCollapsed } from "./device";
 import { menuThemeToken } from "./menu-theme";
@@ -22,6 +22,11 @@ import { useSettings } from "./settings-context";
 import { tabKeyOf } from "./tabs";
 import { useDeviceClass } from "./use-device-class";
 import { useDocumentTitle } from "./use-document-title";
+
+// Only in development or with ?settings=1: not part of the pages' initial load.
+const SettingsDrawer = lazyChunk("settings-drawer", () =>
+  import("./components/settings-drawer").then((m) => m.SettingsDrawer),
+);
 
 const AREA_MENU: Record<Area, MenuArea> = { front: "user", back: "admin" };
 export const AREA_HOME: Record<Area, string> = { front: "/frontend", back: "/backend" };
@@ -156,7 +161,11 @@ export function AreaLayout({ area }: { area: Area }) {
           </Suspense>
         </ChunkErrorBoundary>
       </PageContainer>
-      {settingsDrawerEnabled(location.search) ? <SettingsDrawer layout={layout} /> : null}
+      {settingsDrawerEnabled(location.search) ? (
+        <LazyPart>
+          <SettingsDrawer layout={layout} />
+        </LazyPart>
+      ) : null}
     </ProLayout>
   );
 }

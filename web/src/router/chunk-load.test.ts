@@ -21,6 +21,13 @@ describe("withChunkTimeout", () => {
     );
   });
 
+  it("rejects when the import resolves to nothing (Vite, once its preload error is handled)", async () => {
+    const nothing = () => Promise.resolve(undefined);
+    await expect(withChunkTimeout(nothing, "upload/favorite", message)).rejects.toThrow(
+      "Loading chunk upload/favorite failed",
+    );
+  });
+
   it("rejects after 120000 ms when the import hangs", async () => {
     vi.useFakeTimers();
     expect(CHUNK_LOAD_TIMEOUT_MS).toBe(120_000);

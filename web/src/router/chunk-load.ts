@@ -29,7 +29,10 @@ export function withChunkTimeout<T>(
     load().then(
       (value) => {
         clearTimeout(timer);
-        resolve(value);
+        // Vite resolves a failed import with nothing once its `vite:preloadError` event is
+        // cancelled (main.tsx cancels it to show the toast): that is a failed chunk too.
+        if (value == null) reject(new ChunkLoadError(name, message(name)));
+        else resolve(value);
       },
       () => {
         clearTimeout(timer);

@@ -1,5 +1,5 @@
-import { Checkbox, Skeleton, Tag, Typography } from "antd";
-import { type CSSProperties, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { Checkbox, Tag, Typography } from "antd";
+import { type CSSProperties, memo, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Story } from "../../api/stories";
 import { cardImageUrl, StoryThumbnail, StoryTypeIcon } from "../story-media";
@@ -142,7 +142,20 @@ export function StoryGrid(props: StoryGridProps) {
       style={{ height, overflowY: "auto", position: "relative", contain: "strict" }}
     >
       <div style={{ height: spacer, position: "relative" }}>
-        <div style={{ position: "absolute", left: 0, right: 0, top: scrollTop, height: 0 }}>{rendered}</div>
+        {/* Moved with a transform, so a scroll step repaints the layer without laying the grid out again. */}
+        <div
+          style={{
+            position: "absolute",
+            left: 0,
+            right: 0,
+            top: 0,
+            height: 0,
+            transform: `translateY(${scrollTop}px)`,
+            willChange: "transform",
+          }}
+        >
+          {rendered}
+        </div>
       </div>
     </div>
   );
@@ -167,15 +180,29 @@ const cardStyle = (selected: boolean): CSSProperties => ({
   flex: "none",
 });
 
-function GridCell({ story, selected, onToggle, onOpen }: CellProps) {
+/** One line, cut with an ellipsis by CSS (antd's ellipsis measures every cell, which scrolling cannot afford). */
+const oneLine: CSSProperties = { display: "block", whiteSpace: "nowrap", overflow: "hidden", textOverflow: "ellipsis" };
+
+/** A cell whose page is still loading: flat grey blocks, no animation running under a fast scroll. */
+function Placeholder({ style }: { style: CSSProperties }) {
+  const block: CSSProperties = { background: "#f0f0f0", borderRadius: 4 };
+  return (
+    <div style={style} data-testid="story-placeholder" aria-busy="true">
+      <div style={{ ...block, height: "60%" }} />
+      <div style={{ ...block, height: 14, marginTop: 10, width: "80%" }} />
+      <div style={{ ...block, height: 12, marginTop: 8, width: "50%" }} />
+    </div>
+  );
+}
+
+/**
+ * Cells are memoized: a scroll step re-renders the grid to move its rows,
+ * while a cell changes only when its story (from the query cache), its
+ * selection or the handlers do.
+ */
+const GridCell = memo(function GridCell({ story, selected, onToggle, onOpen }: CellProps) {
   const { t } = useTranslation();
-  if (!story) {
-    return (
-      <div style={{ ...cardStyle(false), padding: 8 }}>
-        <Skeleton active paragraph={{ rows: 3 }} />
-      </div>
-    );
-  }
+  if (!story) return <Placeholder style={{ ...cardStyle(false), padding: 8 }} />;
   return (
     <div style={cardStyle(selected)} data-testid="story-card" data-story={storyKey(story)}>
       <button
@@ -193,7 +220,7 @@ function GridCell({ story, selected, onToggle, onOpen }: CellProps) {
         style={{ position: "absolute", top: 6, left: 8 }}
       />
       <div style={{ padding: "4px 8px" }}>
-        <Typography.Text ellipsis style={{ display: "block" }} title={story.title}>
+        <Typography.Text style={oneLine} title={story.title}>
           {story.title || story.originalName || t("stories.untitled")}
         </Typography.Text>
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
@@ -203,17 +230,11 @@ function GridCell({ story, selected, onToggle, onOpen }: CellProps) {
       </div>
     </div>
   );
-}
+});
 
-function ListRow({ story, selected, onToggle, onOpen }: CellProps) {
+const ListRow = memo(function ListRow({ story, selected, onToggle, onOpen }: CellProps) {
   const { t, i18n } = useTranslation();
-  if (!story) {
-    return (
-      <div style={{ flex: 1, padding: 8 }}>
-        <Skeleton active title={false} paragraph={{ rows: 1 }} />
-      </div>
-    );
-  }
+  if (!story) return <Placeholder style={{ flex: 1, padding: 8, height: LIST_ROW_HEIGHT - 8 }} />;
   return (
     <div
       data-testid="story-card"
@@ -236,7 +257,7 @@ function ListRow({ story, selected, onToggle, onOpen }: CellProps) {
       >
         <StoryThumbnail src={cardImageUrl(story)} type={story.type} alt={story.title} />
       </button>
-      <Typography.Link onClick={() => onOpen(story)} ellipsis style={{ flex: 1 }}>
+      <Typography.Link onClick={() => onOpen(story)} style={{ ...oneLine, flex: 1, minWidth: 0 }}>
         {story.title || story.originalName || t("stories.untitled")}
       </Typography.Link>
       <Typography.Text type="secondary" style={{ width: 80 }}>
@@ -247,4 +268,4 @@ function ListRow({ story, selected, onToggle, onOpen }: CellProps) {
       </Typography.Text>
     </div>
   );
-}
+});

@@ -67,6 +67,7 @@ export function StoryViewer({
       open={target !== null}
       onClose={onClose}
       width="min(960px, 100vw)"
+      rootClassName="dams-story-viewer"
       destroyOnHidden
       title={
         story.data ? story.data.title || story.data.originalName || t("stories.untitled") : t("stories.viewer.title")

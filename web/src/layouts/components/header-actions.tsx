@@ -1,15 +1,54 @@
 import { EditOutlined, KeyOutlined, PictureOutlined, VideoCameraOutlined } from "@ant-design/icons";
-import { App, Button, Input, Space, Upload } from "antd";
-import { useState } from "react";
+import { App, Button, Input, Space } from "antd";
+import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { HEADER_UPLOAD_EXTENSIONS, isAcceptedImage } from "../../components/image-editor/rules";
+import { LazyPart, lazyChunk, useOpenedOnce } from "../../components/lazy-part";
 import { IMAGE_EDIT_ACCEPT } from "../../config";
 import type { Area } from "../settings";
-import { ApiTokensModal } from "./api-tokens-modal";
-import { EditorModal } from "./editor-modal";
 import { LanguageSwitch } from "./language-switch";
 import { UserMenu } from "./user-menu";
+
+// Dialogs opened from the header load when first opened, not with every page.
+const ApiTokensModal = lazyChunk("api-tokens-modal", () => import("./api-tokens-modal").then((m) => m.ApiTokensModal));
+const EditorModal = lazyChunk("editor-modal", () => import("./editor-modal").then((m) => m.EditorModal));
+
+/** The image-edit action: pick an image, then the editor opens with it (a plain file input, not antd's Upload). */
+function ImageEditPicker({ color }: { color: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { message } = App.useApp();
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <input
+        ref={input}
+        type="file"
+        accept={IMAGE_EDIT_ACCEPT}
+        hidden
+        data-testid="image-edit-input"
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          event.target.value = "";
+          if (!file) return;
+          // Spec section 5: .jpg .jpeg .png .bmp only; the file itself rides in the history state (structured clone).
+          if (isAcceptedImage(file, HEADER_UPLOAD_EXTENSIONS))
+            navigate("/source/editimg", { state: { file, fileName: file.name } });
+          else message.warning(t("imageEditor.notImage"));
+        }}
+      />
+      <Button
+        type="text"
+        style={{ color }}
+        icon={<EditOutlined />}
+        title={t("layout.imageEdit")}
+        aria-label={t("layout.imageEdit")}
+        onClick={() => input.current?.click()}
+      />
+    </>
+  );
+}
 
 type Editor = "videoProduction" | "imageToVideo";
 
@@ -17,8 +56,8 @@ type Editor = "videoProduction" | "imageToVideo";
 function FrontActions({ compact, color }: { compact: boolean; color: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { message } = App.useApp();
   const [editor, setEditor] = useState<Editor | null>(null);
+  const editorOpened = useOpenedOnce(editor !== null);
   return (
     <Space size={4}>
       {compact ? null : (
@@ -30,25 +69,7 @@ function FrontActions({ compact, color }: { compact: boolean; color: string }) {
           onSearch={(text) => navigate(`/frontend/search?fulltext=${encodeURIComponent(text.trim())}`)}
         />
       )}
-      <Upload
-        accept={IMAGE_EDIT_ACCEPT}
-        showUploadList={false}
-        beforeUpload={(file) => {
-          // Spec section 5: .jpg .jpeg .png .bmp only; the file itself rides in the history state (structured clone).
-          if (isAcceptedImage(file, HEADER_UPLOAD_EXTENSIONS))
-            navigate("/source/editimg", { state: { file, fileName: file.name } });
-          else message.warning(t("imageEditor.notImage"));
-          return false;
-        }}
-      >
-        <Button
-          type="text"
-          style={{ color }}
-          icon={<EditOutlined />}
-          title={t("layout.imageEdit")}
-          aria-label={t("layout.imageEdit")}
-        />
-      </Upload>
+      <ImageEditPicker color={color} />
       <Button
         type="text"
         style={{ color }}
@@ -65,7 +86,15 @@ function FrontActions({ compact, color }: { compact: boolean; color: string }) {
         aria-label={t("layout.imageToVideo")}
         onClick={() => setEditor("imageToVideo")}
       />
-      <EditorModal title={editor ? t(`layout.${editor}`) : ""} open={editor !== null} onClose={() => setEditor(null)} />
+      {editorOpened ? (
+        <LazyPart>
+          <EditorModal
+            title={editor ? t(`layout.${editor}`) : ""}
+            open={editor !== null}
+            onClose={() => setEditor(null)}
+          />
+        </LazyPart>
+      ) : null}
     </Space>
   );
 }
@@ -74,12 +103,17 @@ function FrontActions({ compact, color }: { compact: boolean; color: string }) {
 function BackActions() {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
+  const opened = useOpenedOnce(open);
   return (
     <>
       <Button type="text" icon={<KeyOutlined />} onClick={() => setOpen(true)}>
         {t("layout.getToken")}
       </Button>
-      <ApiTokensModal open={open} onClose={() => setOpen(false)} />
+      {opened ? (
+        <LazyPart>
+          <ApiTokensModal open={open} onClose={() => setOpen(false)} />
+        </LazyPart>
+      ) : null}
     </>
   );
 }

@@ -4,6 +4,9 @@ import { type APIRequestContext, expect, type Page } from "@playwright/test";
 
 export const API = "/dams/api/v1";
 
+/** JPEG photos of the shared corpus. */
+export const PHOTOS = path.resolve(import.meta.dirname, "../../../shared/corpus/exif-samples/jpg");
+
 /** The signed-in session's access token, for seeding through the API. */
 export async function accessToken(page: Page): Promise<string> {
   const raw = await page.evaluate(() => localStorage.getItem("pro__Access-Token"));

@@ -1,0 +1,113 @@
+import path from "node:path";
+import { expect, type Locator, type Page, test } from "@playwright/test";
+import { openApp, signIn, snapshot } from "./helpers.js";
+import { API, accessToken, commitAndProcess, PHOTOS, type Seeded, upload } from "./seed.js";
+
+/**
+ * Every front-area page and the main back-area pages at a desktop width and
+ * at a phone's (spec section 2: mobile up to 576 px): nothing wider than the
+ * window, the page's key element visible, and a full-page screenshot kept
+ * under test-results for a person to look at.
+ */
+const WIDTHS = [
+  { name: "desktop", width: 1366, height: 900 },
+  { name: "mobile", width: 390, height: 844 },
+] as const;
+
+interface Seed {
+  run: string;
+  folderId: string;
+  photo: Seeded;
+}
+
+let seed: Seed;
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(180_000);
+  const page = await browser.newPage();
+  await signIn(page);
+  const token = await accessToken(page);
+  const run = `shot${String(Date.now()).slice(-6)}`;
+  const folder = await page.request.post(`${API}/libraries/product/folders`, {
+    headers: { authorization: `Bearer ${token}` },
+    data: { name: `e2e 版面 ${run}` },
+  });
+  expect(folder.status(), await folder.text()).toBe(200);
+  const folderId = ((await folder.json()) as { data: { id: string } }).data.id;
+  const photo = await upload(page.request, token, path.join(PHOTOS, "Canon_40D.jpg"), {
+    libraryId: "product",
+    folderId,
+    title: `台风 登陆 新闻发布会现场 ${run}`,
+    caption: "A long caption that should wrap rather than widen the page on a phone",
+  });
+  const second = await upload(page.request, token, path.join(PHOTOS, "Nikon_D70.jpg"), {
+    libraryId: "product",
+    title: `两会 ${run}`,
+  });
+  await commitAndProcess(page.request, token, [photo, second]);
+  seed = { run, folderId, photo };
+  await page.close();
+});
+
+/** The page is no wider than the window (a horizontal scrollbar on a phone is a layout bug). */
+async function expectNoHorizontalOverflow(page: Page): Promise<void> {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.scrollingElement?.scrollWidth ?? 0,
+    innerWidth: window.innerWidth,
+  }));
+  expect(scrollWidth, `page ${page.url()} is ${scrollWidth} px wide in a ${innerWidth} px window`).toBeLessThanOrEqual(
+    innerWidth + 1,
+  );
+}
+
+interface Shot {
+  name: string;
+  path: () => string;
+  /** The element that says the page rendered its content. */
+  key: (page: Page) => Locator;
+}
+
+const storyCard = (page: Page) => page.locator(`[data-story="product/${seed.photo.storyId}"]`);
+const table = (page: Page) => page.locator(".ant-table").first();
+
+const SHOTS: Shot[] = [
+  { name: "search", path: () => `/frontend/search?fulltext=${seed.run}`, key: storyCard },
+  { name: "library-folder", path: () => `/frontend/product/${seed.folderId}`, key: storyCard },
+  {
+    name: "viewer",
+    path: () => `/frontend/search?fulltext=${seed.run}&story=product/${seed.photo.storyId}`,
+    key: (page) => page.locator(".ant-drawer-content").getByTestId("story-metadata"),
+  },
+  { name: "upload-image", path: () => "/upload/image", key: (page) => page.locator(".uppy-Dashboard").first() },
+  { name: "upload-download", path: () => "/upload/download", key: (page) => page.locator("form").first() },
+  { name: "upload-favorite", path: () => "/upload/favorite", key: (page) => page.getByTestId("stories-total") },
+  { name: "upload-my", path: () => "/upload/my", key: (page) => page.getByTestId("stories-total") },
+  { name: "story-list", path: () => "/story/list", key: table },
+  { name: "halfproduct-list", path: () => "/halfproduct/list", key: table },
+  { name: "back-monitor-storage", path: () => "/backend/monitor/storage", key: (page) => page.locator("main") },
+  { name: "back-users", path: () => "/manage/userrole/user", key: table },
+  { name: "back-roles", path: () => "/manage/userrole/role", key: table },
+  { name: "back-access-control", path: () => "/manage/access/control", key: (page) => page.locator("main") },
+  { name: "back-tags", path: () => "/manage/setting/tag", key: table },
+  { name: "back-story-properties", path: () => "/manage/setting/storyProperties", key: (page) => page.locator("main") },
+];
+
+for (const size of WIDTHS) {
+  test(`every page at ${size.width}×${size.height} (${size.name}): no horizontal overflow, content visible`, async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(240_000);
+    await page.setViewportSize({ width: size.width, height: size.height });
+    for (const shot of SHOTS) {
+      await openApp(page, shot.path());
+      await expect(shot.key(page), shot.name).toBeVisible({ timeout: 20_000 });
+      await expect(page.getByTestId("user-menu")).toBeVisible();
+      // Let images and fonts settle before measuring.
+      await page.waitForLoadState("networkidle");
+      await expectNoHorizontalOverflow(page);
+      await snapshot(page, testInfo, `${size.name}-${shot.name}`);
+    }
+    // The phone's menu is behind a toggle in the header.
+    if (size.name === "mobile") await expect(page.locator(".ant-pro-global-header-collapsed-button")).toBeVisible();
+  });
+}
