@@ -52,11 +52,13 @@ test("an administrator adds, edits and deletes a tag, with its toasts and the ra
   await expect(dialog).toBeHidden();
   await expect(page.getByText(range(1, 10, initial + 11))).toBeVisible();
 
-  // A name already taken, in another case, is refused with the server's message as a toast.
+  // A name already taken, in another case, is refused with the server's message as a toast, in the UI's language.
   await page.getByRole("button", { name: button("crud.add") }).click();
   await dialog.getByLabel(zh("catalogue.name")).fill("E2E 批量 01");
   await dialog.locator(".ant-modal-footer .ant-btn-primary").click();
-  await expect(page.locator(".ant-message").getByText('a tag named "E2E 批量 01" already exists')).toBeVisible();
+  await expect(
+    page.locator(".ant-message").getByText(zh("server.catalogue.duplicateName").replace("{{name}}", "E2E 批量 01")),
+  ).toBeVisible();
   await dialog.locator(".ant-modal-footer .ant-btn").first().click();
   await expect(dialog).toBeHidden();
 
@@ -135,7 +137,8 @@ test("a tag stories use is merged into another instead of deleted, and the stori
     .getByRole("button", { name: button("crud.ok") })
     .click();
   const dialog = page.getByRole("dialog").filter({ has: page.getByTestId("crud-merge") });
-  await expect(dialog.getByText(`the tag "${oldName}" is used by 1 story and cannot be deleted`)).toBeVisible();
+  const refusal = zh("server.catalogue.inUse_one").replace("{{name}}", oldName).replace("{{count}}", "1");
+  await expect(dialog.getByText(refusal)).toBeVisible();
   const ok = dialog.getByRole("button", { name: button("crud.merge.ok") });
   await expect(ok).toBeDisabled();
 

@@ -96,7 +96,7 @@ export function CrudTable<T extends Record<string, unknown>, V extends Record<st
                   await props.remove?.(record);
                 } catch (error) {
                   if (props.merge && error instanceof ApiError && error.status === 409 && error.code === "in_use") {
-                    setMerging({ record, refusal: error.message });
+                    setMerging({ record, refusal: localizedMessage(error) });
                     return;
                   }
                   showRefusal(error, (text) => message.error(text));
