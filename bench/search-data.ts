@@ -124,7 +124,9 @@ export function loadSqlite(file: string, count: number, creatorId: string): void
     processing_error, created_by, created_at, updated_by, updated_at)
     values (?, ?, null, ?, 0, 'committed', ?, ?, ?, '新华社', ?, ?, null, null, ?, ?, 1, null, null, null, 4000, ?, null,
     ?, 'image/jpeg', ?, ?, null, 'done', null, ?, ?, ?, ?)`);
-  const key = db.prepare("insert into story_search_keys (story_id) values (?)");
+  // The index's copy of the window columns (migration 0013), as SearchIndex writes it.
+  const key = db.prepare(`insert into story_search_keys (story_id, library_id, folder_id, type, status, created_by,
+    created_at, captured_at) values (?, ?, null, ?, 'committed', ?, ?, ?)`);
   const body = db.prepare("insert into story_search (rowid, body) values (?, ?)");
   const term = db.prepare("insert into story_terms (story_id, kind, value) values (?, ?, ?)");
   const load = db.transaction((rows: GeneratedStory[]) => {
@@ -150,7 +152,7 @@ export function loadSqlite(file: string, count: number, creatorId: string): void
         row.created_at,
       );
       const entry = indexed(row);
-      const { lastInsertRowid } = key.run(row.id);
+      const { lastInsertRowid } = key.run(row.id, row.library_id, row.type, creatorId, row.created_at, row.created_at);
       body.run(lastInsertRowid, entry.body);
       for (const t of entry.terms) term.run(t.story_id, t.kind, t.value);
     }
@@ -200,8 +202,11 @@ export async function loadPostgres(url: string, count: number, creatorId: string
         ],
       );
       await client.query(
-        `insert into story_search (story_id, body, tsv)
-         select id, body, to_tsvector('simple', body) from unnest($1::uuid[], $2::text[]) as v(id, body)`,
+        `insert into story_search (story_id, body, tsv, library_id, folder_id, type, status, created_by, created_at,
+           captured_at)
+         select v.id, v.body, to_tsvector('simple', v.body), s.library_id, s.folder_id, s.type, s.status, s.created_by,
+           s.created_at, s.captured_at
+         from unnest($1::uuid[], $2::text[]) as v(id, body) join stories s on s.id = v.id`,
         [column("id"), entries.map((entry) => entry.body)],
       );
       const terms = entries.flatMap((entry) => entry.terms);

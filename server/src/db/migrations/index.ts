@@ -12,6 +12,7 @@ import { search } from "./0009-search.js";
 import { urlFetches } from "./0010-url-fetches.js";
 import { jobStories } from "./0011-job-stories.js";
 import { urlFetchCancel } from "./0012-url-fetch-cancel.js";
+import { searchColumns } from "./0013-search-columns.js";
 
 // Migrations are frozen history: they must not depend on today's table types.
 // biome-ignore lint/suspicious/noExplicitAny: migrations address tables that later versions may reshape.
@@ -35,6 +36,7 @@ export class DamsMigrationProvider implements MigrationProvider {
       "0010-url-fetches": urlFetches(this.adapter),
       "0011-job-stories": jobStories(this.adapter),
       "0012-url-fetch-cancel": urlFetchCancel(this.adapter),
+      "0013-search-columns": searchColumns(this.adapter),
     };
   }
 }

@@ -1,6 +1,6 @@
-import { type Kysely, type RawBuilder, sql } from "kysely";
+import { type Kysely, type RawBuilder, type Selectable, sql } from "kysely";
 import type { DialectAdapter } from "../../db/dialect/index.js";
-import type { Database } from "../../db/schema.js";
+import type { Database, StoriesTable } from "../../db/schema.js";
 import { fts5Query, indexBody, type QueryTerm, tsQuery } from "./search-text.js";
 
 /** A story's searchable fields, as read from its row. */
@@ -18,8 +18,28 @@ export interface SearchSource {
   properties: Record<string, unknown>;
 }
 
-/** Columns of `stories` whose change changes the index entry or terms. */
-const INDEXED_COLUMNS = new Set([
+/**
+ * Columns of `stories` copied beside the index entry (migration 0013): a
+ * full-text search filters and orders its window by them without reading
+ * `stories` (the derived table of `matches()` carries them).
+ */
+export const WINDOW_COLUMNS = [
+  "library_id",
+  "folder_id",
+  "type",
+  "status",
+  "created_by",
+  "created_at",
+  "captured_at",
+] as const;
+export type WindowColumn = (typeof WINDOW_COLUMNS)[number];
+
+/** A story's copy of them, as the index holds it. */
+type WindowValues = Pick<Selectable<StoriesTable>, WindowColumn>;
+
+/** Columns of `stories` whose change changes the index entry, its copied columns or its terms. */
+const INDEXED_COLUMNS = new Set<string>([
+  ...WINDOW_COLUMNS,
   "title",
   "caption",
   "authors",
@@ -104,17 +124,29 @@ export interface SearchIndex {
   remove(storyId: string): Promise<void>;
   /** Empties the index (rebuild fills it again with upsert). */
   clear(): Promise<void>;
-  /** A derived table `(story_id, rank, seq)` of the stories matching every term. */
+  /** A derived table `(story_id, rank, seq, ...WINDOW_COLUMNS)` of the stories matching every term. */
   matches(terms: QueryTerm[]): RawBuilder<{ story_id: string; rank: number; seq: unknown }>;
   /**
    * Newest first, in the order the engine reads its matches cheaply (over the
-   * derived table `m` joined to `stories`): a full-text search looks at the
-   * first matches in this order only (SearchRepository's window).
+   * derived table `m`): a full-text search looks at the first matches in this
+   * order only (SearchRepository's window).
    */
   recency(): RawBuilder<unknown>;
-  /** `YYYY-MM` of the captured date, else the upload date, of `stories`. */
-  month(): RawBuilder<string>;
+  /** `YYYY-MM` of the captured date, else the upload date, of `table` (`stories` or `m`). */
+  month(table?: string): RawBuilder<string>;
 }
+
+interface IndexEntry {
+  id: string;
+  body: string;
+  columns: WindowValues;
+}
+
+const columnList = (table?: string) =>
+  sql.join(WINDOW_COLUMNS.map((column) => sql.ref(table ? `${table}.${column}` : column)));
+const columnValues = (entry: IndexEntry) => sql.join(WINDOW_COLUMNS.map((column) => entry.columns[column]));
+const columnUpdates = () =>
+  sql.join(WINDOW_COLUMNS.map((column) => sql`${sql.ref(column)} = ${sql.ref(`excluded.${column}`)}`));
 
 abstract class BaseSearchIndex implements SearchIndex {
   constructor(
@@ -122,12 +154,12 @@ abstract class BaseSearchIndex implements SearchIndex {
     protected readonly adapter: DialectAdapter,
   ) {}
 
-  protected abstract write(entries: { id: string; body: string }[]): Promise<void>;
+  protected abstract write(entries: IndexEntry[]): Promise<void>;
   abstract remove(storyId: string): Promise<void>;
   abstract clear(): Promise<void>;
   abstract matches(terms: QueryTerm[]): RawBuilder<{ story_id: string; rank: number; seq: unknown }>;
   abstract recency(): RawBuilder<unknown>;
-  abstract month(): RawBuilder<string>;
+  abstract month(table?: string): RawBuilder<string>;
 
   async upsert(storyId: string): Promise<void> {
     if ((await this.upsertMany([storyId])) === 0) await this.remove(storyId);
@@ -150,6 +182,7 @@ abstract class BaseSearchIndex implements SearchIndex {
         "category",
         "original_name",
         "properties",
+        ...WINDOW_COLUMNS,
       ])
       .where("id", "in", storyIds)
       .execute();
@@ -159,7 +192,7 @@ abstract class BaseSearchIndex implements SearchIndex {
     // In the order asked for: SQLite gives new entries their rowids in this order (recency()).
     const order = new Map(storyIds.map((id, index) => [id, index]));
     rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-    const stories: SearchSource[] = rows.map((row) => ({
+    const stories: (SearchSource & { columns: WindowValues })[] = rows.map((row) => ({
       id: row.id,
       title: row.title,
       caption: row.caption,
@@ -171,8 +204,9 @@ abstract class BaseSearchIndex implements SearchIndex {
       category: row.category,
       originalName: row.original_name,
       properties: json<Record<string, unknown>>(row.properties, {}),
+      columns: Object.fromEntries(WINDOW_COLUMNS.map((column) => [column, row[column]])) as WindowValues,
     }));
-    await this.write(stories.map((story) => ({ id: story.id, body: searchBody(story) })));
+    await this.write(stories.map((story) => ({ id: story.id, body: searchBody(story), columns: story.columns })));
     const ids = stories.map((story) => story.id);
     await this.kysely.deleteFrom("story_terms").where("story_id", "in", ids).execute();
     const terms = stories.flatMap(termRows);
@@ -188,10 +222,12 @@ abstract class BaseSearchIndex implements SearchIndex {
 }
 
 class SqliteSearchIndex extends BaseSearchIndex {
-  protected async write(entries: { id: string; body: string }[]): Promise<void> {
+  protected async write(entries: IndexEntry[]): Promise<void> {
     const ids = entries.map((entry) => entry.id);
-    await sql`insert into story_search_keys (story_id) values ${sql.join(ids.map((id) => sql`(${id})`))}
-      on conflict (story_id) do nothing`.execute(this.kysely);
+    // An existing story keeps its rowid (its place in recency()); its copied columns are rewritten.
+    await sql`insert into story_search_keys (story_id, ${columnList()})
+      values ${sql.join(entries.map((entry) => sql`(${entry.id}, ${columnValues(entry)})`))}
+      on conflict (story_id) do update set ${columnUpdates()}`.execute(this.kysely);
     const { rows } = await sql<{ rowid: number; story_id: string }>`select rowid, story_id from story_search_keys
       where story_id in (${sql.join(ids)})`.execute(this.kysely);
     const rowids = new Map(rows.map((row) => [row.story_id, row.rowid]));
@@ -222,7 +258,7 @@ class SqliteSearchIndex extends BaseSearchIndex {
       story_id: string;
       rank: number;
       seq: number;
-    }>`(select k.story_id as story_id, bm25(story_search) as rank, story_search.rowid as seq
+    }>`(select k.story_id as story_id, bm25(story_search) as rank, story_search.rowid as seq, ${columnList("k")}
       from story_search join story_search_keys k on k.rowid = story_search.rowid
       where story_search match ${fts5Query(terms)})`;
   }
@@ -236,17 +272,21 @@ class SqliteSearchIndex extends BaseSearchIndex {
     return sql`m.seq`;
   }
 
-  month() {
-    return sql<string>`substr(coalesce(stories.captured_at, stories.created_at), 1, 7)`;
+  month(table = "stories") {
+    return sql<string>`substr(coalesce(${sql.ref(`${table}.captured_at`)}, ${sql.ref(`${table}.created_at`)}), 1, 7)`;
   }
 }
 
 class PostgresSearchIndex extends BaseSearchIndex {
-  protected async write(entries: { id: string; body: string }[]): Promise<void> {
-    await sql`insert into story_search (story_id, body, tsv)
-      select v.story_id::uuid, v.body, to_tsvector('simple', v.body)
-      from (values ${sql.join(entries.map((entry) => sql`(${entry.id}, ${entry.body})`))}) as v(story_id, body)
-      on conflict (story_id) do update set body = excluded.body, tsv = excluded.tsv`.execute(this.kysely);
+  protected async write(entries: IndexEntry[]): Promise<void> {
+    await sql`insert into story_search (story_id, body, tsv, ${columnList()})
+      select v.story_id::uuid, v.body, to_tsvector('simple', v.body), v.library_id, v.folder_id::uuid, v.type, v.status,
+        v.created_by::uuid, v.created_at::timestamptz, v.captured_at::timestamptz
+      from (values ${sql.join(entries.map((entry) => sql`(${entry.id}, ${entry.body}, ${columnValues(entry)})`))})
+        as v(story_id, body, ${columnList()})
+      on conflict (story_id) do update set body = excluded.body, tsv = excluded.tsv, ${columnUpdates()}`.execute(
+      this.kysely,
+    );
   }
 
   async remove(storyId: string): Promise<void> {
@@ -264,18 +304,22 @@ class PostgresSearchIndex extends BaseSearchIndex {
       story_id: string;
       rank: number;
       seq: null;
-    }>`(select s.story_id as story_id, -ts_rank(s.tsv, q.q) as rank, null as seq
+    }>`(select s.story_id as story_id, -ts_rank(s.tsv, q.q) as rank, null as seq, ${columnList("s")}
       from story_search s, to_tsquery('simple', ${tsQuery(terms)}) as q(q)
       where s.tsv @@ q.q)`;
   }
 
-  /** A GIN bitmap has no order: the newest uploads, a top-N sort over the matches after the filters. */
+  /**
+   * The newest uploads, from the index's own copy: either the btree on
+   * `created_at` read backwards with the query as a filter (common terms, stops
+   * at the window) or the GIN bitmap and a top-N sort (selective terms).
+   */
   recency() {
-    return sql`stories.created_at`;
+    return sql`m.created_at`;
   }
 
-  month() {
-    return sql<string>`to_char(coalesce(stories.captured_at, stories.created_at) at time zone 'UTC', 'YYYY-MM')`;
+  month(table = "stories") {
+    return sql<string>`to_char(coalesce(${sql.ref(`${table}.captured_at`)}, ${sql.ref(`${table}.created_at`)}) at time zone 'UTC', 'YYYY-MM')`;
   }
 }
 

@@ -10,7 +10,7 @@ import {
 import type { DialectAdapter } from "../../db/dialect/index.js";
 import type { Database, StoryStatus, StoryType } from "../../db/schema.js";
 import type { StoryRow } from "../stories/story-types.js";
-import { type SearchIndex, searchIndexFor, termValue } from "./search-index.js";
+import { type SearchIndex, searchIndexFor, type WindowColumn } from "./search-index.js";
 import { parseQuery } from "./search-text.js";
 
 export const SEARCH_SORTS = ["relevance", "date", "captured", "updated", "title", "size"] as const;
@@ -105,33 +105,50 @@ export class SearchRepository {
     this.index = searchIndexFor(kysely, adapter);
   }
 
-  /** Filtered stories; `null` when a full-text query holds nothing searchable (matches nothing). */
-  #base(filter: SearchFilter): { base: Base; ranked: boolean } | null {
-    let base: Base = this.kysely.selectFrom("stories").where("stories.library_id", "in", filter.libraryIds);
-    let ranked = false;
-    if (filter.fulltext !== undefined && filter.fulltext.trim() !== "") {
-      const terms = parseQuery(filter.fulltext);
-      if (terms.length === 0) return null;
-      base = base.innerJoin(this.index.matches(terms).as("m"), "m.story_id", "stories.id");
-      ranked = true;
-    }
-    if (filter.folderId) base = base.where("stories.folder_id", "=", filter.folderId);
-    if (filter.types?.length) base = base.where("stories.type", "in", filter.types);
-    if (filter.statuses?.length) base = base.where("stories.status", "in", filter.statuses);
+  /**
+   * Filtered stories; `null` when a full-text query holds nothing searchable
+   * (matches nothing). With full text the rows come from the index's derived
+   * table `m`, which carries the story's filter and window columns
+   * (WINDOW_COLUMNS): `stories` is joined only when a filter (or `withStories`,
+   * for a sort) needs a column the index does not hold.
+   */
+  #base(filter: SearchFilter, withStories = false): { base: Base; ranked: boolean; stories: boolean } | null {
+    const fulltext = filter.fulltext !== undefined && filter.fulltext.trim() !== "";
+    const terms = fulltext ? parseQuery(filter.fulltext!) : [];
+    if (fulltext && terms.length === 0) return null;
+    const ranked = fulltext;
+    const stories =
+      !ranked ||
+      withStories ||
+      Boolean(filter.like) ||
+      filter.halfProduct !== undefined ||
+      filter.orientation !== undefined ||
+      filter.hasGps !== undefined;
+    let base: Base = ranked
+      ? this.kysely.selectFrom(this.index.matches(terms).as("m"))
+      : this.kysely.selectFrom("stories");
+    if (ranked && stories) base = base.innerJoin("stories", "stories.id", "m.story_id");
+    const table = ranked ? "m" : "stories";
+    const column = (name: WindowColumn) => sql.ref(`${table}.${name}`);
+    const id = sql.ref(ranked ? "m.story_id" : "stories.id");
+    base = base.where(column("library_id"), "in", filter.libraryIds);
+    if (filter.folderId) base = base.where(column("folder_id"), "=", filter.folderId);
+    if (filter.types?.length) base = base.where(column("type"), "in", filter.types);
+    if (filter.statuses?.length) base = base.where(column("status"), "in", filter.statuses);
     if (filter.halfProduct !== undefined) base = base.where("stories.half_product", "=", filter.halfProduct);
-    if (filter.createdBy) base = base.where("stories.created_by", "=", filter.createdBy);
+    if (filter.createdBy) base = base.where(column("created_by"), "=", filter.createdBy);
     const viewer = filter.viewerId;
-    base = base.where((eb) => eb.or([eb("stories.status", "<>", "draft"), eb("stories.created_by", "=", viewer)]));
+    base = base.where((eb) => eb.or([eb(column("status"), "<>", "draft"), eb(column("created_by"), "=", viewer)]));
     if (filter.like) {
       const pattern = likePattern(filter.like);
       base = base.where(
         sql<SqlBool>`(lower(stories.title) like ${pattern} escape '\\' or lower(stories.caption) like ${pattern} escape '\\')`,
       );
     }
-    if (filter.capturedFrom) base = base.where("stories.captured_at", ">=", filter.capturedFrom);
-    if (filter.capturedTo) base = base.where("stories.captured_at", "<", filter.capturedTo);
-    if (filter.uploadedFrom) base = base.where("stories.created_at", ">=", filter.uploadedFrom);
-    if (filter.uploadedTo) base = base.where("stories.created_at", "<", filter.uploadedTo);
+    if (filter.capturedFrom) base = base.where(column("captured_at"), ">=", filter.capturedFrom);
+    if (filter.capturedTo) base = base.where(column("captured_at"), "<", filter.capturedTo);
+    if (filter.uploadedFrom) base = base.where(column("created_at"), ">=", filter.uploadedFrom);
+    if (filter.uploadedTo) base = base.where(column("created_at"), "<", filter.uploadedTo);
     for (const kind of ["author", "source", "tag", "keyword"] as const) {
       const values = filter[kind];
       if (!values?.length) continue;
@@ -140,17 +157,17 @@ export class SearchRepository {
         .select("story_terms.story_id")
         .where("story_terms.kind", "=", kind)
         .where("story_terms.value", "in", values);
-      base = base.where("stories.id", "in", ids);
+      base = base.where(id, "in", ids);
     }
     if (filter.months?.length) {
       const months = filter.months;
-      base = base.where((eb) => eb.or(months.map((month) => eb(this.index.month(), "=", month))));
+      base = base.where((eb) => eb.or(months.map((month) => eb(this.index.month(table), "=", month))));
     }
     if (filter.orientation === "landscape") base = base.where(sql<SqlBool>`stories.width > stories.height`);
     if (filter.orientation === "portrait") base = base.where(sql<SqlBool>`stories.height > stories.width`);
     if (filter.orientation === "square") base = base.where(sql<SqlBool>`stories.width = stories.height`);
     if (filter.hasGps !== undefined) base = base.where("stories.gps", filter.hasGps ? "is not" : "is", null);
-    return { base, ranked };
+    return { base, ranked, stories };
   }
 
   /** Orders by the sort's columns of `table` (`stories`, or a window's rows, which carry the same columns and `rank`). */
@@ -191,11 +208,14 @@ export class SearchRepository {
     return base.select(columns).orderBy(this.index.recency(), "desc").limit(limit);
   }
 
-  /** The columns a window's rows are sorted by (#order). */
-  #sortColumns(): Selected[] {
+  /** The columns a window's rows are sorted by (#order): from the index, and from `stories` when joined. */
+  #sortColumns(stories: boolean): Selected[] {
     return [
-      ...["id", "created_at", "captured_at", "updated_at", "title", "size"].map((name) => `stories.${name}`),
+      sql.ref("m.story_id").as("id"),
+      sql.ref("m.created_at").as("created_at"),
+      sql.ref("m.captured_at").as("captured_at"),
       sql<number>`m.rank`.as("rank"),
+      ...(stories ? ["stories.updated_at", "stories.title", "stories.size"] : []),
     ];
   }
 
@@ -204,14 +224,16 @@ export class SearchRepository {
    * first (`p`), and only the page's stories are read whole.
    */
   #page(filter: SearchFilter, page: { page: number; size: number } & SearchOrder): Base | null {
-    const built = filter.libraryIds.length === 0 ? null : this.#base(filter);
+    // Sorts by a column the index does not copy read it from `stories` for the window's rows.
+    const needsStories = page.sort === "updated" || page.sort === "title" || page.sort === "size";
+    const built = filter.libraryIds.length === 0 ? null : this.#base(filter, needsStories);
     if (!built) return null;
     if (!built.ranked)
       return this.#order(built.base, false, page)
         .selectAll("stories")
         .limit(page.size)
         .offset(page.page * page.size);
-    const window = this.#window(built.base, this.#sortColumns()).as("w");
+    const window = this.#window(built.base, this.#sortColumns(built.stories)).as("w");
     const pageRows = this.#order(this.kysely.selectFrom(window), true, page, "w")
       .selectAll("w")
       .limit(page.size)
@@ -239,7 +261,7 @@ export class SearchRepository {
     const counted = built.ranked
       ? // One row more than the window tells whether more match.
         this.kysely
-          .selectFrom(this.#window(built.base, ["stories.id"], this.window + 1).as("w"))
+          .selectFrom(this.#window(built.base, [sql.ref("m.story_id").as("id")], this.window + 1).as("w"))
           .select((eb) => eb.fn.countAll<number>().as("count"))
       : built.base.select((eb) => eb.fn.countAll<number>().as("count"));
     const { count } = await counted.executeTakeFirstOrThrow();
@@ -294,26 +316,18 @@ export class SearchRepository {
   }
 
   /**
-   * Facets of a full-text window in one pass: the window's rows are read once
-   * (at most SEARCH_WINDOW) and counted here, instead of six GROUP BYs that
-   * would each find the window again. Values as story_terms holds them.
+   * Facets of a full-text window: the window's rows are read once from the
+   * index (at most SEARCH_WINDOW: type, library, month) and counted here, and
+   * their authors, sources and tags are counted from story_terms by key,
+   * instead of six GROUP BYs that would each find the window again.
    */
   async #windowFacets(base: Base): Promise<Facets> {
     const rows = (await this.#window(base, [
-      "stories.type",
-      "stories.library_id",
-      sql<string>`${this.index.month()}`.as("month"),
-      "stories.authors",
-      "stories.source",
-      "stories.tags",
-    ]).execute()) as {
-      type: string;
-      library_id: string;
-      month: string;
-      authors: unknown;
-      source: string | null;
-      tags: unknown;
-    }[];
+      sql.ref("m.story_id").as("id"),
+      sql.ref("m.type").as("type"),
+      sql.ref("m.library_id").as("library_id"),
+      sql<string>`${this.index.month("m")}`.as("month"),
+    ]).execute()) as { id: string; type: string; library_id: string; month: string }[];
     const counters = {
       type: new Map(),
       library: new Map(),
@@ -322,18 +336,29 @@ export class SearchRepository {
       source: new Map(),
       tag: new Map(),
     } satisfies Record<keyof Facets, Map<string, number>>;
-    const count = (counter: Map<string, number>, values: Iterable<string | null | undefined>) => {
-      for (const value of new Set(values)) if (value) counter.set(value, (counter.get(value) ?? 0) + 1);
+    const count = (counter: Map<string, number>, value: string | null, n = 1) => {
+      if (value) counter.set(value, (counter.get(value) ?? 0) + n);
     };
-    const list = (value: unknown) =>
-      value === null || value === undefined ? [] : this.adapter.readJson<string[]>(value);
     for (const row of rows) {
-      count(counters.type, [row.type]);
-      count(counters.library, [row.library_id]);
-      count(counters.month, [row.month]);
-      count(counters.author, list(row.authors).map(termValue));
-      count(counters.source, [termValue(row.source)]);
-      count(counters.tag, list(row.tags).map(termValue));
+      count(counters.type, row.type);
+      count(counters.library, row.library_id);
+      count(counters.month, row.month);
+    }
+    const kinds = { author: counters.author, source: counters.source, tag: counters.tag };
+    // Chunks keep each statement under SQLite's bound-parameter limit; a story is in one chunk only.
+    for (let at = 0; at < rows.length; at += 500) {
+      const terms = await this.kysely
+        .selectFrom("story_terms")
+        .select(["kind", "value", (eb) => eb.fn.countAll<number>().as("count")])
+        .where(
+          "story_id",
+          "in",
+          rows.slice(at, at + 500).map((row) => row.id),
+        )
+        .where("kind", "in", ["author", "source", "tag"])
+        .groupBy(["kind", "value"])
+        .execute();
+      for (const term of terms) count(kinds[term.kind as keyof typeof kinds], term.value, Number(term.count));
     }
     const top = (counter: Map<string, number>): FacetValue[] =>
       [...counter]

@@ -131,7 +131,10 @@ export class StoriesRepository {
       .where("id", "=", id)
       .where("status", "=", "draft")
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    if (Number(result.numUpdatedRows) !== 1) return false;
+    // The index holds the status (search filters drafts of others out).
+    await this.search().index.upsert(id);
+    return true;
   }
 
   async delete(id: string): Promise<void> {
