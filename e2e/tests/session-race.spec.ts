@@ -77,22 +77,29 @@ async function expectSignedInAgainOnStoryList(page: Page): Promise<void> {
 }
 
 test.describe("session race", () => {
-  test("a page waiting for another page's refresh ends the session when that page's refresh is refused", async ({
+  test("a page waiting for another page's refresh goes to sign-in when the session was signed out meanwhile", async ({
     page,
   }) => {
     test.setTimeout(120_000);
     const { other, held } = await secondPageQueuedBehindARefresh(page);
 
-    // The first page's refresh is refused: it ends the session (removes the tokens) and reloads.
+    // Signed out elsewhere (a third tab's logout removes the shared tokens), then the held refresh is refused.
+    await page.evaluate(() => {
+      for (const key of ["Access-Token", "refresh_token", "expires_in", "expiry_time"]) {
+        localStorage.removeItem(`pro__${key}`);
+      }
+    });
     await held.fulfill({
       status: 400,
       contentType: "application/json",
       body: JSON.stringify({ error: "invalid_grant", error_description: "grant request is invalid" }),
     });
 
-    // The waiting page then finds no tokens at all: its session is over too. It reloads into a
-    // sign-in (the first page may already have signed in again by then) instead of spinning.
+    // Both pages find no tokens left: each ends its session and reloads into a sign-in, which the
+    // sign-in server, still knowing the browser, answers with a new session.
+    await expectSessionEnded(other);
     await expectSignedInAgainOnStoryList(other);
+    await expect(page.getByTestId("user-menu")).toBeVisible({ timeout: 30_000 });
   });
 
   test("a page waiting for another page's refresh that never answers gives up and ends the session", async ({
