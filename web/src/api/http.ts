@@ -46,15 +46,17 @@ let ending = false;
 
 /**
  * Spec sections 4 and 8: refresh failure or a stale expiry — tokens removed,
- * logout, 'Unauthorized / Authorization verification failed', reload. The
- * reload happens only when tokens were stored, so it cannot loop: the page
- * comes back without a session and starts a sign-in.
+ * logout, 'Unauthorized / Authorization verification failed', reload. It
+ * reloads even when the tokens are already gone (another tab ended the
+ * session while this page waited for the refresh lock): this page was running
+ * on that session, and without the reload it would wait on its spinner for
+ * ever. It cannot loop: the refresher ends a session only when the page found
+ * tokens, and the page comes back without any and starts a sign-in.
  */
 export function endSession(): void {
   if (ending) return;
-  const hadTokens = clearSession();
-  if (!hadTokens) return;
   ending = true;
+  clearSession();
   notification.error({ message: i18n.t("error.unauthorized"), description: i18n.t("error.unauthorized.description") });
   setTimeout(() => window.location.reload(), RELOAD_DELAY_MS);
 }

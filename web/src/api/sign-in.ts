@@ -12,6 +12,12 @@
 import { createPkce, randomToken } from "./pkce";
 import { type KeyValueStorage, STORAGE_NAMESPACE, type TokenSet } from "./session";
 
+/**
+ * A token request that has not answered by then is a network failure: the
+ * refresh holds a lock the browser's other tabs wait for, so it must end.
+ */
+export const TOKEN_REQUEST_TIMEOUT_MS = 30_000;
+
 export interface AuthConfig {
   issuer: string;
   authorizationEndpoint: string;
@@ -158,6 +164,7 @@ async function tokenRequest(
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
       body: form,
+      signal: AbortSignal.timeout(TOKEN_REQUEST_TIMEOUT_MS),
     });
   } catch (cause) {
     throw new TokenEndpointError(null, "network_error", cause instanceof Error ? cause.message : String(cause));

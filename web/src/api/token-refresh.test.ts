@@ -1,7 +1,13 @@
 import { describe, expect, it, vi } from "vitest";
 import { memoryStorage } from "../test-support";
-import { getAccessToken, readStored, storeTokens, type TokenSet } from "./session";
-import { REFRESH_MAX_RETRIES, REFRESH_RETRY_INTERVAL_MS, SessionExpiredError, TokenRefresher } from "./token-refresh";
+import { clearSession, getAccessToken, readStored, storeTokens, type TokenSet } from "./session";
+import {
+  REFRESH_LOCK_WAIT_MS,
+  REFRESH_MAX_RETRIES,
+  REFRESH_RETRY_INTERVAL_MS,
+  SessionExpiredError,
+  TokenRefresher,
+} from "./token-refresh";
 
 const NOW = 1_700_000_000_000;
 
@@ -133,6 +139,68 @@ describe("the refresh queue (spec section 4, step 6)", () => {
       },
     });
     expect(await refresher.accessToken()).toBe("from-other-tab");
+    expect(refresh).not.toHaveBeenCalled();
+  });
+
+  it("stops waiting for a lock another page never releases, after the waiters' 30 checks", async () => {
+    const storage = expiredSession();
+    const refresh = vi.fn();
+    const deadline = new AbortController();
+    const task = vi.fn();
+    const refresher = new TokenRefresher({
+      refresh,
+      storage,
+      now: () => NOW,
+      lockDeadline: () => deadline.signal,
+      // Like navigator.locks.request: the task waits for the lock; an abort withdraws the request.
+      exclusive: (queued, signal) =>
+        new Promise((_resolve, reject) => {
+          task.mockImplementation(queued);
+          signal.addEventListener("abort", () => reject(signal.reason));
+        }),
+    });
+    const first = refresher.accessToken();
+    expect(refresher.refreshing).toBe(true);
+    deadline.abort(new DOMException("lock wait over", "TimeoutError"));
+    await expect(first).rejects.toMatchObject({ reason: "refresh_timeout" });
+    expect(task).not.toHaveBeenCalled();
+    expect(refresh).not.toHaveBeenCalled();
+    expect(refresher.refreshing).toBe(false);
+    expect(REFRESH_LOCK_WAIT_MS).toBe(REFRESH_MAX_RETRIES * REFRESH_RETRY_INTERVAL_MS);
+  });
+
+  it("keeps the lock's own deadline out of a refresh that got the lock", async () => {
+    const storage = expiredSession();
+    const deadline = new AbortController();
+    const answer = deferred<TokenSet>();
+    const refresher = new TokenRefresher({
+      refresh: () => answer.promise,
+      storage,
+      now: () => NOW,
+      lockDeadline: () => deadline.signal,
+      exclusive: (task) => task(),
+    });
+    const first = refresher.accessToken();
+    await Promise.resolve();
+    // The deadline passes while the granted refresh runs: the refresh's own answer decides.
+    deadline.abort();
+    answer.resolve({ access_token: "new", refresh_token: "r2", expires_in: 600 });
+    expect(await first).toBe("new");
+  });
+
+  it("ends the session when another tab removed the tokens while this one waited for the lock", async () => {
+    const storage = expiredSession();
+    const refresh = vi.fn();
+    const refresher = new TokenRefresher({
+      refresh,
+      storage,
+      now: () => NOW,
+      exclusive: async (task) => {
+        clearSession(storage);
+        return task();
+      },
+    });
+    await expect(refresher.accessToken()).rejects.toMatchObject({ reason: "stale" });
     expect(refresh).not.toHaveBeenCalled();
   });
 });

@@ -8,6 +8,12 @@ import { defaultStorage, type KeyValueStorage, storeTokens, type TokenSet, token
 
 export const REFRESH_RETRY_INTERVAL_MS = 500;
 export const REFRESH_MAX_RETRIES = 30;
+/**
+ * How long the first caller waits for the refresh lock: the waiters' budget
+ * (30 × 500 ms). Another page of the browser may hold the lock with a refresh
+ * that never ends; without a bound this page would show its spinner for ever.
+ */
+export const REFRESH_LOCK_WAIT_MS = REFRESH_MAX_RETRIES * REFRESH_RETRY_INTERVAL_MS;
 
 /** The session cannot go on: the caller removes the tokens, logs out, tells the user and reloads. */
 export class SessionExpiredError extends Error {
@@ -28,18 +34,23 @@ export interface RefresherDeps {
   /**
    * Runs the refresh under a lock shared by the browser's tabs (Web Locks),
    * so two tabs never redeem the same rotating refresh token: the provider
-   * treats a second redemption as theft and revokes the whole grant.
+   * treats a second redemption as theft and revokes the whole grant. An
+   * aborted `signal` withdraws a request still waiting for the lock.
    */
-  exclusive?: <T>(task: () => Promise<T>) => Promise<T>;
+  exclusive?: <T>(task: () => Promise<T>, signal: AbortSignal) => Promise<T>;
+  /** Aborts when the first caller stops waiting for the lock (REFRESH_LOCK_WAIT_MS from now). */
+  lockDeadline?: () => AbortSignal;
   /** Errors that are not the provider's refusal (no answer): the session is kept. */
   isTransient?: (error: unknown) => boolean;
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export function webLock<T>(task: () => Promise<T>): Promise<T> {
+export const REFRESH_LOCK_NAME = "dams-token-refresh";
+
+export function webLock<T>(task: () => Promise<T>, signal: AbortSignal): Promise<T> {
   const locks = typeof navigator === "undefined" ? undefined : navigator.locks;
-  return locks ? (locks.request("dams-token-refresh", task) as Promise<T>) : task();
+  return locks ? (locks.request(REFRESH_LOCK_NAME, { signal }, task) as Promise<T>) : task();
 }
 
 export class TokenRefresher {
@@ -52,6 +63,7 @@ export class TokenRefresher {
       now: deps.now ?? Date.now,
       sleep: deps.sleep ?? realSleep,
       exclusive: deps.exclusive ?? ((task) => task()),
+      lockDeadline: deps.lockDeadline ?? (() => AbortSignal.timeout(REFRESH_LOCK_WAIT_MS)),
       isTransient: deps.isTransient ?? (() => false),
       refresh: deps.refresh,
     };
@@ -78,9 +90,13 @@ export class TokenRefresher {
 
   async #refresh(): Promise<string> {
     this.#refreshing = true;
+    const giveUp = this.#deps.lockDeadline();
+    let granted = false;
     try {
       return await this.#deps.exclusive(async () => {
-        // Another tab may have refreshed while this one waited for the lock.
+        granted = true;
+        // Another tab may have refreshed while this one waited for the lock,
+        // or ended the session (its refresh refused): then there is nothing to renew.
         const status = tokenStatus(this.#deps.storage, this.#deps.now());
         if (status.kind === "valid") return status.accessToken;
         if (status.kind !== "refresh") throw new SessionExpiredError("stale");
@@ -93,7 +109,12 @@ export class TokenRefresher {
         }
         storeTokens(tokens, this.#deps.storage, this.#deps.now());
         return tokens.access_token;
-      });
+      }, giveUp);
+    } catch (error) {
+      // The lock never came (another page's refresh does not end): the same
+      // end as a waiter whose 30 checks ran out.
+      if (!granted && giveUp.aborted) throw new SessionExpiredError("refresh_timeout", error);
+      throw error;
     } finally {
       this.#refreshing = false;
     }

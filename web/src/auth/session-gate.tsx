@@ -27,7 +27,7 @@ function SignInRedirect({ returnTo }: { returnTo: string }) {
 }
 
 /** Spec section 4, step 4: load the user (and with it the role) before any page that needs a session. */
-function CurrentUserBoundary({ children }: { children: ReactNode }) {
+function CurrentUserBoundary({ children, returnTo }: { children: ReactNode; returnTo: string }) {
   const user = useQuery({
     queryKey: CURRENT_USER_QUERY,
     queryFn: fetchCurrentUser,
@@ -40,8 +40,12 @@ function CurrentUserBoundary({ children }: { children: ReactNode }) {
   if (user.isError) {
     // A role without permissions is an access problem; other failures go to the page of their status.
     const status = user.error instanceof RolesError ? 403 : user.error instanceof ApiError ? user.error.status : null;
-    // A 401 has already ended the session (the page reloads into sign-in).
-    if (status === 401) return <PageLoading />;
+    if (status === 401) {
+      // An ended session reloads into sign-in by itself (endSession). Another 401 reloads only when this
+      // page still held tokens; when another tab removed them first, nothing would: start the sign-in here.
+      if (user.error instanceof ApiError && user.error.code === "session_expired") return <PageLoading />;
+      return <SignInRedirect returnTo={returnTo} />;
+    }
     return <Navigate to={errorPageFor(status)} replace />;
   }
   return <CurrentUserProvider user={user.data}>{children}</CurrentUserProvider>;
@@ -55,6 +59,7 @@ function CurrentUserBoundary({ children }: { children: ReactNode }) {
 export function SessionGate({ children }: { children: ReactNode }) {
   const location = useLocation();
   if (isExemptPath(location.pathname)) return <>{children}</>;
-  if (!hasSession()) return <SignInRedirect returnTo={location.pathname + location.search + location.hash} />;
-  return <CurrentUserBoundary>{children}</CurrentUserBoundary>;
+  const returnTo = location.pathname + location.search + location.hash;
+  if (!hasSession()) return <SignInRedirect returnTo={returnTo} />;
+  return <CurrentUserBoundary returnTo={returnTo}>{children}</CurrentUserBoundary>;
 }
