@@ -161,9 +161,11 @@ function StoryToolbar({ story, onDeleted }: { story: Story; onDeleted: () => voi
     onSuccess: async () => {
       message.success(t("crud.deleted"));
       onDeleted();
-      // The deleted story's own queries would only answer 404 now.
+      // The deleted story's own queries would only answer 404 now, so they are neither fetched again nor
+      // removed: removing a query the still-open viewer observes makes its next render fetch it anew (the
+      // drawer closes after this render).
       const ofThisStory = (query: { queryKey: readonly unknown[] }) => query.queryKey.includes(story.storyId);
-      queryClient.removeQueries({ queryKey: ["stories"], predicate: ofThisStory });
+      await queryClient.cancelQueries({ queryKey: ["stories"], predicate: ofThisStory });
       await queryClient.invalidateQueries({ queryKey: ["stories"], predicate: (query) => !ofThisStory(query) });
       await queryClient.invalidateQueries({ queryKey: ["statistics"] });
     },
