@@ -4,14 +4,24 @@ import { beforeAll } from "vitest";
 import type { TestApp } from "./dialects.js";
 
 /** A port that was free a moment ago, so the issuer URL can be configured before the app listens. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A port nothing listens on, for an app that must know its address before it
+ * listens. Taken below Linux's ephemeral range (32768 and up), where every
+ * `listen(0)` of the parallel test files picks its ports: a port found free
+ * there could be taken by one of them before this app listens on it.
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await canListen(port)) return port;
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
   });
 }
 

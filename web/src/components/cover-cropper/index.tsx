@@ -69,16 +69,23 @@ export function CoverCropper({
   const confirm = () => {
     const instance = cropper.current;
     if (!instance) return;
-    const { naturalWidth, naturalHeight } = instance.getImageData();
-    const box = clampToImage(instance.getData(), naturalWidth, naturalHeight);
-    const size = coverSize(box);
+    // The cropper's image data is empty while it re-measures (a resize); the element knows its size.
+    const imageData = instance.getImageData();
+    const naturalWidth = imageData.naturalWidth || image.current?.naturalWidth || 0;
+    const naturalHeight = imageData.naturalHeight || image.current?.naturalHeight || 0;
+    const data = instance.getData();
+    if (!(naturalWidth > 0 && naturalHeight > 0 && data.width > 0 && data.height > 0)) return;
+    const size = coverSize(clampToImage(data, naturalWidth, naturalHeight));
     const canvas = instance.getCroppedCanvas({
       ...size,
       fillColor: "#000",
       imageSmoothingEnabled: true,
       imageSmoothingQuality: "high",
     });
-    onConfirm({ dataUrl: canvas.toDataURL("image/jpeg", COVER_QUALITY), ...size });
+    const dataUrl = canvas?.toDataURL("image/jpeg", COVER_QUALITY);
+    // An empty canvas encodes as "data:,": never send that as a cover; the user can confirm again.
+    if (!dataUrl?.startsWith("data:image/")) return;
+    onConfirm({ dataUrl, ...size });
   };
 
   return (
