@@ -6,6 +6,7 @@ import path from "node:path";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { baseURL, embedHostPort } from "../playwright.config.js";
 import { signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { type Seeded, upload } from "./seed.js";
 
 const API = "/dams/api/v1";
 const CORPUS = path.resolve(import.meta.dirname, "../../../shared/corpus/exif-samples/jpg");
@@ -24,35 +25,6 @@ async function accessToken(page: Page): Promise<string> {
   });
   expect(created.status(), await created.text()).toBe(200);
   return ((await created.json()) as { data: { secret: string } }).data.secret;
-}
-
-interface Seeded {
-  libraryId: string;
-  storyId: string;
-}
-
-/** Uploads a file with tus (a creation POST, then one PATCH with all bytes), as the upload pages do. */
-async function upload(
-  request: APIRequestContext,
-  token: string,
-  file: string,
-  metadata: Record<string, string>,
-): Promise<Seeded> {
-  const bytes = fs.readFileSync(file);
-  const encoded = Object.entries({ filename: path.basename(file), ...metadata })
-    .map(([key, value]) => `${key} ${Buffer.from(value).toString("base64")}`)
-    .join(",");
-  const tus = { authorization: `Bearer ${token}`, "tus-resumable": "1.0.0" };
-  const created = await request.post(`${API}/uploads`, {
-    headers: { ...tus, "upload-length": String(bytes.length), "upload-metadata": encoded },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const patched = await request.patch(created.headers().location ?? "", {
-    headers: { ...tus, "upload-offset": "0", "content-type": "application/offset+octet-stream" },
-    data: bytes,
-  });
-  expect(patched.status(), await patched.text()).toBeLessThan(300);
-  return ((await patched.json()) as { data: { result: Seeded } }).data.result;
 }
 
 async function commitAndProcess(request: APIRequestContext, token: string, story: Seeded, type: string) {
