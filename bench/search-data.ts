@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import Sqlite from "better-sqlite3";
 import pg from "pg";
-import { searchBody, termRows } from "../server/src/modules/search/search-index.js";
+import { facetTermsOf, searchBody, termRows } from "../server/src/modules/search/search-index.js";
 
 /**
  * Generated stories for the search benchmark: Chinese and English captions
@@ -110,7 +110,7 @@ function indexed(story: GeneratedStory) {
     originalName: story.original_name,
     properties: { camera: story.camera },
   };
-  return { body: searchBody(source), terms: termRows(source) };
+  return { body: searchBody(source), terms: termRows(source), facetTerms: facetTermsOf(source) };
 }
 
 /** Loads into a migrated SQLite file (its own connection, one transaction per 20 000 stories). */
@@ -124,9 +124,9 @@ export function loadSqlite(file: string, count: number, creatorId: string): void
     processing_error, created_by, created_at, updated_by, updated_at)
     values (?, ?, null, ?, 0, 'committed', ?, ?, ?, '新华社', ?, ?, null, null, ?, ?, 1, null, null, null, 4000, ?, null,
     ?, 'image/jpeg', ?, ?, null, 'done', null, ?, ?, ?, ?)`);
-  // The index's copy of the window columns (migration 0013), as SearchIndex writes it.
+  // The index's copy of the window columns (migration 0013) and facet terms (0014), as SearchIndex writes them.
   const key = db.prepare(`insert into story_search_keys (story_id, library_id, folder_id, type, status, created_by,
-    created_at, captured_at) values (?, ?, null, ?, 'committed', ?, ?, ?)`);
+    created_at, captured_at, facet_terms) values (?, ?, null, ?, 'committed', ?, ?, ?, ?)`);
   const body = db.prepare("insert into story_search (rowid, body) values (?, ?)");
   const term = db.prepare("insert into story_terms (story_id, kind, value) values (?, ?, ?)");
   const load = db.transaction((rows: GeneratedStory[]) => {
@@ -152,7 +152,15 @@ export function loadSqlite(file: string, count: number, creatorId: string): void
         row.created_at,
       );
       const entry = indexed(row);
-      const { lastInsertRowid } = key.run(row.id, row.library_id, row.type, creatorId, row.created_at, row.created_at);
+      const { lastInsertRowid } = key.run(
+        row.id,
+        row.library_id,
+        row.type,
+        creatorId,
+        row.created_at,
+        row.created_at,
+        entry.facetTerms,
+      );
       body.run(lastInsertRowid, entry.body);
       for (const t of entry.terms) term.run(t.story_id, t.kind, t.value);
     }
@@ -202,12 +210,12 @@ export async function loadPostgres(url: string, count: number, creatorId: string
         ],
       );
       await client.query(
-        `insert into story_search (story_id, body, tsv, library_id, folder_id, type, status, created_by, created_at,
-           captured_at)
-         select v.id, v.body, to_tsvector('simple', v.body), s.library_id, s.folder_id, s.type, s.status, s.created_by,
-           s.created_at, s.captured_at
-         from unnest($1::uuid[], $2::text[]) as v(id, body) join stories s on s.id = v.id`,
-        [column("id"), entries.map((entry) => entry.body)],
+        `insert into story_search (story_id, body, tsv, facet_terms, library_id, folder_id, type, status, created_by,
+           created_at, captured_at)
+         select v.id, v.body, to_tsvector('simple', v.body), v.facet_terms, s.library_id, s.folder_id, s.type, s.status,
+           s.created_by, s.created_at, s.captured_at
+         from unnest($1::uuid[], $2::text[], $3::text[]) as v(id, body, facet_terms) join stories s on s.id = v.id`,
+        [column("id"), entries.map((entry) => entry.body), entries.map((entry) => entry.facetTerms)],
       );
       const terms = entries.flatMap((entry) => entry.terms);
       await client.query(

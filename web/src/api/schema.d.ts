@@ -4618,7 +4618,7 @@ export interface paths {
                         category?: string | null;
                         /** @description a half product (work in progress) */
                         halfProduct?: boolean;
-                        /** @description custom properties, merged into the story's; a null value removes the key; `lastVersion` is the server's */
+                        /** @description custom properties, merged into the story's; a null value removes the key; `lastVersion` is the server's. Checked against /properties/list for the story's type and library: 400 `invalid_property` naming `properties.<name>` for a value of the wrong kind or not in its code list, and, for a committed or published story, for a required one left empty */
                         properties?: {
                             [key: string]: unknown;
                         };
@@ -4973,7 +4973,7 @@ export interface paths {
                         category?: string | null;
                         /** @description a half product (work in progress) */
                         halfProduct?: boolean;
-                        /** @description custom properties, merged into the story's; a null value removes the key; `lastVersion` is the server's */
+                        /** @description custom properties, merged into the story's; a null value removes the key; `lastVersion` is the server's. Checked against /properties/list for the story's type and library: 400 `invalid_property` naming `properties.<name>` for a value of the wrong kind or not in its code list, and, for a committed or published story, for a required one left empty */
                         properties?: {
                             [key: string]: unknown;
                         };
@@ -5328,7 +5328,7 @@ export interface paths {
                         category?: string | null;
                         /** @description a half product (work in progress) */
                         halfProduct?: boolean;
-                        /** @description custom properties, merged into the story's; a null value removes the key; `lastVersion` is the server's */
+                        /** @description custom properties, merged into the story's; a null value removes the key; `lastVersion` is the server's. Checked against /properties/list for the story's type and library: 400 `invalid_property` naming `properties.<name>` for a value of the wrong kind or not in its code list, and, for a committed or published story, for a required one left empty */
                         properties?: {
                             [key: string]: unknown;
                         };
@@ -5683,7 +5683,7 @@ export interface paths {
                         category?: string | null;
                         /** @description a half product (work in progress) */
                         halfProduct?: boolean;
-                        /** @description custom properties, merged into the story's; a null value removes the key; `lastVersion` is the server's */
+                        /** @description custom properties, merged into the story's; a null value removes the key; `lastVersion` is the server's. Checked against /properties/list for the story's type and library: 400 `invalid_property` naming `properties.<name>` for a value of the wrong kind or not in its code list, and, for a committed or published story, for a required one left empty */
                         properties?: {
                             [key: string]: unknown;
                         };

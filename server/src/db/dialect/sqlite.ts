@@ -51,10 +51,42 @@ export function openSqlite(file: string): Database.Database {
   return database;
 }
 
+/** Statements kept prepared per connection (by SQL text). */
+const STATEMENT_CACHE = 500;
+
+/**
+ * The connection as Kysely's driver sees it, with its statements kept
+ * prepared: preparing is a good part of a small query's cost (an FTS5 query's
+ * most of all), and a request runs the same few statements every time. A
+ * statement still being iterated (a stream) is not handed out again; the
+ * least recently used one is dropped when the cache is full.
+ */
+export function withStatementCache(database: Database.Database, size = STATEMENT_CACHE) {
+  const statements = new Map<string, Database.Statement>();
+  return {
+    prepare(sql: string): Database.Statement {
+      const cached = statements.get(sql);
+      if (cached && !cached.busy) {
+        statements.delete(sql);
+        statements.set(sql, cached);
+        return cached;
+      }
+      const statement = database.prepare(sql);
+      statements.set(sql, statement);
+      if (statements.size > size) statements.delete(statements.keys().next().value!);
+      return statement;
+    },
+    close(): void {
+      statements.clear();
+      database.close();
+    },
+  };
+}
+
 export function sqliteAdapter(file: string): DialectAdapter {
   return {
     name: "sqlite",
-    kyselyDialect: new SqliteDialect({ database: openSqlite(file) }),
+    kyselyDialect: new SqliteDialect({ database: withStatementCache(openSqlite(file)) }),
     plugins: [new SqliteBooleanPlugin()],
     columnTypes: { uuid: "text", timestamp: "text", json: "text", boolean: "integer" },
     readBoolean: (value) => value === 1 || value === true,

@@ -4,6 +4,7 @@ import { expect, it } from "vitest";
 import { SearchRepository } from "../../modules/search/search.repository.js";
 import { StoriesRepository } from "../../modules/stories/stories.repository.js";
 import { describeEachDialect, useTestDb } from "../../test/dialects.js";
+import { storyRow } from "../../test/stories-app.js";
 import { DamsMigrationProvider } from "./index.js";
 
 describeEachDialect("migration 0013-search-columns", (dialect) => {
@@ -15,42 +16,17 @@ describeEachDialect("migration 0013-search-columns", (dialect) => {
     const id = randomUUID();
     const created = "2022-03-04T05:06:07.000Z";
     const captured = "2021-12-25T00:00:00.000Z";
-    await new StoriesRepository(kysely, adapter).insertStory({
-      id,
-      library_id: "material",
-      folder_id: null,
-      type: "video",
-      half_product: false,
-      status: "committed",
-      title: "Migrated zqxmigrate",
-      caption: "",
-      authors: "[]",
-      source: null,
-      keywords: "[]",
-      tags: "[]",
-      theme: null,
-      category: null,
-      properties: "{}",
-      oid: randomUUID(),
-      version_no: 1,
-      cover_key: null,
-      content_sha256: null,
-      perceptual_hash: null,
-      width: null,
-      height: null,
-      duration: null,
-      size: null,
-      mime: null,
-      original_name: null,
-      captured_at: captured,
-      gps: null,
-      processing_state: "done",
-      processing_error: null,
-      created_by: null,
-      created_at: created,
-      updated_by: null,
-      updated_at: created,
-    });
+    await new StoriesRepository(kysely, adapter).insertStory(
+      storyRow({
+        id,
+        library_id: "material",
+        type: "video",
+        title: "Migrated zqxmigrate",
+        captured_at: captured,
+        created_at: created,
+        updated_at: created,
+      }),
+    );
     const migrator = new Migrator({ db: kysely, provider: new DamsMigrationProvider(adapter) });
     const columns = async () =>
       (await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(kysely)).rows.map((row) =>
@@ -63,7 +39,11 @@ describeEachDialect("migration 0013-search-columns", (dialect) => {
 
     const up = await migrator.migrateToLatest();
     expect(up.error).toBeUndefined();
-    expect(up.results?.map((result) => result.migrationName)).toEqual(["0013-search-columns"]);
+    expect(up.results?.map((result) => result.migrationName)).toEqual([
+      "0013-search-columns",
+      "0014-search-facet-terms",
+      "0015-search-slices",
+    ]);
     const { rows } = await sql<{
       library_id: string;
       type: string;

@@ -13,6 +13,8 @@ import { urlFetches } from "./0010-url-fetches.js";
 import { jobStories } from "./0011-job-stories.js";
 import { urlFetchCancel } from "./0012-url-fetch-cancel.js";
 import { searchColumns } from "./0013-search-columns.js";
+import { searchFacetTerms } from "./0014-search-facet-terms.js";
+import { searchSlices } from "./0015-search-slices.js";
 
 // Migrations are frozen history: they must not depend on today's table types.
 // biome-ignore lint/suspicious/noExplicitAny: migrations address tables that later versions may reshape.
@@ -37,6 +39,8 @@ export class DamsMigrationProvider implements MigrationProvider {
       "0011-job-stories": jobStories(this.adapter),
       "0012-url-fetch-cancel": urlFetchCancel(this.adapter),
       "0013-search-columns": searchColumns(this.adapter),
+      "0014-search-facet-terms": searchFacetTerms(this.adapter),
+      "0015-search-slices": searchSlices(this.adapter),
     };
   }
 }

@@ -34,6 +34,19 @@ export const WINDOW_COLUMNS = [
 ] as const;
 export type WindowColumn = (typeof WINDOW_COLUMNS)[number];
 
+/** A place in the index's upload order (PostgreSQL's walk). */
+export interface Cursor {
+  createdAt: string;
+  storyId: string;
+}
+
+/**
+ * Part of the index a search looks in (PostgreSQL): the `newest` entries (of
+ * `type`) read in upload order, newest first, so that a window stops reading
+ * once full (a walk); or the entries older than `older` than a cursor.
+ */
+export type Slice = { newest: number; type?: string } | { olderThan: Cursor };
+
 /** A story's copy of them, as the index holds it. */
 type WindowValues = Pick<Selectable<StoriesTable>, WindowColumn>;
 
@@ -124,14 +137,25 @@ export interface SearchIndex {
   remove(storyId: string): Promise<void>;
   /** Empties the index (rebuild fills it again with upsert). */
   clear(): Promise<void>;
-  /** A derived table `(story_id, rank, seq, ...WINDOW_COLUMNS)` of the stories matching every term. */
-  matches(terms: QueryTerm[]): RawBuilder<{ story_id: string; rank: number; seq: unknown }>;
+  /**
+   * A derived table `(story_id, rank, seq, facet_terms, ...WINDOW_COLUMNS)` of
+   * the stories matching every term; within `slice` only, when given.
+   */
+  matches(terms: QueryTerm[], slice?: Slice): RawBuilder<{ story_id: string; rank: number; seq: unknown }>;
+  /**
+   * About how many entries match the terms (any filter aside), from the
+   * database's statistics, for engines that walk a common term's window
+   * (`Slice.newest`); null when it has none.
+   */
+  estimate?(terms: QueryTerm[]): Promise<number | null>;
+  /** Where the walk over the `count` newest entries (of `type`) ends: the oldest of them; null when fewer exist. */
+  walkEnd?(count: number, type?: string): Promise<Cursor | null>;
   /**
    * Newest first, in the order the engine reads its matches cheaply (over the
-   * derived table `m`): a full-text search looks at the first matches in this
-   * order only (SearchRepository's window).
+   * derived table `m`, each descending): a full-text search looks at the first
+   * matches in this order only (SearchRepository's window).
    */
-  recency(): RawBuilder<unknown>;
+  recency(): RawBuilder<unknown>[];
   /** `YYYY-MM` of the captured date, else the upload date, of `table` (`stories` or `m`). */
   month(table?: string): RawBuilder<string>;
 }
@@ -140,6 +164,21 @@ interface IndexEntry {
   id: string;
   body: string;
   columns: WindowValues;
+  /** The facet terms (author, source, tag) as JSON `[kind, value]` pairs (migration 0014). */
+  facetTerms: string;
+}
+
+/** The kinds of story_terms a search counts as facets. */
+export const FACET_TERM_KINDS = ["author", "source", "tag"] as const;
+
+/** A story's facet terms as the index holds them (migration 0014). */
+export function facetTermsOf(story: SearchSource): string {
+  const kinds: readonly string[] = FACET_TERM_KINDS;
+  return JSON.stringify(
+    termRows(story)
+      .filter((row) => kinds.includes(row.kind))
+      .map((row) => [row.kind, row.value]),
+  );
 }
 
 const columnList = (table?: string) =>
@@ -157,8 +196,8 @@ abstract class BaseSearchIndex implements SearchIndex {
   protected abstract write(entries: IndexEntry[]): Promise<void>;
   abstract remove(storyId: string): Promise<void>;
   abstract clear(): Promise<void>;
-  abstract matches(terms: QueryTerm[]): RawBuilder<{ story_id: string; rank: number; seq: unknown }>;
-  abstract recency(): RawBuilder<unknown>;
+  abstract matches(terms: QueryTerm[], slice?: Slice): RawBuilder<{ story_id: string; rank: number; seq: unknown }>;
+  abstract recency(): RawBuilder<unknown>[];
   abstract month(table?: string): RawBuilder<string>;
 
   async upsert(storyId: string): Promise<void> {
@@ -206,7 +245,14 @@ abstract class BaseSearchIndex implements SearchIndex {
       properties: json<Record<string, unknown>>(row.properties, {}),
       columns: Object.fromEntries(WINDOW_COLUMNS.map((column) => [column, row[column]])) as WindowValues,
     }));
-    await this.write(stories.map((story) => ({ id: story.id, body: searchBody(story), columns: story.columns })));
+    await this.write(
+      stories.map((story) => ({
+        id: story.id,
+        body: searchBody(story),
+        columns: story.columns,
+        facetTerms: facetTermsOf(story),
+      })),
+    );
     const ids = stories.map((story) => story.id);
     await this.kysely.deleteFrom("story_terms").where("story_id", "in", ids).execute();
     const terms = stories.flatMap(termRows);
@@ -225,9 +271,9 @@ class SqliteSearchIndex extends BaseSearchIndex {
   protected async write(entries: IndexEntry[]): Promise<void> {
     const ids = entries.map((entry) => entry.id);
     // An existing story keeps its rowid (its place in recency()); its copied columns are rewritten.
-    await sql`insert into story_search_keys (story_id, ${columnList()})
-      values ${sql.join(entries.map((entry) => sql`(${entry.id}, ${columnValues(entry)})`))}
-      on conflict (story_id) do update set ${columnUpdates()}`.execute(this.kysely);
+    await sql`insert into story_search_keys (story_id, facet_terms, ${columnList()})
+      values ${sql.join(entries.map((entry) => sql`(${entry.id}, ${entry.facetTerms}, ${columnValues(entry)})`))}
+      on conflict (story_id) do update set facet_terms = excluded.facet_terms, ${columnUpdates()}`.execute(this.kysely);
     const { rows } = await sql<{ rowid: number; story_id: string }>`select rowid, story_id from story_search_keys
       where story_id in (${sql.join(ids)})`.execute(this.kysely);
     const rowids = new Map(rows.map((row) => [row.story_id, row.rowid]));
@@ -258,7 +304,8 @@ class SqliteSearchIndex extends BaseSearchIndex {
       story_id: string;
       rank: number;
       seq: number;
-    }>`(select k.story_id as story_id, bm25(story_search) as rank, story_search.rowid as seq, ${columnList("k")}
+    }>`(select k.story_id as story_id, bm25(story_search) as rank, story_search.rowid as seq, k.facet_terms,
+        ${columnList("k")}
       from story_search join story_search_keys k on k.rowid = story_search.rowid
       where story_search match ${fts5Query(terms)})`;
   }
@@ -269,7 +316,7 @@ class SqliteSearchIndex extends BaseSearchIndex {
    * are the latest uploads (a story keeps its rowid when edited).
    */
   recency() {
-    return sql`m.seq`;
+    return [sql`m.seq`];
   }
 
   month(table = "stories") {
@@ -279,14 +326,15 @@ class SqliteSearchIndex extends BaseSearchIndex {
 
 class PostgresSearchIndex extends BaseSearchIndex {
   protected async write(entries: IndexEntry[]): Promise<void> {
-    await sql`insert into story_search (story_id, body, tsv, ${columnList()})
-      select v.story_id::uuid, v.body, to_tsvector('simple', v.body), v.library_id, v.folder_id::uuid, v.type, v.status,
-        v.created_by::uuid, v.created_at::timestamptz, v.captured_at::timestamptz
-      from (values ${sql.join(entries.map((entry) => sql`(${entry.id}, ${entry.body}, ${columnValues(entry)})`))})
-        as v(story_id, body, ${columnList()})
-      on conflict (story_id) do update set body = excluded.body, tsv = excluded.tsv, ${columnUpdates()}`.execute(
-      this.kysely,
-    );
+    await sql`insert into story_search (story_id, body, tsv, facet_terms, ${columnList()})
+      select v.story_id::uuid, v.body, to_tsvector('simple', v.body), v.facet_terms, v.library_id, v.folder_id::uuid,
+        v.type, v.status, v.created_by::uuid, v.created_at::timestamptz, v.captured_at::timestamptz
+      from (values ${sql.join(
+        entries.map((entry) => sql`(${entry.id}, ${entry.body}, ${entry.facetTerms}, ${columnValues(entry)})`),
+      )})
+        as v(story_id, body, facet_terms, ${columnList()})
+      on conflict (story_id) do update set body = excluded.body, tsv = excluded.tsv, facet_terms = excluded.facet_terms,
+        ${columnUpdates()}`.execute(this.kysely);
   }
 
   async remove(storyId: string): Promise<void> {
@@ -299,14 +347,55 @@ class PostgresSearchIndex extends BaseSearchIndex {
     await this.kysely.deleteFrom("story_terms").execute();
   }
 
-  matches(terms: QueryTerm[]) {
+  matches(terms: QueryTerm[], slice?: Slice) {
+    // A walk reads the newest entries through the upload-order index, with the query as a filter: the
+    // LIMIT keeps the planner from gathering every match of a common term from the GIN index first.
+    const from =
+      slice && "newest" in slice
+        ? sql`(select * from story_search ${slice.type ? sql`where type = ${slice.type}` : sql``}
+            order by created_at desc, story_id desc limit ${slice.newest}) s`
+        : sql`story_search s`;
+    const older =
+      slice && "olderThan" in slice
+        ? sql` and (s.created_at, s.story_id) < (${slice.olderThan.createdAt}::timestamptz, ${slice.olderThan.storyId}::uuid)`
+        : sql``;
     return sql<{
       story_id: string;
       rank: number;
       seq: null;
-    }>`(select s.story_id as story_id, -ts_rank(s.tsv, q.q) as rank, null as seq, ${columnList("s")}
-      from story_search s, to_tsquery('simple', ${tsQuery(terms)}) as q(q)
-      where s.tsv @@ q.q)`;
+    }>`(select s.story_id as story_id, -ts_rank(s.tsv, q.q) as rank, null as seq, s.facet_terms, ${columnList("s")}
+      from ${from}, to_tsquery('simple', ${tsQuery(terms)}) as q(q)
+      where s.tsv @@ q.q${older})`;
+  }
+
+  /**
+   * The share of entries holding each term, from the most common lexemes
+   * PostgreSQL's ANALYZE keeps for the tsvector column (a lexeme not among
+   * them is rarer than the rarest that is): a phrase's tokens and the terms
+   * multiply, a prefix sums its lexemes, as the planner's own estimate does.
+   */
+  async estimate(terms: QueryTerm[]): Promise<number | null> {
+    const stats = await lexemeStats(this.kysely);
+    if (!stats) return null;
+    const share = (token: string, prefix: boolean) => {
+      if (!prefix) return stats.shares.get(token) ?? stats.rarest / 2;
+      let sum = 0;
+      for (const [lexeme, value] of stats.shares) if (lexeme.startsWith(token)) sum += value;
+      return Math.min(1, Math.max(sum, stats.rarest / 2));
+    };
+    let estimate = stats.entries;
+    for (const term of terms)
+      term.tokens.forEach((token, index) => {
+        estimate *= share(token, term.prefix && index === term.tokens.length - 1);
+      });
+    return estimate;
+  }
+
+  async walkEnd(count: number, type?: string): Promise<Cursor | null> {
+    const { rows } = await sql<{ created_at: string; story_id: string }>`select created_at, story_id from story_search
+      ${type ? sql`where type = ${type}` : sql``}
+      order by created_at desc, story_id desc offset ${count - 1} limit 1`.execute(this.kysely);
+    return rows[0] ? { createdAt: rows[0].created_at, storyId: rows[0].story_id } : null;
   }
 
   /**
@@ -315,12 +404,45 @@ class PostgresSearchIndex extends BaseSearchIndex {
    * at the window) or the GIN bitmap and a top-N sort (selective terms).
    */
   recency() {
-    return sql`m.created_at`;
+    return [sql`m.created_at`, sql`m.story_id`];
   }
 
   month(table = "stories") {
     return sql<string>`to_char(coalesce(${sql.ref(`${table}.captured_at`)}, ${sql.ref(`${table}.created_at`)}) at time zone 'UTC', 'YYYY-MM')`;
   }
+}
+
+/** How long the lexeme statistics are kept (they change only when ANALYZE runs). */
+const STATS_TTL_MS = 60_000;
+interface LexemeStats {
+  entries: number;
+  shares: Map<string, number>;
+  rarest: number;
+  at: number;
+}
+const statsCache = new WeakMap<Kysely<Database>, Promise<LexemeStats | null>>();
+
+/** The most common lexemes of `story_search.tsv` and their shares, with the table's size (null: never analyzed). */
+function lexemeStats(kysely: Kysely<Database>): Promise<LexemeStats | null> {
+  const cached = statsCache.get(kysely);
+  const load = async (): Promise<LexemeStats | null> => {
+    const { rows } = await sql<{ elems: string[] | null; freqs: number[] | null; entries: number }>`select
+        s.most_common_elems::text::text[] as elems, s.most_common_elem_freqs as freqs, c.reltuples::float8 as entries
+      from pg_class c left join pg_stats s on s.tablename = c.relname and s.attname = 'tsv'
+        and s.schemaname = current_schema()
+      where c.relname = 'story_search' and c.relnamespace = current_schema()::regnamespace`.execute(kysely);
+    const row = rows[0];
+    if (!row?.elems || !row.freqs || row.entries <= 0) return null;
+    const shares = new Map(row.elems.map((lexeme, index) => [lexeme, row.freqs![index]!]));
+    // After the lexemes' shares come the smallest and the largest of them.
+    return { entries: row.entries, shares, rarest: row.freqs[row.elems.length] ?? 0, at: Date.now() };
+  };
+  const next = cached
+    ? cached.then((stats) => (stats && Date.now() - stats.at < STATS_TTL_MS ? stats : load()))
+    : load();
+  statsCache.set(kysely, next);
+  next.catch(() => statsCache.delete(kysely));
+  return next;
 }
 
 /** The dialect's index working through `kysely` (a transaction or the pool). */

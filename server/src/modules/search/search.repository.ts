@@ -10,7 +10,7 @@ import {
 import type { DialectAdapter } from "../../db/dialect/index.js";
 import type { Database, StoryStatus, StoryType } from "../../db/schema.js";
 import type { StoryRow } from "../stories/story-types.js";
-import { type SearchIndex, searchIndexFor, type WindowColumn } from "./search-index.js";
+import { FACET_TERM_KINDS, type SearchIndex, type Slice, searchIndexFor, type WindowColumn } from "./search-index.js";
 import { parseQuery } from "./search-text.js";
 
 export const SEARCH_SORTS = ["relevance", "date", "captured", "updated", "title", "size"] as const;
@@ -93,6 +93,107 @@ type Selected = SelectExpression<any, any>;
 // biome-ignore lint/suspicious/noExplicitAny: the derived match table `m` is not in Database.
 type Base = SelectQueryBuilder<any, any, object>;
 
+/** Estimated matches, in windows, from which a search walks the newest entries (SearchIndex.estimate). */
+const WALK_ABOVE = 2;
+/** Entries a walk reads at most, in windows (100 000 for the default), before it gathers the older matches. */
+const WALK_WINDOWS = 50;
+
+/**
+ * Whether a walk over the newest slices suits the filter: not when a filter
+ * picks few stories by itself (a folder, a creator, a catalogue term, a title
+ * substring) or ends the uploads in the past, where the walk would read
+ * through every newer slice to find them; those gather the matches.
+ */
+function walkable(filter: SearchFilter): boolean {
+  return (
+    !filter.folderId &&
+    !filter.createdBy &&
+    !filter.like &&
+    !filter.uploadedTo &&
+    !filter.author?.length &&
+    !filter.source?.length &&
+    !filter.tag?.length &&
+    !filter.keyword?.length
+  );
+}
+
+/** What a window's rows carry besides the id and dates: the sort's columns of `stories`, the rank, the facets' columns. */
+interface WindowNeeds {
+  stories: boolean;
+  rank: boolean;
+  facets: boolean;
+}
+
+/** A row of a full-text window (#windowRows); the optional columns as WindowNeeds asks. */
+interface WindowRow {
+  id: string;
+  rank?: number;
+  created_at: string;
+  captured_at: string | null;
+  type?: string;
+  library_id?: string;
+  month?: string;
+  /** JSON `[kind, value]` pairs of its authors, sources and tags (null: not indexed so, read story_terms). */
+  facet_terms?: string | null;
+  updated_at?: string;
+  size?: number | null;
+}
+
+const emptyFacets = (): Facets => ({ type: [], library: [], month: [], author: [], source: [], tag: [] });
+
+/**
+ * The order of a window's rows for a sort (but the title), as #order gives it
+ * in SQL: the sort's column, then the id; a null sorts as the dialect does it
+ * (smallest on SQLite, largest on PostgreSQL). Timestamps are ISO strings on
+ * both dialects (db/dialect), so they compare as strings.
+ */
+export function windowOrder(
+  sort: Exclude<SearchSort, "title">,
+  order: "asc" | "desc" | undefined,
+  nullsLargest: boolean,
+): (a: WindowRow, b: WindowRow) => number {
+  const compare = (x: string | number | null | undefined, y: string | number | null | undefined): number => {
+    if (x === y) return 0;
+    if (x === null || x === undefined) return nullsLargest ? 1 : -1;
+    if (y === null || y === undefined) return nullsLargest ? -1 : 1;
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
+  const by =
+    (pick: (row: WindowRow) => string | number | null | undefined, direction: "asc" | "desc") =>
+    (a: WindowRow, b: WindowRow) =>
+      direction === "asc" ? compare(pick(a), pick(b)) : compare(pick(b), pick(a));
+  const keys: ((a: WindowRow, b: WindowRow) => number)[] = [];
+  switch (sort) {
+    case "relevance":
+      // A lower rank is a better match: "desc" relevance is rank ascending.
+      keys.push(by((row) => row.rank, (order ?? "desc") === "desc" ? "asc" : "desc"));
+      keys.push(by((row) => row.created_at, "desc"));
+      break;
+    case "date":
+      keys.push(by((row) => row.created_at, order ?? "desc"));
+      break;
+    case "captured":
+      keys.push(by((row) => row.captured_at, order ?? "desc"));
+      break;
+    case "updated":
+      keys.push(by((row) => row.updated_at, order ?? "desc"));
+      break;
+    case "size":
+      keys.push(
+        by((row) => (row.size === null || row.size === undefined ? row.size : Number(row.size)), order ?? "desc"),
+      );
+      break;
+  }
+  keys.push(by((row) => row.id, "asc"));
+  return (a, b) => {
+    for (const key of keys) {
+      const result = key(a, b);
+      if (result !== 0) return result;
+    }
+    return 0;
+  };
+}
+
 /** The stories list with full-text search, filters, sorts and facets. */
 export class SearchRepository {
   readonly index: SearchIndex;
@@ -112,7 +213,11 @@ export class SearchRepository {
    * (WINDOW_COLUMNS): `stories` is joined only when a filter (or `withStories`,
    * for a sort) needs a column the index does not hold.
    */
-  #base(filter: SearchFilter, withStories = false): { base: Base; ranked: boolean; stories: boolean } | null {
+  #base(
+    filter: SearchFilter,
+    withStories = false,
+    slice?: Slice,
+  ): { base: Base; ranked: boolean; stories: boolean } | null {
     const fulltext = filter.fulltext !== undefined && filter.fulltext.trim() !== "";
     const terms = fulltext ? parseQuery(filter.fulltext!) : [];
     if (fulltext && terms.length === 0) return null;
@@ -125,7 +230,7 @@ export class SearchRepository {
       filter.orientation !== undefined ||
       filter.hasGps !== undefined;
     let base: Base = ranked
-      ? this.kysely.selectFrom(this.index.matches(terms).as("m"))
+      ? this.kysely.selectFrom(this.index.matches(terms, slice).as("m"))
       : this.kysely.selectFrom("stories");
     if (ranked && stories) base = base.innerJoin("stories", "stories.id", "m.story_id");
     const table = ranked ? "m" : "stories";
@@ -171,15 +276,17 @@ export class SearchRepository {
   }
 
   /** Orders by the sort's columns of `table` (`stories`, or a window's rows, which carry the same columns and `rank`). */
-  #order(base: Base, ranked: boolean, order: SearchOrder, table = "stories"): Base {
+  #order(base: Base, ranked: boolean, order: SearchOrder, table = "stories", reversed = false): Base {
     const sort = order.sort ?? (ranked ? "relevance" : "updated");
-    const direction = (fallback: "asc" | "desc") => order.order ?? fallback;
+    // Reversed, every key's direction turns: the exact reverse sequence (a null sorts at the same end either way).
+    const turn = (direction: "asc" | "desc") => (reversed ? (direction === "asc" ? "desc" : "asc") : direction);
+    const direction = (fallback: "asc" | "desc") => turn(order.order ?? fallback);
     const column = (name: string) => sql.ref(`${table}.${name}`);
     switch (sort) {
       case "relevance":
         // Without a full-text query there is no rank: newest first.
-        if (ranked) base = base.orderBy(column("rank"), direction("desc") === "desc" ? "asc" : "desc");
-        base = base.orderBy(column("created_at"), "desc");
+        if (ranked) base = base.orderBy(column("rank"), turn((order.order ?? "desc") === "desc" ? "asc" : "desc"));
+        base = base.orderBy(column("created_at"), turn("desc"));
         break;
       case "date":
         base = base.orderBy(column("created_at"), direction("desc"));
@@ -197,7 +304,7 @@ export class SearchRepository {
         base = base.orderBy(column("size"), direction("desc"));
         break;
     }
-    return base.orderBy(column("id"));
+    return base.orderBy(column("id"), turn("asc"));
   }
 
   /**
@@ -205,7 +312,9 @@ export class SearchRepository {
    * (SearchIndex.recency), at most `limit` of them, with `columns` of each.
    */
   #window(base: Base, columns: Selected[], limit = this.window): Base {
-    return base.select(columns).orderBy(this.index.recency(), "desc").limit(limit);
+    let ordered = base.select(columns);
+    for (const expression of this.index.recency()) ordered = ordered.orderBy(expression, "desc");
+    return ordered.limit(limit);
   }
 
   /** The columns a window's rows are sorted by (#order): from the index, and from `stories` when joined. */
@@ -247,7 +356,13 @@ export class SearchRepository {
     ).selectAll("stories");
   }
 
-  /** The page query as it runs, for EXPLAIN (tests and docs/search.md). */
+  /** The window query of a full-text search as it runs, for EXPLAIN (tests and docs/search.md). */
+  windowQuery(filter: SearchFilter, sort?: SearchSort, slice?: Slice): CompiledQuery {
+    const stories = sort === "updated" || sort === "size";
+    return this.#windowQuery(filter, { stories, rank: true, facets: true }, slice).compile();
+  }
+
+  /** The page query of lists without full text and of full-text searches by title, for EXPLAIN. */
   listQuery(filter: SearchFilter, page: { page: number; size: number } & SearchOrder): CompiledQuery {
     const query = this.#page(filter, page);
     if (!query) throw new Error("the filter matches nothing");
@@ -255,30 +370,128 @@ export class SearchRepository {
   }
 
   async list(filter: SearchFilter, page: { page: number; size: number } & SearchOrder): Promise<SearchListResult> {
-    const built = filter.libraryIds.length === 0 ? null : this.#base(filter);
-    const query = this.#page(filter, page);
-    if (!built || !query) return { rows: [], total: 0, capped: false };
-    const counted = built.ranked
-      ? // One row more than the window tells whether more match.
-        this.kysely
-          .selectFrom(this.#window(built.base, [sql.ref("m.story_id").as("id")], this.window + 1).as("w"))
-          .select((eb) => eb.fn.countAll<number>().as("count"))
-      : built.base.select((eb) => eb.fn.countAll<number>().as("count"));
-    const { count } = await counted.executeTakeFirstOrThrow();
-    const rows = (await query.execute()) as StoryRow[];
-    const total = Number(count);
-    return built.ranked && total > this.window
-      ? { rows, total: this.window, capped: true }
-      : { rows, total, capped: false };
+    const { rows, total, capped } = await this.search(filter, page, false);
+    return { rows, total, capped };
   }
 
   /** Counts over the stories the search looks at (only the libraries in the filter, which are the readable ones). */
   async facets(filter: SearchFilter): Promise<Facets> {
-    const empty: Facets = { type: [], library: [], month: [], author: [], source: [], tag: [] };
     const built = filter.libraryIds.length === 0 ? null : this.#base(filter);
-    if (!built) return empty;
-    if (built.ranked) return this.#windowFacets(built.base);
-    const { base } = built;
+    if (!built) return emptyFacets();
+    if (built.ranked) return (await this.search(filter, { page: 0, size: 0 }, true)).facets!;
+    return this.#tableFacets(built.base);
+  }
+
+  /**
+   * The page, the total and (with `facets`) the facets of a search. A
+   * full-text search finds its window once (#windowRows: the narrow rows of
+   * at most SEARCH_WINDOW + 1 matches) and derives all three from it; only
+   * the page's stories are then read whole. Other lists count and page in SQL.
+   */
+  async search(
+    filter: SearchFilter,
+    page: { page: number; size: number } & SearchOrder,
+    facets: boolean,
+  ): Promise<SearchListResult & { facets?: Facets }> {
+    const built = filter.libraryIds.length === 0 ? null : this.#base(filter);
+    if (!built) return { rows: [], total: 0, capped: false, ...(facets ? { facets: emptyFacets() } : {}) };
+    if (!built.ranked) {
+      const { count } = await built.base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
+      const total = Number(count);
+      const offset = page.page * page.size;
+      let rows: StoryRow[];
+      if (offset > total / 2 && offset < total) {
+        // A page in the second half is read from the end, reversed: its OFFSET stays small (the last page of a
+        // million stories was an OFFSET of 999 900 rows, seconds on either dialect).
+        const size = Math.min(page.size, total - offset);
+        rows = (
+          (await this.#order(built.base, false, page, "stories", true)
+            .selectAll("stories")
+            .limit(size)
+            .offset(total - offset - size)
+            .execute()) as StoryRow[]
+        ).reverse();
+      } else rows = (await this.#page(filter, page)!.execute()) as StoryRow[];
+      const result = { rows, total, capped: false };
+      return facets ? { ...result, facets: await this.#tableFacets(built.base) } : result;
+    }
+    const sort = page.sort ?? "relevance";
+    const window = await this.#windowRows(filter, {
+      stories: sort === "updated" || sort === "size",
+      rank: sort === "relevance",
+      facets,
+    });
+    const capped = window.length > this.window;
+    if (capped) window.length = this.window;
+    let rows: StoryRow[];
+    if (sort === "title") {
+      // Titles order by the database's collation, which only the database knows.
+      rows = (await this.#page(filter, page)!.execute()) as StoryRow[];
+    } else {
+      const ids = [...window]
+        .sort(windowOrder(sort, page.order, this.adapter.name === "postgres"))
+        .slice(page.page * page.size, (page.page + 1) * page.size)
+        .map((row) => row.id);
+      rows = await this.#stories(ids);
+    }
+    const result = { rows, total: window.length, capped };
+    return facets ? { ...result, facets: await this.#windowFacets(window) } : result;
+  }
+
+  /** The stories of these ids, whole, in this order. */
+  async #stories(ids: string[]): Promise<StoryRow[]> {
+    if (ids.length === 0) return [];
+    const found = (await this.kysely.selectFrom("stories").selectAll().where("id", "in", ids).execute()) as StoryRow[];
+    const byId = new Map(found.map((row) => [row.id, row]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /**
+   * The window of a full-text search as narrow rows: every column a page's
+   * sort (but the title) and the facets need, newest first, one more row than
+   * the window when more match.
+   */
+  async #windowRows(filter: SearchFilter, needs: WindowNeeds): Promise<WindowRow[]> {
+    const gather = async (slice?: Slice, limit?: number) =>
+      (await this.#windowQuery(filter, needs, slice, limit).execute()) as WindowRow[];
+    const { estimate, walkEnd } = this.index;
+    if (!estimate || !walkEnd || !walkable(filter)) return gather();
+    // A term with few matches: gathering them all (the GIN index) is cheapest.
+    const matching = await estimate.call(this.index, parseQuery(filter.fulltext!));
+    if (matching === null || matching < WALK_ABOVE * this.window) return gather();
+    // A common one: walk the newest entries until the window is full, or gather what is older.
+    const type = filter.types?.length === 1 ? filter.types[0] : undefined;
+    const walked = await gather({ newest: WALK_WINDOWS * this.window, type });
+    if (walked.length > this.window) return walked;
+    const end = await walkEnd.call(this.index, WALK_WINDOWS * this.window, type);
+    if (!end) return walked;
+    return [...walked, ...(await gather({ olderThan: end }, this.window + 1 - walked.length))];
+  }
+
+  #windowQuery(filter: SearchFilter, needs: WindowNeeds, slice?: Slice, limit = this.window + 1): Base {
+    const built = this.#base(filter, needs.stories, slice);
+    if (!built?.ranked) throw new Error("a window needs a full-text query");
+    const columns: Selected[] = [
+      sql.ref("m.story_id").as("id"),
+      // Columns left out are not computed (the rank) or read (the facets' ones) at all.
+      ...(needs.rank ? [sql<number>`m.rank`.as("rank")] : []),
+      sql.ref("m.created_at").as("created_at"),
+      sql.ref("m.captured_at").as("captured_at"),
+      ...(needs.facets
+        ? [
+            sql.ref("m.type").as("type"),
+            sql.ref("m.library_id").as("library_id"),
+            sql<string>`${this.index.month("m")}`.as("month"),
+            sql.ref("m.facet_terms").as("facet_terms"),
+          ]
+        : []),
+      ...(needs.stories ? ["stories.updated_at", "stories.size"] : []),
+    ];
+    return this.#window(built.base, columns, limit);
+  }
+
+  /** Facets by GROUP BY over the filtered stories (lists without full text). */
+  async #tableFacets(base: Base): Promise<Facets> {
     const grouped = async (expression: Expression<unknown>): Promise<FacetValue[]> => {
       const rows = await base
         .select([sql<string>`${expression}`.as("value"), (eb) => eb.fn.countAll<number>().as("count")])
@@ -316,18 +529,11 @@ export class SearchRepository {
   }
 
   /**
-   * Facets of a full-text window: the window's rows are read once from the
-   * index (at most SEARCH_WINDOW: type, library, month) and counted here, and
-   * their authors, sources and tags are counted from story_terms by key,
-   * instead of six GROUP BYs that would each find the window again.
+   * Facets of a full-text window: type, library and month counted from its
+   * rows, authors, sources and tags from story_terms by key, instead of six
+   * GROUP BYs that would each find the window again.
    */
-  async #windowFacets(base: Base): Promise<Facets> {
-    const rows = (await this.#window(base, [
-      sql.ref("m.story_id").as("id"),
-      sql.ref("m.type").as("type"),
-      sql.ref("m.library_id").as("library_id"),
-      sql<string>`${this.index.month("m")}`.as("month"),
-    ]).execute()) as { id: string; type: string; library_id: string; month: string }[];
+  async #windowFacets(rows: WindowRow[]): Promise<Facets> {
     const counters = {
       type: new Map(),
       library: new Map(),
@@ -340,22 +546,26 @@ export class SearchRepository {
       if (value) counter.set(value, (counter.get(value) ?? 0) + n);
     };
     for (const row of rows) {
-      count(counters.type, row.type);
-      count(counters.library, row.library_id);
-      count(counters.month, row.month);
+      count(counters.type, row.type ?? null);
+      count(counters.library, row.library_id ?? null);
+      count(counters.month, row.month ?? null);
     }
     const kinds = { author: counters.author, source: counters.source, tag: counters.tag };
+    const unindexed: string[] = [];
+    for (const row of rows) {
+      if (!row.facet_terms) unindexed.push(row.id);
+      else
+        for (const [kind, value] of JSON.parse(row.facet_terms) as [keyof typeof kinds, string][])
+          count(kinds[kind], value);
+    }
+    // Entries written before their facet terms were (none after migration 0014): from story_terms, by key.
     // Chunks keep each statement under SQLite's bound-parameter limit; a story is in one chunk only.
-    for (let at = 0; at < rows.length; at += 500) {
+    for (let at = 0; at < unindexed.length; at += 500) {
       const terms = await this.kysely
         .selectFrom("story_terms")
         .select(["kind", "value", (eb) => eb.fn.countAll<number>().as("count")])
-        .where(
-          "story_id",
-          "in",
-          rows.slice(at, at + 500).map((row) => row.id),
-        )
-        .where("kind", "in", ["author", "source", "tag"])
+        .where("story_id", "in", unindexed.slice(at, at + 500))
+        .where("kind", "in", [...FACET_TERM_KINDS])
         .groupBy(["kind", "value"])
         .execute();
       for (const term of terms) count(kinds[term.kind as keyof typeof kinds], term.value, Number(term.count));

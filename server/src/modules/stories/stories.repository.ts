@@ -343,13 +343,22 @@ export class StoriesRepository {
   // Composite members
 
   async members(compositeId: string): Promise<string[]> {
+    return (await this.membersOf([compositeId])).get(compositeId) ?? [];
+  }
+
+  /** The members of each of these composites, in their order, in one query. */
+  async membersOf(compositeIds: string[]): Promise<Map<string, string[]>> {
+    const members = new Map<string, string[]>();
+    if (compositeIds.length === 0) return members;
     const rows = await this.kysely
       .selectFrom("composite_members")
-      .select("member_id")
-      .where("composite_id", "=", compositeId)
+      .select(["composite_id", "member_id"])
+      .where("composite_id", "in", compositeIds)
+      .orderBy("composite_id")
       .orderBy("sort")
       .execute();
-    return rows.map((row) => row.member_id);
+    for (const row of rows) members.set(row.composite_id, [...(members.get(row.composite_id) ?? []), row.member_id]);
+    return members;
   }
 
   async setMembers(compositeId: string, memberIds: string[]): Promise<void> {

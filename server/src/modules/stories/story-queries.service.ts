@@ -63,12 +63,10 @@ export class StoryQueries {
 
   async views(stories: Story[]): Promise<StoryView[]> {
     const files = await this.stories.files(stories.map((story) => story.id));
-    const views: StoryView[] = [];
-    for (const story of stories) {
-      const members = story.type === "composite" ? await this.stories.members(story.id) : [];
-      views.push(toStoryView(story, files, this.signMediaUrl, members));
-    }
-    return views;
+    const members = await this.stories.membersOf(
+      stories.filter((story) => story.type === "composite").map((story) => story.id),
+    );
+    return stories.map((story) => toStoryView(story, files, this.signMediaUrl, members.get(story.id) ?? []));
   }
 
   async require(libraryId: string, storyId: string): Promise<Story> {
@@ -119,9 +117,9 @@ export class StoryQueries {
       hasGps: query.hasGps,
     };
     const search = this.stories.search();
-    const { rows, total, capped } = await search.list(filter, query);
+    const { rows, total, capped, facets } = await search.search(filter, query, Boolean(query.facets));
     const content = await this.views(rows.map((row) => this.stories.toStory(row)));
-    return query.facets ? { content, total, capped, facets: await search.facets(filter) } : { content, total, capped };
+    return facets ? { content, total, capped, facets } : { content, total, capped };
   }
 
   async versions(libraryId: string, storyId: string): Promise<VersionView[]> {
