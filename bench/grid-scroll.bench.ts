@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import os from "node:os";
 import { startBenchServer } from "./app-server.js";
 import { against, launchChromium, percentile } from "./browser.js";
 
@@ -12,9 +14,15 @@ import { against, launchChromium, percentile } from "./browser.js";
  *
  *   npm run build -w web && npm run bench:grid -w bench
  *   BENCH_STORIES=1000000 npm run bench:grid -w bench
+ *
+ * BENCH_TRACE=file.json records a Chromium trace of the scrolling (main
+ * thread events and JavaScript samples, through the page's CDP session), to
+ * open in DevTools' Performance panel and see what a long task was; the
+ * tracing slows the page, so its run's figures are not the ones to report.
  */
 const storyCount = Number(process.env.BENCH_STORIES ?? 100_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const tracePath = process.env.BENCH_TRACE;
 const FRAME_TARGET_MS = 16.7;
 const LONG_TASK_MS = 50;
 
@@ -61,6 +69,24 @@ try {
   if (!box) throw new Error("the grid has no box");
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
 
+  const cdp = tracePath ? await page.context().newCDPSession(page) : undefined;
+  const traceEvents: unknown[] = [];
+  const traced = new Promise<void>((resolve) => {
+    cdp?.on("Tracing.dataCollected", (event) => traceEvents.push(...event.value));
+    cdp?.once("Tracing.tracingComplete", () => resolve());
+  });
+  await cdp?.send("Tracing.start", {
+    transferMode: "ReportEvents",
+    traceConfig: {
+      includedCategories: [
+        "devtools.timeline",
+        "disabled-by-default-devtools.timeline",
+        "v8.execute",
+        "disabled-by-default-v8.cpu_profiler",
+        "blink.user_timing",
+      ],
+    },
+  });
   await page.evaluate(RECORDER);
 
   const started = Date.now();
@@ -80,6 +106,12 @@ try {
     wheels++;
   }
   const result = await page.evaluate<Recorded>("(() => { window.__bench.stop = true; return window.__bench; })()");
+  if (cdp && tracePath) {
+    await cdp.send("Tracing.end");
+    await traced;
+    fs.writeFileSync(tracePath, JSON.stringify({ traceEvents }));
+    console.log(`  trace written to ${tracePath}`);
+  }
 
   // After the jump (and a little wheel back up) the end of the result is near:
   // jump to the end again and check the last story of the result is drawn.
@@ -109,7 +141,16 @@ try {
   const p99 = percentile(frames, 99);
   const longest = Math.max(0, ...result.longTasks);
   const over = result.longTasks.filter((duration) => duration > LONG_TASK_MS).length;
+  // A frame of the 60 Hz display lasts 16.7 ms, give or take the timer's jitter; one over 20 ms missed a vsync.
+  const missed = frames.filter((frame) => frame > 20).length;
+  console.log(
+    `  load average ${os
+      .loadavg()
+      .map((load) => load.toFixed(2))
+      .join(" ")} (1, 5, 15 min), ${os.cpus().length} cores`,
+  );
   console.log(`  ${wheels} wheel steps of 120 px, ${frames.length} frames, spacer ${scrollHeight} px`);
+  console.log(`  frames over 20 ms (a vsync missed): ${missed} (${((100 * missed) / frames.length).toFixed(1)} %)`);
   console.log(`  frame time p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`);
   console.log(`  p95 frame time: ${against(p95, FRAME_TARGET_MS, "ms")}`);
   console.log(

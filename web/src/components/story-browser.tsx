@@ -3,11 +3,12 @@ import { Button, Checkbox, Empty, Segmented, Skeleton, Space, Typography } from 
 import { type ReactNode, useCallback, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router-dom";
-import { type Facets, type PageOf, STORY_TYPES, type Story } from "../api/stories";
+import { type Facets, STORY_TYPES, type Story } from "../api/stories";
 import { LazyPart, lazyChunk, useOpenedOnce } from "./lazy-part";
 import { StatusNotice } from "./status-notice";
-import { StoryGrid, storyKey } from "./story-grid";
-import { usePagedStories } from "./story-grid/use-paged-stories";
+import { storyKey } from "./story-grid";
+import { PagedStoryGrid } from "./story-grid/paged-story-grid";
+import { type FetchStoryPage, usePagedStories } from "./story-grid/use-paged-stories";
 import { parseSearchState, type StorySearchState, toSearchParams } from "./story-search-state";
 import { StorySelectionBar } from "./story-selection-bar";
 
@@ -38,7 +39,7 @@ export function StoryBrowser({
   emptyText,
 }: {
   queryKey: readonly unknown[];
-  fetchPage: (page: number, size: number) => Promise<PageOf<Story> & { facets?: Facets; totalCapped?: boolean }>;
+  fetchPage: FetchStoryPage;
   side?: (facets: Facets | undefined) => ReactNode;
   header?: ReactNode;
   emptyText: string;
@@ -83,10 +84,10 @@ export function StoryBrowser({
     body = <Empty style={{ padding: "48px 0" }} description={emptyText} data-testid="stories-empty" />;
   else
     body = (
-      <StoryGrid
+      <PagedStoryGrid
+        queryKey={queryKey}
+        fetchPage={fetchPage}
         total={stories.total}
-        storyAt={stories.storyAt}
-        onRange={stories.onRange}
         view={state.view}
         selected={selectedKeys}
         onToggle={toggle}

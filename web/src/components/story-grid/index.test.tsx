@@ -4,36 +4,20 @@ import { createRoot, type Root } from "react-dom/client";
 import { I18nextProvider } from "react-i18next";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Story } from "../../api/stories";
-import { createI18n } from "../../locales";
-import { StoryGrid } from ".";
-import { MAX_SCROLL_HEIGHT } from "./scroll-mapping";
+import { createI18n } from "../../locales/both-languages";
+import { stubDesktopLayout, stubMatchMedia } from "../../test-support";
+import { POINTER_PAUSE_MS, StoryGrid } from ".";
+import { gridWindow, layerTopFor, MAX_SCROLL_HEIGHT, sameWindow } from "./scroll-mapping";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 beforeAll(() => {
-  // jsdom lays nothing out: give every element the size of a desktop viewport.
-  Object.defineProperty(HTMLElement.prototype, "clientWidth", { configurable: true, get: () => 1000 });
-  Object.defineProperty(HTMLElement.prototype, "clientHeight", { configurable: true, get: () => 800 });
-  globalThis.ResizeObserver = class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
+  stubDesktopLayout();
   window.requestAnimationFrame = (callback) => {
     callback(0);
     return 0;
   };
-  Object.defineProperty(window, "matchMedia", {
-    writable: true,
-    value: (query: string) => ({
-      matches: false,
-      media: query,
-      addListener() {},
-      removeListener() {},
-      addEventListener() {},
-      removeEventListener() {},
-    }),
-  });
+  stubMatchMedia();
 });
 
 const story = (index: number) =>
@@ -111,5 +95,53 @@ describe("the story grid", () => {
     expect(shown).toContain("lib/s999999");
     expect(shown).not.toContain("lib/s0");
     expect(ranges.at(-1)?.[1]).toBe(1_000_000);
+  });
+
+  const layerOf = (grid: HTMLElement) => grid.firstElementChild?.firstElementChild as HTMLElement;
+  const scroll = (grid: HTMLElement, top: number) =>
+    act(() => {
+      grid.scrollTop = top;
+      grid.dispatchEvent(new Event("scroll"));
+    });
+
+  it("leaves rows and layer in place below the cap while the window does not change", () => {
+    const grid = render(100_000, []);
+    scroll(grid, 4_900);
+    const layer = layerOf(grid);
+    const rowTops = [...layer.children].map((row) => (row as HTMLElement).style.top);
+    const transform = layer.style.transform;
+    scroll(grid, 4_950);
+    expect([...layer.children].map((row) => (row as HTMLElement).style.top)).toEqual(rowTops);
+    expect(layer.style.transform).toBe(transform);
+    expect(transform).toBe("translateY(0px)");
+  });
+
+  it("moves the layer with the scroll mapping above the cap, between window changes too", () => {
+    const grid = render(1_000_000, []);
+    const layer = layerOf(grid);
+    scroll(grid, 3_000_010);
+    const rows = [...layer.children];
+    const before = layer.style.transform;
+    scroll(grid, 3_000_030);
+    // Same rows (the same elements), the layer moved by the mapping: 20 px of scrollbar are ≈ 62 px of rows.
+    const geometry = { viewportHeight: 800 };
+    const shown = gridWindow(3_000_030, 232, 200_000, geometry, 3);
+    expect(sameWindow(shown, gridWindow(3_000_010, 232, 200_000, geometry, 3))).toBe(true);
+    expect([...layer.children]).toEqual(rows);
+    expect(layer.style.transform).not.toBe(before);
+    expect(layer.style.transform).toBe(`translateY(${layerTopFor(3_000_030, shown.base, 232, 200_000, geometry)}px)`);
+    // The first row drawn sits (first − base) rows down the layer, within a block.
+    expect((layer.firstElementChild as HTMLElement).style.top).toBe(`${(shown.first - shown.base) * 232}px`);
+  });
+
+  it("takes no pointer events while scrolling, and takes them again once it pauses", async () => {
+    const grid = render(100_000, []);
+    const layer = layerOf(grid);
+    scroll(grid, 1_000);
+    expect(layer.style.pointerEvents).toBe("none");
+    scroll(grid, 1_100);
+    expect(layer.style.pointerEvents).toBe("none");
+    await act(() => new Promise((resolve) => setTimeout(resolve, POINTER_PAUSE_MS + 30)));
+    expect(layer.style.pointerEvents).toBe("");
   });
 });

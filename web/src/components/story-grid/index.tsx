@@ -1,9 +1,10 @@
-import { Checkbox, Tag, Typography } from "antd";
-import { type CSSProperties, memo, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { theme } from "antd";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Story } from "../../api/stories";
-import { cardImageUrl, StoryThumbnail, StoryTypeIcon } from "../story-media";
-import { columnsFor, spacerHeight, visibleRows } from "./scroll-mapping";
+import { GridCell, type GridLabels, type GridPalette, ListRow, storyKey } from "./cells";
+import { CELL_HEIGHT, cellWidth, GAP, gridColumns, LIST_ROW_HEIGHT } from "./geometry";
+import { gridWindow, layerTopFor, sameWindow, spacerHeight } from "./scroll-mapping";
 
 export type StoryGridView = "grid" | "list";
 
@@ -20,12 +21,12 @@ export interface StoryGridProps {
   height?: string;
 }
 
-const CELL_WIDTH = 180;
-const CELL_HEIGHT = 220;
-const LIST_ROW_HEIGHT = 64;
-const GAP = 12;
+export { storyKey };
 
-export const storyKey = (story: Pick<Story, "libraryId" | "storyId">) => `${story.libraryId}/${story.storyId}`;
+/** Rows drawn beyond each edge of the viewport: at least 480 px, so a wheel step never shows an empty band. */
+const OVERSCAN_PX = 480;
+/** How long after the last scroll event the cells take pointer events again (ms). */
+export const POINTER_PAUSE_MS = 120;
 
 function useSize(element: HTMLElement | null): { width: number; height: number } {
   const [size, setSize] = useState({ width: 0, height: 0 });
@@ -41,12 +42,21 @@ function useSize(element: HTMLElement | null): { width: number; height: number }
 }
 
 /**
- * The virtualized result grid (or list). Only the rows in view (plus two on
- * each side) are in the DOM. The spacer that gives the scrollbar its length is
- * capped below the browser's maximum element height and the scroll position
- * is mapped onto the rows (see scroll-mapping.ts), so 100 000 results and
- * more stay reachable down to the last one. Built by hand rather than with a
- * virtualizer library because none of them maps the scroll position.
+ * The virtualized result grid (or list). Only the rows in view (plus about
+ * 480 px on each side) are in the DOM. The spacer that gives the scrollbar
+ * its length is capped below the browser's maximum element height and the
+ * scroll position is mapped onto the rows (see scroll-mapping.ts), so
+ * 100 000 results and more stay reachable down to the last one. Built by
+ * hand rather than with a virtualizer library because none of them maps the
+ * scroll position.
+ *
+ * What keeps scrolling smooth (measured with bench/grid-scroll.bench.ts):
+ * React renders only when the window of rows changes, not on every scroll
+ * event; below the cap the rows stay where they are in the spacer and the
+ * browser scrolls them without the main thread, above it the scroll handler
+ * moves one layer; cells are plain elements (no antd component, no icon
+ * component, no i18n call but the title's), so a new row costs a few DOM
+ * nodes.
  */
 export function StoryGrid(props: StoryGridProps) {
   const {
@@ -59,17 +69,37 @@ export function StoryGrid(props: StoryGridProps) {
     onOpen,
     height = "max(360px, calc(100vh - 280px))",
   } = props;
+  const { t, i18n } = useTranslation();
+  const { token } = theme.useToken();
   const [container, setContainer] = useState<HTMLDivElement | null>(null);
+  const layer = useRef<HTMLDivElement>(null);
   const { width, height: viewportHeight } = useSize(container);
-  const [scrollTop, setScrollTop] = useState(0);
-  const frame = useRef(0);
+  // The scrollTop the window was computed at; the scroll handler changes it only when the window changes.
+  const [windowTop, setWindowTop] = useState(0);
+  const scrollTop = useRef(0);
 
-  const columns = view === "grid" ? columnsFor(width - GAP, CELL_WIDTH, GAP) : 1;
+  const columns = view === "grid" ? gridColumns(width) : 1;
+  const cardWidth = cellWidth(width, columns);
   const rowHeight = view === "grid" ? CELL_HEIGHT + GAP : LIST_ROW_HEIGHT;
   const rowCount = Math.ceil(total / columns);
   const geometry = { viewportHeight: Math.max(1, viewportHeight) };
-  const rows = visibleRows(scrollTop, rowHeight, rowCount, geometry);
+  const overscan = Math.ceil(OVERSCAN_PX / rowHeight);
   const spacer = spacerHeight({ contentHeight: rowCount * rowHeight, ...geometry });
+  const scaled = spacer < rowCount * rowHeight;
+  const rows = gridWindow(windowTop, rowHeight, rowCount, geometry, overscan);
+
+  // What the scroll handler needs, as of the last render.
+  const current = useRef({ rows, rowHeight, rowCount, geometry, overscan, scaled });
+  current.current = { rows, rowHeight, rowCount, geometry, overscan, scaled };
+
+  const placeLayer = (layerTop: number) => {
+    if (layer.current) layer.current.style.transform = `translateY(${layerTop}px)`;
+  };
+  // After every render, the layer goes where the latest scroll position puts the rendered rows.
+  useLayoutEffect(() => {
+    const now = current.current;
+    placeLayer(layerTopFor(scrollTop.current, now.rows.base, now.rowHeight, now.rowCount, now.geometry));
+  });
 
   useEffect(() => {
     onRange(rows.first * columns, Math.min(total, rows.last * columns));
@@ -79,13 +109,67 @@ export function StoryGrid(props: StoryGridProps) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the total changing means a new result
   useEffect(() => {
     if (container) container.scrollTop = 0;
-    setScrollTop(0);
+    scrollTop.current = 0;
+    setWindowTop(0);
   }, [container, total]);
 
-  const onScroll = () => {
-    cancelAnimationFrame(frame.current);
-    frame.current = requestAnimationFrame(() => setScrollTop(container?.scrollTop ?? 0));
+  // While the grid scrolls, the cells passing under a still pointer would each get hover events and
+  // hit tests (seen in the profile): the layer takes no pointer events until the scrolling pauses.
+  const scrolling = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(scrolling.current), []);
+  const pausePointer = () => {
+    if (!layer.current) return;
+    if (scrolling.current === undefined) layer.current.style.pointerEvents = "none";
+    clearTimeout(scrolling.current);
+    scrolling.current = setTimeout(() => {
+      scrolling.current = undefined;
+      if (layer.current) layer.current.style.pointerEvents = "";
+    }, POINTER_PAUSE_MS);
   };
+
+  const onScroll = () => {
+    if (!container) return;
+    pausePointer();
+    scrollTop.current = container.scrollTop;
+    const now = current.current;
+    const next = gridWindow(scrollTop.current, now.rowHeight, now.rowCount, now.geometry, now.overscan);
+    if (!sameWindow(next, now.rows)) setWindowTop(scrollTop.current);
+    // Above the cap the rows move faster than the scrollbar: move the layer now, without React.
+    else if (now.scaled) placeLayer(next.layerTop);
+  };
+
+  const palette = useMemo<GridPalette>(
+    () => ({
+      primary: token.colorPrimary,
+      selectedBg: token.colorPrimaryBg,
+      text: token.colorText,
+      secondary: token.colorTextSecondary,
+      border: token.colorBorderSecondary,
+      background: token.colorBgContainer,
+      fill: token.colorFillQuaternary,
+      placeholder: token.colorFillSecondary,
+      icon: token.colorTextQuaternary,
+      link: token.colorLink,
+    }),
+    [token],
+  );
+  const labels = useMemo<GridLabels>(() => {
+    // "Open {{title}}" translated once, the title put in per cell (an i18next call per cell shows in the profile).
+    const [before = "", after = ""] = t("stories.open", { title: "\u0000" }).split("\u0000");
+    return {
+      open: (title: string) => before + title + after,
+      select: t("stories.select"),
+      untitled: t("stories.untitled"),
+      draft: t("stories.status.draft"),
+      types: {
+        photo: t("stories.type.photo"),
+        video: t("stories.type.video"),
+        audio: t("stories.type.audio"),
+        composite: t("stories.type.composite"),
+      },
+      date: new Intl.DateTimeFormat(i18n.language, { dateStyle: "short", timeStyle: "medium" }),
+    };
+  }, [t, i18n.language]);
 
   const rendered = [];
   for (let row = rows.first; row < rows.last; row++) {
@@ -94,24 +178,18 @@ export function StoryGrid(props: StoryGridProps) {
       const index = row * columns + column;
       if (index >= total) break;
       const story = storyAt(index);
+      const Cell = view === "grid" ? GridCell : ListRow;
       cells.push(
-        view === "grid" ? (
-          <GridCell
-            key={index}
-            story={story}
-            selected={story ? selected.has(storyKey(story)) : false}
-            onToggle={onToggle}
-            onOpen={onOpen}
-          />
-        ) : (
-          <ListRow
-            key={index}
-            story={story}
-            selected={story ? selected.has(storyKey(story)) : false}
-            onToggle={onToggle}
-            onOpen={onOpen}
-          />
-        ),
+        <Cell
+          key={index}
+          story={story}
+          selected={story ? selected.has(storyKey(story)) : false}
+          onToggle={onToggle}
+          onOpen={onOpen}
+          palette={palette}
+          labels={labels}
+          width={cardWidth}
+        />,
       );
     }
     rendered.push(
@@ -121,11 +199,12 @@ export function StoryGrid(props: StoryGridProps) {
           position: "absolute",
           left: 0,
           right: 0,
-          top: rows.firstTop + (row - rows.first) * rowHeight,
+          top: (row - rows.base) * rowHeight,
           height: rowHeight,
           display: "flex",
           gap: GAP,
           padding: view === "grid" ? `0 ${GAP}px` : 0,
+          contain: "strict",
         }}
       >
         {cells}
@@ -139,20 +218,12 @@ export function StoryGrid(props: StoryGridProps) {
       onScroll={onScroll}
       data-testid="story-grid"
       data-total={total}
-      style={{ height, overflowY: "auto", position: "relative", contain: "strict" }}
+      style={{ height, overflowY: "auto", position: "relative", contain: "strict", overflowAnchor: "none" }}
     >
       <div style={{ height: spacer, position: "relative" }}>
-        {/* Moved with a transform, so a scroll step repaints the layer without laying the grid out again. */}
         <div
-          style={{
-            position: "absolute",
-            left: 0,
-            right: 0,
-            top: 0,
-            height: 0,
-            transform: `translateY(${scrollTop}px)`,
-            willChange: "transform",
-          }}
+          ref={layer}
+          style={{ position: "absolute", left: 0, right: 0, top: 0, height: 0, willChange: "transform" }}
         >
           {rendered}
         </div>
@@ -160,112 +231,3 @@ export function StoryGrid(props: StoryGridProps) {
     </div>
   );
 }
-
-interface CellProps {
-  story: Story | undefined;
-  selected: boolean;
-  onToggle: (story: Story) => void;
-  onOpen: (story: Story) => void;
-}
-
-const cardStyle = (selected: boolean): CSSProperties => ({
-  width: CELL_WIDTH,
-  height: CELL_HEIGHT,
-  border: `1px solid ${selected ? "#1677ff" : "#f0f0f0"}`,
-  borderRadius: 8,
-  overflow: "hidden",
-  background: "#fff",
-  position: "relative",
-  cursor: "pointer",
-  flex: "none",
-});
-
-/** One line, cut with an ellipsis by CSS (antd's ellipsis measures every cell, which scrolling cannot afford). */
-const oneLine: CSSProperties = { display: "block", whiteSpace: "nowrap", overflow: "hidden", textOverflow: "ellipsis" };
-
-/** A cell whose page is still loading: flat grey blocks, no animation running under a fast scroll. */
-function Placeholder({ style }: { style: CSSProperties }) {
-  const block: CSSProperties = { background: "#f0f0f0", borderRadius: 4 };
-  return (
-    <div style={style} data-testid="story-placeholder" aria-busy="true">
-      <div style={{ ...block, height: "60%" }} />
-      <div style={{ ...block, height: 14, marginTop: 10, width: "80%" }} />
-      <div style={{ ...block, height: 12, marginTop: 8, width: "50%" }} />
-    </div>
-  );
-}
-
-/**
- * Cells are memoized: a scroll step re-renders the grid to move its rows,
- * while a cell changes only when its story (from the query cache), its
- * selection or the handlers do.
- */
-const GridCell = memo(function GridCell({ story, selected, onToggle, onOpen }: CellProps) {
-  const { t } = useTranslation();
-  if (!story) return <Placeholder style={{ ...cardStyle(false), padding: 8 }} />;
-  return (
-    <div style={cardStyle(selected)} data-testid="story-card" data-story={storyKey(story)}>
-      <button
-        type="button"
-        onClick={() => onOpen(story)}
-        aria-label={t("stories.open", { title: story.title || story.originalName || story.storyId })}
-        style={{ all: "unset", display: "block", width: "100%", height: CELL_HEIGHT - 52 }}
-      >
-        <StoryThumbnail src={cardImageUrl(story)} type={story.type} alt={story.title} />
-      </button>
-      <Checkbox
-        checked={selected}
-        onChange={() => onToggle(story)}
-        aria-label={t("stories.select")}
-        style={{ position: "absolute", top: 6, left: 8 }}
-      />
-      <div style={{ padding: "4px 8px" }}>
-        <Typography.Text style={oneLine} title={story.title}>
-          {story.title || story.originalName || t("stories.untitled")}
-        </Typography.Text>
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-          <StoryTypeIcon type={story.type} /> {t(`stories.type.${story.type}`)}
-          {story.status === "draft" ? <Tag style={{ marginLeft: 4 }}>{t("stories.status.draft")}</Tag> : null}
-        </Typography.Text>
-      </div>
-    </div>
-  );
-});
-
-const ListRow = memo(function ListRow({ story, selected, onToggle, onOpen }: CellProps) {
-  const { t, i18n } = useTranslation();
-  if (!story) return <Placeholder style={{ flex: 1, padding: 8, height: LIST_ROW_HEIGHT - 8 }} />;
-  return (
-    <div
-      data-testid="story-card"
-      data-story={storyKey(story)}
-      style={{
-        flex: 1,
-        display: "flex",
-        alignItems: "center",
-        gap: 12,
-        padding: "0 8px",
-        borderBottom: "1px solid #f0f0f0",
-        background: selected ? "#e6f4ff" : undefined,
-      }}
-    >
-      <Checkbox checked={selected} onChange={() => onToggle(story)} aria-label={t("stories.select")} />
-      <button
-        type="button"
-        onClick={() => onOpen(story)}
-        style={{ all: "unset", width: 56, height: 56, cursor: "pointer" }}
-      >
-        <StoryThumbnail src={cardImageUrl(story)} type={story.type} alt={story.title} />
-      </button>
-      <Typography.Link onClick={() => onOpen(story)} style={{ ...oneLine, flex: 1, minWidth: 0 }}>
-        {story.title || story.originalName || t("stories.untitled")}
-      </Typography.Link>
-      <Typography.Text type="secondary" style={{ width: 80 }}>
-        {t(`stories.type.${story.type}`)}
-      </Typography.Text>
-      <Typography.Text type="secondary" style={{ width: 160 }}>
-        {new Date(story.updatedAt).toLocaleString(i18n.language)}
-      </Typography.Text>
-    </div>
-  );
-});

@@ -69,9 +69,53 @@ export function visibleRows(
   return { first, last, firstTop: first * rowHeight - offset };
 }
 
-/** Columns that fit a width, at least one. */
-export function columnsFor(width: number, cellWidth: number, gap: number): number {
-  return Math.max(1, Math.floor((width + gap) / (cellWidth + gap)));
+/**
+ * Rows are drawn in a layer at (row − base) × rowHeight, base being the first
+ * row of the block of BLOCK_ROWS rows the window starts in. Rows already
+ * drawn keep their place while the window moves inside a block (no layout of
+ * them again), and no row is drawn more than a block's height down the layer,
+ * far below the browser's layout limits whatever the length of the result.
+ */
+export const BLOCK_ROWS = 4096;
+
+export interface GridWindow extends VisibleRows {
+  /** The first row of the block: rows are drawn at (row − base) × rowHeight in the layer. */
+  base: number;
+  /**
+   * Where the layer goes in the spacer (its translateY). Below the cap it is
+   * base × rowHeight and stays put while the browser scrolls; above it, the
+   * scroll mapping moves the layer on every scroll step.
+   */
+  layerTop: number;
+}
+
+/** The rows to render for a scrollTop and where to put them. */
+export function gridWindow(
+  scrollTop: number,
+  rowHeight: number,
+  rowCount: number,
+  geometry: Omit<ScrollGeometry, "contentHeight">,
+  overscan = 2,
+): GridWindow {
+  const rows = visibleRows(scrollTop, rowHeight, rowCount, geometry, overscan);
+  const base = rows.first - (rows.first % BLOCK_ROWS);
+  return { ...rows, base, layerTop: layerTopFor(scrollTop, base, rowHeight, rowCount, geometry) };
+}
+
+/** The layer's place for rows drawn from `base` at a scrollTop: row r lands at scrollTop + r × rowHeight − offset. */
+export function layerTopFor(
+  scrollTop: number,
+  base: number,
+  rowHeight: number,
+  rowCount: number,
+  geometry: Omit<ScrollGeometry, "contentHeight">,
+): number {
+  return scrollTop - contentOffset(scrollTop, { ...geometry, contentHeight: rowCount * rowHeight }) + base * rowHeight;
+}
+
+/** Same rows at the same places (only the layer may move). */
+export function sameWindow(a: GridWindow, b: GridWindow): boolean {
+  return a.first === b.first && a.last === b.last && a.base === b.base;
 }
 
 /** The zero-based pages of `pageSize` items that hold the items [firstItem, lastItem). */

@@ -1,28 +1,107 @@
-import { keepPreviousData, useQueries, useQuery } from "@tanstack/react-query";
-import { useCallback, useState } from "react";
+import { keepPreviousData, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { Facets, PageOf, Story } from "../../api/stories";
 import { pagesFor } from "./scroll-mapping";
 
 export const GRID_PAGE_SIZE = 100;
 
 /**
- * A long result loaded page by page as the grid shows it: the first page
- * gives the total (and the facets), the others are fetched when their rows
- * come into view. Pages are cached by TanStack Query under `key`.
+ * Items fetched beyond each end of the range, so the next page is usually
+ * there before its rows come into view: the rows are then drawn once, with
+ * their stories, rather than as placeholders replaced a moment later.
  */
-export function usePagedStories(
-  key: readonly unknown[],
-  fetchPage: (page: number, size: number) => Promise<PageOf<Story> & { facets?: Facets; totalCapped?: boolean }>,
-) {
-  const [range, setRange] = useState<[number, number]>([0, GRID_PAGE_SIZE]);
+export const PREFETCH_ITEMS = GRID_PAGE_SIZE / 2;
+
+/** How long the range must stay put after a jump before its pages are fetched (ms). */
+export const SETTLE_MS = 150;
+
+export type FetchStoryPage = (
+  page: number,
+  size: number,
+) => Promise<PageOf<Story> & { facets?: Facets; totalCapped?: boolean }>;
+
+/**
+ * The first page of a long result: the total, the facets and its stories.
+ * The other pages are the grid's (`useStoryPages`), so scrolling re-renders
+ * the grid and not the page around it (the facets, the header).
+ */
+export function usePagedStories(key: readonly unknown[], fetchPage: FetchStoryPage) {
   const first = useQuery({
     queryKey: [...key, 0],
     queryFn: () => fetchPage(0, GRID_PAGE_SIZE),
     placeholderData: keepPreviousData,
     retry: false,
   });
-  const total = first.data?.totalElements ?? 0;
-  const pages = pagesFor(range[0], Math.min(range[1], total), GRID_PAGE_SIZE).filter((page) => page > 0);
+  return {
+    total: first.data?.totalElements ?? 0,
+    /** More match than the search looks at (a full-text search over its newest matches). */
+    capped: first.data?.totalCapped === true,
+    facets: first.isPlaceholderData ? undefined : first.data?.facets,
+    isLoading: first.isLoading,
+    isFetching: first.isFetching,
+    isError: first.isError,
+    error: first.error,
+    refetch: first.refetch,
+  };
+}
+
+/**
+ * Whether the grid jumped (the scrollbar dragged, End pressed) rather than
+ * scrolled: none of the pages of `next` is one of `current`'s or next to them.
+ */
+export function isJump(current: readonly [number, number], next: readonly [number, number], pageSize: number) {
+  if (current[1] <= current[0] || next[1] <= next[0]) return false;
+  const firstPage = (item: number) => Math.floor(item / pageSize);
+  const lastPage = (range: readonly [number, number]) => firstPage(range[1] - 1);
+  return firstPage(next[0]) > lastPage(current) + 1 || lastPage(next) < firstPage(current[0]) - 1;
+}
+
+/**
+ * The range whose pages to fetch. A scroll step is taken at once; a jump is
+ * taken once the range has stayed put for SETTLE_MS, so dragging the
+ * scrollbar across 100 000 results fetches the pages where it stops, not
+ * every page it passes over. A step from where a jump landed (the wheel
+ * turning right after it) is a scroll step again.
+ */
+export function useSettledRange(pageSize: number, initial: [number, number]) {
+  const [settled, setSettled] = useState<[number, number]>(initial);
+  const current = useRef(settled);
+  const requested = useRef(settled);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const request = useCallback(
+    (from: number, to: number) => {
+      const next: [number, number] = [from, to];
+      const jumped = isJump(current.current, next, pageSize) && isJump(requested.current, next, pageSize);
+      requested.current = next;
+      clearTimeout(timer.current);
+      const take = () => {
+        if (current.current[0] === from && current.current[1] === to) return;
+        current.current = next;
+        setSettled(next);
+      };
+      if (jumped) timer.current = setTimeout(take, SETTLE_MS);
+      else take();
+    },
+    [pageSize],
+  );
+  return [settled, request] as const;
+}
+
+/**
+ * The stories of the items the grid shows, loaded page by page when their
+ * rows come near the view (PREFETCH_ITEMS), cached by TanStack Query under `key` + page number
+ * (the first page is `usePagedStories`'s query). A page already in the cache
+ * shows at once, even while a jump settles.
+ */
+export function useStoryPages(key: readonly unknown[], fetchPage: FetchStoryPage, total: number) {
+  const client = useQueryClient();
+  const [range, onRange] = useSettledRange(GRID_PAGE_SIZE, [0, GRID_PAGE_SIZE]);
+  const pages = pagesFor(
+    Math.max(0, range[0] - PREFETCH_ITEMS),
+    Math.min(range[1] + PREFETCH_ITEMS, total),
+    GRID_PAGE_SIZE,
+  ).filter((page) => page > 0);
   const others = useQueries({
     queries: pages.map((page) => ({
       queryKey: [...key, page],
@@ -31,28 +110,17 @@ export function usePagedStories(
       retry: false,
     })),
   });
-  const loaded = new Map<number, Story[]>();
-  if (first.data && !first.isPlaceholderData) loaded.set(0, first.data.content);
+  const loaded = new Map<number, Story[] | undefined>();
   pages.forEach((page, index) => {
     const content = others[index]?.data?.content;
     if (content) loaded.set(page, content);
   });
-  const storyAt = (index: number): Story | undefined =>
-    loaded.get(Math.floor(index / GRID_PAGE_SIZE))?.[index % GRID_PAGE_SIZE];
-  const onRange = useCallback((from: number, to: number) => {
-    setRange((current) => (current[0] === from && current[1] === to ? current : [from, to]));
-  }, []);
-  return {
-    total,
-    /** More match than the search looks at (a full-text search over its newest matches). */
-    capped: first.data?.totalCapped === true,
-    facets: first.isPlaceholderData ? undefined : first.data?.facets,
-    isLoading: first.isLoading,
-    isFetching: first.isFetching,
-    isError: first.isError,
-    error: first.error,
-    storyAt,
-    onRange,
-    refetch: first.refetch,
+  // A page outside the fetched range (a jump still settling) may be in the cache; looked up once per render.
+  const pageOf = (page: number): Story[] | undefined => {
+    if (!loaded.has(page)) loaded.set(page, client.getQueryData<PageOf<Story>>([...key, page])?.content);
+    return loaded.get(page);
   };
+  const storyAt = (index: number): Story | undefined =>
+    pageOf(Math.floor(index / GRID_PAGE_SIZE))?.[index % GRID_PAGE_SIZE];
+  return { storyAt, onRange };
 }
