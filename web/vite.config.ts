@@ -22,8 +22,75 @@ export function onlyAppLanguages(): Plugin {
   };
 }
 
+/**
+ * antd's form context (which Input, Select and the other fields read for their
+ * status, form or not) imports `FormProvider` from rc-field-form's index, and
+ * the index's module-level statements keep the whole form engine and its
+ * validator in every page that has an input: ≈ 13 KB gzipped of the search
+ * page's first load (issue 5). Importing the same module by its own path keeps
+ * one `FormProvider` (the index re-exports it) and leaves the engine to the
+ * pages with forms.
+ */
+export function formContextWithoutFormEngine(): Plugin {
+  const formContext = /[\\/]antd[\\/]es[\\/]form[\\/]context\.js$/;
+  return {
+    name: "dams-form-context-without-form-engine",
+    enforce: "pre",
+    transform(code, id) {
+      if (!formContext.test(id)) return null;
+      const direct = code.replace("from 'rc-field-form';", "from 'rc-field-form/es/FormContext';");
+      if (direct === code)
+        this.warn("antd's form context no longer imports rc-field-form's index: the rewrite is stale");
+      return direct;
+    },
+  };
+}
+
+/**
+ * rc-resize-observer bundles resize-observer-polyfill (≈ 4 KB gzipped), which
+ * hands out the browser's own ResizeObserver wherever there is one: in every
+ * browser Vite's build targets. The native one, without the polyfill.
+ */
+export function nativeResizeObserver(): Plugin {
+  const polyfill = /[\\/]resize-observer-polyfill[\\/]dist[\\/]ResizeObserver\.es\.js$/;
+  return {
+    name: "dams-native-resize-observer",
+    enforce: "pre",
+    load: (id) => (polyfill.test(id) ? "export default globalThis.ResizeObserver;" : null),
+  };
+}
+
+/**
+ * antd's button styles take one small function, `isBright`, from the colour
+ * picker's presets module; that module also holds the presets component, which
+ * the lazily loaded colour picker uses, so the bundler keeps the whole module,
+ * with Collapse, in the entry (≈ 5 KB gzipped). The button styles get their own
+ * copy of the module (a query makes it a separate module), in which the unused
+ * component and Collapse are shaken out.
+ */
+export function buttonStylesWithoutCollapse(): Plugin {
+  const buttonToken = /[\\/]antd[\\/]es[\\/]button[\\/]style[\\/]token\.js$/;
+  const presets = "'../../color-picker/components/ColorPresets'";
+  return {
+    name: "dams-button-styles-without-collapse",
+    enforce: "pre",
+    transform(code, id) {
+      if (!buttonToken.test(id)) return null;
+      if (!code.includes(presets))
+        this.warn("antd's button styles no longer import the colour presets: the rewrite is stale");
+      return code.replace(presets, "'../../color-picker/components/ColorPresets.js?button-styles'");
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), onlyAppLanguages()],
+  plugins: [
+    react(),
+    onlyAppLanguages(),
+    formContextWithoutFormEngine(),
+    nativeResizeObserver(),
+    buttonStylesWithoutCollapse(),
+  ],
   resolve: {
     alias: [
       // `@ant-design/icons/ArrowLeftOutlined` (as ProLayout imports it) is a CommonJS file that pulls

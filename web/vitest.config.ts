@@ -8,5 +8,6 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.{ts,tsx}"],
     environment: "node",
+    setupFiles: ["src/test-setup.ts"],
   },
 });

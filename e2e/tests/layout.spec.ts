@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { openApp, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { en, openApp, snapshot, watchConsoleErrors, zh } from "./helpers.js";
 
 const tabBar = (page: Page) => page.locator(".dams-tab-bar");
 // The tabs themselves, not their close buttons (which antd also gives role "tab").
@@ -18,9 +18,7 @@ test.describe("menus", () => {
     const errors = watchConsoleErrors(page);
     await page.setViewportSize({ width: 1440, height: 900 });
     await openApp(page, "/frontend/search");
-    const topMenu = page
-      .locator(".ant-pro-top-nav-header .ant-menu-horizontal, .ant-layout-header .ant-menu-horizontal")
-      .first();
+    const topMenu = page.locator(".dams-header .ant-menu-horizontal").first();
     await expect(topMenu).toBeVisible();
     for (const key of ["menu.search", "menu.upload", "menu.story", "menu.halfproduct", "menu.share"]) {
       await expect(topMenu.getByText(zh(key), { exact: true })).toBeVisible();
@@ -37,7 +35,7 @@ test.describe("menus", () => {
     const errors = watchConsoleErrors(page);
     await page.setViewportSize({ width: 1440, height: 900 });
     await openApp(page, "/backend");
-    const sider = page.locator(".ant-pro-sider");
+    const sider = page.locator(".dams-sider");
     await expect(sider).toBeVisible();
     for (const key of ["menu.manage.monitor", "menu.manage.userrole", "menu.manage.setting"]) {
       await expect(sider.getByText(zh(key), { exact: true })).toBeVisible();
@@ -107,7 +105,7 @@ test.describe("multi-tab bar", () => {
 });
 
 test.describe("device classes", () => {
-  const siderWidth = async (page: Page) => (await page.locator(".ant-pro-sider").boundingBox())?.width;
+  const siderWidth = async (page: Page) => (await page.locator(".dams-sider").boundingBox())?.width;
 
   test("desktop at 1440 px: the back area's sidebar is open at 256 px", async ({ page }, testInfo) => {
     await page.setViewportSize({ width: 1440, height: 900 });
@@ -126,11 +124,11 @@ test.describe("device classes", () => {
   test("mobile at 375 px: the menu is a drawer behind a toggle", async ({ page }, testInfo) => {
     await page.setViewportSize({ width: 375, height: 812 });
     await openApp(page, "/backend");
-    const toggle = page.locator(".ant-pro-global-header-collapsed-button");
+    const toggle = page.locator(".dams-menu-toggle");
     await expect(toggle).toBeVisible();
     await snapshot(page, testInfo, "back-375");
     await toggle.click();
-    const drawer = page.locator(".ant-drawer-content .ant-pro-sider");
+    const drawer = page.locator(".ant-drawer-content .dams-sider");
     await expect(drawer).toBeVisible();
     await expect.poll(async () => (await drawer.boundingBox())?.width).toBe(256);
     await expect(drawer.getByText(zh("menu.manage.userrole"), { exact: true })).toBeVisible();
@@ -162,7 +160,37 @@ test.describe("settings drawer", () => {
 
   test("is not offered without the flag in a production build", async ({ page }) => {
     await openApp(page, "/frontend/search");
-    await expect(page.locator(".ant-pro-layout")).toBeVisible();
+    await expect(page.locator(".dams-layout")).toBeVisible();
     await expect(page.getByTestId("settings-toggle")).toHaveCount(0);
+  });
+});
+
+test.describe("language", () => {
+  test("only the language in use loads; switching fetches the other and changes the page, and it sticks", async ({
+    page,
+  }) => {
+    const errors = watchConsoleErrors(page);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await openApp(page, "/frontend/search");
+    // Count from a fresh load of the page (signing in loaded other pages before).
+    const packs = new Set<string>();
+    page.on("response", (response) => {
+      if (/\/assets\/pack-[\w-]+\.js$/.test(response.url())) packs.add(response.url());
+    });
+    await page.reload({ waitUntil: "networkidle" });
+    const title = page.locator(".dams-page-title");
+    await expect(title).toHaveText(zh("menu.search"));
+    expect(packs.size).toBe(1);
+
+    await page.getByTestId("language-switch").hover();
+    await page.getByRole("menuitem", { name: zh("layout.lang.en-US") }).click();
+    await expect(title).toHaveText(en("menu.search"));
+    await expect(page.locator("html")).toHaveAttribute("lang", "en-US");
+    await expect(page.getByRole("searchbox", { name: en("layout.search.placeholder"), exact: true })).toBeVisible();
+    expect(packs.size).toBe(2);
+
+    await page.reload();
+    await expect(title).toHaveText(en("menu.search"));
+    expect(errors).toEqual([]);
   });
 });

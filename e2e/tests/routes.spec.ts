@@ -63,7 +63,7 @@ test.describe("fixed routes of spec section 2", () => {
   test("hidden /source pages render without the menus' chrome", async ({ page }) => {
     await openPublic(page, "/source/editimg");
     await expect(page).toHaveTitle(titleOf(zh, "route.source.editimg"));
-    await expect(page.locator(".ant-pro-layout")).toHaveCount(0);
+    await expect(page.locator(".dams-layout")).toHaveCount(0);
   });
 });
 

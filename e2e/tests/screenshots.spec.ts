@@ -108,6 +108,6 @@ for (const size of WIDTHS) {
       await snapshot(page, testInfo, `${size.name}-${shot.name}`);
     }
     // The phone's menu is behind a toggle in the header.
-    if (size.name === "mobile") await expect(page.locator(".ant-pro-global-header-collapsed-button")).toBeVisible();
+    if (size.name === "mobile") await expect(page.locator(".dams-menu-toggle")).toBeVisible();
   });
 }

@@ -1,15 +1,13 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { App as AntApp, ConfigProvider, message } from "antd";
-// The ES modules: antd/locale/* are CommonJS re-exports that drag antd/lib copies into the bundle.
-import enUS from "antd/es/locale/en_US";
-import zhCN from "antd/es/locale/zh_CN";
+import { ConfigProvider, message } from "antd";
 import { I18nextProvider } from "react-i18next";
 import { BrowserRouter } from "react-router-dom";
 import { SessionGate } from "./auth/session-gate";
+import { FeedbackProvider } from "./components/feedback";
 import { MESSAGE_CONFIG } from "./config";
 import { LanguageProvider, useLanguage } from "./layouts/language-context";
 import { SettingsProvider, useSettings } from "./layouts/settings-context";
-import { i18n } from "./locales";
+import { i18n, type Language, type LanguagePack } from "./locales";
 import { AppRoutes } from "./router";
 
 message.config(MESSAGE_CONFIG);
@@ -19,29 +17,27 @@ const queryClient = new QueryClient({
 });
 
 function Themed() {
-  const { language } = useLanguage();
+  const { antdLocale } = useLanguage();
   const { settings } = useSettings();
   return (
-    <ConfigProvider
-      locale={language === "zh-CN" ? zhCN : enUS}
-      theme={{ token: { colorPrimary: settings.primaryColor } }}
-    >
-      <AntApp message={MESSAGE_CONFIG}>
+    <ConfigProvider locale={antdLocale} theme={{ token: { colorPrimary: settings.primaryColor } }}>
+      <FeedbackProvider>
         <BrowserRouter>
           <SessionGate>
             <AppRoutes />
           </SessionGate>
         </BrowserRouter>
-      </AntApp>
+      </FeedbackProvider>
     </ConfigProvider>
   );
 }
 
-export function App() {
+/** `language` and its pack are loaded before the first render (main.tsx). */
+export function App({ language, pack }: { language: Language; pack: LanguagePack }) {
   return (
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
-        <LanguageProvider>
+        <LanguageProvider initial={{ language, pack }}>
           <SettingsProvider>
             <Themed />
           </SettingsProvider>

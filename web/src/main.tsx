@@ -4,7 +4,7 @@ import { createRoot } from "react-dom/client";
 import { acceptHashToken } from "./api/session";
 import { App } from "./app";
 import "./global.css";
-import { i18n } from "./locales";
+import { i18n, type Language, loadLanguage } from "./locales";
 import { chunkNameFromError } from "./router/chunk-load";
 
 // CSS and JS preloads that fail (spec section 8: "CSS chunk load likewise").
@@ -18,8 +18,17 @@ acceptHashToken();
 
 const root = document.getElementById("root");
 if (!root) throw new Error("#root is missing from index.html");
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+const language = i18n.language as Language;
+// Only the language in use is fetched (issue 5); the other one when the user switches.
+loadLanguage(language).then(
+  (pack) =>
+    createRoot(root).render(
+      <StrictMode>
+        <App language={language} pack={pack} />
+      </StrictMode>,
+    ),
+  () => {
+    // No strings to say it with: spec section 8's message, in its original words.
+    root.textContent = `Loading chunk locale-${language} failed`;
+  },
 );

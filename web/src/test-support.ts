@@ -16,3 +16,31 @@ export function memoryStorage(initial: Record<string, string> = {}): Storage {
     },
   };
 }
+
+/** jsdom has no `matchMedia` (antd's responsive hooks call it): every query answers "no match". */
+export function stubMatchMedia(): void {
+  Object.defineProperty(window, "matchMedia", {
+    writable: true,
+    value: (query: string) => ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener() {},
+      removeListener() {},
+      addEventListener() {},
+      removeEventListener() {},
+      dispatchEvent: () => false,
+    }),
+  });
+}
+
+/** jsdom lays nothing out: every element gets the size of a desktop viewport, and ResizeObserver does nothing. */
+export function stubDesktopLayout(): void {
+  Object.defineProperty(HTMLElement.prototype, "clientWidth", { configurable: true, get: () => 1000 });
+  Object.defineProperty(HTMLElement.prototype, "clientHeight", { configurable: true, get: () => 800 });
+  globalThis.ResizeObserver = class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createI18n } from "../locales";
+import { createI18n } from "../locales/both-languages";
 import { errorNotice, type Translate } from "./error-messages";
 
 const en = createI18n("en-US");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createI18n } from "../locales";
+import { createI18n } from "../locales/both-languages";
 import { retryWait } from "../pages/user/components/retry-wait";
 import { retryAfterSeconds } from "./identity";
 

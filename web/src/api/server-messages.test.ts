@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createI18n } from "../locales";
+import { createI18n } from "../locales/both-languages";
 import { serverMessage } from "./server-messages";
 
 const translator = (language: "zh-CN" | "en-US") => {
@@ -57,5 +57,30 @@ describe("server messages in the user's language", () => {
   it("translates the states a refusal names", () => {
     const message = { msg: "this fetch is done", msgCode: "fetch.notCancellable", msgParams: { state: "done" } };
     expect(serverMessage(message, translator("zh-CN"))).toBe("该下载已完成；只能取消排队中或下载中的任务。");
+  });
+
+  it("translates the content sniffer's refusals: what the file is, and the accepted types", () => {
+    const accepted = { photoTypes: "JPEG, PNG", videoTypes: "MP4, MOV", audioTypes: "MP3, AAC" };
+    const html = {
+      msg: "This file is an HTML document, which cannot be uploaded. Accepted: images (JPEG, PNG), video (MP4, MOV) and audio (MP3, AAC).",
+      msgCode: "file.refused",
+      msgParams: { content: "html", ...accepted },
+    };
+    expect(serverMessage(html, translator("en-US"))).toBe(html.msg);
+    expect(serverMessage(html, translator("zh-CN"))).toBe(
+      "此文件是HTML 网页，不能上传。可上传：图片（JPEG, PNG）、视频（MP4, MOV）和音频（MP3, AAC）。",
+    );
+    const other = {
+      msg: "This file is a ICO file (image/x-icon), which cannot be uploaded. Accepted: images (JPEG, PNG), video (MP4, MOV) and audio (MP3, AAC).",
+      msgCode: "file.refusedType",
+      msgParams: { type: "ICO", mime: "image/x-icon", ...accepted },
+    };
+    expect(serverMessage(other, translator("en-US"))).toBe(other.msg);
+    expect(serverMessage(other, translator("zh-CN"))).toBe(
+      "此文件是 ICO 文件（image/x-icon），不能上传。可上传：图片（JPEG, PNG）、视频（MP4, MOV）和音频（MP3, AAC）。",
+    );
+    expect(
+      serverMessage({ msg: "This file is empty, …", msgCode: "file.empty", msgParams: accepted }, translator("zh-CN")),
+    ).toBe("此文件为空，不能上传。可上传：图片（JPEG, PNG）、视频（MP4, MOV）和音频（MP3, AAC）。");
   });
 });

@@ -4,22 +4,13 @@ import { createRoot } from "react-dom/client";
 import { I18nextProvider } from "react-i18next";
 import { MemoryRouter, Route, Routes } from "react-router-dom";
 import { afterEach, describe, expect, it } from "vitest";
-import { createI18n } from "../locales";
+import { createI18n } from "../locales/both-languages";
+import { stubMatchMedia } from "../test-support";
 import { ExceptionResult } from "./exception-result";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-const matchMedia = (query: string) => ({
-  matches: false,
-  media: query,
-  onchange: null,
-  addListener: () => {},
-  removeListener: () => {},
-  addEventListener: () => {},
-  removeEventListener: () => {},
-  dispatchEvent: () => false,
-});
-Object.defineProperty(window, "matchMedia", { writable: true, value: matchMedia });
+stubMatchMedia();
 
 let container: HTMLDivElement;
 afterEach(() => container?.remove());

@@ -1,5 +1,9 @@
-import { FileImageOutlined, FileOutlined, SoundOutlined, VideoCameraOutlined } from "@ant-design/icons";
-import { type CSSProperties, useEffect, useState } from "react";
+import FileImageOutlined from "@ant-design/icons-svg/es/asn/FileImageOutlined";
+import FileOutlined from "@ant-design/icons-svg/es/asn/FileOutlined";
+import SoundOutlined from "@ant-design/icons-svg/es/asn/SoundOutlined";
+import VideoCameraOutlined from "@ant-design/icons-svg/es/asn/VideoCameraOutlined";
+import type { AbstractNode, IconDefinition } from "@ant-design/icons-svg/es/types";
+import { type CSSProperties, createElement, type ReactNode, useEffect, useState } from "react";
 import type { Story, StoryType } from "../api/stories";
 
 /**
@@ -21,17 +25,54 @@ export function useMediaJson<T>(url: string | null | undefined): T | null {
   return value;
 }
 
+const TYPE_ICONS: Record<StoryType, IconDefinition> = {
+  photo: FileImageOutlined,
+  video: VideoCameraOutlined,
+  audio: SoundOutlined,
+  composite: FileOutlined,
+};
+
+function svgChildren(nodes: AbstractNode[] | undefined): ReactNode[] | undefined {
+  return nodes?.map((node, index) =>
+    createElement(node.tag, { key: index, ...node.attrs }, svgChildren(node.children)),
+  );
+}
+
+/** Each type's outline as plain SVG elements, built once. */
+const TYPE_SVGS = Object.fromEntries(
+  Object.entries(TYPE_ICONS).map(([type, definition]) => {
+    const root =
+      typeof definition.icon === "function" ? definition.icon("currentColor", "currentColor") : definition.icon;
+    return [type, svgChildren(root.children)];
+  }),
+) as Record<StoryType, ReactNode[]>;
+const TYPE_VIEWBOXES = Object.fromEntries(
+  Object.entries(TYPE_ICONS).map(([type, definition]) => [
+    type,
+    typeof definition.icon === "function" ? "64 64 896 896" : definition.icon.attrs.viewBox,
+  ]),
+) as Record<StoryType, string>;
+
+/**
+ * A story type's icon: antd's outline drawn as a plain inline SVG. Not the
+ * `@ant-design/icons` component, which checks the page's style elements on
+ * every mount (a grid mounts dozens per scroll step).
+ */
 export function StoryTypeIcon({ type, style }: { type: StoryType; style?: CSSProperties }) {
-  switch (type) {
-    case "photo":
-      return <FileImageOutlined style={style} />;
-    case "video":
-      return <VideoCameraOutlined style={style} />;
-    case "audio":
-      return <SoundOutlined style={style} />;
-    case "composite":
-      return <FileOutlined style={style} />;
-  }
+  return (
+    <span style={{ display: "inline-flex", alignItems: "center", lineHeight: 0, ...style }}>
+      <svg
+        viewBox={TYPE_VIEWBOXES[type]}
+        width="1em"
+        height="1em"
+        fill="currentColor"
+        focusable="false"
+        aria-hidden="true"
+      >
+        {TYPE_SVGS[type]}
+      </svg>
+    </span>
+  );
 }
 
 /**

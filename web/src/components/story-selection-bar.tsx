@@ -1,6 +1,6 @@
 import { DeleteOutlined, DownloadOutlined, FolderOutlined, StarOutlined } from "@ant-design/icons";
 import { useQueryClient } from "@tanstack/react-query";
-import { App, Button, Popconfirm, Space, Typography } from "antd";
+import { Button, Popconfirm, Space, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
@@ -13,6 +13,7 @@ import {
   ZIP_MAX_STORIES,
 } from "../api/stories";
 import { Access } from "../auth/access-component";
+import { useFeedback } from "./feedback";
 import { LazyPart, lazyChunk } from "./lazy-part";
 import { STORY_ACCESS, zipBatches } from "./story-actions";
 
@@ -28,7 +29,7 @@ async function eachStory(stories: readonly Story[], action: (story: Story) => Pr
 /** The actions on the selected stories, each shown only when the role allows it (spec section 6). */
 export function StorySelectionBar({ stories, onClear }: { stories: readonly Story[]; onClear: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [moving, setMoving] = useState(false);

@@ -1,45 +1,40 @@
-import type { ProLayoutProps } from "@ant-design/pro-components";
+import type { ThemeConfig } from "antd";
 import type { MenuTheme } from "./settings";
 
-const DARK_BG = "#001529";
+export const HEADER_HEIGHT = 56;
+export const DARK_BG = "#001529";
 const DARK_TEXT = "rgba(255,255,255,0.75)";
 
 /**
- * ProLayout tokens for the menu theme. "dark" darkens the menu: the sider in
- * a side layout, the whole header (where the menu is) in a top layout.
+ * antd component tokens for the layout's header and menus. "dark" darkens the
+ * menu: the sidebar in a side layout, the whole header (where the menu is) in
+ * a top layout. A side layout's header stays white.
  */
-export function menuThemeToken(theme: MenuTheme, layout: "top" | "side", primary: string): ProLayoutProps["token"] {
-  if (theme === "light") return { header: { colorBgMenuItemSelected: "rgba(0,0,0,0.04)" } };
-  const menuColors = {
-    colorTextMenu: DARK_TEXT,
-    colorTextMenuSecondary: DARK_TEXT,
-    colorTextMenuSelected: "#fff",
-    colorTextMenuActive: "#fff",
-    colorBgMenuItemSelected: layout === "top" ? "rgba(255,255,255,0.15)" : primary,
-    colorBgMenuItemHover: "rgba(255,255,255,0.08)",
-  };
+export function layoutTheme(theme: MenuTheme, layout: "top" | "side"): ThemeConfig {
+  const darkHeader = layout === "top" && theme === "dark";
   return {
-    sider: {
-      ...menuColors,
-      colorMenuBackground: DARK_BG,
-      colorTextMenuTitle: "#fff",
-      colorTextMenuItemHover: "#fff",
-      colorTextSubMenuSelected: "#fff",
-      colorBgMenuItemCollapsedElevated: DARK_BG,
-      colorTextCollapsedButton: DARK_TEXT,
-      colorTextCollapsedButtonHover: "#fff",
+    components: {
+      Layout: {
+        headerHeight: HEADER_HEIGHT,
+        headerPadding: "0 16px",
+        headerBg: darkHeader ? DARK_BG : "#fff",
+        siderBg: DARK_BG,
+        lightSiderBg: "#fff",
+        footerBg: "transparent",
+      },
+      Menu: {
+        horizontalLineHeight: `${HEADER_HEIGHT}px`,
+        itemBg: "transparent",
+        horizontalItemSelectedBg: "rgba(0,0,0,0.04)",
+        darkItemBg: DARK_BG,
+        darkSubMenuItemBg: DARK_BG,
+        darkPopupBg: DARK_BG,
+        darkItemColor: DARK_TEXT,
+        darkItemHoverColor: "#fff",
+        darkItemHoverBg: "rgba(255,255,255,0.08)",
+        // In the dark header the selected entry is a lighter patch; in the dark sidebar, the primary colour.
+        ...(darkHeader ? { darkItemSelectedBg: "rgba(255,255,255,0.15)" } : {}),
+      },
     },
-    header:
-      layout === "top"
-        ? {
-            ...menuColors,
-            colorBgHeader: DARK_BG,
-            colorBgScrollHeader: DARK_BG,
-            colorHeaderTitle: "#fff",
-            colorBgMenuElevated: DARK_BG,
-            colorTextRightActionsItem: DARK_TEXT,
-            colorBgRightActionsItemHover: "rgba(255,255,255,0.08)",
-          }
-        : undefined,
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { adminMenuSeed, type MenuSeedItem, userMenuSeed } from "../../../server/src/modules/menus/menu-seed";
 import enUS from "./en-US";
+import { i18n, loadLanguage } from "./index";
 import zhCN from "./zh-CN";
 
 const seedKeys = (items: MenuSeedItem[]): string[] =>
@@ -11,6 +12,20 @@ const seedComponents = (items: MenuSeedItem[]): string[] =>
 const pageFiles = Object.keys(import.meta.glob("../pages/**/index.tsx")).map((file) =>
   file.replace(/^\.\.\/pages\//, "").replace(/\/index\.tsx$/, ""),
 );
+
+describe("language packs", () => {
+  it("bring each language's strings, antd's and dayjs's locale, fetched once", async () => {
+    const zh = await loadLanguage("zh-CN");
+    expect(zh.strings).toBe(zhCN);
+    expect(zh.antd.locale).toBe("zh-cn");
+    expect(zh.dayjs).toBe("zh-cn");
+    const en = await loadLanguage("en-US");
+    expect(en.antd.locale).toBe("en");
+    expect(await loadLanguage("en-US")).toBe(en);
+    expect(i18n.getFixedT("en-US")("menu.search")).toBe(enUS["menu.search"]);
+    expect(i18n.getFixedT("zh-CN")("menu.search")).toBe(zhCN["menu.search"]);
+  });
+});
 
 describe("locales", () => {
   it("zh-CN and en-US have the same keys", () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createI18n } from "../locales";
+import { createI18n } from "../locales/both-languages";
 import { CHUNK_LOAD_TIMEOUT_MS, ChunkLoadError, chunkNameFromError, withChunkTimeout } from "./chunk-load";
 
 const en = createI18n("en-US");

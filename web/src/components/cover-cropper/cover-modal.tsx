@@ -1,10 +1,11 @@
 import { PictureOutlined, UploadOutlined } from "@ant-design/icons";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, App, Button, Modal, Segmented, Space, Upload } from "antd";
+import { Alert, Button, Modal, Segmented, Space, Upload } from "antd";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { saveCover } from "../../api/media";
 import { fetchLibraries, fileOf, type Story } from "../../api/stories";
+import { useFeedback } from "../feedback";
 import { CoverCropper, type CroppedCover } from ".";
 import { COVER_RATIO_TEXT } from "./geometry";
 
@@ -22,7 +23,7 @@ export function takesCover(story: Pick<Story, "type">): boolean {
  */
 export function CoverCropperModal({ story, open, onClose }: { story: Story; open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const queryClient = useQueryClient();
   const hasVideo = story.type === "video" && fileOf(story, "proxy") !== undefined;
   const [kind, setKind] = useState<SourceKind>(hasVideo ? "frame" : story.coverUrl ? "current" : "file");

@@ -1,10 +1,11 @@
 import { PlusOutlined } from "@ant-design/icons";
 import { type ActionType, ModalForm, type ProColumns, ProTable } from "@ant-design/pro-components";
-import { App, Button, Popconfirm } from "antd";
+import { Button, Popconfirm } from "antd";
 import { type ReactNode, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError, localizedMessage } from "../../api/http";
 import { Access } from "../../auth/access-component";
+import { useFeedback } from "../feedback";
 import { type MergeChoice, MergeDialog } from "./merge-dialog";
 import { DEFAULT_PAGE_SIZE, type ListQuery, type Page, rangeParams, toListQuery, toTableResult } from "./paging";
 
@@ -59,7 +60,7 @@ export function CrudTable<T extends Record<string, unknown>, V extends Record<st
   props: CrudTableProps<T, V>,
 ) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const actionRef = useRef<ActionType>(null);
   const [editing, setEditing] = useState<{ record?: T } | null>(null);
   const [merging, setMerging] = useState<{ record: T; refusal: string } | null>(null);

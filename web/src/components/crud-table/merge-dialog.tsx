@@ -1,8 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
-import { Alert, App, Form, Modal, Select, Typography } from "antd";
+import { Alert, Form, Modal, Select, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../api/http";
+import { useFeedback } from "../feedback";
 
 /** Deleting an entry stories use may merge it into another entry of the same kind instead. */
 export interface MergeChoice<T> {
@@ -30,7 +31,7 @@ export function MergeDialog<T>({
   onClose: (merged: boolean) => void;
 }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [keyword, setKeyword] = useState("");
   const [target, setTarget] = useState<{ value: string; label: string } | undefined>();
   const [busy, setBusy] = useState(false);

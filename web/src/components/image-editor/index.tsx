@@ -6,10 +6,11 @@ import {
   ZoomInOutlined,
   ZoomOutOutlined,
 } from "@ant-design/icons";
-import { App, Button, Form, InputNumber, Radio, Space, Spin, Tooltip, Typography, Upload } from "antd";
+import { Button, Form, InputNumber, Radio, Space, Spin, Tooltip, Typography, Upload } from "antd";
 import { type CSSProperties, type JSX, useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { fetchBlob } from "../../api/stories";
+import { useFeedback } from "../feedback";
 import { CropBox, type CropBoxHandle } from "./crop-box";
 import { ColourPanel, CropPanel, ResizePanel, RotatePanel } from "./mode-panels";
 import {
@@ -109,7 +110,7 @@ interface Input {
 
 export function ImageEditor({ source, fileName, quality = 0.92, onSave, onClose }: ImageEditorProps): JSX.Element {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [state, dispatch] = useReducer(sessionReducer, initialSession);
   const [limits, setLimits] = useState<PlatformLimits>(LARGE_LIMITS);
   const [picked, setPicked] = useState<Blob | null>(null);

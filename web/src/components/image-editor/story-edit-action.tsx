@@ -1,11 +1,12 @@
 import { EditOutlined } from "@ant-design/icons";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { App, Button, Modal } from "antd";
+import { Button, Modal } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { fetchLibraries, type Story } from "../../api/stories";
 import { useAccess } from "../../auth/access-component";
 import { EDITOR_MODAL_HEIGHT, EDITOR_MODAL_SIZE } from "../../config";
+import { useFeedback } from "../feedback";
 import { STORY_ACCESS } from "../story-actions";
 import { ImageEditor } from ".";
 import { saveAsNewVersion, storyOriginalUrl } from "./save-version";
@@ -16,7 +17,7 @@ import { saveAsNewVersion, storyOriginalUrl } from "./save-version";
  */
 export function StoryImageEditAction({ story }: { story: Story }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const allowed = useAccess();
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);

@@ -1,19 +1,7 @@
 import { UploadOutlined } from "@ant-design/icons";
-import {
-  App,
-  Button,
-  ColorPicker,
-  Form,
-  Input,
-  InputNumber,
-  Radio,
-  Select,
-  Slider,
-  Space,
-  Typography,
-  Upload,
-} from "antd";
+import { Button, ColorPicker, Form, Input, InputNumber, Radio, Select, Slider, Space, Typography, Upload } from "antd";
 import { useTranslation } from "react-i18next";
+import { useFeedback } from "../feedback";
 import { loadImage, WATERMARK_POSITIONS } from "./operations";
 import { WATERMARK_FONTS, type WatermarkParams } from "./params";
 import { acceptAttribute, isAcceptedImage, WATERMARK_IMAGE_EXTENSIONS } from "./rules";
@@ -29,7 +17,7 @@ export function WatermarkPanel({
   onChange: (params: WatermarkParams) => void;
 }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const set = (patch: Partial<WatermarkParams>) => onChange({ ...params, ...patch });
 
   const pickImage = async (file: File) => {

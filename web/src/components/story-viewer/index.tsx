@@ -7,7 +7,20 @@ import {
   StarOutlined,
 } from "@ant-design/icons";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, App, Button, Drawer, Dropdown, Popconfirm, Result, Skeleton, Space, Tabs, Tag, Typography } from "antd";
+import {
+  Alert,
+  Button,
+  Drawer,
+  Dropdown,
+  Modal,
+  Popconfirm,
+  Result,
+  Skeleton,
+  Space,
+  Tabs,
+  Tag,
+  Typography,
+} from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -28,6 +41,7 @@ import {
 } from "../../api/stories";
 import { Access } from "../../auth/access-component";
 import { CoverAction } from "../cover-cropper/cover-modal";
+import { useFeedback } from "../feedback";
 import { StoryImageEditAction } from "../image-editor/story-edit-action";
 import { STORY_ACCESS } from "../story-actions";
 import { StoryHistory, StoryRelations, StoryVersions } from "./story-history";
@@ -134,7 +148,8 @@ function StoryBody({ story, onOpen }: { story: Story; onOpen: (ref: StoryRef) =>
 
 function StoryToolbar({ story, onDeleted }: { story: Story; onDeleted: () => void }) {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message } = useFeedback();
+  const [modal, modalHolder] = Modal.useModal();
   const queryClient = useQueryClient();
   const ref = { libraryId: story.libraryId, storyId: story.storyId };
   const favorite = useQuery({
@@ -202,64 +217,67 @@ function StoryToolbar({ story, onDeleted }: { story: Story; onDeleted: () => voi
       story.originalName ?? "story",
     ).catch(() => undefined);
   return (
-    <Space wrap>
-      {story.status !== "draft" ? null : <Tag>{t("stories.status.draft")}</Tag>}
-      <Button
-        data-testid="favorite-toggle"
-        icon={isFavorite ? <StarFilled style={{ color: "#faad14" }} /> : <StarOutlined />}
-        loading={toggleFavorite.isPending || favorite.isLoading}
-        onClick={() => toggleFavorite.mutate()}
-      >
-        {isFavorite ? t("stories.unfavorite") : t("stories.favorite")}
-      </Button>
-      <Access action={STORY_ACCESS.download}>
-        <Dropdown.Button
-          icon={<DownloadOutlined />}
-          onClick={() => download("original")}
-          menu={{
-            items: renditions.map((role) => ({
-              key: role,
-              label: t(`stories.rendition.${role}`, { defaultValue: role }),
-            })),
-            onClick: ({ key }) => download(key),
-          }}
+    <>
+      {modalHolder}
+      <Space wrap>
+        {story.status !== "draft" ? null : <Tag>{t("stories.status.draft")}</Tag>}
+        <Button
+          data-testid="favorite-toggle"
+          icon={isFavorite ? <StarFilled style={{ color: "#faad14" }} /> : <StarOutlined />}
+          loading={toggleFavorite.isPending || favorite.isLoading}
+          onClick={() => toggleFavorite.mutate()}
         >
-          {t("stories.download")}
-        </Dropdown.Button>
-      </Access>
-      <Access action={STORY_ACCESS.edit}>
-        <CoverAction story={story} />
-      </Access>
-      <StoryImageEditAction story={story} />
-      <Access action={STORY_ACCESS.share}>
-        <Button icon={<ShareAltOutlined />} loading={share.isPending} onClick={() => share.mutate()}>
-          {t("stories.share")}
+          {isFavorite ? t("stories.unfavorite") : t("stories.favorite")}
         </Button>
-      </Access>
-      {story.status === "committed" ? (
-        <Access action={STORY_ACCESS.publish}>
+        <Access action={STORY_ACCESS.download}>
+          <Dropdown.Button
+            icon={<DownloadOutlined />}
+            onClick={() => download("original")}
+            menu={{
+              items: renditions.map((role) => ({
+                key: role,
+                label: t(`stories.rendition.${role}`, { defaultValue: role }),
+              })),
+              onClick: ({ key }) => download(key),
+            }}
+          >
+            {t("stories.download")}
+          </Dropdown.Button>
+        </Access>
+        <Access action={STORY_ACCESS.edit}>
+          <CoverAction story={story} />
+        </Access>
+        <StoryImageEditAction story={story} />
+        <Access action={STORY_ACCESS.share}>
+          <Button icon={<ShareAltOutlined />} loading={share.isPending} onClick={() => share.mutate()}>
+            {t("stories.share")}
+          </Button>
+        </Access>
+        {story.status === "committed" ? (
+          <Access action={STORY_ACCESS.publish}>
+            <Popconfirm
+              title={t("stories.publishConfirm")}
+              okText={t("crud.ok")}
+              cancelText={t("crud.cancel")}
+              onConfirm={() => publish.mutate()}
+            >
+              <Button icon={<SendOutlined />} loading={publish.isPending}>
+                {t("stories.publish")}
+              </Button>
+            </Popconfirm>
+          </Access>
+        ) : null}
+        <Access action={STORY_ACCESS.delete}>
           <Popconfirm
-            title={t("stories.publishConfirm")}
+            title={t("crud.deleteConfirm")}
             okText={t("crud.ok")}
             cancelText={t("crud.cancel")}
-            onConfirm={() => publish.mutate()}
+            onConfirm={() => remove.mutate()}
           >
-            <Button icon={<SendOutlined />} loading={publish.isPending}>
-              {t("stories.publish")}
-            </Button>
+            <Button danger icon={<DeleteOutlined />} loading={remove.isPending} aria-label={t("stories.delete")} />
           </Popconfirm>
         </Access>
-      ) : null}
-      <Access action={STORY_ACCESS.delete}>
-        <Popconfirm
-          title={t("crud.deleteConfirm")}
-          okText={t("crud.ok")}
-          cancelText={t("crud.cancel")}
-          onConfirm={() => remove.mutate()}
-        >
-          <Button danger icon={<DeleteOutlined />} loading={remove.isPending} aria-label={t("stories.delete")} />
-        </Popconfirm>
-      </Access>
-    </Space>
+      </Space>
+    </>
   );
 }

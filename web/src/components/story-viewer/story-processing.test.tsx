@@ -6,7 +6,7 @@ import { I18nextProvider } from "react-i18next";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Story } from "../../api/stories";
 import type { StoryProcessing } from "../../api/story-media";
-import { createI18n } from "../../locales";
+import { createI18n } from "../../locales/both-languages";
 import { StoryProcessingProgress } from "./story-processing";
 
 const answers: StoryProcessing[] = [];
@@ -14,20 +14,12 @@ vi.mock("../../api/story-media", () => ({
   fetchProcessing: vi.fn(async () => answers.shift() ?? answers.at(-1)),
 }));
 
+import { stubMatchMedia } from "../../test-support";
+
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 beforeAll(() => {
-  Object.defineProperty(window, "matchMedia", {
-    writable: true,
-    value: (query: string) => ({
-      matches: false,
-      media: query,
-      addListener() {},
-      removeListener() {},
-      addEventListener() {},
-      removeEventListener() {},
-    }),
-  });
+  stubMatchMedia();
 });
 
 const job = (overrides: Partial<StoryProcessing["jobs"][number]>): StoryProcessing["jobs"][number] => ({

@@ -10,7 +10,6 @@ import Dashboard from "@uppy/react/lib/Dashboard.js";
 import Tus from "@uppy/tus";
 import {
   Alert,
-  App,
   Button,
   Card,
   Col,
@@ -39,6 +38,7 @@ import {
   fetchTranscodeTask,
   type Story,
 } from "../../api/stories";
+import { useFeedback } from "../feedback";
 import { StoryThumbnail } from "../story-media";
 import { BatchForm, PropertyItem } from "./batch-form";
 import { editStory } from "./upload-api";
@@ -167,7 +167,7 @@ function UploadedStoryRow({
   onProperties: (fileId: string, values: Record<string, unknown>) => void;
 }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const story = useQuery({
     queryKey: ["upload", "story", row.libraryId, row.storyId],
     queryFn: () => fetchStory(row.libraryId, row.storyId, { silent: true }),
@@ -305,7 +305,7 @@ export function Uploader({
   onCommitted?: (rows: UploadedRow[]) => void;
 }) {
   const { t, i18n } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [form] = Form.useForm();
   // Uppy's own strings (buttons, status bar) come from its locale pack for the page's language.
   const uppyLocale = i18n.language === "en-US" ? uppyEnUS : uppyZhCN;

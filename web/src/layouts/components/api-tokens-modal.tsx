@@ -1,10 +1,11 @@
 import { CopyOutlined, KeyOutlined, PlusOutlined } from "@ant-design/icons";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, App, Button, Form, Input, InputNumber, Modal, Popconfirm, Space, Table, Tag, Typography } from "antd";
+import { Alert, Button, Form, Input, InputNumber, Modal, Popconfirm, Space, Table, Tag, Typography } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { type ApiToken, createApiToken, listApiTokens, revokeApiToken } from "../../api/identity-admin";
+import { useFeedback } from "../../components/feedback";
 
 const TOKENS_QUERY = ["api-tokens"] as const;
 const when = (value: string | null) => (
@@ -20,7 +21,7 @@ function tokenState(token: ApiToken, now = Date.now()): "revoked" | "expired" | 
 /** The secret of a token just created: shown once, with a copy button. */
 function NewSecret({ name, secret }: { name: string; secret: string }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(secret);
@@ -53,7 +54,7 @@ function NewSecret({ name, secret }: { name: string; secret: string }) {
 /** Spec section 2, the back area's 'get token' action: the user's personal API tokens. */
 export function ApiTokensModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const queryClient = useQueryClient();
   const tokens = useQuery({ queryKey: TOKENS_QUERY, queryFn: listApiTokens, enabled: open });
   const [form] = Form.useForm<{ name: string; expiresInDays?: number | null }>();

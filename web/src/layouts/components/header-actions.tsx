@@ -1,9 +1,10 @@
 import { EditOutlined, KeyOutlined, PictureOutlined, VideoCameraOutlined } from "@ant-design/icons";
-import { App, Button, Input, Space } from "antd";
+import { Button, Input, Space } from "antd";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
-import { HEADER_UPLOAD_EXTENSIONS, isAcceptedImage } from "../../components/image-editor/rules";
+import { useFeedback } from "../../components/feedback";
+import { HEADER_UPLOAD_EXTENSIONS, isAcceptedImage } from "../../components/image-editor/file-types";
 import { LazyPart, lazyChunk, useOpenedOnce } from "../../components/lazy-part";
 import { IMAGE_EDIT_ACCEPT } from "../../config";
 import type { Area } from "../settings";
@@ -18,7 +19,7 @@ const EditorModal = lazyChunk("editor-modal", () => import("./editor-modal").the
 function ImageEditPicker({ color }: { color: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const input = useRef<HTMLInputElement>(null);
   return (
     <>

@@ -1,7 +1,8 @@
 import { CheckOutlined, SettingOutlined } from "@ant-design/icons";
-import { App, Button, Divider, Drawer, List, Radio, Select, Switch, Tooltip } from "antd";
+import { Button, Divider, Drawer, List, Radio, Select, Switch, Tooltip } from "antd";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useFeedback } from "../../components/feedback";
 import { PRIMARY_COLORS } from "../settings";
 import { useSettings } from "../settings-context";
 
@@ -17,7 +18,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
  */
 export function SettingsDrawer({ layout }: { layout: "top" | "side" }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const { settings, update } = useSettings();
   const [open, setOpen] = useState(false);
 

@@ -1,8 +1,9 @@
 import { DownOutlined } from "@ant-design/icons";
-import { App, Button, Dropdown, type MenuProps, Tabs } from "antd";
+import { Button, Dropdown, type MenuProps, Tabs } from "antd";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
+import { useFeedback } from "../../components/feedback";
 import { loadTabs, reduceTabs, saveTabs, type TabsAction, type TabsState } from "../tabs";
 
 interface TabBarProps {
@@ -15,7 +16,7 @@ interface TabBarProps {
 /** The multi-tab bar: a tab per visited route, with close this/right/left/all on each tab. */
 export function TabBar({ area, home, currentKey, currentTitleKey }: TabBarProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const navigate = useNavigate();
   const [state, setState] = useState<TabsState>(() => loadTabs(area, sessionStorage));
   const stateRef = useRef(state);

@@ -1,30 +1,18 @@
 import { LogoutOutlined, SettingOutlined, UserOutlined } from "@ant-design/icons";
-import { App, Avatar, Dropdown, Space } from "antd";
+import { Avatar, Dropdown, Space } from "antd";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
-import { logout } from "../../auth/logout";
 import { useCurrentUser } from "../../auth/session-context";
+import { LazyPart, lazyChunk } from "../../components/lazy-part";
+
+const LogoutConfirm = lazyChunk("logout-confirm", () => import("./logout-confirm").then((m) => m.LogoutConfirm));
 
 export function UserMenu() {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
+  const [logoutRequest, setLogoutRequest] = useState(0);
   const navigate = useNavigate();
   const user = useCurrentUser();
-
-  const confirmLogout = () =>
-    modal.confirm({
-      title: t("layout.logout.title"),
-      content: t("layout.logout.content"),
-      okText: t("layout.ok"),
-      cancelText: t("layout.cancel"),
-      onOk: async () => {
-        try {
-          await logout();
-        } catch (error) {
-          modal.error({ title: t("layout.logout.errorTitle"), content: error instanceof Error ? error.message : "" });
-        }
-      },
-    });
 
   const items = [
     { key: "backend", icon: <SettingOutlined />, label: t("layout.user.openBackend") },
@@ -34,20 +22,27 @@ export function UserMenu() {
   ];
 
   return (
-    <Dropdown
-      menu={{
-        items,
-        onClick: ({ key }) => {
-          if (key === "backend") navigate("/backend");
-          else if (key === "settings") navigate("/manage/setting");
-          else if (key === "logout") confirmLogout();
-        },
-      }}
-    >
-      <Space style={{ cursor: "pointer", paddingInline: 8 }} data-testid="user-menu">
-        <Avatar size="small" src={user?.avatar || undefined} icon={<UserOutlined />} />
-        <span data-testid="user-name">{user?.name || user?.username || t("layout.user.guest")}</span>
-      </Space>
-    </Dropdown>
+    <>
+      <Dropdown
+        menu={{
+          items,
+          onClick: ({ key }) => {
+            if (key === "backend") navigate("/backend");
+            else if (key === "settings") navigate("/manage/setting");
+            else if (key === "logout") setLogoutRequest((count) => count + 1);
+          },
+        }}
+      >
+        <Space style={{ cursor: "pointer", paddingInline: 8 }} data-testid="user-menu">
+          <Avatar size="small" src={user?.avatar || undefined} icon={<UserOutlined />} />
+          <span data-testid="user-name">{user?.name || user?.username || t("layout.user.guest")}</span>
+        </Space>
+      </Dropdown>
+      {logoutRequest > 0 ? (
+        <LazyPart>
+          <LogoutConfirm request={logoutRequest} />
+        </LazyPart>
+      ) : null}
+    </>
   );
 }

@@ -50,6 +50,7 @@ export default {
   "layout.tabs.noRight": "no tabs on the right",
   "layout.sidebar.expand": "Expand the sidebar",
   "layout.sidebar.collapse": "Collapse the sidebar",
+  "layout.menu.open": "Open the menu",
   "layout.ok": "OK",
   "layout.cancel": "Cancel",
   "layout.close": "Close",

@@ -50,6 +50,7 @@ export default {
   "layout.tabs.noRight": "右侧没有标签",
   "layout.sidebar.expand": "展开侧边栏",
   "layout.sidebar.collapse": "收起侧边栏",
+  "layout.menu.open": "打开菜单",
   "layout.ok": "确定",
   "layout.cancel": "取消",
   "layout.close": "关闭",

@@ -1,7 +1,8 @@
-import { App, Button, Popconfirm } from "antd";
+import { Button, Popconfirm } from "antd";
 import { useTranslation } from "react-i18next";
 import { commitStories, finishHalfProduct, searchStories } from "../../../api/stories";
 import { Access } from "../../../auth/access-component";
+import { useFeedback } from "../../../components/feedback";
 import { STORY_ACCESS } from "../../../components/story-actions";
 import { StoryTable } from "../../../components/story-table";
 
@@ -11,7 +12,7 @@ import { StoryTable } from "../../../components/story-table";
  */
 export default function HalfproductListPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   return (
     <StoryTable
       emptyText={t("empty.halfproduct.list")}

@@ -1,8 +1,9 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { App, Result, Typography } from "antd";
+import { Result, Typography } from "antd";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate, useSearchParams } from "react-router-dom";
+import { useFeedback } from "../../../components/feedback";
 import { ImageEditor } from "../../../components/image-editor";
 import { extensionOf } from "../../../components/image-editor/rules";
 import { saveAsNewVersion, storyOriginalUrl } from "../../../components/image-editor/save-version";
@@ -51,7 +52,7 @@ function download(blob: Blob, name: string): void {
  */
 export function ImageEditPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const navigate = useNavigate();
   const location = useLocation();
   const [search] = useSearchParams();

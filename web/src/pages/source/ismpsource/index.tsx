@@ -1,11 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
-import { App, Button, Checkbox, Empty, Input, Select, Space, Typography } from "antd";
+import { Button, Checkbox, Empty, Input, Select, Space, Typography } from "antd";
 import { useCallback, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { fetchLibraries, STORY_TYPES, type Story, type StoryQuery, searchStories } from "../../../api/stories";
 import { type Embed, EmbedFrame } from "../../../components/embed/embed-frame";
 import { EMBED_MESSAGES, toEmbeddedStory } from "../../../components/embed/protocol";
-import { StoryGrid, storyKey } from "../../../components/story-grid";
+import { useFeedback } from "../../../components/feedback";
+import { storyKey } from "../../../components/story-grid";
+import { PagedStoryGrid } from "../../../components/story-grid/paged-story-grid";
 import { usePagedStories } from "../../../components/story-grid/use-paged-stories";
 
 /**
@@ -19,7 +21,7 @@ export default function SourceIsmpsourcePage() {
 
 function MaterialSelection({ embed }: { embed: Embed }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const initialTypes = useMemo(
     () =>
       (new URLSearchParams(window.location.search).get("types") ?? "")
@@ -32,7 +34,9 @@ function MaterialSelection({ embed }: { embed: Embed }) {
   const [query, setQuery] = useState<StoryQuery>({ types: initialTypes });
   const [selected, setSelected] = useState<Map<string, Story>>(new Map());
   const libraries = useQuery({ queryKey: ["libraries"], queryFn: fetchLibraries, staleTime: 60_000 });
-  const stories = usePagedStories(["stories", "embed", query], (page, size) => searchStories({ ...query, page, size }));
+  const storiesKey = ["stories", "embed", query];
+  const fetchPage = (page: number, size: number) => searchStories({ ...query, page, size });
+  const stories = usePagedStories(storiesKey, fetchPage);
   const toggle = useCallback((story: Story) => {
     setSelected((current) => {
       const next = new Map(current);
@@ -85,10 +89,10 @@ function MaterialSelection({ embed }: { embed: Embed }) {
       {!stories.isLoading && stories.total === 0 ? (
         <Empty description={t("search.empty")} />
       ) : (
-        <StoryGrid
+        <PagedStoryGrid
+          queryKey={storiesKey}
+          fetchPage={fetchPage}
           total={stories.total}
-          storyAt={stories.storyAt}
-          onRange={stories.onRange}
           view="grid"
           selected={selectedKeys}
           onToggle={toggle}

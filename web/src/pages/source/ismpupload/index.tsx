@@ -1,8 +1,8 @@
-import { App } from "antd";
 import { useTranslation } from "react-i18next";
 import { fetchStory } from "../../../api/stories";
 import { type Embed, EmbedFrame } from "../../../components/embed/embed-frame";
 import { EMBED_MESSAGES, toEmbeddedStory } from "../../../components/embed/protocol";
+import { useFeedback } from "../../../components/feedback";
 import { type UploadedRow, Uploader } from "../../../components/uploader/uploader";
 
 /**
@@ -16,7 +16,7 @@ export default function SourceIsmpuploadPage() {
 
 function ImageUpload({ embed }: { embed: Embed }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const sendCommitted = async (rows: UploadedRow[]) => {
     const stories = await Promise.all(rows.map((row) => fetchStory(row.libraryId, row.storyId)));
     const sent = embed.post({

@@ -1,6 +1,6 @@
 import { type ProColumns, ProFormSelect, ProFormSwitch, ProFormText } from "@ant-design/pro-components";
 import { useQuery } from "@tanstack/react-query";
-import { App, Button, Form, Input, Modal, Popconfirm, Tag } from "antd";
+import { Button, Form, Input, Modal, Popconfirm, Tag } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
@@ -15,6 +15,7 @@ import {
 import { Access } from "../../../../auth/access-component";
 import { useCurrentUser } from "../../../../auth/session-context";
 import { CrudTable, EDIT_MODAL_WIDTH, showRefusal } from "../../../../components/crud-table";
+import { useFeedback } from "../../../../components/feedback";
 
 /** The route key of this screen: the permissionId its buttons check (spec section 6). */
 const PERMISSION = "manage.userrole.user";
@@ -30,7 +31,7 @@ interface UserForm extends Record<string, unknown> {
 
 function PasswordReset({ user, onClose }: { user: UserAccount | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [form] = Form.useForm<{ password: string; confirm: string }>();
   const [saving, setSaving] = useState(false);
   return (
@@ -96,7 +97,7 @@ function PasswordReset({ user, onClose }: { user: UserAccount | null; onClose: (
 
 export default function ManageUserroleUserPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const me = useCurrentUser();
   const roles = useQuery({ queryKey: ["roles", "all"], queryFn: allRoles });
   const [resetting, setResetting] = useState<UserAccount | null>(null);

@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, App, Button, Form, Input, Select, Space, TreeSelect } from "antd";
+import { Alert, Button, Form, Input, Select, Space, TreeSelect } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError, localizedMessage } from "../../../../api/http";
 import { type FolderNode, fetchFolders, fetchLibraries } from "../../../../api/stories";
 import { startUrlFetch } from "../../../../api/url-ingest";
+import { useFeedback } from "../../../../components/feedback";
 
 const DEFAULT_LIBRARY = "material";
 
@@ -32,7 +33,7 @@ export function urlsOf(text: string): string[] {
 /** Paste URLs, pick library and folder, start: each URL becomes a fetch, or shows why it was refused. */
 export function FetchForm() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const queryClient = useQueryClient();
   const [text, setText] = useState("");
   const [libraryId, setLibraryId] = useState(DEFAULT_LIBRARY);

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, App, Button, Progress, Table, Tag, Typography } from "antd";
+import { Alert, Button, Progress, Table, Tag, Typography } from "antd";
 import type { ColumnsType } from "antd/es/table";
 import dayjs from "dayjs";
 import { useState } from "react";
@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { serverMessage } from "../../../../api/server-messages";
 import { cancelUrlFetch, listUrlFetches, retryUrlFetch, type UrlFetch } from "../../../../api/url-ingest";
+import { useFeedback } from "../../../../components/feedback";
 
 const STATE_COLORS: Record<UrlFetch["state"], string> = {
   queued: "default",
@@ -32,7 +33,7 @@ const active = (item: UrlFetch) => item.state === "queued" || item.state === "ru
 /** The user's fetches with live progress: polled while any is queued or running. */
 export function FetchList() {
   const { t, i18n } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const queryClient = useQueryClient();
   const [page, setPage] = useState({ number: 0, size: 10 });
   const fetches = useQuery({
