@@ -5,6 +5,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { bareUpload, inParallel, sender, startBarePeer } from "./bare-peer.js";
 
 /**
  * Ingest: a tus upload through the whole dams stack (auth, tus, running
@@ -79,30 +80,8 @@ function corpusPhotos(count: number): Buffer[] {
 
 const agent = new http.Agent({ keepAlive: true });
 
-/** One HTTP request with the whole body written at once; the same client code for both servers. */
-function send(
-  url: string,
-  method: string,
-  headers: Record<string, string>,
-  body?: Buffer,
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(url, {
-      method,
-      agent,
-      headers: { ...headers, "content-length": String(body?.length ?? 0) },
-    });
-    request.on("error", reject);
-    request.on("response", (response) => {
-      let text = "";
-      response.on("data", (chunk: Buffer) => {
-        text += chunk.toString();
-      });
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
-    });
-    request.end(body);
-  });
-}
+/** The same client code for both servers. */
+const send = sender(agent);
 
 function storedSha(response: { status: number; body: string }, expected: number): string {
   if (response.status !== expected) throw new Error(`${response.status}: ${response.body}`);
@@ -135,37 +114,12 @@ async function tusUpload(base: string, token: string, file: Buffer, name: string
   return storedSha(patched, 200);
 }
 
-async function bareUpload(base: string, file: Buffer, name: string): Promise<string> {
-  const response = await send(
-    `${base}/files/${encodeURIComponent(name)}`,
-    "PUT",
-    {
-      "content-type": "application/octet-stream",
-    },
-    file,
-  );
-  if (response.status !== 201) throw new Error(`${response.status}: ${response.body}`);
-  return (JSON.parse(response.body) as { sha256: string }).sha256;
-}
-
 async function timed(label: string, run: () => Promise<void>): Promise<number> {
   const started = performance.now();
   await run();
   const seconds = (performance.now() - started) / 1000;
   process.stdout.write(`  ${label}: ${seconds.toFixed(2)} s\n`);
   return seconds;
-}
-
-async function inParallel<T>(items: T[], limit: number, work: (item: T, index: number) => Promise<void>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < items.length) {
-        const index = next++;
-        await work(items[index]!, index);
-      }
-    }),
-  );
 }
 
 async function main(): Promise<void> {
@@ -176,9 +130,7 @@ async function main(): Promise<void> {
     (line) => line.startsWith('{"token"'),
   );
   const { token } = JSON.parse(dams.line) as { token: string };
-  const bare = await start(["bench/ingest-bare-server.ts", String(barePort), path.join(work, "bare")], (line) =>
-    line.startsWith("listening"),
-  );
+  const bare = await startBarePeer(barePort, path.join(work, "bare"));
   const damsBase = `http://127.0.0.1:${damsPort}`;
   const bareBase = `http://127.0.0.1:${barePort}`;
 
@@ -201,7 +153,7 @@ async function main(): Promise<void> {
     await inParallel(
       photos.slice(0, 20),
       concurrency,
-      async (photo, i) => void (await bareUpload(bareBase, photo, `w${i}.jpg`)),
+      async (photo, i) => void (await bareUpload(send, bareBase, photo, `w${i}.jpg`)),
     );
     await inParallel(
       photos.slice(0, 20),
@@ -212,7 +164,7 @@ async function main(): Promise<void> {
       process.stdout.write(`round ${round}\n`);
       times.bareLarge.push(
         await timed(`bare PUT   ${largeBytes / 2 ** 20} MiB`, async () =>
-          check(await bareUpload(bareBase, large, "large.jpg"), largeSha),
+          check(await bareUpload(send, bareBase, large, "large.jpg"), largeSha),
         ),
       );
       times.damsLarge.push(
@@ -223,7 +175,7 @@ async function main(): Promise<void> {
       times.bareSmall.push(
         await timed(`bare PUT   ${smallCount} photos`, () =>
           inParallel(photos, concurrency, async (photo, i) =>
-            check(await bareUpload(bareBase, photo, `p${i}.jpg`), sha256(photo)),
+            check(await bareUpload(send, bareBase, photo, `p${i}.jpg`), sha256(photo)),
           ),
         ),
       );
@@ -237,7 +189,7 @@ async function main(): Promise<void> {
     }
   } finally {
     dams.child.kill("SIGTERM");
-    bare.child.kill("SIGTERM");
+    bare.kill("SIGTERM");
     agent.destroy();
   }
 

@@ -5,6 +5,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { bareUpload, inParallel, sender, startBarePeer } from "./bare-peer.js";
 
 /**
  * The upload page's batch, end to end: the built server (`dams serve` from
@@ -33,6 +34,7 @@ const cli = path.join(root, "server/dist/cli.js");
 const damsPort = 18_720;
 const barePort = 18_721;
 const damsBase = `http://127.0.0.1:${damsPort}`;
+const bareBase = `http://127.0.0.1:${barePort}`;
 const password = "bench-password-1";
 const env = {
   ...process.env,
@@ -88,29 +90,7 @@ function startChild(command: string[], childEnv: NodeJS.ProcessEnv): ChildProces
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency * 2 });
 
-function send(
-  url: string,
-  method: string,
-  headers: Record<string, string>,
-  body?: Buffer,
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(url, {
-      method,
-      agent,
-      headers: { ...headers, "content-length": String(body?.length ?? 0) },
-    });
-    request.on("error", reject);
-    request.on("response", (response) => {
-      let text = "";
-      response.on("data", (chunk: Buffer) => {
-        text += chunk.toString();
-      });
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
-    });
-    request.end(body);
-  });
-}
+const send = sender(agent);
 
 async function waitFor(check: () => Promise<boolean>, what: string, limitMs: number): Promise<void> {
   const until = Date.now() + limitMs;
@@ -159,30 +139,6 @@ async function tusUpload(token: string, file: Buffer, name: string): Promise<str
   return result.result.storyId;
 }
 
-async function bareUpload(file: Buffer, name: string): Promise<void> {
-  const response = await send(
-    `http://127.0.0.1:${barePort}/files/${encodeURIComponent(name)}`,
-    "PUT",
-    { "content-type": "application/octet-stream" },
-    file,
-  );
-  if (response.status !== 201) throw new Error(`${response.status}: ${response.body}`);
-  if ((JSON.parse(response.body) as { sha256: string }).sha256 !== createHash("sha256").update(file).digest("hex"))
-    throw new Error("hash mismatch");
-}
-
-async function inParallel<T>(items: T[], limit: number, task: (item: T, index: number) => Promise<void>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < items.length) {
-        const index = next++;
-        await task(items[index]!, index);
-      }
-    }),
-  );
-}
-
 const seconds = (started: number) => (performance.now() - started) / 1000;
 
 async function main(): Promise<void> {
@@ -202,24 +158,20 @@ async function main(): Promise<void> {
   await run(["user", "create", "bench", "--password", password, "--admin"]);
   const token = (await run(["token", "create", "bench", "--name", "upload-batch bench"])).trim();
   const dams = startChild([cli, "serve"], env);
-  const bare = startChild(
-    ["--import", "tsx", "bench/ingest-bare-server.ts", String(barePort), path.join(work, "bare")],
-    process.env,
-  );
+  let bare: ChildProcess | undefined;
   try {
+    bare = await startBarePeer(barePort, path.join(work, "bare"));
     await waitFor(
       async () => (await send(`${damsBase}/dams/api/v1/uploads`, "OPTIONS", {})).status < 500,
       "dams",
       60_000,
     );
-    await waitFor(
-      async () => (await send(`http://127.0.0.1:${barePort}/`, "GET", {})).status === 405,
-      "the bare server",
-      60_000,
-    );
 
     let started = performance.now();
-    await inParallel(files, concurrency, (file) => bareUpload(file.bytes, file.name));
+    await inParallel(files, concurrency, async (file) => {
+      const sha256 = await bareUpload(send, bareBase, file.bytes, file.name);
+      if (sha256 !== createHash("sha256").update(file.bytes).digest("hex")) throw new Error("hash mismatch");
+    });
     const bareSeconds = seconds(started);
 
     const storyIds: string[] = new Array(files.length);
@@ -277,7 +229,7 @@ async function main(): Promise<void> {
     );
   } finally {
     dams.kill("SIGTERM");
-    bare.kill("SIGTERM");
+    bare?.kill("SIGTERM");
     agent.destroy();
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }

@@ -3,54 +3,10 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { baseURL, embedHostPort } from "../playwright.config.js";
 import { signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
-import { type Seeded, upload } from "./seed.js";
-
-const API = "/dams/api/v1";
-const CORPUS = path.resolve(import.meta.dirname, "../../../shared/corpus/exif-samples/jpg");
-
-/**
- * A personal API token ("get token"), as another system would hold: the
- * journeys outlast the 30 s access tokens they run with, and the host system
- * of the embed journey reads what it received with a token of its own.
- */
-async function accessToken(page: Page): Promise<string> {
-  const raw = await page.evaluate(() => localStorage.getItem("pro__Access-Token"));
-  const session = (JSON.parse(raw ?? "{}") as { value: string }).value;
-  const created = await page.request.post(`${API}/api-tokens`, {
-    headers: { authorization: `Bearer ${session}` },
-    data: { name: `e2e cover and embed ${Date.now()}`, expiresInDays: 1 },
-  });
-  expect(created.status(), await created.text()).toBe(200);
-  return ((await created.json()) as { data: { secret: string } }).data.secret;
-}
-
-async function commitAndProcess(request: APIRequestContext, token: string, story: Seeded, type: string) {
-  const headers = { authorization: `Bearer ${token}` };
-  const committed = await request.post(`${API}/workflow-story-create/${type}/commit`, {
-    headers,
-    data: { libraryId: story.libraryId, storyIds: [story.storyId] },
-  });
-  expect(committed.status(), await committed.text()).toBe(200);
-  await expect
-    .poll(async () => (await storyOf(request, token, story)).processingState, { timeout: 90_000 })
-    .toBe("done");
-}
-
-interface StoryView {
-  processingState: string;
-  coverUrl: string | null;
-  title: string;
-}
-
-async function storyOf(request: APIRequestContext, token: string, story: Seeded): Promise<StoryView> {
-  const response = await request.get(`${API}/stories/${story.libraryId}/${story.storyId}`, {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  return ((await response.json()) as { data: StoryView }).data;
-}
+import { API, commitAndProcess, PHOTOS, seedingToken, storyOf, upload } from "./seed.js";
 
 /** The cover's bytes and its size as the browser decodes it. */
 async function coverOf(page: Page, token: string, url: string) {
@@ -76,7 +32,7 @@ test("the cover cropper: a frame of a video, cropped to 16:9, becomes the story'
   await page.setViewportSize({ width: 1440, height: 900 });
   const errors = watchConsoleErrors(page);
   await signIn(page);
-  const token = await accessToken(page);
+  const token = await seedingToken(page, "cover and embed");
 
   // A 4:3 clip made here: its first frame is black, later frames are the moving test pattern.
   const videoFile = testInfo.outputPath("cover-source.mp4");
@@ -96,7 +52,7 @@ test("the cover cropper: a frame of a video, cropped to 16:9, becomes the story'
   ]);
   const title = `封面 裁剪 ${String(Date.now()).slice(-6)}`;
   const video = await upload(page.request, token, videoFile, { libraryId: "product", title });
-  await commitAndProcess(page.request, token, video, "video");
+  await commitAndProcess(page.request, token, [video], "video");
   const before = await storyOf(page.request, token, video);
   expect(before.coverUrl).not.toBeNull();
   const oldCover = await coverOf(page, token, before.coverUrl!);
@@ -224,10 +180,10 @@ test("material selection in a frame of an allowed system: pick a story, the host
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1440, height: 960 });
   await signIn(page);
-  const token = await accessToken(page);
+  const token = await seedingToken(page, "cover and embed");
   const title = `嵌入 素材 ${String(Date.now()).slice(-6)}`;
-  const photo = await upload(page.request, token, path.join(CORPUS, "Canon_40D.jpg"), { libraryId: "product", title });
-  await commitAndProcess(page.request, token, photo, "photo");
+  const photo = await upload(page.request, token, path.join(PHOTOS, "Canon_40D.jpg"), { libraryId: "product", title });
+  await commitAndProcess(page.request, token, [photo], "photo");
 
   const host = await startHost(embedHostPort);
   try {
@@ -270,7 +226,7 @@ test("material selection in a frame of an allowed system: pick a story, the host
     const original = await page.request.get(selection.data.stories![0]!.downloadUrl, {
       headers: { authorization: `Bearer ${token}` },
     });
-    expect((await original.body()).equals(fs.readFileSync(path.join(CORPUS, "Canon_40D.jpg")))).toBe(true);
+    expect((await original.body()).equals(fs.readFileSync(path.join(PHOTOS, "Canon_40D.jpg")))).toBe(true);
 
     await frame.getByTestId("embed-cancel").click();
     await expect
@@ -324,7 +280,7 @@ test("image upload in a frame of an allowed system: the committed photo is sent 
     await frame
       .locator("input.uppy-Dashboard-input[type=file]")
       .first()
-      .setInputFiles(path.join(CORPUS, "Nikon_D70.jpg"));
+      .setInputFiles(path.join(PHOTOS, "Nikon_D70.jpg"));
     await frame.locator(".uppy-StatusBar-actionBtn--upload").click();
     const row = frame.getByTestId("upload-row");
     await expect(row).toHaveCount(1, { timeout: 90_000 });

@@ -1,62 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import sharp from "sharp";
 import { signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { API, commitAndProcess, PHOTOS, seedingToken, upload } from "./seed.js";
 
-const API = "/dams/api/v1";
-const PHOTO = path.resolve(import.meta.dirname, "../../../shared/corpus/exif-samples/jpg/mobile/jolla.jpg");
-
-/**
- * A personal API token ("get token"): the journey outlives the 30 s access tokens the e2e server
- * issues, so its own API calls use one of these, made while the session's token is fresh.
- */
-async function apiToken(page: Page): Promise<string> {
-  const raw = await page.evaluate(() => localStorage.getItem("pro__Access-Token"));
-  const session = (JSON.parse(raw ?? "{}") as { value: string }).value;
-  const created = await page.request.post(`${API}/api-tokens`, {
-    headers: { authorization: `Bearer ${session}` },
-    data: { name: `e2e image editor ${Date.now()}`, expiresInDays: 1 },
-  });
-  expect(created.status(), await created.text()).toBe(200);
-  return ((await created.json()) as { data: { secret: string } }).data.secret;
-}
-
-/** A committed, processed photo story in the product library, made through tus as the upload pages do. */
-async function photoStory(request: APIRequestContext, token: string, title: string): Promise<string> {
-  const headers = { authorization: `Bearer ${token}` };
-  const bytes = fs.readFileSync(PHOTO);
-  const metadata = { filename: "jolla.jpg", libraryId: "product", title };
-  const encoded = Object.entries(metadata)
-    .map(([key, value]) => `${key} ${Buffer.from(value).toString("base64")}`)
-    .join(",");
-  const tus = { ...headers, "tus-resumable": "1.0.0" };
-  const created = await request.post(`${API}/uploads`, {
-    headers: { ...tus, "upload-length": String(bytes.length), "upload-metadata": encoded },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const patched = await request.patch(created.headers().location ?? "", {
-    headers: { ...tus, "upload-offset": "0", "content-type": "application/offset+octet-stream" },
-    data: bytes,
-  });
-  expect(patched.status(), await patched.text()).toBeLessThan(300);
-  const { storyId } = ((await patched.json()) as { data: { result: { storyId: string } } }).data.result;
-  const committed = await request.post(`${API}/workflow-story-create/photo/commit`, {
-    headers,
-    data: { libraryId: "product", storyIds: [storyId] },
-  });
-  expect(committed.status(), await committed.text()).toBe(200);
-  await expect
-    .poll(
-      async () => {
-        const response = await request.get(`${API}/stories/product/${storyId}`, { headers });
-        return ((await response.json()) as { data: { processingState: string } }).data.processingState;
-      },
-      { timeout: 90_000 },
-    )
-    .toBe("done");
-  return storyId;
-}
+const PHOTO = path.join(PHOTOS, "mobile/jolla.jpg");
 
 /** The editor's session as it exposes it on its root element. */
 async function session(editor: ReturnType<Page["getByTestId"]>) {
@@ -77,10 +26,13 @@ test("open a corpus photo in the editor, crop 16:9, rotate, watermark, undo/redo
   await page.setViewportSize({ width: 1440, height: 900 });
   const errors = watchConsoleErrors(page);
   await signIn(page);
-  const token = await apiToken(page);
+  const token = await seedingToken(page, "image editor");
   const headers = { authorization: `Bearer ${token}` };
   const run = String(Date.now()).slice(-6);
-  const storyId = await photoStory(page.request, token, `编辑 ${run}`);
+  // A committed, processed photo story in the product library, made through tus as the upload pages do.
+  const photo = await upload(page.request, token, PHOTO, { libraryId: "product", title: `编辑 ${run}` });
+  await commitAndProcess(page.request, token, [photo]);
+  const { storyId } = photo;
   const original = await sharp(PHOTO).metadata();
 
   await page.goto(`/frontend/search?story=product/${storyId}`, { waitUntil: "networkidle" });

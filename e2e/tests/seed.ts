@@ -14,13 +14,14 @@ export async function accessToken(page: Page): Promise<string> {
 }
 
 /**
- * A personal API token for seeding: the journeys' access tokens live 30 s,
- * less than a video takes to upload and process.
+ * A personal API token ("get token") for seeding, as another system would hold:
+ * the journeys' access tokens live 30 s, less than a video takes to upload and
+ * process. `purpose` names the token (`e2e <purpose> <time>`).
  */
-export async function seedingToken(page: Page): Promise<string> {
+export async function seedingToken(page: Page, purpose = "seeding"): Promise<string> {
   const created = await page.request.post(`${API}/api-tokens`, {
     headers: { authorization: `Bearer ${await accessToken(page)}` },
-    data: { name: `e2e seeding ${Date.now()}`, expiresInDays: 1 },
+    data: { name: `e2e ${purpose} ${Date.now()}`, expiresInDays: 1 },
   });
   expect(created.status(), await created.text()).toBe(200);
   return ((await created.json()) as { data: { secret: string } }).data.secret;
@@ -58,23 +59,31 @@ export async function upload(
   return { ...body.data.result, title: metadata.title ?? "" };
 }
 
+/** The fields of a story (`GET /stories/:libraryId/:storyId`) the journeys read. */
+export interface StoryView {
+  processingState: string;
+  coverUrl: string | null;
+  title: string;
+}
+
+/** A story as the API shows it now. */
+export async function storyOf(request: APIRequestContext, token: string, story: Seeded): Promise<StoryView> {
+  const response = await request.get(`${API}/stories/${story.libraryId}/${story.storyId}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  return ((await response.json()) as { data: StoryView }).data;
+}
+
 /** Waits for the media job of each story (thumbnails, preview, proxy) to end done. */
 export async function waitForProcessing(request: APIRequestContext, token: string, stories: Seeded[]): Promise<void> {
-  const headers = { authorization: `Bearer ${token}` };
   for (const story of stories) {
     await expect
-      .poll(
-        async () => {
-          const response = await request.get(`${API}/stories/${story.libraryId}/${story.storyId}`, { headers });
-          return ((await response.json()) as { data: { processingState: string } }).data.processingState;
-        },
-        { timeout: 90_000 },
-      )
+      .poll(async () => (await storyOf(request, token, story)).processingState, { timeout: 90_000 })
       .toBe("done");
   }
 }
 
-/** Drafts → committed, then waits for the media job (thumbnails, preview). */
+/** Drafts (all of one library) → committed, then waits for the media job (thumbnails, preview). */
 export async function commitAndProcess(
   request: APIRequestContext,
   token: string,
@@ -83,7 +92,7 @@ export async function commitAndProcess(
 ): Promise<void> {
   const committed = await request.post(`${API}/workflow-story-create/${type}/commit`, {
     headers: { authorization: `Bearer ${token}` },
-    data: { libraryId: "product", storyIds: stories.map((story) => story.storyId) },
+    data: { libraryId: stories[0]?.libraryId ?? "product", storyIds: stories.map((story) => story.storyId) },
   });
   expect(committed.status(), await committed.text()).toBe(200);
   await waitForProcessing(request, token, stories);

@@ -3,10 +3,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, type Response, test } from "@playwright/test";
 import { signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
-import { API, commitAndProcess, seedingToken, upload, waitForProcessing } from "./seed.js";
+import { API, commitAndProcess, PHOTOS, seedingToken, upload, waitForProcessing } from "./seed.js";
 
 const spaced = (text: string): RegExp => new RegExp([...text].join("\\s*"));
-const CORPUS = path.resolve(import.meta.dirname, "../../../shared/corpus/exif-samples/jpg");
 const MEDIA = `${API}/media/`;
 
 test("a video streams by its signed URL: plays, seeks with Range, downloads, becomes a favourite", async ({
@@ -134,14 +133,14 @@ test("two versions of a photo compared side by side and with a swipe, their diff
   await signIn(page);
   const token = await seedingToken(page);
   const run = String(Date.now()).slice(-6);
-  const photo = await upload(page.request, token, path.join(CORPUS, "Canon_40D.jpg"), {
+  const photo = await upload(page.request, token, path.join(PHOTOS, "Canon_40D.jpg"), {
     libraryId: "product",
     title: `版本 对比 ${run}`,
   });
   await commitAndProcess(page.request, token, [photo]);
 
   // Version 2: another image saved over it, as the image editor does.
-  const edited = fs.readFileSync(path.join(CORPUS, "Nikon_D70.jpg")).toString("base64");
+  const edited = fs.readFileSync(path.join(PHOTOS, "Nikon_D70.jpg")).toString("base64");
   const saved = await page.request.post(`${API}/upload-images/base64image`, {
     headers: { authorization: `Bearer ${token}` },
     data: { base64String: `data:image/jpeg;base64,${edited}`, libraryId: "product", storyId: photo.storyId },

@@ -81,28 +81,64 @@ describe("sniff: real files are recognised by their content", () => {
 });
 
 describe("sniff: everything else is refused, named, with what is accepted", () => {
-  const refusals: [string, Buffer, RegExp][] = [
-    ["HTML named .jpg", Buffer.from("<!DOCTYPE html><html><script>alert(1)</script></html>"), /an HTML document/],
-    ["HTML fragment", Buffer.from("\n  <script>fetch('/dams/api/v1/users')</script>"), /an HTML document/],
+  /** Each refusal with the words it names, and its msgCode and msgParams (beside the accepted types). */
+  const refusals: [string, Buffer, RegExp, string, Record<string, string>][] = [
+    [
+      "HTML named .jpg",
+      Buffer.from("<!DOCTYPE html><html><script>alert(1)</script></html>"),
+      /an HTML document/,
+      "file.refused",
+      { content: "html" },
+    ],
+    [
+      "HTML fragment",
+      Buffer.from("\n  <script>fetch('/dams/api/v1/users')</script>"),
+      /an HTML document/,
+      "file.refused",
+      { content: "html" },
+    ],
     [
       "SVG",
       Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'),
       /an SVG image/,
+      "file.refused",
+      { content: "svg" },
     ],
     [
       "HLS playlist",
       Buffer.from("#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:10,\nfile:///etc/passwd\n"),
       /a playlist \(M3U\/HLS\)/,
+      "file.refused",
+      { content: "playlist" },
     ],
-    ["shell script", Buffer.from("#!/bin/sh\nrm -rf /\n"), /a script/],
-    ["PDF", Buffer.from("%PDF-1.7\n1 0 obj\n<<>>\nendobj\n"), /a PDF document/],
-    ["ELF executable", fs.readFileSync(process.execPath).subarray(0, 8192), /an executable program \(ELF\)/],
-    ["ZIP archive", Buffer.concat([Buffer.from("PK\u0003\u0004"), Buffer.alloc(60)]), /archive/],
-    ["plain text", Buffer.from("just some words, no magic"), /could not be recognised/],
-    ["nothing", Buffer.alloc(0), /empty/],
+    ["shell script", Buffer.from("#!/bin/sh\nrm -rf /\n"), /a script/, "file.refused", { content: "script" }],
+    ["PDF", Buffer.from("%PDF-1.7\n1 0 obj\n<<>>\nendobj\n"), /a PDF document/, "file.refused", { content: "pdf" }],
+    [
+      "ELF executable",
+      fs.readFileSync(process.execPath).subarray(0, 8192),
+      /an executable program \(ELF\)/,
+      "file.refused",
+      { content: "elf" },
+    ],
+    [
+      "ZIP archive",
+      Buffer.concat([Buffer.from("PK\u0003\u0004"), Buffer.alloc(60)]),
+      /archive/,
+      "file.refused",
+      { content: "zip" },
+    ],
+    [
+      "an ICO icon (a type file-type knows, with no description of its own)",
+      Buffer.concat([Buffer.from([0, 0, 1, 0, 1, 0, 16, 16, 0, 0, 1, 0, 32, 0]), Buffer.alloc(64)]),
+      /a ICO file \(image\/x-icon\)/,
+      "file.refusedType",
+      { type: "ICO", mime: "image/x-icon" },
+    ],
+    ["plain text", Buffer.from("just some words, no magic"), /could not be recognised/, "file.unrecognised", {}],
+    ["nothing", Buffer.alloc(0), /empty/, "file.empty", {}],
   ];
 
-  it.each(refusals)("%s", async (_, content, named) => {
+  it.each(refusals)("%s", async (_, content, named, msgCode, msgParams) => {
     const refusal = await sniffBuffer(content).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(RefusedFileType);
     const { status, code, message } = refusal as RefusedFileType;
@@ -112,6 +148,14 @@ describe("sniff: everything else is refused, named, with what is accepted", () =
     expect(message).toContain("Accepted: images (JPEG, PNG, GIF, WebP, TIFF, HEIC, HEIF, AVIF, BMP)");
     expect(message).toContain("video (MP4, MOV");
     expect(message).toContain("audio (MP3");
+    // The code and values the web app translates it by (server-messages.ts).
+    expect((refusal as RefusedFileType).msgCode).toBe(msgCode);
+    expect((refusal as RefusedFileType).msgParams).toEqual({
+      ...msgParams,
+      photoTypes: "JPEG, PNG, GIF, WebP, TIFF, HEIC, HEIF, AVIF, BMP",
+      videoTypes: expect.stringMatching(/^MP4, MOV/),
+      audioTypes: expect.stringMatching(/^MP3/),
+    });
   });
 
   it("judges by the leading bytes: JPEG bytes behind an HTML prefix are refused", async () => {

@@ -67,13 +67,29 @@ function acceptedList(kind: MediaKind): string {
   ].join(", ");
 }
 
+/** The accepted types by kind, as every refusal names them (its `msgParams`). */
+const ACCEPTED_PARAMS = {
+  photoTypes: acceptedList("photo"),
+  videoTypes: acceptedList("video"),
+  audioTypes: acceptedList("audio"),
+};
+
 /** The sentence every refusal ends with. */
-export const ACCEPTED_TYPES = `Accepted: images (${acceptedList("photo")}), video (${acceptedList("video")}) and audio (${acceptedList("audio")}).`;
+export const ACCEPTED_TYPES = `Accepted: images (${ACCEPTED_PARAMS.photoTypes}), video (${ACCEPTED_PARAMS.videoTypes}) and audio (${ACCEPTED_PARAMS.audioTypes}).`;
 
 /** How many leading bytes sniffing reads: file-type needs at most ~4 KiB; MPEG-TS and some MP3s want a little more. */
 const SNIFF_BYTES = 64 * 1024;
 
+/**
+ * What a refused file is, by the key its refusal names (`msgParams.content`
+ * of `file.refused`; the web app translates `server.content.<key>`): the
+ * extensions file-type reports, and the text formats it leaves alone.
+ */
 const DESCRIPTIONS: Record<string, string> = {
+  playlist: "a playlist (M3U/HLS)",
+  script: "a script",
+  svg: "an SVG image (it can carry scripts)",
+  html: "an HTML document",
   elf: "an executable program (ELF)",
   exe: "an executable program (Windows)",
   macho: "an executable program (Mach-O)",
@@ -93,44 +109,59 @@ const DESCRIPTIONS: Record<string, string> = {
   eps: "a PostScript document",
 };
 
-/** Text formats file-type leaves alone but that must be named when refused. */
-function describeText(head: Buffer): string | null {
+/** Text formats file-type leaves alone but that must be named when refused: their DESCRIPTIONS key. */
+function describeText(head: Buffer): "playlist" | "script" | "svg" | "html" | null {
   const text = head
     .subarray(0, 1024)
     .toString("utf8")
     .replace(/^\uFEFF/, "")
     .trimStart()
     .toLowerCase();
-  if (text.startsWith("#extm3u")) return "a playlist (M3U/HLS)";
-  if (text.startsWith("#!")) return "a script";
-  if (/<svg[\s>]/.test(text)) return "an SVG image (it can carry scripts)";
+  if (text.startsWith("#extm3u")) return "playlist";
+  if (text.startsWith("#!")) return "script";
+  if (/<svg[\s>]/.test(text)) return "svg";
   if (
     text.startsWith("<!doctype html") ||
     /^<(html|head|body|script|iframe)[\s>]/.test(text) ||
     /<script[\s>]/.test(text)
   )
-    return "an HTML document";
+    return "html";
   return null;
 }
 
-function refuse(what: string, detected: string): never {
-  throw new RefusedFileType(`This file is ${what}, which cannot be uploaded. ${ACCEPTED_TYPES}`, detected);
+/**
+ * Refuses the file as `what`; `msgCode` and `msgParams` name the message
+ * for the web app's translation (`file.*`, with the accepted types).
+ */
+function refuse(what: string, detected: string, msgCode: string, msgParams: Record<string, string> = {}): never {
+  throw new RefusedFileType(
+    `This file is ${what}, which cannot be uploaded. ${ACCEPTED_TYPES}`,
+    detected,
+  ).withMessageCode(msgCode, { ...msgParams, ...ACCEPTED_PARAMS });
+}
+
+/** Refuses a file DESCRIPTIONS names by `content`. */
+function refuseAs(content: string, detected: string): never {
+  refuse(DESCRIPTIONS[content]!, detected, "file.refused", { content });
 }
 
 /** The type of `head` (the first bytes of a file) by its content; throws RefusedFileType outside the allow-list. */
 export async function sniffBuffer(head: Uint8Array): Promise<SniffedType> {
   const buffer = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
-  if (buffer.length === 0) refuse("empty", "empty");
+  if (buffer.length === 0) refuse("empty", "empty", "file.empty");
   const detected = await fileTypeFromBuffer(buffer);
   if (!detected) {
     const text = describeText(buffer);
-    if (text) refuse(text, text.includes("HTML") ? "html" : text.includes("SVG") ? "svg" : "text");
-    refuse("of a type that could not be recognised from its content", "unknown");
+    if (text) refuseAs(text, text === "html" || text === "svg" ? text : "text");
+    refuse("of a type that could not be recognised from its content", "unknown", "file.unrecognised");
   }
   const accepted = ACCEPTED[detected.mime];
   if (!accepted) {
-    if (detected.ext === "xml" && describeText(buffer)) refuse(describeText(buffer)!, "svg");
-    refuse(DESCRIPTIONS[detected.ext] ?? `a ${detected.ext.toUpperCase()} file (${detected.mime})`, detected.ext);
+    const text = detected.ext === "xml" ? describeText(buffer) : null;
+    if (text) refuseAs(text, "svg");
+    if (DESCRIPTIONS[detected.ext]) refuseAs(detected.ext, detected.ext);
+    const type = detected.ext.toUpperCase();
+    refuse(`a ${type} file (${detected.mime})`, detected.ext, "file.refusedType", { type, mime: detected.mime });
   }
   return { kind: accepted.kind, mime: accepted.mime ?? detected.mime, extension: detected.ext };
 }

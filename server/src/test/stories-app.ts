@@ -13,6 +13,7 @@ import type { JobState } from "../modules/jobs/job-types.js";
 import { MediaUrlSigner } from "../modules/media-urls/media-url-signer.js";
 import { processStoriesJob } from "../modules/processing/process-stories.job.js";
 import { buildStories, PROCESS_STORIES_JOB, type StoriesModule } from "../modules/stories/stories.compose.js";
+import type { StoryInsert } from "../modules/stories/stories.repository.js";
 import { StoryCatalogueUsage } from "../modules/stories/story-catalogue-usage.js";
 import type { MediaType } from "../modules/stories/story-types.js";
 import { type DialectName, useTestApp } from "./dialects.js";
@@ -140,4 +141,45 @@ export function api(ctx: () => StoriesTestContext) {
     payload?: object,
     headers: Record<string, string> = {},
   ) => ctx().app.inject({ method, url: `${API_PREFIX}${url}`, headers: { ...who.headers, ...headers }, payload });
+}
+
+/** A committed story row with every column set (empty where optional), for tests that insert stories directly. */
+export function storyRow(overrides: Partial<StoryInsert> & Pick<StoryInsert, "id">): StoryInsert {
+  const now = "2024-05-06T07:08:09.000Z";
+  return {
+    library_id: "product",
+    folder_id: null,
+    type: "photo",
+    half_product: false,
+    status: "committed",
+    title: "",
+    caption: "",
+    authors: "[]",
+    source: null,
+    keywords: "[]",
+    tags: "[]",
+    theme: null,
+    category: null,
+    properties: "{}",
+    oid: randomUUID(),
+    version_no: 1,
+    cover_key: null,
+    content_sha256: null,
+    perceptual_hash: null,
+    width: null,
+    height: null,
+    duration: null,
+    size: null,
+    mime: null,
+    original_name: null,
+    captured_at: null,
+    gps: null,
+    processing_state: "done",
+    processing_error: null,
+    created_by: null,
+    created_at: now,
+    updated_by: null,
+    updated_at: now,
+    ...overrides,
+  };
 }

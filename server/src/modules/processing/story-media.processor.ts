@@ -124,7 +124,7 @@ export class StoryMediaProcessor {
     await fs.mkdir(scratch, { recursive: true });
     try {
       await this.deps.blobs.withLocalFile(original.blobKey, async (file) => {
-        const outputs = await this.render(story, file, scratch, context);
+        const outputs = await this.render(story, original.versionNo, file, scratch, context);
         for (const output of outputs) await this.store(story, original, output);
       });
       await this.deps.stories.setProcessingState(story.id, "done");
@@ -142,6 +142,8 @@ export class StoryMediaProcessor {
 
   private async render(
     story: Story,
+    /** The version `file` is the original of: the extracted metadata describes it. */
+    versionNo: number,
     file: string,
     scratch: string,
     context: Pick<JobContext, "signal" | "progress">,
@@ -160,11 +162,11 @@ export class StoryMediaProcessor {
           extractImageMetadata(file, { limits }),
           perceptualHash(file, imageLimits),
         ]);
-        await this.deps.stories.applyExtractedMetadata(story.id, {
-          ...photoFields(metadata, hash),
-          width: derivatives.width,
-          height: derivatives.height,
-        });
+        await this.deps.stories.applyExtractedMetadata(
+          story.id,
+          { ...photoFields(metadata, hash), width: derivatives.width, height: derivatives.height },
+          versionNo,
+        );
         await context.progress(80);
         return derivatives.renditions.map((rendition) => ({
           role: rendition.format === "jpeg" ? rendition.kind : `${rendition.kind}-webp`,
@@ -177,7 +179,7 @@ export class StoryMediaProcessor {
       }
       case "video": {
         const probe = await probeMedia(file, limits);
-        await this.deps.stories.applyExtractedMetadata(story.id, mediaFields(probe));
+        await this.deps.stories.applyExtractedMetadata(story.id, mediaFields(probe), versionNo);
         const options = { limits, signal: context.signal, probe };
         const poster = await renderPoster(file, path.join(scratch, "poster.jpg"), options);
         const thumbnail = await renderThumbnail(poster.path, path.join(scratch, "thumbnail.jpg"), imageLimits);
@@ -197,7 +199,7 @@ export class StoryMediaProcessor {
       }
       case "audio": {
         const probe = await probeMedia(file, limits);
-        await this.deps.stories.applyExtractedMetadata(story.id, mediaFields(probe));
+        await this.deps.stories.applyExtractedMetadata(story.id, mediaFields(probe), versionNo);
         const options = { limits, signal: context.signal, probe };
         const waveform = await audioWaveform(file, options);
         const waveformFile = path.join(scratch, "waveform.json");

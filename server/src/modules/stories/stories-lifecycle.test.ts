@@ -361,6 +361,92 @@ describeEachDialect("story lifecycle", (dialect) => {
     expect(third).toMatchObject({ versionNo: 3, properties: { lastVersion: story.oid } });
   });
 
+  it("keeps the story's pixel size that of its current version, whichever media job ends last", async () => {
+    const { story } = await uploadStory(ctx(), editor, { name: "resized.jpg" });
+    const stories = ctx().module.stories;
+    /** The story's size, and each version's original's. */
+    const sizes = async () => {
+      const view = (await call(editor, "GET", `/stories/product/${story.id}`)).json().data as {
+        width: number | null;
+        height: number | null;
+      };
+      const versions = (await call(editor, "GET", `/stories/product/${story.id}/versions`)).json().data as {
+        versionNo: number;
+        files: { role: string; width: number | null; height: number | null }[];
+      }[];
+      return {
+        story: [view.width, view.height],
+        originals: versions.map(({ versionNo, files }) => {
+          const original = files.find((file) => file.role === "original");
+          return [versionNo, original?.width, original?.height];
+        }),
+      };
+    };
+    expect((await stories.applyExtractedMetadata(story.id, { width: 4000, height: 3000 }, 1)).width).toBe(4000);
+
+    const second = await stories.addVersionFromUpload({
+      userId: editor.id,
+      libraryId: "product",
+      storyId: story.id,
+      blobKey: "originals/resized-v2",
+      sha256: "b".repeat(64),
+      size: 3,
+      mime: "image/jpeg",
+      originalName: "resized-v2.jpg",
+    });
+    expect(second.versionNo).toBe(2);
+    // Version 1's job ends after version 2 was added: it describes version 1 only.
+    await stories.applyExtractedMetadata(story.id, { width: 4000, height: 3000, perceptualHash: "0".repeat(16) }, 1);
+    const afterStale = await sizes();
+    expect(afterStale.story).toEqual([null, null]);
+    expect((await call(editor, "GET", `/stories/product/${story.id}`)).json().data.perceptualHash).toBeNull();
+    // Version 2's job: the story follows it, though its width and height were filled before.
+    await stories.applyExtractedMetadata(story.id, { width: 1280, height: 720 }, 2);
+    expect(await sizes()).toEqual({
+      story: [1280, 720],
+      originals: [
+        [1, 4000, 3000],
+        [2, 1280, 720],
+      ],
+    });
+
+    // The image editor's save after that, processed (the job names no version: the current one).
+    await stories.addVersionFromUpload({
+      userId: editor.id,
+      libraryId: "product",
+      storyId: story.id,
+      blobKey: "originals/resized-v3",
+      sha256: "c".repeat(64),
+      size: 3,
+      mime: "image/jpeg",
+      originalName: "resized-v3.jpg",
+    });
+    await stories.applyExtractedMetadata(story.id, { width: 720, height: 1280 });
+    expect((await sizes()).story).toEqual([720, 1280]);
+    // Processed again (a re-transcode): the size it recorded first stays the version's and the story's.
+    await stories.applyExtractedMetadata(story.id, { width: 720, height: 1280 }, 3);
+    expect((await sizes()).originals).toEqual([
+      [1, 4000, 3000],
+      [2, 1280, 720],
+      [3, 720, 1280],
+    ]);
+  });
+
+  it("gives a new version from a processed draft the draft's pixel size at once", async () => {
+    const first = (await uploadStory(ctx(), editor, { name: "first.jpg" })).story;
+    await ctx().module.stories.applyExtractedMetadata(first.id, { width: 4000, height: 3000 });
+    const draft = (await uploadStory(ctx(), editor, { name: "cropped.jpg", bytes: "cropped" })).story;
+    await ctx().module.stories.applyExtractedMetadata(draft.id, { width: 1600, height: 900 });
+    const response = await call(editor, "POST", "/workflow-story-create/newversion/photo", {
+      libraryId: "product",
+      storyId: first.id,
+      fromLibraryId: "product",
+      fromStoryId: draft.id,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().data).toMatchObject({ versionNo: 2, width: 1600, height: 900 });
+  });
+
   it("serves byte ranges for players and records only the start of a download", async () => {
     const { story } = await uploadStory(ctx(), editor, {
       bytes: "0123456789",

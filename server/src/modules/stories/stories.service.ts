@@ -353,6 +353,7 @@ export class StoriesService {
     if (story.type !== type) throw new Invalid(`story ${storyId} is a ${story.type}, not a ${type}`, "wrong_type");
     if (patch.members && type !== "composite") throw new Invalid("members: only a composite story has members");
     const changes = metadataChanges(story, patch, (v) => this.deps.stories.json(v));
+    if (patch.properties) await this.#checkEditedProperties(story, patch.properties);
     if (patch.folderId !== undefined) changes.folder_id = await this.#requireFolder(libraryId, patch.folderId);
     const memberIds = patch.members ? await this.#readableMembers(actor, patch.members) : undefined;
     if (memberIds?.includes(story.id)) throw new Invalid("members: a composite cannot hold itself");
@@ -369,6 +370,26 @@ export class StoriesService {
     });
     await this.#support.countKeywordUse([addedKeywords(story.keywords, patch.keywords)]);
     return (await this.deps.stories.find(story.id))!;
+  }
+
+  /**
+   * An edit's custom properties, checked as a commit's are against the
+   * catalogue's definitions for the story's type and library: values must fit
+   * their kind (a select's one of its code list's values). A committed or
+   * published story must keep every required one after the patch; a draft
+   * may be filled in over several edits (its commit checks them).
+   */
+  async #checkEditedProperties(story: Story, patch: Record<string, unknown>): Promise<void> {
+    if (!this.deps.propertyDefinitions || story.type === "composite") return;
+    const definitions = await this.deps.propertyDefinitions.lookup({
+      storytype: story.type,
+      libraryId: story.libraryId,
+    });
+    checkProperties(definitions, patch, {
+      path: "properties",
+      current: story.properties,
+      complete: story.status !== "draft",
+    });
   }
 
   /** The blob of the file chosen as cover: one of this story's, or of one of a composite's members. */
@@ -453,8 +474,8 @@ export class StoriesService {
   }
 
   /** Fills the story's fields from extracted metadata only where they are empty (keywords applied are counted). */
-  async applyExtractedMetadata(storyId: string, fields: ExtractedMetadata): Promise<Story> {
-    return this.#processing.applyExtractedMetadata(storyId, fields);
+  async applyExtractedMetadata(storyId: string, fields: ExtractedMetadata, versionNo?: number): Promise<Story> {
+    return this.#processing.applyExtractedMetadata(storyId, fields, versionNo);
   }
 
   async setProcessingState(storyId: string, state: ProcessingState, error?: string | null): Promise<void> {

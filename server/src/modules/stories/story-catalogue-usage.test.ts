@@ -8,6 +8,12 @@ interface Entry {
   name: string;
 }
 
+interface Action {
+  action: string;
+  username: string | null;
+  details: Record<string, unknown>;
+}
+
 describeEachDialect("catalogue entries used by stories", (dialect) => {
   const ctx = useTestApp(dialect);
   let admin: TestPrincipal;
@@ -59,6 +65,9 @@ describeEachDialect("catalogue entries used by stories", (dialect) => {
     const both = await create("merge both", ["typhoonmergeold", "Rain", "Typhoonmergenew"]);
     const old = await create("merge old", ["Typhoonmergeold"]);
     const other = await create("merge other", ["Rain"]);
+    const history = async (id: string) =>
+      (await callApi<{ content: Action[] }>(app, admin, "GET", `/story-actions?libraryId=product&storyId=${id}`))
+        .content;
 
     const merged = await callApi<{ mergedInto: string; stories: number }>(
       app,
@@ -73,6 +82,17 @@ describeEachDialect("catalogue entries used by stories", (dialect) => {
     expect(await tagsOf(old.id)).toEqual(["Typhoonmergenew"]);
     expect(await tagsOf(other.id)).toEqual(["Rain"]);
     await callApi(app, admin, "DELETE", `/tag/${from.id}`, undefined, 404);
+    // Each re-pointed story's history has the merge, by whoever merged; the untouched one's has not.
+    for (const story of [both, old]) {
+      const [latest, ...earlier] = await history(story.id);
+      expect(latest).toMatchObject({
+        action: "edit",
+        username: "usage-admin",
+        details: { fields: ["tags"], merged: { kind: "tag", from: "Typhoonmergeold", into: "Typhoonmergenew" } },
+      });
+      expect(earlier.map((action) => action.action)).toEqual(["create"]);
+    }
+    expect((await history(other.id)).map((action) => action.action)).toEqual(["create"]);
 
     const found = async (text: string) =>
       (
@@ -149,6 +169,23 @@ describeEachDialect("catalogue entries used by stories", (dialect) => {
       "Source Mergenew",
       "Category Mergenew",
     ]);
+    // One story action per merge that changed the story, naming the field.
+    const actions = (
+      await callApi<{ content: Action[] }>(app, admin, "GET", `/story-actions?libraryId=product&storyId=${story.id}`)
+    ).content;
+    expect(actions.map((action) => [action.action, action.details.fields])).toEqual([
+      ["edit", ["category"]],
+      ["edit", ["source"]],
+      ["edit", ["theme"]],
+      ["edit", ["authors"]],
+      ["edit", ["keywords"]],
+      ["create", undefined],
+    ]);
+    expect(actions[0]!.details.merged).toEqual({
+      kind: "category",
+      from: "Category Mergeold",
+      into: "Category Mergenew",
+    });
   });
 
   it("refuses a merge into the entry itself, a missing entry, or another kind's entry", async () => {

@@ -1,12 +1,23 @@
 import { type Kysely, sql } from "kysely";
 import type { Db } from "../../db/database.js";
 import type { Database } from "../../db/schema.js";
-import type { CatalogueUsage, UsageKind } from "../catalogue/shared/catalogue-usage.js";
+import type { CatalogueUsage, MergedBy, UsageKind } from "../catalogue/shared/catalogue-usage.js";
 import { StoriesRepository } from "./stories.repository.js";
+import { StoryActionsRepository } from "./story-actions.repository.js";
 
 /** Story columns holding one catalogue value, and those holding a JSON list of them. */
 const singleColumns = { theme: "theme", source: "source", category: "category" } as const;
 const listColumns = { tag: "tags", keyword: "keywords", author: "authors" } as const;
+const ACTIONS_PER_STATEMENT = 500;
+/** The story field an entry kind is, as an edit's story action names its fields. */
+const fieldNames: Record<UsageKind, string> = {
+  theme: "theme",
+  source: "source",
+  category: "category",
+  tag: "tags",
+  keyword: "keywords",
+  author: "authors",
+};
 
 /**
  * How many stories use a catalogue entry, for the catalogue's delete refusal.
@@ -35,22 +46,24 @@ export class StoryCatalogueUsage implements CatalogueUsage {
    * the target's name (or its id, where the story held the id); in a list the
    * name is replaced and a story that had both keeps one, in the first place
    * either had. The search entries of the changed stories are rewritten
-   * through the same executor, as every story write does.
+   * through the same executor, as every story write does, and each changed
+   * story gets an `edit` action of `by` naming the field and the merge.
    */
   async repoint(
     kind: UsageKind,
     from: { id: string; name: string },
     into: { id: string; name: string },
     executor: Kysely<Database>,
+    by: MergedBy,
   ): Promise<number> {
     const name = from.name.toLowerCase();
     const now = new Date().toISOString();
-    const changed: string[] = [];
+    const changed: { id: string; library_id: string }[] = [];
     if (kind in singleColumns) {
       const column = singleColumns[kind as keyof typeof singleColumns];
       const rows = await executor
         .selectFrom("stories")
-        .select(["id", column])
+        .select(["id", "library_id", column])
         .where(this.singleValue(column, name, from.id.toLowerCase()))
         .execute();
       for (const row of rows) {
@@ -61,13 +74,13 @@ export class StoryCatalogueUsage implements CatalogueUsage {
           .set({ [column]: value, updated_at: now })
           .where("id", "=", row.id)
           .execute();
-        changed.push(row.id);
+        changed.push(row);
       }
     } else {
       const column = listColumns[kind as keyof typeof listColumns];
       const rows = await executor
         .selectFrom("stories")
-        .select(["id", column])
+        .select(["id", "library_id", column])
         .where(this.listContains(column, name))
         .execute();
       for (const row of rows) {
@@ -79,10 +92,26 @@ export class StoryCatalogueUsage implements CatalogueUsage {
           .set({ [column]: this.db.adapter.writeJson(merged), updated_at: now })
           .where("id", "=", row.id)
           .execute();
-        changed.push(row.id);
+        changed.push(row);
       }
     }
-    await new StoriesRepository(executor, this.db.adapter).search().index.upsertMany(changed);
+    await new StoriesRepository(executor, this.db.adapter).search().index.upsertMany(changed.map((row) => row.id));
+    const actions = new StoryActionsRepository(executor, this.db.adapter);
+    // In slices: one statement's bound values stay under the dialects' limits however many stories changed.
+    for (let start = 0; start < changed.length; start += ACTIONS_PER_STATEMENT) {
+      await actions.recordMany(
+        changed.slice(start, start + ACTIONS_PER_STATEMENT).map((row) => ({
+          libraryId: row.library_id,
+          storyId: row.id,
+          userId: by.id,
+          username: by.username,
+          action: "edit",
+          ip: by.ip,
+          details: { fields: [fieldNames[kind]], merged: { kind, from: from.name, into: into.name } },
+        })),
+        now,
+      );
+    }
     return changed.length;
   }
 

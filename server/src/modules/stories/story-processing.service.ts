@@ -77,14 +77,32 @@ export class StoryProcessing {
     });
   }
 
-  async applyExtractedMetadata(storyId: string, fields: ExtractedMetadata): Promise<Story> {
+  /**
+   * What a media job extracted from the original of version `versionNo` (by
+   * default the current one). Empty story fields are filled; people's values
+   * stay. The pixel size is recorded on that version's original, and the
+   * story's width and height are always its current version's: replaced,
+   * not only filled, after a new version. A job that read a version which is
+   * no longer current (a new version came meanwhile) records the size on its
+   * own version and leaves the story to the new version's job.
+   */
+  async applyExtractedMetadata(storyId: string, fields: ExtractedMetadata, versionNo?: number): Promise<Story> {
     const story = await this.deps.stories.find(storyId);
     if (!story) throw new NotFound(`story ${storyId} does not exist`);
-    // The original's own size, per version (the story's fields keep what they had: they are filled, not replaced).
+    const version = versionNo ?? story.versionNo;
     if (fields.width && fields.height) {
-      await this.deps.stories.fillFileDimensions(story.id, story.versionNo, "original", fields.width, fields.height);
+      await this.deps.stories.fillFileDimensions(story.id, version, "original", fields.width, fields.height);
     }
-    const changes = extractedChanges(story, fields, (v) => this.deps.stories.json(v));
+    if (version !== story.versionNo) return story;
+    const { width: _width, height: _height, ...filled } = fields;
+    const changes = extractedChanges(story, filled, (v) => this.deps.stories.json(v));
+    const original = (await this.deps.stories.files([story.id], story.versionNo)).find(
+      (file) => file.role === "original",
+    );
+    if (original?.width && original.height && (original.width !== story.width || original.height !== story.height)) {
+      changes.width = original.width;
+      changes.height = original.height;
+    }
     if (Object.keys(changes).length === 0) return story;
     const now = this.support.now();
     await this.deps.db.kysely.transaction().execute(async (trx) => {

@@ -122,3 +122,63 @@ describeEachDialect("per-file custom properties on commit", (dialect) => {
     expect(committed[0]!.status).toBe("committed");
   });
 });
+
+describeEachDialect("custom properties on story edit", (dialect) => {
+  const ctx = useTestApp(dialect);
+  let admin: TestPrincipal;
+
+  beforeAll(async () => {
+    admin = await createPrincipal(ctx().db, { username: "props-edit-admin", admin: true });
+  });
+
+  const edit = <T>(story: StoryView, properties: Record<string, unknown>, status = 200) =>
+    callApi<T>(
+      ctx().app,
+      admin,
+      "PUT",
+      `/workflow-story-edit/photo/${story.id}?libraryId=product`,
+      { title: "edited", properties },
+      status,
+    );
+  const stored = async (story: StoryView) =>
+    callApi<StoryView & { title: string }>(ctx().app, admin, "GET", `/stories/product/${story.id}`);
+
+  it("refuses a value the code list lacks or of the wrong kind, naming the field, and changes nothing", async () => {
+    const story = await callApi<StoryView>(ctx().app, admin, "POST", "/workflow-story-create/photo", {
+      libraryId: "product",
+      title: "edit props",
+    });
+    const option = await edit<{ msg: string; error: string }>(story, { storyLevel: "sometimes" }, 400);
+    expect(option).toMatchObject({
+      error: "invalid_property",
+      msg: `properties.storyLevel: "sometimes" is not one of the code list's values (normal, important, urgent, flash)`,
+    });
+    const kind = await edit<{ msg: string }>(story, { storyLevel: "normal", shotDate: "yesterday" }, 400);
+    expect(kind.msg).toBe("properties.shotDate: must be a date written YYYY-MM-DD");
+    expect(await stored(story)).toMatchObject({ title: "edit props", properties: {} });
+
+    // A draft may be filled in over several edits: the required level is checked on commit.
+    const located = await edit<StoryView>(story, { location: "Harbourquay", camera: "EOS R5" });
+    expect(located.properties).toEqual({ location: "Harbourquay", camera: "EOS R5" });
+  });
+
+  it("keeps a committed story's required properties: set, changed, never emptied", async () => {
+    const story = await callApi<StoryView>(ctx().app, admin, "POST", "/workflow-story-create/photo", {
+      libraryId: "product",
+      title: "edit required",
+    });
+    await callApi(ctx().app, admin, "POST", "/workflow-story-create/photo/commit", {
+      libraryId: "product",
+      storyIds: [story.id],
+      metadata: { properties: { storyLevel: "normal" } },
+    });
+    const urgent = await edit<StoryView>(story, { storyLevel: "urgent", shotDate: "2024-05-01" });
+    expect(urgent.properties).toMatchObject({ storyLevel: "urgent", shotDate: "2024-05-01" });
+    const emptied = await edit<{ msg: string }>(story, { storyLevel: null }, 400);
+    expect(emptied.msg).toBe("properties.storyLevel: 稿件级别 (storyLevel) is required");
+    expect((await stored(story)).properties).toMatchObject({ storyLevel: "urgent" });
+    // Removing an optional one is fine.
+    const cleared = await edit<StoryView>(story, { shotDate: null });
+    expect(cleared.properties).not.toHaveProperty("shotDate");
+  });
+});

@@ -156,6 +156,12 @@ export class StoryVersioning {
         createdAt: now,
       });
       await attachFiles(trx);
+      // The story's pixel size is its current version's: known already when the new original was a processed
+      // draft's, else recorded by the media job (applyExtractedMetadata).
+      const original = (await repository.files([story.id], versionNo)).find((file) => file.role === "original");
+      if (original?.width && original.height) {
+        await repository.update(story.id, { width: original.width, height: original.height });
+      }
       await this.deps.actions.with(trx).record(
         this.support.action(actor, story)("new-version", {
           versionNo,

@@ -51,6 +51,9 @@ export const newVersionBody = z.object({
 export const editParams = z.object({ id: z.uuid() });
 export const editQuery = z.object({ libraryId: libraryIdSchema });
 export const editBody = storyMetadataSchema.extend({
+  properties: storyMetadataSchema.shape.properties.describe(
+    "custom properties, merged into the story's; a null value removes the key; `lastVersion` is the server's. Checked against /properties/list for the story's type and library: 400 `invalid_property` naming `properties.<name>` for a value of the wrong kind or not in its code list, and, for a committed or published story, for a required one left empty",
+  ),
   folderId: z.uuid().nullable().optional().describe("move within the library; null: the root"),
   members: z.array(memberRef).max(500).optional(),
   coverFrom: z

@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { MemoryLocker, Server, type ServerOptions } from "@tus/server";
 import type { FastifyBaseLogger } from "fastify";
 import { ok } from "../../http/envelope.js";
-import { AppError, messageForStatus, statusCodes } from "../../http/errors.js";
+import { AppError, type MessageParams, messageForStatus, statusCodes } from "../../http/errors.js";
 import type { HashingFileStore } from "./hashing-file-store.js";
 import { OWNER_METADATA_KEY, type UploadsService } from "./uploads.service.js";
 
@@ -23,9 +23,11 @@ function toErrorEnvelope(error: unknown, log: FastifyBaseLogger): { status_code:
   let status = 500;
   let code = "server_error";
   let msg = messageForStatus(500);
+  let coded: { msgCode?: string; msgParams?: MessageParams } = {};
   if (error instanceof AppError) {
     ({ status, code } = error);
     msg = error.message;
+    if (error.msgCode) coded = { msgCode: error.msgCode, msgParams: error.msgParams ?? {} };
   } else if (error && typeof error === "object" && "status_code" in error && typeof error.status_code === "number") {
     status = error.status_code;
     code = statusCodes[status] ?? "upload_error";
@@ -35,7 +37,7 @@ function toErrorEnvelope(error: unknown, log: FastifyBaseLogger): { status_code:
   } else {
     log.error({ err: error }, "upload request failed");
   }
-  return { status_code: status, body: JSON.stringify({ code: status, msg, error: code }) };
+  return { status_code: status, body: JSON.stringify({ code: status, msg, error: code, ...coded }) };
 }
 
 /**

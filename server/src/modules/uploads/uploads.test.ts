@@ -35,7 +35,10 @@ async function storedBytes(running: RunningApp, key: string): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-function refusal(error: unknown): { status: number; body: { code: number; msg: string; error: string } } {
+function refusal(error: unknown): {
+  status: number;
+  body: { code: number; msg: string; error: string; msgCode?: string; msgParams?: Record<string, string> };
+} {
   const response = (error as DetailedError).originalResponse;
   if (!response) throw error;
   return { status: response.getStatus(), body: JSON.parse(response.getBody()) };
@@ -222,9 +225,9 @@ describeEachDialect("tus uploads", (dialect) => {
     const html = Buffer.from("<!DOCTYPE html><html><body><script>alert(document.cookie)</script></body></html>");
     const elf = fs.readFileSync(process.execPath).subarray(0, 256 * 1024);
     const rowsBefore = await db().kysely.selectFrom("blobs").select("key").execute();
-    for (const [file, name, named] of [
-      [html, "holiday.jpg", "an HTML document"],
-      [elf, "interview.mp4", "an executable program (ELF)"],
+    for (const [file, name, named, content] of [
+      [html, "holiday.jpg", "an HTML document", "html"],
+      [elf, "interview.mp4", "an executable program (ELF)", "elf"],
     ] as const) {
       const error = await tusUpload(running.base, alice.token, file, { metadata: { filename: name } }).catch(
         (caught: unknown) => caught,
@@ -234,6 +237,7 @@ describeEachDialect("tus uploads", (dialect) => {
       expect(body.error).toBe("unsupported_file_type");
       expect(body.msg).toContain(`This file is ${named}, which cannot be uploaded.`);
       expect(body.msg).toContain("Accepted: images (JPEG");
+      expect(body).toMatchObject({ msgCode: "file.refused", msgParams: { content } });
     }
     const rowsAfter = await db().kysely.selectFrom("blobs").select("key").execute();
     expect(rowsAfter).toHaveLength(rowsBefore.length);

@@ -193,7 +193,9 @@ describeEachDialect("url ingest: the download centre and its SSRF rules", (diale
   });
 
   it("refuses an HTML page by its content, whatever its Content-Type says", async () => {
-    await refusedWhileFetching(`${base}/fake.jpg`, /HTML/);
+    const view = await refusedWhileFetching(`${base}/fake.jpg`, /HTML/, "file.refused");
+    // Named for the web app's translation: what the file is, and the accepted types.
+    expect(view.errorParams).toMatchObject({ content: "html", photoTypes: expect.stringMatching(/^JPEG, PNG/) });
   });
 
   it("refuses a response over the size limit, announced or streamed", async () => {

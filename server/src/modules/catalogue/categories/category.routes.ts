@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { envelope, ok, page, toPage } from "../../../http/envelope.js";
-import { CATALOGUE_PERMISSIONS, catalogueErrors, READ, write } from "../shared/catalogue-routes.js";
+import { CATALOGUE_PERMISSIONS, catalogueErrors, mergedBy, READ, write } from "../shared/catalogue-routes.js";
 import { catalogueListQuery, deleteResult, idParams, mergeQuery } from "../shared/catalogue-schema.js";
 import { categoryInput, categorySchema } from "./category.schema.js";
 import type { CategoryService } from "./category.service.js";
@@ -81,7 +81,7 @@ export function categoryRoutes(categories: CategoryService): FastifyPluginAsyncZ
       },
       async (request) => {
         const { mergeInto } = request.query;
-        if (mergeInto) return ok(await categories.merge(request.params.id, mergeInto));
+        if (mergeInto) return ok(await categories.merge(request.params.id, mergeInto, mergedBy(request)));
         await categories.delete(request.params.id);
         return ok(null);
       },

@@ -2,7 +2,7 @@ import { Conflict, Invalid, NotFound } from "../../../http/errors.js";
 import { mergeTarget } from "../entries/entry.service.js";
 import { inUse } from "../shared/catalogue-errors.js";
 import type { CatalogueListQuery } from "../shared/catalogue-schema.js";
-import type { CatalogueUsage } from "../shared/catalogue-usage.js";
+import type { CatalogueUsage, MergedBy } from "../shared/catalogue-usage.js";
 import type { CategoryRecord, CategoryRepository } from "./category.repository.js";
 import type { CategoryInput, CategoryView } from "./category.schema.js";
 
@@ -59,7 +59,7 @@ export class CategoryService {
    * Deletes a category without subcategories after pointing every story that
    * uses it at `intoId`, in one transaction. Answers how many stories changed.
    */
-  async merge(id: string, intoId: string): Promise<{ mergedInto: string; stories: number }> {
+  async merge(id: string, intoId: string, by: MergedBy): Promise<{ mergedInto: string; stories: number }> {
     const category = await this.categories.findById(id);
     if (!category) throw this.#notFound(id);
     if (category.childCount > 0) {
@@ -72,7 +72,7 @@ export class CategoryService {
     const repoint = this.usage.repoint?.bind(this.usage);
     if (!repoint) throw new Invalid("mergeInto: categories cannot be merged here", "invalid_merge");
     const stories = await this.categories.transaction(async (repository, executor) => {
-      const changed = await repoint("category", category, into, executor);
+      const changed = await repoint("category", category, into, executor, by);
       await repository.delete(id);
       return changed;
     });

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { envelope, ok, page, toPage } from "../../../http/envelope.js";
-import { catalogueErrors, READ, write } from "../shared/catalogue-routes.js";
+import { catalogueErrors, mergedBy, READ, write } from "../shared/catalogue-routes.js";
 import {
   type CatalogueListQuery,
   catalogueListQuery,
@@ -90,7 +90,7 @@ export function entryRoutes<View extends { id: string; name: string }, Input ext
       },
       async (request) => {
         const { mergeInto } = request.query;
-        if (mergeInto) return ok(await service.merge(request.params.id, mergeInto));
+        if (mergeInto) return ok(await service.merge(request.params.id, mergeInto, mergedBy(request)));
         await service.delete(request.params.id);
         return ok(null);
       },

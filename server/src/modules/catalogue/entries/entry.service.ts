@@ -1,7 +1,7 @@
 import { Conflict, Invalid, NotFound } from "../../../http/errors.js";
 import { guardUnique, inUse } from "../shared/catalogue-errors.js";
 import type { CatalogueListQuery } from "../shared/catalogue-schema.js";
-import type { CatalogueUsage } from "../shared/catalogue-usage.js";
+import type { CatalogueUsage, MergedBy } from "../shared/catalogue-usage.js";
 import type { EntryRepository } from "./entry.repository.js";
 import type { EntryDefinition, EntryRow } from "./entry-definition.js";
 
@@ -65,14 +65,14 @@ export class EntryService<View extends { id: string; name: string }, Input exten
    * entry of the same kind, in one transaction (the issue's "or merges into
    * another entry, by choice"). Answers how many stories changed.
    */
-  async merge(id: string, intoId: string): Promise<{ mergedInto: string; stories: number }> {
+  async merge(id: string, intoId: string, by: MergedBy): Promise<{ mergedInto: string; stories: number }> {
     const row = await this.repository.findById(id);
     if (!row) throw this.#notFound(id);
     const into = await mergeTarget(this.definition.noun, id, intoId, (target) => this.repository.findById(target));
     const repoint = this.usage.repoint?.bind(this.usage);
     if (!repoint) throw new Invalid(`mergeInto: ${this.definition.noun}s cannot be merged here`, "invalid_merge");
     const stories = await this.repository.transaction(async (repository, executor) => {
-      const changed = await repoint(this.definition.usageKind, row, into, executor);
+      const changed = await repoint(this.definition.usageKind, row, into, executor, by);
       await this.mergeExtras(repository, row, into);
       await repository.delete(id);
       return changed;

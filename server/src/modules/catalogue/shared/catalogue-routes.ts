@@ -1,4 +1,7 @@
+import type { FastifyRequest } from "fastify";
 import { commonErrorResponses, errorEnvelope } from "../../../http/envelope.js";
+import { currentUser } from "../../auth/auth.plugin.js";
+import type { MergedBy } from "./catalogue-usage.js";
 
 /** Error responses of the catalogue routes. */
 export const catalogueErrors = {
@@ -26,4 +29,10 @@ export const READ = { access: "authenticated" as const };
 
 export function write(permission: string, action: "add" | "edit" | "delete") {
   return { access: { permission, action } };
+}
+
+/** The signed-in user who merges, for the changed stories' actions. */
+export function mergedBy(request: FastifyRequest): MergedBy {
+  const user = currentUser(request);
+  return { id: user.id, username: user.username, ip: request.ip };
 }
