@@ -11,9 +11,15 @@ import { signIn, zh } from "./helpers.js";
 
 const REFRESH = "**/uuas/api/oauth/token";
 
-/** Makes the stored access token expired, so the next call of any page refreshes it. */
-async function expireAccessToken(page: Page): Promise<void> {
-  await page.evaluate(() => {
+/**
+ * Makes the stored access token expired as the page's next document starts,
+ * before any of its scripts: the current document never sees it, so its own
+ * calls cannot start the refresh (or be cut off by the reload mid-refresh).
+ */
+async function expireAccessTokenOnNextLoad(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    if (sessionStorage.getItem("e2e-expired-once")) return;
+    sessionStorage.setItem("e2e-expired-once", "1");
     localStorage.setItem("pro__expiry_time", JSON.stringify({ value: String(Date.now() - 1_000), expire: null }));
   });
 }
@@ -51,7 +57,7 @@ async function waitsForRefreshLock(page: Page): Promise<boolean> {
 async function secondPageQueuedBehindARefresh(page: Page): Promise<{ other: Page; held: Route }> {
   await signIn(page);
   const heldRefresh = await holdNextRefresh(page.context());
-  await expireAccessToken(page);
+  await expireAccessTokenOnNextLoad(page);
   await page.reload({ waitUntil: "commit" });
   const held = await heldRefresh.held;
   const other = await page.context().newPage();

@@ -34,7 +34,14 @@ export function localizedMessage(error: ApiError): string {
 
 /** The one refresher of the page: concurrent calls share its refresh. */
 export const tokenRefresher = new TokenRefresher({
-  refresh: async (refreshToken) => refreshTokens(await loadAuthConfig(), refreshToken),
+  refresh: async (refreshToken) => {
+    // Without the configuration the refresh token was never sent, let alone
+    // refused (a fetch cut off by a reload, a server restarting): the session is kept.
+    const config = await loadAuthConfig().catch((cause: unknown) => {
+      throw new TokenEndpointError(null, "auth_config_unavailable", cause instanceof Error ? cause.message : undefined);
+    });
+    return refreshTokens(config, refreshToken);
+  },
   exclusive: webLock,
   // No answer from the token endpoint is a network failure, not a refusal: the session is kept.
   isTransient: (error) => error instanceof TokenEndpointError && error.status === null,
