@@ -94,6 +94,19 @@ test("the cover cropper: a frame of a video, cropped to 16:9, becomes the story'
   const shrunk = (await cropBox.boundingBox())!;
   expect(shrunk.width).toBeLessThan(box.width);
   expect(Math.abs(shrunk.width / shrunk.height - 16 / 9)).toBeLessThan(0.02);
+  // A window resized and back (a full-page capture does this too): the crop box keeps its place and ratio.
+  await page.setViewportSize({ width: 700, height: 600 });
+  await expect.poll(async () => (await cropBox.boundingBox())?.width ?? 0).toBeLessThan(shrunk.width * 0.95);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expect(modal.getByTestId("cover-confirm")).toBeEnabled();
+  await expect
+    .poll(async () => {
+      const resized = await cropBox.boundingBox();
+      return resized
+        ? Math.abs(resized.width - shrunk.width) < 2 && Math.abs(resized.height - shrunk.height) < 2
+        : false;
+    })
+    .toBe(true);
   await snapshot(page, testInfo, "cover-cropper");
 
   await modal.getByTestId("cover-confirm").click();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { COVER_RATIO_TEXT, clampToImage, coverSize, hasRatio, largestBox } from "./geometry";
+import { COVER_RATIO_TEXT, clampToImage, coverSize, hasRatio, largestBox, usableCrop } from "./geometry";
 
 describe("largestBox", () => {
   it("fills the width of a tall image and centres vertically", () => {
@@ -76,5 +76,18 @@ describe("hasRatio", () => {
 
   it("names the ratio as the server's ratio field takes it", () => {
     expect(COVER_RATIO_TEXT).toBe("16:9");
+  });
+});
+
+describe("usableCrop", () => {
+  it("takes a box with a size", () => {
+    expect(usableCrop({ x: 0, y: 10, width: 160, height: 90 })).toBe(true);
+  });
+
+  it("refuses a box collapsed to a point, a NaN box and no box", () => {
+    expect(usableCrop({ x: 3, y: 4, width: 0, height: 0 })).toBe(false);
+    expect(usableCrop({ x: Number.NaN, y: 0, width: 160, height: 90 })).toBe(false);
+    expect(usableCrop({ x: 0, y: 0, width: Number.POSITIVE_INFINITY, height: 90 })).toBe(false);
+    expect(usableCrop(null)).toBe(false);
   });
 });

@@ -45,6 +45,11 @@ export function clampToImage(box: Rect, imageWidth: number, imageHeight: number)
   return { x, y, width, height };
 }
 
+/** Whether a crop box has a size at all (a cropper measured in a collapsed container reports 0 or NaN). */
+export function usableCrop(box: Rect | null | undefined): box is Rect {
+  return box != null && [box.x, box.y, box.width, box.height].every(Number.isFinite) && box.width > 0 && box.height > 0;
+}
+
 /**
  * The size of the cover made from a crop box: exactly the ratio (a multiple of
  * 16×9, so the server's ratio check always passes), as large as the box allows
