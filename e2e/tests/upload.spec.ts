@@ -245,3 +245,18 @@ test("a folder of photos goes into one batch, every file with its relative path"
     fs.rmSync(path.dirname(folder), { recursive: true, force: true });
   }
 });
+
+test("files added and the page reloaded at once: the batch comes back", async ({ page }) => {
+  await openApp(page, "/upload/image");
+  await page
+    .locator("input.uppy-Dashboard-input[type=file]")
+    .first()
+    .setInputFiles([path.join(CORPUS, "Nikon_D70.jpg"), path.join(CORPUS, "Pentax_K10D.jpg")]);
+  // At once: within Golden Retriever's 500 ms between writes of the batch's state.
+  await page.reload({ waitUntil: "networkidle" });
+  await expect(page.locator(".uppy-Dashboard-Item")).toHaveCount(2);
+  // Removed again, so other journeys on this browser profile start with an empty batch.
+  await page.locator(".uppy-Dashboard-Item-action--remove").first().click();
+  await page.locator(".uppy-Dashboard-Item-action--remove").first().click();
+  await expect(page.locator(".uppy-Dashboard-Item")).toHaveCount(0);
+});

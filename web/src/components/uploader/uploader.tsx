@@ -376,6 +376,16 @@ export function Uploader({
       }, 0);
     };
   }, [uppy]);
+  useEffect(() => {
+    // Golden Retriever writes the batch's state at most every 500 ms; a reload within that time would
+    // lose the files just added (or the upload URL tus just got). Its pending write is made as the page goes.
+    const retriever = uppy.getPlugin("GoldenRetriever") as unknown as
+      | { saveFilesStateToLocalStorage?: { flush?: () => void } }
+      | undefined;
+    const flush = () => retriever?.saveFilesStateToLocalStorage?.flush?.();
+    window.addEventListener("pagehide", flush);
+    return () => window.removeEventListener("pagehide", flush);
+  }, [uppy]);
   useEffect(() => uppy.setOptions({ locale: uppyLocale }), [uppy, uppyLocale]);
   useEffect(() => {
     if (maxSize.data)
