@@ -516,6 +516,7 @@ export function Uploader({
                   0: t("upload.dashboard.recoveredXFiles"),
                   1: t("upload.dashboard.recoveredXFiles"),
                 },
+                reSelect: t("upload.dashboard.reSelect"),
               },
             }}
           />

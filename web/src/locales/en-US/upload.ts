@@ -15,6 +15,7 @@ export default {
   "upload.dashboard.recoveredAllFiles": "Your files are back: the upload can resume.",
   "upload.dashboard.recoveredXFiles":
     "%{smart_count} files could not be restored: add them again to resume their upload.",
+  "upload.dashboard.reSelect": "Re-select",
   "upload.form.title": "Metadata",
   "upload.form.batch": "applies to every file",
   "upload.field.title": "Title",

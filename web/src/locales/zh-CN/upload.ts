@@ -14,6 +14,7 @@ export default {
   "upload.dashboard.sessionRestored": "已恢复上次的上传",
   "upload.dashboard.recoveredAllFiles": "文件已全部恢复，可以继续上传。",
   "upload.dashboard.recoveredXFiles": "有 %{smart_count} 个文件未能恢复，请重新添加以继续上传。",
+  "upload.dashboard.reSelect": "重新选择",
   "upload.form.title": "元数据",
   "upload.form.batch": "应用于全部文件",
   "upload.field.title": "标题",
