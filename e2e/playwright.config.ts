@@ -8,7 +8,15 @@ import { defineConfig, devices } from "@playwright/test";
  * built web app on a fresh SQLite data dir, in Debian's Chromium.
  */
 const port = Number(process.env.E2E_PORT ?? 18_480);
+/**
+ * A fresh data dir per run, made once: the config is read again in each worker, which finds it in the
+ * environment; the global teardown removes it (one given through E2E_DATA_DIR is kept).
+ */
 const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "dams-e2e-"));
+if (!process.env.E2E_DATA_DIR) {
+  process.env.E2E_DATA_DIR = dataDir;
+  process.env.E2E_DATA_DIR_TEMPORARY = "1";
+}
 export const baseURL = `http://127.0.0.1:${port}`;
 /**
  * Another newsroom system that frames the embeddable pages: the embed journey
@@ -21,6 +29,7 @@ export const ACCESS_TOKEN_TTL_SECONDS = 30;
 
 export default defineConfig({
   testDir: "tests",
+  globalTeardown: "./global-teardown.ts",
   outputDir: "test-results",
   timeout: 60_000,
   expect: { timeout: 10_000 },
