@@ -43,6 +43,7 @@ describeEachDialect("migration 0013-search-columns", (dialect) => {
       "0013-search-columns",
       "0014-search-facet-terms",
       "0015-search-slices",
+      "0016-stories-visible-count",
     ]);
     const { rows } = await sql<{
       library_id: string;

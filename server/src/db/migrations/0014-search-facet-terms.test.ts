@@ -46,6 +46,7 @@ describeEachDialect("migration 0014-search-facet-terms", (dialect) => {
     expect(up.results?.map((result) => result.migrationName)).toEqual([
       "0014-search-facet-terms",
       "0015-search-slices",
+      "0016-stories-visible-count",
     ]);
     expect(await terms()).toEqual([want]);
 

@@ -15,6 +15,7 @@ import { urlFetchCancel } from "./0012-url-fetch-cancel.js";
 import { searchColumns } from "./0013-search-columns.js";
 import { searchFacetTerms } from "./0014-search-facet-terms.js";
 import { searchSlices } from "./0015-search-slices.js";
+import { storiesVisibleCount } from "./0016-stories-visible-count.js";
 
 // Migrations are frozen history: they must not depend on today's table types.
 // biome-ignore lint/suspicious/noExplicitAny: migrations address tables that later versions may reshape.
@@ -41,6 +42,7 @@ export class DamsMigrationProvider implements MigrationProvider {
       "0013-search-columns": searchColumns(this.adapter),
       "0014-search-facet-terms": searchFacetTerms(this.adapter),
       "0015-search-slices": searchSlices(this.adapter),
+      "0016-stories-visible-count": storiesVisibleCount(this.adapter),
     };
   }
 }

@@ -369,6 +369,17 @@ export class SearchRepository {
     return query.compile();
   }
 
+  /** The total of a list without a full-text query, compiled (the plan test reads its plan). */
+  countQuery(filter: SearchFilter): CompiledQuery {
+    const built = this.#base(filter);
+    if (!built || built.ranked) throw new Error("only a list without a full-text query is counted in SQL");
+    return this.#count(built.base).compile();
+  }
+
+  #count(base: Base) {
+    return base.select((eb) => eb.fn.countAll<number>().as("count"));
+  }
+
   async list(filter: SearchFilter, page: { page: number; size: number } & SearchOrder): Promise<SearchListResult> {
     const { rows, total, capped } = await this.search(filter, page, false);
     return { rows, total, capped };
@@ -396,7 +407,7 @@ export class SearchRepository {
     const built = filter.libraryIds.length === 0 ? null : this.#base(filter);
     if (!built) return { rows: [], total: 0, capped: false, ...(facets ? { facets: emptyFacets() } : {}) };
     if (!built.ranked) {
-      const { count } = await built.base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
+      const { count } = await this.#count(built.base).executeTakeFirstOrThrow();
       const total = Number(count);
       const offset = page.page * page.size;
       let rows: StoryRow[];
