@@ -73,6 +73,19 @@ test("search from the header, open a story, favourite it, find it under favourit
   await bar.getByRole("button", { name: zh("stories.clearSelection") }).click();
   await expect(bar).toBeHidden();
 
+  // A Shift-click selects the range from the checkbox clicked before: the run's three stories.
+  const cards = page.locator('[data-testid="story-card"]');
+  await expect(cards).toHaveCount(3);
+  await cards.nth(0).getByRole("checkbox").click();
+  await cards
+    .nth(2)
+    .getByRole("checkbox")
+    .click({ modifiers: ["Shift"] });
+  await expect(bar).toContainText(zh("stories.selected").replace("{{count}}", "3"));
+  for (const index of [0, 1, 2]) await expect(cards.nth(index).getByRole("checkbox")).toBeChecked();
+  await bar.getByRole("button", { name: zh("stories.clearSelection") }).click();
+  await expect(bar).toBeHidden();
+
   // The list view shows the same story.
   await page.getByTitle(zh("stories.view.list")).click();
   await expect(page).toHaveURL(/view=list/);

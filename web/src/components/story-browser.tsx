@@ -58,6 +58,16 @@ export function StoryBrowser({
       return next;
     });
   }, []);
+  const toggleRange = useCallback((stories: Story[], select: boolean) => {
+    setSelected((current) => {
+      const next = new Map(current);
+      for (const story of stories) {
+        if (select) next.set(storyKey(story), story);
+        else next.delete(storyKey(story));
+      }
+      return next;
+    });
+  }, []);
   const open = useCallback(
     (ref: { libraryId: string; storyId: string }) =>
       setState({ ...state, story: { libraryId: ref.libraryId, storyId: ref.storyId } }),
@@ -91,6 +101,7 @@ export function StoryBrowser({
         view={state.view}
         selected={selectedKeys}
         onToggle={toggle}
+        onToggleRange={toggleRange}
         onOpen={open}
       />
     );

@@ -31,8 +31,11 @@ export interface GridLabels {
 
 export interface CellProps {
   story: Story | undefined;
+  /** The story's place in the result (for a range picked with Shift). */
+  index: number;
   selected: boolean;
-  onToggle: (story: Story) => void;
+  /** A click on the checkbox; `shiftKey`: held down, so the range from the last one clicked is meant. */
+  onToggle: (story: Story, index: number, shiftKey: boolean) => void;
   onOpen: (story: Story) => void;
   palette: GridPalette;
   labels: GridLabels;
@@ -51,6 +54,9 @@ const checkbox = (palette: GridPalette): CSSProperties => ({
   accentColor: palette.primary,
   flex: "none",
 });
+
+/** The checkboxes are controlled and act on click (which carries the Shift key; a keyboard's Space clicks too). */
+const noChange = () => {};
 
 const titleOf = (story: Story, labels: GridLabels) => story.title || story.originalName || labels.untitled;
 
@@ -131,6 +137,7 @@ const card = (selected: boolean, palette: GridPalette, width: number): CSSProper
  */
 export const GridCell = memo(function GridCell({
   story,
+  index,
   selected,
   onToggle,
   onOpen,
@@ -153,7 +160,8 @@ export const GridCell = memo(function GridCell({
       <input
         type="checkbox"
         checked={selected}
-        onChange={() => onToggle(story)}
+        onChange={noChange}
+        onClick={(event) => onToggle(story, index, event.shiftKey)}
         aria-label={labels.select}
         style={{ ...checkbox(palette), position: "absolute", top: 8, left: 8 }}
       />
@@ -184,7 +192,7 @@ export const GridCell = memo(function GridCell({
 });
 
 /** A row of the list view: plain elements only, memoized like the cards. */
-export const ListRow = memo(function ListRow({ story, selected, onToggle, onOpen, palette, labels }: CellProps) {
+export const ListRow = memo(function ListRow({ story, index, selected, onToggle, onOpen, palette, labels }: CellProps) {
   if (!story)
     return (
       <Placeholder style={{ flex: 1, padding: 8, height: LIST_ROW_HEIGHT - 8, contain: "strict" }} palette={palette} />
@@ -209,7 +217,8 @@ export const ListRow = memo(function ListRow({ story, selected, onToggle, onOpen
       <input
         type="checkbox"
         checked={selected}
-        onChange={() => onToggle(story)}
+        onChange={noChange}
+        onClick={(event) => onToggle(story, index, event.shiftKey)}
         aria-label={labels.select}
         style={checkbox(palette)}
       />

@@ -42,7 +42,15 @@ afterEach(() => {
   container.remove();
 });
 
-function render(total: number, ranges: [number, number][]) {
+function render(
+  total: number,
+  ranges: [number, number][],
+  selection: {
+    selected?: Set<string>;
+    onToggle?: (story: Story) => void;
+    onToggleRange?: (stories: Story[], select: boolean) => void;
+  } = {},
+) {
   container = document.createElement("div");
   document.body.append(container);
   root = createRoot(container);
@@ -54,8 +62,9 @@ function render(total: number, ranges: [number, number][]) {
           storyAt={story}
           onRange={(from, to) => ranges.push([from, to])}
           view="grid"
-          selected={new Set()}
-          onToggle={() => {}}
+          selected={selection.selected ?? new Set()}
+          onToggle={selection.onToggle ?? (() => {})}
+          onToggleRange={selection.onToggleRange}
           onOpen={() => {}}
         />
       </I18nextProvider>,
@@ -143,5 +152,48 @@ describe("the story grid", () => {
     expect(layer.style.pointerEvents).toBe("none");
     await act(() => new Promise((resolve) => setTimeout(resolve, POINTER_PAUSE_MS + 30)));
     expect(layer.style.pointerEvents).toBe("");
+  });
+
+  it("selects the range from the checkbox clicked last to a Shift-clicked one, in either direction", () => {
+    const toggled: string[] = [];
+    const ranges: { ids: string[]; select: boolean }[] = [];
+    const grid = render(100, [], {
+      selected: new Set(["lib/s3"]),
+      onToggle: (one) => toggled.push(one.storyId),
+      onToggleRange: (stories, select) => ranges.push({ ids: stories.map((one) => one.storyId), select }),
+    });
+    const box = (index: number) =>
+      grid.querySelector<HTMLInputElement>(`[data-story="lib/s${index}"] input[type=checkbox]`)!;
+    const click = (index: number, shiftKey = false) =>
+      act(() => box(index).dispatchEvent(new MouseEvent("click", { bubbles: true, shiftKey })));
+
+    click(2);
+    click(6, true);
+    click(1, true);
+    // Shift-clicking a selected story unselects the range.
+    click(3, true);
+    click(9);
+    expect(toggled).toEqual(["s2", "s9"]);
+    expect(ranges).toEqual([
+      { ids: ["s2", "s3", "s4", "s5", "s6"], select: true },
+      { ids: ["s1", "s2", "s3", "s4", "s5", "s6"], select: true },
+      { ids: ["s1", "s2", "s3"], select: false },
+    ]);
+  });
+
+  it("toggles one story on a Shift-click when nothing was clicked before", () => {
+    const toggled: string[] = [];
+    const grid = render(100, [], {
+      onToggle: (one) => toggled.push(one.storyId),
+      onToggleRange: () => {
+        throw new Error("no range without an anchor");
+      },
+    });
+    act(() =>
+      grid
+        .querySelector<HTMLInputElement>('[data-story="lib/s4"] input[type=checkbox]')!
+        .dispatchEvent(new MouseEvent("click", { bubbles: true, shiftKey: true })),
+    );
+    expect(toggled).toEqual(["s4"]);
   });
 });

@@ -1,5 +1,5 @@
 import { theme } from "antd";
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Story } from "../../api/stories";
 import { GridCell, type GridLabels, type GridPalette, ListRow, storyKey } from "./cells";
@@ -16,6 +16,12 @@ export interface StoryGridProps {
   view: StoryGridView;
   selected: ReadonlySet<string>;
   onToggle: (story: Story) => void;
+  /**
+   * Shift-click on a checkbox: the loaded stories from the one clicked before
+   * to this one (both included), all to be selected or all unselected (as the
+   * clicked one turns). Without it a Shift-click toggles one story.
+   */
+  onToggleRange?: (stories: Story[], select: boolean) => void;
   onOpen: (story: Story) => void;
   /** The height of the scroll area (CSS). */
   height?: string;
@@ -66,6 +72,7 @@ export function StoryGrid(props: StoryGridProps) {
     view,
     selected,
     onToggle,
+    onToggleRange,
     onOpen,
     height = "max(360px, calc(100vh - 280px))",
   } = props;
@@ -171,6 +178,28 @@ export function StoryGrid(props: StoryGridProps) {
     };
   }, [t, i18n.language]);
 
+  // The checkbox clicked last (its place and story), where a Shift-click's range starts.
+  const anchor = useRef<{ index: number; key: string } | null>(null);
+  const latest = useRef({ storyAt, selected, onToggle, onToggleRange });
+  latest.current = { storyAt, selected, onToggle, onToggleRange };
+  const toggleAt = useCallback((story: Story, index: number, shiftKey: boolean) => {
+    const { storyAt: at, selected: chosen, onToggle: toggle, onToggleRange: toggleRange } = latest.current;
+    const from = anchor.current;
+    anchor.current = { index, key: storyKey(story) };
+    // The anchor must still be the same story at the same place (a new result has other stories there).
+    const fromStory = from ? at(from.index) : undefined;
+    if (!shiftKey || !toggleRange || !from || from.index === index || !fromStory || storyKey(fromStory) !== from.key) {
+      toggle(story);
+      return;
+    }
+    const stories: Story[] = [];
+    for (let i = Math.min(from.index, index); i <= Math.max(from.index, index); i++) {
+      const loaded = at(i);
+      if (loaded) stories.push(loaded);
+    }
+    toggleRange(stories, !chosen.has(storyKey(story)));
+  }, []);
+
   const rendered = [];
   for (let row = rows.first; row < rows.last; row++) {
     const cells = [];
@@ -183,8 +212,9 @@ export function StoryGrid(props: StoryGridProps) {
         <Cell
           key={index}
           story={story}
+          index={index}
           selected={story ? selected.has(storyKey(story)) : false}
-          onToggle={onToggle}
+          onToggle={toggleAt}
           onOpen={onOpen}
           palette={palette}
           labels={labels}
