@@ -44,3 +44,10 @@ test("a chunk that cannot load says 'Loading chunk … failed', for a lazy part 
   await expect(page.getByRole("alert").getByText(chunkFailed("upload/favorite"))).toBeVisible();
   await expect(page.getByTestId("user-menu")).toBeVisible();
 });
+
+/** The language pack itself failing at start-up: no strings are loaded yet, and the message is still the page's language. */
+test("a language pack that cannot load says so in its own language", async ({ page }) => {
+  await page.route(/\/assets\/pack-[^/]*\.js$/, (route) => route.abort());
+  await page.goto("/user/login");
+  await expect(page.locator("#root")).toHaveText(chunkFailed("locale-zh-CN"));
+});

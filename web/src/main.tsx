@@ -5,6 +5,7 @@ import { acceptHashToken } from "./api/session";
 import { App } from "./app";
 import "./global.css";
 import { i18n, type Language, loadLanguage } from "./locales";
+import { chunkLoadMessage } from "./locales/chunk-load";
 import { chunkNameFromError } from "./router/chunk-load";
 
 // CSS and JS preloads that fail (spec section 8: "CSS chunk load likewise").
@@ -28,7 +29,7 @@ loadLanguage(language).then(
       </StrictMode>,
     ),
   () => {
-    // No strings to say it with: spec section 8's message, in its original words.
-    root.textContent = `Loading chunk locale-${language} failed`;
+    // No pack to say it with: spec section 8's message from the few strings kept outside the packs.
+    root.textContent = chunkLoadMessage(language, `locale-${language}`);
   },
 );

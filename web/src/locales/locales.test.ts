@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { adminMenuSeed, type MenuSeedItem, userMenuSeed } from "../../../server/src/modules/menus/menu-seed";
+import { chunkLoadMessage } from "./chunk-load";
 import enUS from "./en-US";
 import { i18n, loadLanguage } from "./index";
 import zhCN from "./zh-CN";
@@ -24,6 +25,18 @@ describe("language packs", () => {
     expect(await loadLanguage("en-US")).toBe(en);
     expect(i18n.getFixedT("en-US")("menu.search")).toBe(enUS["menu.search"]);
     expect(i18n.getFixedT("zh-CN")("menu.search")).toBe(zhCN["menu.search"]);
+  });
+});
+
+describe("the message of a language pack that fails to load", () => {
+  it("is the packs' own chunk-load message, in the language the page was to show", async () => {
+    await loadLanguage("zh-CN");
+    await loadLanguage("en-US");
+    for (const language of ["zh-CN", "en-US"] as const)
+      expect(chunkLoadMessage(language, `locale-${language}`)).toBe(
+        i18n.getFixedT(language)("error.chunkLoad", { name: `locale-${language}` }),
+      );
+    expect(chunkLoadMessage("zh-CN", "locale-zh-CN")).toBe("加载模块 locale-zh-CN 失败");
   });
 });
 

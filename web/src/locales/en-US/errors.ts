@@ -1,3 +1,5 @@
+import { CHUNK_LOAD_MESSAGE } from "../chunk-load";
+
 // Spec section 8, word for word.
 export default {
   "error.title": "error code: {{status}}",
@@ -15,7 +17,7 @@ export default {
   "error.noResponse": "failed to connect to server",
   "error.unauthorized": "Unauthorized",
   "error.unauthorized.description": "Authorization verification failed",
-  "error.chunkLoad": "Loading chunk {{name}} failed",
+  "error.chunkLoad": CHUNK_LOAD_MESSAGE["en-US"],
   "exception.403": "Sorry, you have no access to this page",
   "exception.404": "Sorry, the page does not exist or is still in development",
   "exception.500": "Sorry, server error",

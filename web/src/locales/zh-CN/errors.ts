@@ -1,3 +1,5 @@
+import { CHUNK_LOAD_MESSAGE } from "../chunk-load";
+
 export default {
   "error.title": "错误码：{{status}}",
   "error.403": "拒绝访问",
@@ -14,7 +16,7 @@ export default {
   "error.noResponse": "连接服务器失败",
   "error.unauthorized": "未授权",
   "error.unauthorized.description": "授权验证失败",
-  "error.chunkLoad": "加载模块 {{name}} 失败",
+  "error.chunkLoad": CHUNK_LOAD_MESSAGE["zh-CN"],
   "exception.403": "抱歉，你无权访问该页面",
   "exception.404": "抱歉，你访问的页面不存在或仍在开发中",
   "exception.500": "抱歉，服务器出错了",
