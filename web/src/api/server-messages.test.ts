@@ -83,4 +83,20 @@ describe("server messages in the user's language", () => {
       serverMessage({ msg: "This file is empty, …", msgCode: "file.empty", msgParams: accepted }, translator("zh-CN")),
     ).toBe("此文件为空，不能上传。可上传：图片（JPEG, PNG）、视频（MP4, MOV）和音频（MP3, AAC）。");
   });
+
+  it("translates the image editor's refusal of a file that is not an image it can save", () => {
+    const html = {
+      msg: "base64String: this file is an HTML document; only JPEG, PNG and WebP images are accepted",
+      msgCode: "image.refused",
+      msgParams: { content: "html" },
+    };
+    expect(serverMessage(html, translator("zh-CN"))).toBe("此文件是HTML 网页。只接受 JPEG、PNG 和 WebP 图片。");
+    expect(serverMessage(html, translator("en-US"))).toBe(
+      "This file is an HTML document. Only JPEG, PNG and WebP images are accepted.",
+    );
+    const video = { msg: "…", msgCode: "image.refusedType", msgParams: { type: "MP4", mime: "video/mp4" } };
+    expect(serverMessage(video, translator("zh-CN"))).toBe(
+      "此文件是 MP4 文件（video/mp4）。只接受 JPEG、PNG 和 WebP 图片。",
+    );
+  });
 });

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { API_PREFIX } from "../../http/error-handler.js";
-import { Conflict, Invalid, NotFound } from "../../http/errors.js";
+import { Conflict, Invalid, type MessageParams, NotFound } from "../../http/errors.js";
 import { checkImageBuffer, type ImageFormat } from "../../media/index.js";
 import { RefusedFileType, sniffBuffer } from "../../media/sniff.js";
 import { newOriginalKey } from "../blobs/blob-keys.js";
@@ -255,17 +255,22 @@ export class MediaUploadsService {
     } catch (error) {
       if (!(error instanceof RefusedFileType)) throw error;
       const what = /^This file is (.*?), which/.exec(error.message)?.[1] ?? "not an image";
+      // The sniffer's own message names what the file is (its code and values); here only images may be.
       throw new RefusedFileType(
         `base64String: this file is ${what}; only JPEG, PNG and WebP images are accepted`,
         error.detected,
+      ).withMessageCode(
+        `image.${(error.msgCode ?? "file.unrecognised").replace(/^file\./, "")}`,
+        refusedContent(error.msgParams),
       );
     }
     const extension = EDITABLE_MIMES[mime];
     if (!extension) {
+      const type = (mime.split("/")[1] ?? mime).toUpperCase();
       throw new RefusedFileType(
         `base64String: this file is ${mime}; only JPEG, PNG and WebP images are accepted`,
         mime.split("/")[1] ?? mime,
-      );
+      ).withMessageCode("image.refusedType", { type, mime });
     }
     const { width, height } = await checkImageBuffer(bytes, { ...this.deps.images, formats: EDITABLE_FORMATS });
     if (ratio && !matchesRatio(width, height, ratio)) {
@@ -321,6 +326,14 @@ export function parseVideoUrl(videoUrl: string): { libraryId: string; storyId: s
   const match = STORY_PATH.exec(pathname.replace(/\/+$/, ""));
   if (!match) throw new Invalid("videoUrl: must name a story (…/{libraryId}/{storyId})", "invalid_video_url");
   return { libraryId: match[1]!, storyId: match[2]!.toLowerCase() };
+}
+
+/** What the sniffer found the file to be (its content or type), without its list of accepted uploads. */
+function refusedContent(params: MessageParams | undefined): MessageParams {
+  const { content, type, mime } = params ?? {};
+  return Object.fromEntries(
+    Object.entries({ content, type, mime }).filter(([, value]) => value !== undefined),
+  ) as MessageParams;
 }
 
 function progressOf(story: Story, job: StoryJob | undefined): Pick<TranscodeTask, "state" | "progress" | "error"> {

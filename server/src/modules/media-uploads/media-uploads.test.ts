@@ -61,6 +61,8 @@ interface Refusal {
   code: number;
   msg: string;
   error: string;
+  msgCode?: string;
+  msgParams?: Record<string, string>;
 }
 
 const dataUrl = (mime: string, bytes: Buffer) => `data:${mime};base64,${bytes.toString("base64")}`;
@@ -305,6 +307,8 @@ describeEachDialect("media uploads: base64 image, cover, re-transcode, transcode
 
     const html = await save(`data:image/png;base64,${text("<!doctype html><script>alert(1)</script>")}`, 415);
     expect(html.msg).toMatch(/HTML document.*only JPEG, PNG and WebP/);
+    // Named for the web app's translation: what the file is, without the list of accepted uploads.
+    expect([html.msgCode, html.msgParams]).toEqual(["image.refused", { content: "html" }]);
     const svg = await save(
       dataUrl("image/svg+xml", Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')),
       415,
@@ -312,6 +316,7 @@ describeEachDialect("media uploads: base64 image, cover, re-transcode, transcode
     expect(svg.msg).toMatch(/SVG image/);
     const video = await save(dataUrl("image/jpeg", fs.readFileSync(path.join(media, "clip.mp4"))), 415);
     expect(video.msg).toMatch(/video\/mp4; only JPEG, PNG and WebP/);
+    expect([video.msgCode, video.msgParams]).toEqual(["image.refusedType", { type: "MP4", mime: "video/mp4" }]);
     expect((await save("not base64 at all!", 400)).error).toBe("invalid_base64");
     const flood = await save(dataUrl("image/png", pixelFlood()), 422);
     expect([flood.error, flood.msg]).toEqual(["media_too_large", expect.stringMatching(/more pixels than allowed/)]);

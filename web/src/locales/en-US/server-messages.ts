@@ -66,6 +66,11 @@ export default {
     "This file is {{content}}, which cannot be uploaded. Accepted: images ({{photoTypes}}), video ({{videoTypes}}) and audio ({{audioTypes}}).",
   "server.file.refusedType":
     "This file is a {{type}} file ({{mime}}), which cannot be uploaded. Accepted: images ({{photoTypes}}), video ({{videoTypes}}) and audio ({{audioTypes}}).",
+  "server.image.empty": "This image is empty. Only JPEG, PNG and WebP images are accepted.",
+  "server.image.unrecognised":
+    "This file's type could not be recognised from its content. Only JPEG, PNG and WebP images are accepted.",
+  "server.image.refused": "This file is {{content}}. Only JPEG, PNG and WebP images are accepted.",
+  "server.image.refusedType": "This file is a {{type}} file ({{mime}}). Only JPEG, PNG and WebP images are accepted.",
   "server.content.playlist": "a playlist (M3U/HLS)",
   "server.content.script": "a script",
   "server.content.svg": "an SVG image (it can carry scripts)",

@@ -63,6 +63,10 @@ export default {
     "此文件是{{content}}，不能上传。可上传：图片（{{photoTypes}}）、视频（{{videoTypes}}）和音频（{{audioTypes}}）。",
   "server.file.refusedType":
     "此文件是 {{type}} 文件（{{mime}}），不能上传。可上传：图片（{{photoTypes}}）、视频（{{videoTypes}}）和音频（{{audioTypes}}）。",
+  "server.image.empty": "此图片为空。只接受 JPEG、PNG 和 WebP 图片。",
+  "server.image.unrecognised": "无法从内容识别此文件的类型。只接受 JPEG、PNG 和 WebP 图片。",
+  "server.image.refused": "此文件是{{content}}。只接受 JPEG、PNG 和 WebP 图片。",
+  "server.image.refusedType": "此文件是 {{type}} 文件（{{mime}}）。只接受 JPEG、PNG 和 WebP 图片。",
   "server.content.playlist": "播放列表（M3U/HLS）",
   "server.content.script": "脚本",
   "server.content.svg": "SVG 图像（可能含有脚本）",
