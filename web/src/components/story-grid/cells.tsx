@@ -58,6 +58,27 @@ const checkbox = (palette: GridPalette): CSSProperties => ({
 /** The checkboxes are controlled and act on click (which carries the Shift key; a keyboard's Space clicks too). */
 const noChange = () => {};
 
+/** A card's or a row's checkbox. */
+function SelectBox({
+  story,
+  index,
+  selected,
+  onToggle,
+  label,
+  style,
+}: Pick<CellProps, "index" | "selected" | "onToggle"> & { story: Story; label: string; style: CSSProperties }) {
+  return (
+    <input
+      type="checkbox"
+      checked={selected}
+      onChange={noChange}
+      onClick={(event) => onToggle(story, index, event.shiftKey)}
+      aria-label={label}
+      style={style}
+    />
+  );
+}
+
 const titleOf = (story: Story, labels: GridLabels) => story.title || story.originalName || labels.untitled;
 
 /**
@@ -157,12 +178,12 @@ export const GridCell = memo(function GridCell({
       >
         <CellThumbnail story={story} palette={palette} iconSize={40} />
       </button>
-      <input
-        type="checkbox"
-        checked={selected}
-        onChange={noChange}
-        onClick={(event) => onToggle(story, index, event.shiftKey)}
-        aria-label={labels.select}
+      <SelectBox
+        story={story}
+        index={index}
+        selected={selected}
+        onToggle={onToggle}
+        label={labels.select}
         style={{ ...checkbox(palette), position: "absolute", top: 8, left: 8 }}
       />
       <div style={{ padding: "4px 8px" }}>
@@ -214,12 +235,12 @@ export const ListRow = memo(function ListRow({ story, index, selected, onToggle,
         contain: "strict",
       }}
     >
-      <input
-        type="checkbox"
-        checked={selected}
-        onChange={noChange}
-        onClick={(event) => onToggle(story, index, event.shiftKey)}
-        aria-label={labels.select}
+      <SelectBox
+        story={story}
+        index={index}
+        selected={selected}
+        onToggle={onToggle}
+        label={labels.select}
         style={checkbox(palette)}
       />
       <button
