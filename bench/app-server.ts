@@ -9,7 +9,7 @@ import { loadConfig } from "../server/src/config.js";
 import { openDatabase } from "../server/src/db/database.js";
 import { ApiTokensRepository } from "../server/src/modules/api-tokens/api-tokens.repository.js";
 import { ApiTokensService } from "../server/src/modules/api-tokens/api-tokens.service.js";
-import { SearchRepository } from "../server/src/modules/search/search.repository.js";
+import { buildSearch } from "../server/src/modules/search/search.compose.js";
 import { UsersRepository } from "../server/src/modules/users/users.repository.js";
 import { UsersService } from "../server/src/modules/users/users.service.js";
 
@@ -93,7 +93,7 @@ export async function startBenchServer(stories: number): Promise<BenchServer> {
     await db.kysely.insertInto("stories").values(rows).execute();
   }
   if (stories > 0) {
-    await new SearchRepository(db.kysely, db.adapter).rebuild(1000);
+    await buildSearch(db).service.rebuild(1000);
     console.log(`  seeded ${stories} stories in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
 

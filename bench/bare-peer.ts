@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 
@@ -85,4 +86,38 @@ export async function inParallel<T>(
       }
     }),
   );
+}
+
+/**
+ * A tus upload to dams as the upload page's client makes it: POST with the
+ * Upload-Metadata, then one PATCH with the whole file; checks the SHA-256 dams
+ * computed and resolves with the story it made.
+ */
+export async function tusPostPatch(
+  send: Send,
+  base: string,
+  token: string,
+  file: Buffer,
+  metadata: Record<string, string>,
+): Promise<{ storyId: string }> {
+  const auth = { authorization: `Bearer ${token}`, "tus-resumable": "1.0.0" };
+  const created = await send(`${base}/dams/api/v1/uploads`, "POST", {
+    ...auth,
+    "upload-length": String(file.length),
+    "upload-metadata": Object.entries(metadata)
+      .map(([key, value]) => `${key} ${Buffer.from(value).toString("base64")}`)
+      .join(","),
+  });
+  if (created.status !== 201) throw new Error(`POST ${created.status}: ${created.body}`);
+  const patched = await send(
+    new URL(created.headers.location!, base).toString(),
+    "PATCH",
+    { ...auth, "upload-offset": "0", "content-type": "application/offset+octet-stream" },
+    file,
+  );
+  if (patched.status !== 200 && patched.status !== 204) throw new Error(`PATCH ${patched.status}: ${patched.body}`);
+  const result = (JSON.parse(patched.body) as { data: { upload: { sha256: string }; result: { storyId: string } } })
+    .data;
+  if (result.upload.sha256 !== createHash("sha256").update(file).digest("hex")) throw new Error("hash mismatch");
+  return { storyId: result.result.storyId };
 }

@@ -1,14 +1,17 @@
 import { gzipSync } from "node:zlib";
 import { startBenchServer } from "./app-server.js";
 import { against, launchChromium } from "./browser.js";
+import { loadNow } from "./machine.js";
 
 /**
  * The JavaScript a browser loads for /frontend/search, measured for real: the
  * built web app (web/dist) served by the server, opened in headless Chromium
  * with a session, every JavaScript response from the app's origin until the
- * page shows its results and the network is idle, each gzipped (zlib level 6,
- * what a reverse proxy's gzip typically uses). Printed per file and in total
- * against issue 5's target of 300 KB gzipped.
+ * page shows its results and the network is idle. Counted as the browser
+ * receives it: the body's bytes on the wire, in whatever Content-Encoding the
+ * server chose for Chromium's Accept-Encoding (Playwright's request sizes).
+ * The same files gzipped at level 6 are printed beside, for comparison with
+ * earlier figures. Target (issue 5): 300 KB on the wire.
  *
  *   npm run build -w web && npm run bench:bundle -w bench
  */
@@ -20,11 +23,19 @@ const server = await startBenchServer(200);
 const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-  const scripts: { url: string; body: Promise<Buffer> }[] = [];
+  const scripts: { url: string; body: Promise<Buffer>; wire: Promise<number>; encoding: string }[] = [];
   page.on("response", (response) => {
     const url = new URL(response.url());
     if (url.origin !== server.base || !url.pathname.endsWith(".js")) return;
-    scripts.push({ url: url.pathname, body: response.body() });
+    scripts.push({
+      url: url.pathname,
+      body: response.body(),
+      wire: response
+        .request()
+        .sizes()
+        .then((sizes) => sizes.responseBodySize),
+      encoding: response.headers()["content-encoding"] ?? "identity",
+    });
   });
   await page.goto(`${server.base}${PATH}#access_token=${encodeURIComponent(server.token)}`, {
     waitUntil: "networkidle",
@@ -34,22 +45,32 @@ try {
 
   let raw = 0;
   let gzipped = 0;
-  const rows: { url: string; raw: number; gzipped: number }[] = [];
+  let wire = 0;
+  const rows: { url: string; raw: number; gzipped: number; wire: number; encoding: string }[] = [];
   for (const script of scripts) {
     const body = await script.body;
-    const size = { url: script.url, raw: body.length, gzipped: gzipSync(body, { level: 6 }).length };
+    const size = {
+      url: script.url,
+      raw: body.length,
+      gzipped: gzipSync(body, { level: 6 }).length,
+      wire: await script.wire,
+      encoding: script.encoding,
+    };
     rows.push(size);
     raw += size.raw;
     gzipped += size.gzipped;
+    wire += size.wire;
   }
-  rows.sort((a, b) => b.gzipped - a.gzipped);
+  rows.sort((a, b) => b.wire - a.wire);
+  const kb = (bytes: number) => (bytes / 1024).toFixed(1).padStart(7);
+  console.log("  on the wire (encoding)      gzip -6      raw   file");
   for (const row of rows)
-    console.log(
-      `  ${(row.gzipped / 1024).toFixed(1).padStart(7)} KB gz ${(row.raw / 1024).toFixed(1).padStart(8)} KB  ${row.url}`,
-    );
-  const totalKb = gzipped / 1024;
-  console.log(`  ${rows.length} files, ${(raw / 1024).toFixed(0)} KB, ${totalKb.toFixed(1)} KB gzipped`);
-  console.log(`  initial JavaScript, gzipped: ${against(totalKb, TARGET_KB, "KB")}`);
+    console.log(`  ${kb(row.wire)} KB (${row.encoding.padEnd(8)}) ${kb(row.gzipped)} KB ${kb(row.raw)} KB  ${row.url}`);
+  const totalKb = wire / 1024;
+  console.log(
+    `  ${rows.length} files: ${(raw / 1024).toFixed(0)} KB raw, ${(gzipped / 1024).toFixed(1)} KB gzipped at level 6, ${totalKb.toFixed(1)} KB on the wire`,
+  );
+  console.log(`  initial JavaScript on the wire: ${against(totalKb, TARGET_KB, "KB")}; ${loadNow()}`);
   console.log(totalKb <= TARGET_KB ? "\ntarget met" : "\ntarget NOT met");
 } finally {
   await browser.close();

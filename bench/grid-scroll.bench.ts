@@ -1,7 +1,7 @@
 import fs from "node:fs";
-import os from "node:os";
 import { startBenchServer } from "./app-server.js";
 import { against, launchChromium, percentile } from "./browser.js";
+import { loadNow } from "./machine.js";
 
 /**
  * Scrolling the search page's result grid over 100 000 stories, in headless
@@ -9,8 +9,11 @@ import { against, launchChromium, percentile } from "./browser.js";
  * continuously for BENCH_SECONDS (10), with a jump to the end of the result
  * near the end (past the browser's maximum element height, through the
  * grid's scroll mapping). Records every animation frame's interval and every
- * long task, and prints p50/p95/p99 frame time, the longest task and the
- * tasks over 50 ms against issue 5's targets: p95 ≤ 16.7 ms, no task over 50 ms.
+ * long task, and prints the dropped frames (each interval counted in 60 Hz
+ * vsyncs: an interval of two vsyncs dropped one frame), p50/p95/p99 frame
+ * time and the longest task, against the targets of issues 5 and 21: at most
+ * 1 % of frames dropped, no task over 50 ms. (A p95 of 16.7 ms failed on a
+ * perfect 60 Hz run, whose frames measure 16.6–16.8 ms.)
  *
  *   npm run build -w web && npm run bench:grid -w bench
  *   BENCH_STORIES=1000000 npm run bench:grid -w bench
@@ -23,7 +26,8 @@ import { against, launchChromium, percentile } from "./browser.js";
 const storyCount = Number(process.env.BENCH_STORIES ?? 100_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const tracePath = process.env.BENCH_TRACE;
-const FRAME_TARGET_MS = 16.7;
+const VSYNC_MS = 1000 / 60;
+const DROPPED_TARGET_PERCENT = 1;
 const LONG_TASK_MS = 50;
 
 interface Recorded {
@@ -141,23 +145,20 @@ try {
   const p99 = percentile(frames, 99);
   const longest = Math.max(0, ...result.longTasks);
   const over = result.longTasks.filter((duration) => duration > LONG_TASK_MS).length;
-  // A frame of the 60 Hz display lasts 16.7 ms, give or take the timer's jitter; one over 20 ms missed a vsync.
-  const missed = frames.filter((frame) => frame > 20).length;
+  // Each interval spans a whole number of vsyncs; all but one of them were frames not drawn.
+  const vsyncs = frames.map((frame) => Math.max(1, Math.round(frame / VSYNC_MS)));
+  const dropped = vsyncs.reduce((sum, count) => sum + count - 1, 0);
+  const droppedPercent = (100 * dropped) / vsyncs.reduce((sum, count) => sum + count, 0);
   console.log(
-    `  load average ${os
-      .loadavg()
-      .map((load) => load.toFixed(2))
-      .join(" ")} (1, 5, 15 min), ${os.cpus().length} cores`,
+    `  ${wheels} wheel steps of 120 px, ${frames.length} frames drawn, spacer ${scrollHeight} px; ${loadNow()}`,
   );
-  console.log(`  ${wheels} wheel steps of 120 px, ${frames.length} frames, spacer ${scrollHeight} px`);
-  console.log(`  frames over 20 ms (a vsync missed): ${missed} (${((100 * missed) / frames.length).toFixed(1)} %)`);
   console.log(`  frame time p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`);
-  console.log(`  p95 frame time: ${against(p95, FRAME_TARGET_MS, "ms")}`);
+  console.log(`  dropped frames: ${dropped} = ${against(droppedPercent, DROPPED_TARGET_PERCENT, "%")}; ${loadNow()}`);
   console.log(
-    `  long tasks: ${result.longTasks.length}, longest: ${against(longest, LONG_TASK_MS, "ms")}; over ${LONG_TASK_MS} ms: ${over} (target 0)`,
+    `  long tasks: ${result.longTasks.length}, longest: ${against(longest, LONG_TASK_MS, "ms")}; over ${LONG_TASK_MS} ms: ${over}`,
   );
   console.log(`  the last story of the result reached after the jump: ${reachedEnd ? "yes" : "NO"}`);
-  const met = p95 <= FRAME_TARGET_MS && over === 0 && reachedEnd;
+  const met = droppedPercent <= DROPPED_TARGET_PERCENT && longest <= LONG_TASK_MS && reachedEnd;
   console.log(met ? "\nall targets met" : "\nsome targets NOT met");
 } finally {
   await browser.close();

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { bareUpload, inParallel, sender, startBarePeer } from "./bare-peer.js";
+import { LoadSampler } from "./machine.js";
 
 /**
  * Ingest: a tus upload through the whole dams stack (auth, tus, running
@@ -148,6 +149,7 @@ async function main(): Promise<void> {
     bareSmall: [] as number[],
     damsSmall: [] as number[],
   };
+  const sampler = new LoadSampler();
   try {
     // Warm both up (JIT, first database writes), then alternate so drift in the machine's load hits both alike.
     await inParallel(
@@ -193,6 +195,7 @@ async function main(): Promise<void> {
     agent.destroy();
   }
 
+  const load = sampler.stop();
   // The median: one round disturbed by another process on a shared machine does not move it.
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const mibps = (bytes: number, seconds: number) => (bytes / 2 ** 20 / seconds).toFixed(0);
@@ -201,11 +204,11 @@ async function main(): Promise<void> {
   process.stdout.write(
     [
       "",
-      `ingest on loopback, ${rounds} round(s), median of each`,
+      `ingest on loopback, ${rounds} round(s), median of each; ${load}`,
       `  1 file of ${largeBytes / 2 ** 20} MiB: bare ${mibps(largeBytes, median(times.bareLarge))} MiB/s, dams ${mibps(largeBytes, median(times.damsLarge))} MiB/s`,
       `    ratio dams / node:http = ${largeRatio.toFixed(3)} (target >= 0.8: ${largeRatio >= 0.8 ? "met" : "NOT met"})`,
       `  ${smallCount} photos (${(photoBytes / 2 ** 20).toFixed(0)} MiB, ${concurrency} at a time): bare ${(smallCount / median(times.bareSmall)).toFixed(0)} files/s, dams ${(smallCount / median(times.damsSmall)).toFixed(0)} files/s`,
-      `    ratio dams / node:http = ${smallRatio.toFixed(3)}`,
+      `    ratio dams / node:http = ${smallRatio.toFixed(3)} (target >= 0.7: ${smallRatio >= 0.7 ? "met" : "NOT met"}); ${load}`,
       "",
     ].join("\n"),
   );

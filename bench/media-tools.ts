@@ -1,4 +1,7 @@
 import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 
 /** Shared helpers of the media benchmarks: tools installed on demand, processes timed with their peak memory. */
 
@@ -17,10 +20,14 @@ export function ensureDebianPackages(wanted: { command: string; path?: string; p
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
   process.stdout.write(`installing ${names.join(", ")} with apt-get\n`);
   spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
-  const install = spawnSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...names], {
-    stdio: "inherit",
-    env,
-  });
+  const install = spawnSync(
+    "apt-get",
+    ["install", "-y", "-qq", "-o", "DPkg::Lock::Timeout=600", "--no-install-recommends", ...names],
+    {
+      stdio: "inherit",
+      env,
+    },
+  );
   if (install.status !== 0) throw new Error(`apt-get install ${names.join(" ")} failed`);
 }
 
@@ -76,10 +83,70 @@ export async function pool<T>(
   await Promise.all(Array.from({ length: parallelism }, lane));
 }
 
-export const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
+/** The photo job's encoder settings, as vipsthumbnail's output options. */
+const VIPS_JPEG = "Q=82,interlace,strip";
+const VIPS_WEBP = "Q=80,effort=2,strip";
+const SQUARE = ["--size", "320x320", "--smartcrop", "centre"];
+const BOUNDED = ["--size", "1600x1600>"];
+
+/** Symlinks to `files` named 0000.jpg, 0001.jpg… in `dir`: vipsthumbnail names its outputs after its inputs. */
+export function stage(files: string[], dir: string): string[] {
+  fs.mkdirSync(dir, { recursive: true });
+  return files.map((file, index) => {
+    const link = path.join(dir, `${String(index).padStart(4, "0")}.jpg`);
+    fs.symlinkSync(file, link);
+    return link;
+  });
+}
+
+/**
+ * The peer of the photo job's renditions: vipsthumbnail (Debian libvips-tools)
+ * making the 320 px square and the 1600 px preview, each JPEG q82 progressive
+ * and WebP q80 effort 2, metadata stripped, from `staged` (see stage()), with
+ * `parallelism` lanes, each lane one process per step over its share of the
+ * files (so process start-up costs it nothing).
+ *   decodes 1: each original decoded once to its preview (vips format, in
+ *              memory-backed storage), the four files encoded from that;
+ *   decodes 4: each of the four files made from the original.
+ */
+export async function vipsRenditions(
+  staged: string[],
+  parallelism: number,
+  out: string,
+  decodes: 1 | 4,
+): Promise<{ ms: number; peakRssMb: number }> {
+  const memory = fs.existsSync("/dev/shm") ? "/dev/shm" : os.tmpdir();
+  const lanes = Array.from({ length: parallelism }, (_, lane) =>
+    staged.filter((_, index) => index % parallelism === lane),
+  );
+  const steps = (batch: string[], laneOut: string, scratch: string): string[][] => {
+    const sources =
+      decodes === 1 ? batch.map((file) => path.join(scratch, `${path.basename(file, path.extname(file))}.v`)) : batch;
+    return [
+      ...(decodes === 1 ? [[...batch, ...BOUNDED, "-o", path.join(scratch, "%s.v")]] : []),
+      [...sources, ...BOUNDED, "-o", path.join(laneOut, `%s-p.jpg[${VIPS_JPEG}]`)],
+      [...sources, ...BOUNDED, "-o", path.join(laneOut, `%s-p.webp[${VIPS_WEBP}]`)],
+      [...sources, ...SQUARE, "-o", path.join(laneOut, `%s-t.jpg[${VIPS_JPEG}]`)],
+      [...sources, ...SQUARE, "-o", path.join(laneOut, `%s-t.webp[${VIPS_WEBP}]`)],
+    ];
+  };
+  fs.rmSync(out, { recursive: true, force: true });
+  let peak = 0;
+  const started = performance.now();
+  await pool(lanes, parallelism, async (batch, lane) => {
+    if (batch.length === 0) return;
+    const laneOut = path.join(out, String(lane));
+    fs.mkdirSync(laneOut, { recursive: true });
+    const scratch = fs.mkdtempSync(path.join(memory, "dams-bench-vips-"));
+    try {
+      for (const args of steps(batch, laneOut, scratch)) {
+        const run = await measure("vipsthumbnail", args);
+        if (run.status !== 0) throw new Error(`vipsthumbnail … ${args.slice(-3).join(" ")} failed`);
+        peak = Math.max(peak, run.peakRssMb);
+      }
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+  return { ms: performance.now() - started, peakRssMb: peak };
+}

@@ -3,6 +3,7 @@ import { performance } from "node:perf_hooks";
 import Sqlite from "better-sqlite3";
 import pg from "pg";
 import { facetTermsOf, searchBody, termRows } from "../server/src/modules/search/search-index.js";
+import { tsvectorLiteral } from "../server/src/modules/search/search-text.js";
 
 /**
  * Generated stories for the search benchmark: Chinese and English captions
@@ -212,10 +213,16 @@ export async function loadPostgres(url: string, count: number, creatorId: string
       await client.query(
         `insert into story_search (story_id, body, tsv, facet_terms, library_id, folder_id, type, status, created_by,
            created_at, captured_at)
-         select v.id, v.body, to_tsvector('simple', v.body), v.facet_terms, s.library_id, s.folder_id, s.type, s.status,
+         select v.id, v.body, v.tsv::tsvector, v.facet_terms, s.library_id, s.folder_id, s.type, s.status,
            s.created_by, s.created_at, s.captured_at
-         from unnest($1::uuid[], $2::text[], $3::text[]) as v(id, body, facet_terms) join stories s on s.id = v.id`,
-        [column("id"), entries.map((entry) => entry.body), entries.map((entry) => entry.facetTerms)],
+         from unnest($1::uuid[], $2::text[], $3::text[], $4::text[]) as v(id, body, facet_terms, tsv)
+           join stories s on s.id = v.id`,
+        [
+          column("id"),
+          entries.map((entry) => entry.body),
+          entries.map((entry) => entry.facetTerms),
+          entries.map((entry) => tsvectorLiteral(entry.body)),
+        ],
       );
       const terms = entries.flatMap((entry) => entry.terms);
       await client.query(

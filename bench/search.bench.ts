@@ -9,7 +9,8 @@ import { type DatabaseConfig, loadConfig } from "../server/src/config.js";
 import { type Db, openDatabase } from "../server/src/db/database.js";
 import { ApiTokensRepository } from "../server/src/modules/api-tokens/api-tokens.repository.js";
 import { ApiTokensService } from "../server/src/modules/api-tokens/api-tokens.service.js";
-import { type SearchFilter, SearchRepository } from "../server/src/modules/search/search.repository.js";
+import { buildSearch } from "../server/src/modules/search/search.compose.js";
+import type { SearchFilter } from "../server/src/modules/search/search.schema.js";
 import { UsersRepository } from "../server/src/modules/users/users.repository.js";
 import { UsersService } from "../server/src/modules/users/users.service.js";
 import { loadPostgres, loadSqlite, selectivePair, selectiveWord } from "./search-data.js";
@@ -17,7 +18,7 @@ import { loadPostgres, loadSqlite, selectivePair, selectiveWord } from "./search
 /**
  * Search latency through the API (HTTP on loopback, one keep-alive client,
  * the whole stack: auth, validation, search, facets, serialisation) against
- * the same search run directly on the repository (`SearchRepository.search`,
+ * the same search run directly on the search service (`SearchService.search`,
  * what the API runs, without HTTP, auth and the stories' views), on SQLite or PostgreSQL, over generated stories with Chinese
  * and English metadata (bench/search-data.ts). Prints p50/p95/p99 and checks
  * the targets of issue 5: API p95 ≤ 1.2 × direct p95 + 1 ms; p95 ≤ 20 ms for
@@ -183,7 +184,7 @@ async function benchDialect(dialect: string): Promise<boolean> {
     const app = await buildApp({ config, db, logger: false });
     await app.listen({ port: 0, host: "127.0.0.1" });
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/dams/api/v1/stories`;
-    const repository = new SearchRepository(db.kysely, db.adapter);
+    const repository = buildSearch(db).service;
     let allMet = true;
     const p95s = new Map<string, number>();
     console.log(

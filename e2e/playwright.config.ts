@@ -32,10 +32,15 @@ export default defineConfig({
   globalTeardown: "./global-teardown.ts",
   outputDir: "test-results",
   timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // A bound, not a wait: an assertion passes as soon as it holds. CI shares two cores with other work, where
+  // a page's first chunk or a poll's answer can take many seconds (load averages of 13–17 were seen).
+  expect: { timeout: 30_000 },
   fullyParallel: false,
   workers: 1,
-  retries: 0,
+  // One second try, so that one journey losing a race with a loaded machine does not hide the other 76's
+  // answer. A journey that needed it is reported as flaky, by name, in the list and in `npm test`'s summary;
+  // one that fails twice fails the run (docs/decisions.md).
+  retries: 1,
   reporter: [["list"], ["json"]],
   use: {
     baseURL,

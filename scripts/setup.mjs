@@ -5,6 +5,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { fetchCeph } from "./ceph-rgw.mjs";
 
 export const root = path.resolve(import.meta.dirname, "..");
 const stampDir = path.join(root, ".dams-stamps");
@@ -66,6 +67,8 @@ function once(name, inputs, outputs, work) {
   return true;
 }
 
+/** How long apt-get waits for another install's lock before it gives up. */
+const APT_LOCK_WAIT_SECONDS = 900;
 let aptUpdated = false;
 /** @param {{ package: string, present: () => boolean }[]} packages */
 function aptInstall(packages, why) {
@@ -79,15 +82,19 @@ function aptInstall(packages, why) {
   }
   log(`installing ${names.join(", ")} with apt-get (${why})`);
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  // Another install (unattended-upgrades, a second `npm test`) may hold the package manager's locks: wait for
+  // them, up to 15 minutes, instead of failing at once.
+  const wait = ["-o", `DPkg::Lock::Timeout=${APT_LOCK_WAIT_SECONDS}`];
   if (!aptUpdated) {
-    run("apt-get", ["update", "-qq"], { env });
+    run("apt-get", [...wait, "update", "-qq"], { env });
     aptUpdated = true;
   }
-  run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...names], { env });
+  run("apt-get", [...wait, "install", "-y", "-qq", "--no-install-recommends", ...names], { env });
 }
 
 /**
- * @param {{ browser?: boolean }} options browser: also install Chromium (for the end-to-end tests)
+ * @param {{ browser?: boolean, testServers?: boolean }} options browser: also install Chromium (for the
+ *   end-to-end tests); testServers: also fetch Ceph RGW's packages (scripts/ceph-rgw.mjs) and install HAProxy and litmus
  */
 export function setup(options = {}) {
   checkNode();
@@ -106,17 +113,34 @@ export function setup(options = {}) {
     [
       { package: "ffmpeg", present: () => has("ffmpeg") && has("ffprobe") },
       { package: "libimage-exiftool-perl", present: () => has("exiftool") },
+      { package: "fonts-noto-cjk", present: () => fs.existsSync("/usr/share/fonts/opentype/noto") },
     ],
-    "dams uses ffmpeg for video and audio, and exiftool for camera metadata that exifr cannot read (and as the tests' reference reader)",
+    "dams uses ffmpeg for video and audio, exiftool for camera metadata that exifr cannot read (and as the tests' reference reader), and the Noto CJK fonts for text the video editor draws (中文 included)",
+  );
+  aptInstall(
+    [{ package: "openssh-server", present: () => fs.existsSync("/usr/sbin/sshd") }],
+    "the SFTP channel's tests deliver to OpenSSH's sshd, which they start on a high port (never as a service)",
   );
   if (options.browser) {
+    aptInstall([{ package: "chromium", present: () => has("chromium") }], "the end-to-end tests drive Chromium");
+  }
+
+  if (options.testServers) {
     aptInstall(
-      [
-        { package: "chromium", present: () => has("chromium") },
-        { package: "fonts-noto-cjk", present: () => fs.existsSync("/usr/share/fonts/opentype/noto") },
-      ],
-      "the end-to-end tests drive Chromium; the CJK fonts render Chinese",
+      [{ package: "litmus", present: () => has("litmus") }],
+      "the WebDAV test runs litmus, the WebDAV conformance suite, against /dav/",
     );
+    aptInstall(
+      [{ package: "haproxy", present: () => has("haproxy") || fs.existsSync("/usr/sbin/haproxy") }],
+      "the multi-node test and scripts/scale-out.mjs put HAProxy in front of the API nodes",
+    );
+    // Downloaded and unpacked once into a cache outside the repository, never installed as services.
+    // A failure here is reported again by the test step that starts RGW.
+    try {
+      fetchCeph();
+    } catch (error) {
+      log(`Ceph RGW's packages could not be fetched: ${error.message}`);
+    }
   }
 
   once(
@@ -144,6 +168,7 @@ export function setup(options = {}) {
       "web/index.html",
       "web/package.json",
       "web/vite.config.ts",
+      "web/vite-plugins",
       "web/tsconfig.json",
       "package-lock.json",
     ],

@@ -1,12 +1,14 @@
 // `npm test`: the start command's set-up, then every check and test suite:
 // lint, type-check, generated-file freshness, server tests on SQLite and
-// PostgreSQL, web unit tests, and the end-to-end journeys in Chromium.
+// PostgreSQL (and Ceph RGW, started here), web unit tests, the multi-node
+// test, and the end-to-end journeys in Chromium.
 // Ends with one line `N passed, N failed` summing all suites.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { killRgwNow, startRgw, stopRgw } from "./ceph-rgw.mjs";
 import { log, root, setup } from "./setup.mjs";
 
 const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), "dams-test-report-"));
@@ -35,16 +37,44 @@ function playwrightCounts(file) {
   return () => {
     if (!fs.existsSync(file)) return { passed: 0, failed: 0 };
     const { stats } = JSON.parse(fs.readFileSync(file, "utf8"));
-    return { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
+    return {
+      passed: stats.expected + stats.flaky,
+      failed: stats.unexpected,
+      skipped: stats.skipped,
+      flaky: stats.flaky,
+    };
   };
 }
 
 try {
-  setup({ browser: true });
+  setup({ browser: true, testServers: true });
 } catch (error) {
   log(`set-up failed: ${error.message}`);
   process.stdout.write("0 passed, 1 failed\n");
   process.exit(1);
+}
+
+// A real S3 server (Ceph RGW) for the tests that need one; stopped at the end, however the run ends.
+log("── Ceph RGW (S3) for the storage tests");
+let rgw;
+try {
+  const started = Date.now();
+  // 3 GiB of memory store: the multi-node test's 200 MB upload and video go to this RGW too.
+  rgw = await startRgw({ memoryMiB: 3072 });
+  process.on("exit", () => killRgwNow(rgw.dir));
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(130));
+  Object.assign(process.env, {
+    DAMS_TEST_S3_ENDPOINT: rgw.endpoint,
+    DAMS_TEST_S3_ACCESS_KEY_ID: rgw.accessKeyId,
+    DAMS_TEST_S3_SECRET_ACCESS_KEY: rgw.secretAccessKey,
+    DAMS_TEST_RGW_DIR: rgw.dir,
+  });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  log(`RGW answers at ${rgw.endpoint} (${seconds} s)`);
+  results.push({ name: "Ceph RGW started", seconds, passed: 1, failed: 0 });
+} catch (error) {
+  log(`Ceph RGW did not start: ${error.message}`);
+  results.push({ name: "Ceph RGW started", seconds: "0", passed: 0, failed: 1 });
 }
 
 step("lint and format (biome)", "npx", ["biome", "check", "."]);
@@ -67,6 +97,24 @@ step(
   { counts: vitestCounts(webReport) },
 );
 
+const scaleOutReport = path.join(reportDir, "scale-out.json");
+step(
+  "multi-node test (PostgreSQL, Ceph RGW, 2 API nodes and 2 workers behind HAProxy)",
+  "npx",
+  [
+    "vitest",
+    "run",
+    "--config",
+    "vitest.scale-out.config.ts",
+    "--root",
+    "server",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${scaleOutReport}`,
+  ],
+  { counts: vitestCounts(scaleOutReport) },
+);
+
 /** A port nothing listens on now, so the journeys' server never meets another one. */
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -85,13 +133,17 @@ step("end-to-end journeys in Chromium", "npx", ["playwright", "test", "--config"
   counts: playwrightCounts(e2eReport),
 });
 
+if (rgw) await stopRgw(rgw.dir);
+
 let passed = 0;
 let failed = 0;
 log("── summary");
 for (const result of results) {
   passed += result.passed;
   failed += result.failed;
-  const skipped = result.skipped ? `, ${result.skipped} skipped` : "";
+  const skipped =
+    (result.skipped ? `, ${result.skipped} skipped` : "") +
+    (result.flaky ? `, ${result.flaky} flaky (passed on the second try)` : "");
   log(
     `${result.failed ? "FAIL" : "ok  "} ${result.name}: ${result.passed} passed, ${result.failed} failed${skipped} (${result.seconds} s)`,
   );

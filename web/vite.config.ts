@@ -1,5 +1,6 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
+import { precompress } from "./vite-plugins/precompress";
 
 const serverTarget = "http://localhost:8080";
 const proxy = Object.fromEntries(
@@ -90,6 +91,7 @@ export default defineConfig({
     formContextWithoutFormEngine(),
     nativeResizeObserver(),
     buttonStylesWithoutCollapse(),
+    precompress(),
   ],
   resolve: {
     alias: [

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { en, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { confirmPopconfirm, en, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
 import { API, accessToken, commitAndProcess, upload } from "./seed.js";
 
 /** A button's accessible name: antd puts a space between two Chinese characters (下 载). */
@@ -158,10 +158,7 @@ test("search from the header, open a story, favourite it, find it under favourit
     .locator(".ant-drawer-content")
     .getByRole("button", { name: zh("stories.delete") })
     .click();
-  await page
-    .locator(".ant-popconfirm")
-    .getByRole("button", { name: spaced(zh("crud.ok")) })
-    .click();
+  await confirmPopconfirm(page);
   await expect(page.locator(".ant-message").getByText(zh("crud.deleted"))).toBeVisible();
   await expect(page.locator(".ant-drawer-content")).toBeHidden();
   await expect(page.locator(`[data-story="product/${other.storyId}"]`)).toHaveCount(0);

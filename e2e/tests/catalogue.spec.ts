@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import zhCN from "../../web/src/locales/zh-CN/index.js";
-import { signIn, snapshot, watchConsoleErrors } from "./helpers.js";
+import { confirmPopconfirm, signIn, snapshot, watchConsoleErrors } from "./helpers.js";
 
 const zh = (key: keyof typeof zhCN): string => zhCN[key];
 /** A button's accessible name: antd puts a space between two Chinese characters (确 定). */
@@ -132,10 +132,7 @@ test("a tag stories use is merged into another instead of deleted, and the stori
     .filter({ hasText: oldName })
     .getByRole("button", { name: button("crud.delete") })
     .click();
-  await page
-    .locator(".ant-popconfirm")
-    .getByRole("button", { name: button("crud.ok") })
-    .click();
+  await confirmPopconfirm(page);
   const dialog = page.getByRole("dialog").filter({ has: page.getByTestId("crud-merge") });
   const refusal = zh("server.catalogue.inUse_one").replace("{{name}}", oldName).replace("{{count}}", "1");
   await expect(dialog.getByText(refusal)).toBeVisible();

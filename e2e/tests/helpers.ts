@@ -32,14 +32,14 @@ export async function signIn(page: Page, username = "admin", password = "e2e-adm
   await page.goto("/frontend/search");
   const form = page.locator("form").filter({ has: page.locator("#password") });
   const userMenu = page.getByTestId("user-menu");
-  await expect(form.or(userMenu)).toBeVisible({ timeout: 20_000 });
+  await expect(form.or(userMenu)).toBeVisible({ timeout: 60_000 });
   if (await userMenu.isVisible()) return;
   await expect(page).toHaveURL(/\/user\/login\?uid=/);
   await page.locator("#username").fill(username);
   await page.locator("#password").fill(password);
   await form.locator('button[type="submit"]').click();
-  await page.waitForURL(/\/frontend\/search/, { timeout: 20_000 });
-  await expect(userMenu).toBeVisible({ timeout: 20_000 });
+  await page.waitForURL(/\/frontend\/search/, { timeout: 60_000 });
+  await expect(userMenu).toBeVisible({ timeout: 60_000 });
 }
 
 async function hasSession(page: Page): Promise<boolean> {
@@ -64,6 +64,22 @@ export async function snapshot(page: Page, testInfo: TestInfo, name: string): Pr
   const path = testInfo.outputPath(`${name}.png`);
   await page.screenshot({ path, fullPage: true });
   await testInfo.attach(name, { path, contentType: "image/png" });
+}
+
+/** A button's accessible name: antd puts a space between two Chinese characters (确 定). */
+export const buttonName = (text: string): RegExp =>
+  new RegExp([...text].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s*"));
+
+/**
+ * Confirms the open popconfirm, then waits until it has closed. Its OK button stays (loading) until the
+ * confirmed call ends, and the popover fades out after that: the next popconfirm opened before then would be
+ * a second one on the page.
+ */
+export async function confirmPopconfirm(page: Page): Promise<void> {
+  const open = page.locator(".ant-popconfirm:visible");
+  await expect(open).toHaveCount(1);
+  await open.getByRole("button", { name: buttonName(zh("crud.ok")) }).click();
+  await expect(open).toHaveCount(0, { timeout: 60_000 });
 }
 
 /** Collects console errors and uncaught page errors. */

@@ -79,7 +79,12 @@ test.describe("identity", () => {
     await expect(page).toHaveURL(/\/frontend\/search$/);
   });
 
-  test("registers through the register page, then signs in with the new account", async ({ page }, testInfo) => {
+  test("registers through the register page, waits for approval, then signs in with the new account", async ({
+    page,
+    browser,
+  }, testInfo) => {
+    // Two sessions (the new user's and an administrator's) in one journey.
+    test.setTimeout(180_000);
     await page.goto("/frontend/search");
     await expect(page.locator("#password")).toBeVisible();
     await page.screenshot({ path: testInfo.outputPath("login.png") });
@@ -99,7 +104,28 @@ test.describe("identity", () => {
     await page.locator("#confirm").fill("reporter-password-1");
     await page.getByRole("button", { name: button("user.register.submit") }).click();
     await expect(page).toHaveURL(/\/user\/register-result\?/);
-    await expect(page.getByText(zh("user.registerResult.title"))).toBeVisible();
+    // A new installation asks for approval: the account waits, disabled, until an administrator enables it.
+    await expect(page.getByText(zh("user.registerResult.pendingTitle"))).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("register-pending.png") });
+
+    const adminContext = await browser.newContext();
+    const adminPage = await adminContext.newPage();
+    await signIn(adminPage);
+    await adminPage.goto("/manage/userrole/user");
+    await adminPage.getByRole("button", { name: button("admin.registration.button") }).click();
+    const dialog = adminPage.getByRole("dialog");
+    await expect(dialog.getByRole("radio", { name: new RegExp(zh("admin.registration.mode.approval")) })).toBeChecked();
+    await adminPage.screenshot({ path: testInfo.outputPath("registration-settings.png") });
+    await adminPage.keyboard.press("Escape");
+    const api = await adminApi(adminPage, adminPage.request);
+    const found = await api.get<{ content: { id: string; username: string; status: number }[] }>(
+      "/users?keyword=reporter.e2e",
+    );
+    const account = found.content.find((user) => user.username === "reporter.e2e");
+    expect(account?.status).toBe(0);
+    await api.post(`/users/${account?.id}/enable`, {});
+    await adminContext.close();
+
     await page.getByRole("button", { name: button("user.registerResult.signIn") }).click();
 
     // The pending sign-in is still there: the new account finishes it.
@@ -107,7 +133,7 @@ test.describe("identity", () => {
     await page.locator("#username").fill("reporter.e2e");
     await page.locator("#password").fill("reporter-password-1");
     await page.getByRole("button", { name: button("user.login.submit") }).click();
-    await expect(page).toHaveURL(/\/frontend\/search$/, { timeout: 20_000 });
+    await expect(page).toHaveURL(/\/frontend\/search$/, { timeout: 60_000 });
     await expect(page.getByTestId("user-name")).toHaveText("Reporter E2E");
   });
 
@@ -117,7 +143,7 @@ test.describe("identity", () => {
     await page.locator("#username").fill("admin");
     await page.locator("#password").fill("e2e-admin-password");
     await page.getByRole("button", { name: button("user.login.submit") }).click();
-    await expect(page).toHaveURL(/\/manage\/userrole\/user$/, { timeout: 20_000 });
+    await expect(page).toHaveURL(/\/manage\/userrole\/user$/, { timeout: 60_000 });
     await expect(page.getByRole("cell", { name: "admin", exact: true })).toBeVisible();
   });
 
@@ -249,7 +275,7 @@ test.describe("identity", () => {
     await expect(confirm).toContainText(zh("layout.logout.title"));
     await expect(confirm).toContainText(zh("layout.logout.content"));
     await confirm.getByRole("button", { name: button("layout.ok") }).click();
-    await expect(page).toHaveURL(/\/user\/login\?uid=/, { timeout: 20_000 });
+    await expect(page).toHaveURL(/\/user\/login\?uid=/, { timeout: 60_000 });
     await expect(page.locator("#password")).toBeVisible();
     expect(await stored(page, "Access-Token")).toBeNull();
     expect(await stored(page, "refresh_token")).toBeNull();

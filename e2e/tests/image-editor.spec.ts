@@ -196,7 +196,7 @@ test("the header's image-edit upload: only .jpg .jpeg .png .bmp, the chosen file
   expect(await session(editor)).toMatchObject({ width: original.width, height: original.height, edited: false });
 
   // Picking another image: a non-image is refused with the same warning (once the first one has gone).
-  await expect(page.locator(".ant-message").getByText(zh("imageEditor.notImage"))).toHaveCount(0, { timeout: 15_000 });
+  await expect(page.locator(".ant-message").getByText(zh("imageEditor.notImage"))).toHaveCount(0, { timeout: 60_000 });
   const pick = page.locator('input[type=file][accept=".jpg,.jpeg,.png,.bmp,.webp,.gif"]');
   await pick.setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
   await expect(page.locator(".ant-message").getByText(zh("imageEditor.notImage"))).toBeVisible();

@@ -138,6 +138,20 @@ test("a batch of photos uploads with tus through a network cut, gets its metadat
   expect(((await second.json()) as { data: { properties: object } }).data.properties).toMatchObject({
     location: `Batchplace${run}`,
   });
+  // The commit records the batch's keywords in the user's keyword history, which the keyword picker offers first.
+  await expect
+    .poll(
+      async () => {
+        const history = await page.request.get("/dams/api/v1/keywordhistory?size=20", {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        return ((await history.json()) as { data: { content: { keyword: string }[] } }).data.content.map(
+          (entry) => entry.keyword,
+        );
+      },
+      { timeout: 60_000 },
+    )
+    .toEqual(expect.arrayContaining([run, "e2e-upload"]));
 
   await page.setViewportSize({ width: 390, height: 844 });
   await snapshot(page, testInfo, "upload-mobile");

@@ -4,55 +4,103 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fas
 import type { Config } from "./config.js";
 import type { Db } from "./db/database.js";
 import { API_PREFIX, registerErrorHandler, registerNotFoundHandler } from "./http/error-handler.js";
+import { frameworkErrorOptions, MAX_PARAM_LENGTH, refuseWhileClosing } from "./http/framework-errors.js";
 import { registerHealth } from "./http/health.js";
+import { registerJsonBodyParser } from "./http/json-body.js";
 import { MethodIndex } from "./http/method-index.js";
 import { registerMetrics } from "./http/metrics.js";
 import { DOCS_PATH, OPENAPI_PATH, registerOpenApi } from "./http/openapi.js";
 import { registerSecurityHeaders } from "./http/security.js";
 import { registerSpa, spaFallback } from "./http/spa.js";
+import { SystemMediaTools, SystemVideoRenderTools } from "./media/index.js";
 import { buildAccessControl } from "./modules/access/access.compose.js";
 import { accessRoutes } from "./modules/access/access.routes.js";
+import { propertyAccessRoutes } from "./modules/access/property-access.routes.js";
+import { buildPropertyAccess, stripHidden } from "./modules/access/property-access.service.js";
+import { RolesRepository } from "./modules/access/roles.repository.js";
+import { buildActions, buildActionTriggers } from "./modules/actions/actions.compose.js";
 import { apiTokensRoutes } from "./modules/api-tokens/api-tokens.routes.js";
-import { registerApiAuth } from "./modules/auth/auth.plugin.js";
+import { buildAudit } from "./modules/audit/audit.compose.js";
+import { auditExportTable } from "./modules/audit/audit.export.js";
+import { auditRoutes } from "./modules/audit/audit.routes.js";
+import { recordUnrecorded } from "./modules/audit/audit-coverage.js";
+import { recordRefusals } from "./modules/audit/audit-refusals.js";
+import { permits, registerApiAuth } from "./modules/auth/auth.plugin.js";
+import type { ShareVisitResolver } from "./modules/auth/auth.types.js";
 import type { BearerVerifier } from "./modules/auth/bearer.js";
 import { currentUserRoutes } from "./modules/auth/current-user.routes.js";
 import type { BlobStore } from "./modules/blobs/blob-store.js";
-import { BlobSweeper } from "./modules/blobs/blob-sweeper.js";
-import { BlobsRepository } from "./modules/blobs/blobs.repository.js";
+import { buildBlobs } from "./modules/blobs/blobs.compose.js";
 import { buildBlobStore } from "./modules/blobs/build-blob-store.js";
 import { buildCatalogue } from "./modules/catalogue/catalogue.compose.js";
 import { catalogueRoutes } from "./modules/catalogue/catalogue.routes.js";
 import type { CatalogueUsage } from "./modules/catalogue/shared/catalogue-usage.js";
+import { buildChannels } from "./modules/channels/channels.compose.js";
+import { channelsRoutes } from "./modules/channels/channels.routes.js";
+import { buildDav, DAV_PREFIX } from "./modules/dav/dav.compose.js";
+import { buildDisk } from "./modules/disk/disk.compose.js";
 import { embedRoutes } from "./modules/embed/embed.routes.js";
+import { ExportRegistry, exportsRoutes } from "./modules/exports/exports.routes.js";
+import { buildFavourites } from "./modules/favourites/favourites.compose.js";
+import { favouritesRoutes } from "./modules/favourites/favourites.routes.js";
+import { buildFolders } from "./modules/folders/folders.compose.js";
 import { foldersRoutes } from "./modules/folders/folders.routes.js";
-import type { JobDefinition, JobEnqueuer } from "./modules/jobs/job-types.js";
+import { buildIngest } from "./modules/ingest/ingest.compose.js";
 import { buildJobs } from "./modules/jobs/jobs.compose.js";
 import { registerJobMetrics } from "./modules/jobs/jobs.metrics.js";
+import { buildLibraries, buildLibrarySettings } from "./modules/libraries/libraries.compose.js";
 import { librariesRoutes } from "./modules/libraries/libraries.routes.js";
-import { MAINTENANCE_EVERY_MS, maintenanceJob } from "./modules/maintenance/maintenance.job.js";
+import { librarySettingsRoutes } from "./modules/libraries/library-settings.routes.js";
+import { registerMaintenance } from "./modules/maintenance/maintenance.job.js";
 import { mediaUploadsModule } from "./modules/media-uploads/media-uploads.compose.js";
-import { loadOrCreateMediaUrlKey } from "./modules/media-urls/media-url-key.js";
 import { MediaUrlSigner } from "./modules/media-urls/media-url-signer.js";
 import { mediaUrlsRoutes } from "./modules/media-urls/media-urls.routes.js";
 import { MenusRepository } from "./modules/menus/menus.repository.js";
 import { menusRoutes } from "./modules/menus/menus.routes.js";
 import { MenusService } from "./modules/menus/menus.service.js";
+import { buildMetadataTemplates } from "./modules/metadata-templates/metadata-templates.compose.js";
+import { buildMonitor } from "./modules/monitor/monitor.compose.js";
+import { usageExportTable } from "./modules/monitor/usage.export.js";
+import { AuthThrottle } from "./modules/oidc/auth-throttle.js";
 import { buildOidc } from "./modules/oidc/oidc.js";
-import { processStoriesJob } from "./modules/processing/process-stories.job.js";
-import { StoryMediaProcessor } from "./modules/processing/story-media.processor.js";
-import { StoryUploadSink } from "./modules/processing/story-upload-sink.js";
+import { oidcKeysSecret, parseOidcKeys } from "./modules/oidc/oidc-keys.js";
+import { buildPresets } from "./modules/presets/presets.compose.js";
+import { registerMediaProcessing } from "./modules/processing/processing.compose.js";
+import { buildPublishing } from "./modules/publishing/publishing.compose.js";
+import { publishingRoutes } from "./modules/publishing/publishing.routes.js";
+import { buildRelations } from "./modules/relations/relations.compose.js";
+import { relationsRoutes } from "./modules/relations/relations.routes.js";
+import { buildSearch } from "./modules/search/search.compose.js";
+import { SharedSecrets } from "./modules/secrets/shared-secrets.js";
+import { keyBytes, textKeySecret } from "./modules/secrets/text-key.js";
+import { shareVisitsRoutes } from "./modules/shares/share-visits.routes.js";
+import { buildShares } from "./modules/shares/shares.compose.js";
+import { sharesRoutes } from "./modules/shares/shares.routes.js";
+import { buildStorage } from "./modules/storage/storage.compose.js";
+import { storageRoutes } from "./modules/storage/storage.routes.js";
 import { buildStories } from "./modules/stories/stories.compose.js";
 import { storiesRoutes } from "./modules/stories/stories.routes.js";
-import type { ProcessStoriesPayload } from "./modules/stories/stories.service.js";
-import { StoryCatalogueUsage } from "./modules/stories/story-catalogue-usage.js";
+import { StoryUsage } from "./modules/stories/story-usage.js";
 import { workflowRoutes } from "./modules/stories/workflow.routes.js";
 import { systemRoutes } from "./modules/system/system.routes.js";
-import type { UploadSink } from "./modules/uploads/upload-sink.js";
 import { buildUploads, removeAbandonedUploads } from "./modules/uploads/uploads.js";
 import { buildUrlIngest } from "./modules/url-ingest/url-ingest.compose.js";
+import { buildUserSettings } from "./modules/user-settings/user-settings.compose.js";
+import { userSettingsRoutes } from "./modules/user-settings/user-settings.routes.js";
 import { UsersRepository } from "./modules/users/users.repository.js";
 import { UsersService } from "./modules/users/users.service.js";
+import { buildVideoEdit } from "./modules/video-edit/video-edit.compose.js";
 import { version } from "./version.js";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /**
+     * Keys every node shares (docs/operations.md, "Keys every node shares"): `channelCredentials` is the
+     * AES-256 key (32 bytes) that encrypts publishing channels' credentials at rest.
+     */
+    sharedKeys: { mediaUrl: Buffer; channelCredentials: Buffer };
+  }
+}
 
 export interface AppDependencies {
   config: Config;
@@ -60,14 +108,8 @@ export interface AppDependencies {
   logger?: FastifyServerOptions["logger"];
   /** Where originals and renditions live; by default the one the configuration names. */
   blobStore?: BlobStore;
-  /** The job queue stories enqueue on; by default the durable queue in the database. */
-  jobs?: JobEnqueuer;
-  /** The job enqueued when stories need their renditions; by default the media processing job. */
-  processingJob?: JobDefinition<ProcessStoriesPayload>;
   /** How many stories use a catalogue entry; by default counted in the stories table. */
   catalogueUsage?: CatalogueUsage;
-  /** What a finished upload turns into; by default a draft story (or a new version). */
-  uploadSink?: UploadSink;
 }
 
 /** The composition root: builds every service once and mounts the routes. Listening is server.ts's job. */
@@ -79,42 +121,99 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     connectionTimeout: config.requestTimeoutMs,
     keepAliveTimeout: 72_000,
     trustProxy: config.trustProxy,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    ...frameworkErrorOptions,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerJsonBodyParser(app);
   // First of the onRequest hooks, so early answers (401, 403) carry the headers too.
   registerSecurityHeaders(app, { embedOrigins: config.embed.origins });
+  refuseWhileClosing(app);
 
   const methods = new MethodIndex();
   methods.attach(app);
 
+  // The operation log first: every service that changes state records itself in it.
+  const audit = buildAudit(db);
+  recordRefusals(app, audit.log, API_PREFIX);
+  recordUnrecorded(app, audit.log, API_PREFIX);
+  // The back-area tables POST /export/table_0 can write (docs/exports.md): each module registers its own.
+  const exportTables = new ExportRegistry();
+  exportTables.register(auditExportTable(audit.service));
   // Before any route: every route under API_PREFIX must declare its access (checked at start-up).
   const access = buildAccessControl(db);
   const usersRepository = new UsersRepository(db);
+  const users = new UsersService(usersRepository);
+  // Keys every node must share: configured, or kept in the database; never made per process.
+  const secrets = new SharedSecrets(db, app.log);
+  const sharedKeys = {
+    mediaUrl: Buffer.from(
+      await secrets.resolve(
+        textKeySecret("media-urls.key", "DAMS_MEDIA_URL_KEY or DAMS_MEDIA_URL_KEY_FILE", config.mediaUrls),
+      ),
+    ),
+    channelCredentials: keyBytes(
+      await secrets.resolve(
+        textKeySecret(
+          "channels.credentials-key",
+          "DAMS_CHANNEL_CREDENTIALS_KEY or DAMS_CHANNEL_CREDENTIALS_KEY_FILE",
+          config.channelCredentials,
+        ),
+      ),
+    ),
+  };
+  app.decorate("sharedKeys", sharedKeys);
   // Sign-in: the embedded provider under /uuas, or an external issuer (config.oidc.external).
   const oidc = await buildOidc({
     config: config.oidc,
     trustProxy: config.trustProxy,
     db,
-    users: new UsersService(usersRepository),
+    users,
     usersRepository,
+    audit: audit.log,
+    keys: async () => parseOidcKeys(await secrets.resolve(await oidcKeysSecret(config.oidc))),
   });
   const verifiers: BearerVerifier[] = [access.apiTokens.verifier, oidc.verifier];
+  // Share links' visitors: the `share` kind of access, answered by the shares module once it is built below.
+  let shareVisits: ShareVisitResolver | undefined;
+  // A route's library level is checked by the libraries module: an archived library is read-only.
+  const libraries = buildLibraries(db, access.libraries);
+  access.grants.useLibraries({ exists: async (id) => (await libraries.find(id)) !== undefined });
   registerApiAuth(app, {
+    shares: {
+      resolve: (request, needsUnlock) => {
+        if (!shareVisits) throw new Error("share visits are not ready");
+        return shareVisits.resolve(request, needsUnlock);
+      },
+    },
     prefix: API_PREFIX,
     verifiers,
     users: access.authUsers,
-    libraries: access.libraries,
+    libraries: { require: (user, libraryId, level) => libraries.checkLevel(user, libraryId, level) },
     publicPaths: [OPENAPI_PATH, DOCS_PATH],
+    // WebDAV clients send Basic credentials: the password is a personal API token.
+    basicPrefixes: [DAV_PREFIX],
+    basicVerifier: access.apiTokens.verifier,
   });
 
   await registerOpenApi(app, version);
-  const metrics = registerMetrics(app);
+  const metrics = registerMetrics(app, {
+    token: config.metricsToken,
+    userMayRead: async (bearer) => {
+      for (const verifier of verifiers) {
+        const principal = await verifier.verify(bearer);
+        if (!principal) continue;
+        const user = await access.authUsers.loadUser(principal.userId);
+        return user?.status === 1 && permits(user, { permission: "manage.monitor.task", action: "query" });
+      }
+      return false;
+    },
+  });
   registerHealth(app, db);
 
-  // Durable jobs: parts that need background work register their definitions on jobs.worker here.
+  // Durable jobs: enqueued by name (jobs.enqueue), handlers registered by the modules that do the work (jobs.register).
   const jobs = buildJobs(db, config.jobs, app.log);
   app.decorate("jobs", jobs);
   registerJobMetrics(metrics, jobs);
@@ -126,64 +225,260 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
   app.addHook("onClose", async () => workersStopped ?? jobs.worker.stop());
 
   const menus = new MenusService(new MenusRepository(db));
-  const blobStore = seams.blobStore ?? buildBlobStore(config.storage);
+  // Storage targets: the configured store is the built-in one; every key goes to the target it lives in.
+  const storage = buildStorage(db, {
+    builtIn: seams.blobStore ?? buildBlobStore(config.storage),
+    dataDir: config.dataDir,
+    credentialsKey: sharedKeys.channelCredentials,
+    audit: audit.log,
+    log: app.log,
+  });
+  const blobs = buildBlobs(db, config.storage, storage.store);
+  // sharp, exifr, exiftool, ffprobe and ffmpeg under the configured limits: every media call goes through it.
+  const media = new SystemMediaTools(config.media);
   const onBlobDeleteError = (key: string, error: unknown) =>
     app.log.warn({ key, err: error }, "a blob no longer needed could not be deleted");
-  // Before the stories: they count the keywords they apply in the catalogue.
-  const catalogue = buildCatalogue(db, seams.catalogueUsage ?? new StoryCatalogueUsage(db));
-  // The processing job and the stories service need each other: the job is
-  // defined first and reaches the processor, built after the stories, late.
-  let processor: StoryMediaProcessor | undefined;
-  const processingJob =
-    seams.processingJob ?? processStoriesJob(() => processor!, { timeoutMs: Math.max(config.media.timeoutMs, 60_000) });
-  const mediaUrls = new MediaUrlSigner(loadOrCreateMediaUrlKey(config.mediaUrls), config.mediaUrls.ttlSeconds);
+  // Before the stories: they tell the index of every write, and run their lists through the search.
+  const search = buildSearch(db);
+  // A listening server brings an index of an older format up to date, in the background (docs/search.md).
+  app.addHook("onListen", async () => {
+    const started = Date.now();
+    search.service
+      .refreshIfStale()
+      .then((count) => {
+        if (count !== null) app.log.info({ stories: count, ms: Date.now() - started }, "search index rewritten");
+      })
+      .catch((error: unknown) => app.log.warn({ err: error }, "search index not rewritten; run dams reindex"));
+  });
+  // Before the stories: the catalogue and the folders ask the stories what they use.
+  const storyUsage = new StoryUsage(db, search.index);
+  const catalogue = buildCatalogue(db, seams.catalogueUsage ?? storyUsage);
+  const folders = buildFolders(db, { libraries, usage: storyUsage });
+  const librarySettings = buildLibrarySettings(db, {
+    folders,
+    usage: storyUsage,
+    audit: audit.log,
+    buckets: () => storage.targets,
+  });
+  const mediaUrls = new MediaUrlSigner(sharedKeys.mediaUrl, config.mediaUrls.ttlSeconds);
+  // Field-level access: every answer loses the story properties the caller's role may not see.
+  const propertyAccess = buildPropertyAccess(db, { roles: new RolesRepository(db), audit: audit.log });
+  app.addHook("preSerialization", async (request, _reply, payload) => {
+    const user = request.currentUser;
+    if (!user || user.admin || !request.url.startsWith(API_PREFIX)) return payload;
+    const hidden = await propertyAccess.hiddenFor(user);
+    if (hidden.size > 0) stripHidden(payload, hidden);
+    return payload;
+  });
+  // Automation: commits, publishes and added tags enqueue the rules' evaluation in their own transaction.
+  const actionTriggers = buildActionTriggers(db, jobs);
   const stories = buildStories({
     db,
-    signMediaUrl: (claims) => mediaUrls.url(claims),
-    access: access.libraries,
-    blobs: blobStore,
-    jobs: seams.jobs ?? jobs.queue,
-    processingJob,
+    events: actionTriggers,
+    audit: audit.log,
+    search,
+    libraries,
+    rolePermissions: (roleId) => access.roles.permissionSet(roleId),
+    folders,
+    users,
+    blobs: blobs.store,
+    blobRegistry: blobs.registry,
+    jobs,
     keywordUse: catalogue.keywords,
     propertyDefinitions: catalogue.properties,
+    propertyAccess,
+    signMediaUrl: (claims) => mediaUrls.url(claims),
     onBlobDeleteError,
     onKeywordUseError: (names, error) => app.log.warn({ keywords: names, err: error }, "keyword use not counted"),
   });
-  processor = new StoryMediaProcessor({
+  storage.connect({
+    libraries: {
+      list: () => librarySettings.storageList(),
+      get: (libraryId) => librarySettings.storageOf(libraryId),
+      setBucket: (actor, libraryId, bucketId) => librarySettings.setBucket(actor, libraryId, bucketId),
+    },
+    blobs: stories.statistics,
+    jobs,
+  });
+  const storyLinks = { access: stories.access, queries: stories.queries, libraries, actions: stories.actions };
+  const favourites = buildFavourites(db, storyLinks);
+  const relations = buildRelations(db, storyLinks);
+  const shares = buildShares(db, {
+    ...storyLinks,
+    folders,
+    audit: audit.log,
+    downloads: stories.downloads,
+    owner: async (userId) => {
+      const owner = await access.authUsers.loadUser(userId);
+      return owner && { ...owner, name: owner.name || owner.username };
+    },
+    throttle: new AuthThrottle(db),
+    fileTtlSeconds: config.mediaUrls.ttlSeconds,
+    sharedKey: sharedKeys.mediaUrl,
+  });
+  shareVisits = shares.visits;
+  const monitor = buildMonitor({
+    statistics: stories.statistics,
+    libraries,
+    shares: shares.service,
+    userName: async (userId) => {
+      const user = await access.authUsers.loadUser(userId);
+      return user ? user.name || user.username : null;
+    },
+    volumes: [
+      { name: "data", path: config.dataDir },
+      ...(config.storage.kind === "local" ? [{ name: "blobs", path: config.storage.directory }] : []),
+    ],
+  });
+  exportTables.register(usageExportTable(monitor.usage));
+  const channels = buildChannels(db, {
+    audit: audit.log,
+    credentialsKey: sharedKeys.channelCredentials,
+    allowPrivate: config.channels.allowPrivate,
+    // Called at request time, after the presets module below is built.
+    presetType: (id) => presets.downloads.storyTypeOf(id),
+    openDeliveries: (id) => publishing.deliveries.openCount(id),
+  });
+  const publishing = buildPublishing(db, {
+    access: stories.access,
     stories: stories.stories,
-    blobs: blobStore,
-    media: config.media,
+    queries: stories.queries,
+    channels,
+    blobs: blobs.store,
+    jobs,
+    audit: audit.log,
+    renditions: { ensureRendered: (presetId, ref, signal) => presets.downloads.ensureRendered(presetId, ref, signal) },
+  });
+  const settings = buildUserSettings(db, { libraries, folders, users });
+  // Modules register the handlers of the jobs they do the work of (docs/architecture.md, "Jobs").
+  const processingRepair = registerMediaProcessing({
+    jobs,
+    stories: stories.stories,
+    blobs: blobs.store,
+    media,
+    config: config.media,
     workDir: path.join(config.dataDir, "tmp", "processing"),
     onBlobDeleteError,
   });
-  jobs.worker.register(processingJob);
+  // The one way a file becomes a story: tus uploads, URL fetches and the image editor's save call it.
+  const ingest = buildIngest({
+    db,
+    stories: stories.stories,
+    defaultLibraryOf: async (userId) => (await settings.defaultLibraryFor(userId)).libraryId,
+    newStoryRules: librarySettings,
+    blobs: blobs.store,
+    blobRegistry: blobs.registry,
+    placement: storage.placement,
+    workDir: path.join(config.dataDir, "tmp", "ingest"),
+    onBlobDeleteError,
+  });
+  // The network disk: each user's space; tus uploads with Upload-Metadata target=disk land there.
+  const disk = buildDisk({
+    db,
+    audit: audit.log,
+    blobs: blobs.store,
+    users,
+    roles: access.roles,
+    ingest,
+    libraries,
+    storyAccess: stories.access,
+    downloads: stories.downloads,
+    workDir: path.join(config.dataDir, "tmp", "disk"),
+    onBlobDeleteError,
+  });
+  // The disk over WebDAV at /dav (class 1 and 2), for Finder, Windows Explorer and phones' file apps.
+  const dav = buildDav({ disk: disk.disk, blobs: blobs.store, workDir: path.join(config.dataDir, "tmp", "dav") });
+  dav.registerMethods(app);
   const uploads = buildUploads({
     config: config.uploads,
     db,
-    store: blobStore,
-    sink: seams.uploadSink ?? new StoryUploadSink(stories.stories, stories.links),
+    store: blobs.store,
+    ingest,
     log: app.log,
+    destinations: { disk: disk.uploadDestination },
   });
-  const urlIngest = buildUrlIngest({
+  app.decorate("uploads", uploads);
+  app.decorate("processingRepair", processingRepair);
+  // Finished uploads a crash left between their last byte and their story become stories now, once each.
+  // And stories left saying "processing" by a job that ended without telling them show it failed.
+  let strandedUploads: Promise<unknown> = Promise.resolve();
+  app.addHook("onReady", async () => {
+    strandedUploads = Promise.all([
+      uploads.service.completeStranded().catch((error: unknown) => {
+        app.log.error({ err: error }, "completing the finished uploads left by a crash failed");
+      }),
+      processingRepair.repairAll().then(
+        (repaired) => {
+          if (repaired.length) app.log.info({ stories: repaired }, "stories stuck in processing marked failed");
+        },
+        (error: unknown) => app.log.error({ err: error }, "repairing stories stuck in processing failed"),
+      ),
+    ]);
+  });
+  app.addHook("onClose", async () => {
+    await strandedUploads;
+    uploads.locker.close();
+  });
+  const urlIngestRoutes = buildUrlIngest({
     config: config.urlIngest,
     db,
-    blobs: blobStore,
-    jobs: jobs.queue,
-    stories: stories.stories,
-    libraries: stories.libraries,
-    folders: stories.folders,
+    media,
+    jobs,
+    ingest,
+    libraries,
+    folders,
   });
-  jobs.worker.register(urlIngest.job);
-  jobs.worker.every(
-    maintenanceJob({
-      sweeper: new BlobSweeper(blobStore, new BlobsRepository(db)),
-      removeAbandonedUploads: () => removeAbandonedUploads(uploads),
-      queue: jobs.queue,
-      logger: app.log,
-    }),
-    MAINTENANCE_EVERY_MS,
-    {},
-  );
+  const videoEdit = buildVideoEdit({
+    db,
+    blobs: blobs.store,
+    media: new SystemVideoRenderTools(config.media),
+    mediaConfig: config.media,
+    dataDir: config.dataDir,
+    jobs,
+    stories,
+    libraries,
+    relations,
+    blobRegistry: blobs.registry,
+  });
+  // Watermark and download presets; their renditions are made by the "presets.render" job.
+  const presets = buildPresets({
+    db,
+    media,
+    audit: audit.log,
+    blobs: blobs.store,
+    jobs,
+    access: stories.access,
+    storyDownloads: stories.downloads,
+    dataDir: config.dataDir,
+    timeoutMs: Math.max(60_000, config.media.timeoutMs),
+    onBlobDeleteError,
+  });
+  const metadataTemplates = buildMetadataTemplates(db, { libraries, audit: audit.log });
+  // Automation rules (/manage/setting/action): evaluated and run by the "actions.evaluate" and "actions.run" jobs.
+  const actions = buildActions(db, {
+    jobs,
+    audit: audit.log,
+    stories,
+    users,
+    libraries,
+    channels,
+    publishing: publishing.publishing,
+    templates: metadataTemplates.service,
+    presets: presets.downloads,
+    secretsKey: sharedKeys.channelCredentials,
+    allowPrivate: config.channels.allowPrivate,
+    log: app.log,
+  });
+  registerMaintenance(jobs, {
+    sweeper: blobs.sweeper,
+    removeAbandonedUploads: () => removeAbandonedUploads(uploads),
+    repairProcessing: () => processingRepair.repairAll(),
+    disk: disk.disk,
+    queue: jobs.queue,
+    refreshStatistics: () => db.refreshStatistics(),
+    pruneAuditLog: () => audit.service.prune(),
+    logger: app.log,
+  });
   await app.register(
     async (api) => {
       await api.register(systemRoutes({ name: "dams", version }));
@@ -193,30 +488,51 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
       await api.register(accessRoutes(access));
       await api.register(apiTokensRoutes(access.apiTokens));
       await api.register(oidc.apiRoutes);
-      await api.register(librariesRoutes(stories.libraries));
-      await api.register(foldersRoutes(stories.folders));
+      await api.register(librariesRoutes(libraries));
+      await api.register(librarySettingsRoutes(librarySettings));
+      await api.register(propertyAccessRoutes(propertyAccess));
+      await api.register(foldersRoutes(folders));
       await api.register(storiesRoutes(stories));
+      await api.register(relationsRoutes(relations));
       await api.register(
         mediaUrlsRoutes({ signer: mediaUrls, downloads: stories.downloads, queries: stories.queries }),
       );
-      await api.register(workflowRoutes(stories));
+      await api.register(workflowRoutes({ ...stories, libraries, folders, settings }));
+      await api.register(favouritesRoutes(favourites));
+      await api.register(publishingRoutes(publishing.publishing, publishing.deliveries));
+      await api.register(channelsRoutes(channels));
+      await api.register(actions.routes);
+      await api.register(storageRoutes(storage));
+      await api.register(sharesRoutes(shares.service));
+      await api.register(shareVisitsRoutes(shares.visits, stories.downloads));
+      await api.register(userSettingsRoutes(settings));
       await api.register(catalogueRoutes(catalogue));
       await api.register(jobs.routes);
+      await api.register(monitor.routes);
+      await api.register(auditRoutes(audit.service));
+      await api.register(exportsRoutes(exportTables, audit.log));
       await api.register(uploads.routes);
-      await api.register(urlIngest.routes);
+      await api.register(disk.routes);
+      await api.register(urlIngestRoutes);
+      await api.register(videoEdit.routes);
+      for (const routes of presets.routes) await api.register(routes);
+      await api.register(metadataTemplates.routes);
       await api.register(
         mediaUploadsModule({
-          db,
           stories,
-          blobs: blobStore,
-          processingJob,
-          media: config.media,
+          folders,
+          blobs: blobs.store,
+          blobRegistry: blobs.registry,
+          ingest,
+          jobs: jobs.queue,
+          media,
           imageBodyLimit: config.imageBodyLimit,
         }),
       );
     },
     { prefix: API_PREFIX },
   );
+  await app.register(dav.routes);
   await oidc.mount(app);
 
   const spaServed = await registerSpa(app, config.webDir);

@@ -56,6 +56,23 @@ describe("dams CLI", () => {
     expect(dams(["token", "create", "editor", "--days", "0"]).status).toBe(1);
   });
 
+  it("lists the shared keys by fingerprint and forgets one on purpose", () => {
+    const database = new Database(path.join(dataDir, "dams.sqlite"));
+    database
+      .prepare("insert into shared_secrets values ('media-urls.key', 'secret-value', ?, 'generated', ?, ?)")
+      .run(
+        createHash("sha256").update("secret-value").digest("hex"),
+        "2026-11-25T00:00:00.000Z",
+        "2026-11-25T00:00:00.000Z",
+      );
+    database.close();
+    const listed = dams(["secrets", "list"]);
+    expect(listed.stdout).toMatch(/^media-urls\.key\tgenerated\t[0-9a-f]{12}\t2026-11-25T00:00:00\.000Z\n$/);
+    expect(listed.stdout).not.toContain("secret-value");
+    expect(dams(["secrets", "reset", "media-urls.key"]).stdout).toBe("forgot media-urls.key\n");
+    expect(dams(["secrets", "reset", "media-urls.key"]).stderr).toBe("dams: no shared key media-urls.key\n");
+  });
+
   it("stops at boot with a message naming a bad variable", () => {
     const result = dams(["migrate"], { PORT: "not-a-port" });
     expect(result.status).toBe(1);

@@ -5,7 +5,8 @@ import { openDatabase } from "./db/database.js";
 import { AppError, NotFound } from "./http/errors.js";
 import { ApiTokensRepository } from "./modules/api-tokens/api-tokens.repository.js";
 import { ApiTokensService } from "./modules/api-tokens/api-tokens.service.js";
-import { SearchRepository } from "./modules/search/search.repository.js";
+import { buildSearch } from "./modules/search/search.compose.js";
+import { SharedSecrets } from "./modules/secrets/shared-secrets.js";
 import { UsersRepository } from "./modules/users/users.repository.js";
 import { UsersService } from "./modules/users/users.service.js";
 import { serve, work } from "./server.js";
@@ -67,7 +68,7 @@ program
     const db = openDatabase(config().database);
     try {
       await db.migrateToLatest();
-      const count = await new SearchRepository(db.kysely, db.adapter).rebuild();
+      const count = await buildSearch(db).service.rebuild();
       process.stdout.write(`indexed ${count} stories\n`);
     } finally {
       await db.close();
@@ -94,6 +95,39 @@ user
     const password = passwordFrom(options.password);
     await withUsers((users) => users.setPassword(username, password));
     process.stdout.write(`password changed for ${username}\n`);
+  });
+
+const secrets = program
+  .command("secrets")
+  .description("the keys every node shares (OIDC, media URLs, channel credentials): names and fingerprints");
+secrets
+  .command("list")
+  .description("list the shared keys: where each comes from and its fingerprint (never the key)")
+  .action(async () => {
+    const db = openDatabase(config().database);
+    try {
+      await db.migrateToLatest();
+      for (const row of await new SharedSecrets(db).list()) {
+        process.stdout.write(`${row.name}\t${row.source}\t${row.fingerprint.slice(0, 12)}\t${row.updated_at}\n`);
+      }
+    } finally {
+      await db.close();
+    }
+  });
+secrets
+  .command("reset <name>")
+  .description(
+    "forget a shared key, to change it on purpose: stop every node first; the next to start records or makes it anew",
+  )
+  .action(async (name: string) => {
+    const db = openDatabase(config().database);
+    try {
+      await db.migrateToLatest();
+      if (!(await new SharedSecrets(db).reset(name))) throw new NotFound(`no shared key ${name}`, "secret_not_found");
+      process.stdout.write(`forgot ${name}\n`);
+    } finally {
+      await db.close();
+    }
   });
 
 const token = program.command("token").description("manage personal API tokens");

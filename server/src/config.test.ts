@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "./config.js";
@@ -17,6 +18,8 @@ describe("config", () => {
       maxPixels: 268_402_689,
       timeoutMs: 4 * 3600 * 1000,
       memoryBytes: 4096 * 1024 * 1024,
+      nice: 10,
+      threads: Math.max(1, Math.floor(os.availableParallelism() / 2)),
     });
     expect(loadConfig({ DAMS_MEDIA_MAX_PIXELS: "50000000", DAMS_MEDIA_TIMEOUT_SECONDS: "600" }).media).toMatchObject({
       maxPixels: 50_000_000,
@@ -24,12 +27,21 @@ describe("config", () => {
     });
   });
 
-  it("keeps the media URL key in the data dir unless one is given, and refuses a short one", () => {
+  it("takes the shared keys from the variables or their files, else from the database; refuses a short one", () => {
     expect(loadConfig({}).mediaUrls).toEqual({
       key: undefined,
-      keyFile: path.resolve("./data/media-url.key"),
+      keyFile: undefined,
+      legacyFile: path.resolve("./data/media-url.key"),
       ttlSeconds: 600,
     });
+    expect(loadConfig({}).channelCredentials).toEqual({ key: undefined, keyFile: undefined });
+    expect(loadConfig({ DAMS_CHANNEL_CREDENTIALS_KEY_FILE: "/run/secrets/channels" }).channelCredentials).toEqual({
+      key: undefined,
+      keyFile: "/run/secrets/channels",
+    });
+    expect(() => loadConfig({ DAMS_CHANNEL_CREDENTIALS_KEY: "short" })).toThrow(
+      /DAMS_CHANNEL_CREDENTIALS_KEY: must be at least 32/,
+    );
     const key = "k".repeat(32);
     expect(loadConfig({ DAMS_MEDIA_URL_KEY: key, DAMS_MEDIA_URL_TTL_SECONDS: "120" }).mediaUrls).toMatchObject({
       key,

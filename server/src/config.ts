@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 
@@ -56,6 +57,7 @@ const envSchema = z.object({
   DAMS_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   DAMS_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   DAMS_TRUST_PROXY: booleanFromEnv.default(false),
+  DAMS_METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   DAMS_OIDC_KEYS_FILE: z.string().min(1).optional(),
   DAMS_OIDC_REDIRECT_URIS: z
     .string()
@@ -78,6 +80,13 @@ const envSchema = z.object({
     .min(10)
     .default(4 * 3600),
   DAMS_MEDIA_MEMORY_MB: z.coerce.number().int().min(256).default(4096),
+  DAMS_MEDIA_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  DAMS_MEDIA_THREADS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(256)
+    .default(Math.max(1, Math.floor(os.availableParallelism() / 2))),
   DAMS_OIDC_ADMIN_CLAIM: z
     .string()
     .regex(/^[^=\s]+=[^=]+$/, "must look like claim=value, e.g. groups=dams-admins or admin=true")
@@ -111,6 +120,18 @@ const envSchema = z.object({
       z.array(z.string().refine(isAddressRange, "each entry must be an address range like 127.0.0.1/32 or ::1/128")),
     )
     .default([]),
+  DAMS_CHANNEL_ALLOW_PRIVATE: z
+    .string()
+    .transform((value) =>
+      value
+        .split(",")
+        .map((cidr) => cidr.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(z.string().refine(isAddressRange, "each entry must be an address range like 127.0.0.1/32 or ::1/128")),
+    )
+    .default([]),
   DAMS_FETCH_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   DAMS_FETCH_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   DAMS_EMBED_ORIGINS: z
@@ -125,6 +146,8 @@ const envSchema = z.object({
     .default([]),
   DAMS_MEDIA_URL_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   DAMS_MEDIA_URL_KEY_FILE: z.string().min(1).optional(),
+  DAMS_CHANNEL_CREDENTIALS_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  DAMS_CHANNEL_CREDENTIALS_KEY_FILE: z.string().min(1).optional(),
   DAMS_MEDIA_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(600),
   DAMS_FETCH_HLS_MAX_SEGMENTS: z.coerce.number().int().min(1).max(100_000).default(3000),
   DAMS_FETCH_HLS_TIMEOUT_MS: z.coerce
@@ -133,6 +156,8 @@ const envSchema = z.object({
     .min(1000)
     .max(6 * 3_600_000)
     .default(30 * 60_000),
+  DAMS_UPLOADS_DIR: z.string().min(1).optional(),
+  DAMS_UPLOADS_STORE: z.enum(["directory", "s3"]).optional(),
   DAMS_UPLOAD_MAX_BYTES: z.coerce
     .number()
     .int()
@@ -156,6 +181,8 @@ export interface Config {
   requestTimeoutMs: number;
   logLevel: z.infer<typeof envSchema>["DAMS_LOG_LEVEL"];
   trustProxy: boolean;
+  /** DAMS_METRICS_TOKEN: a scraper's bearer token for /metrics (else only monitor readers' access tokens). */
+  metricsToken?: string;
   oidc: OidcConfig;
   jobs: JobsConfig;
   media: MediaConfig;
@@ -164,6 +191,30 @@ export interface Config {
   urlIngest: UrlIngestConfig;
   embed: EmbedConfig;
   mediaUrls: MediaUrlsConfig;
+  channelCredentials: ChannelCredentialsConfig;
+  channels: ChannelsConfig;
+}
+
+/**
+ * A key every node must share (modules/secrets): given as a value or a file,
+ * else generated once and kept in the database. `legacyFile` is where an
+ * earlier version generated it in the data dir (imported once).
+ */
+export interface SharedKeyConfig {
+  /** The variable's value (32+ characters). */
+  key?: string;
+  /** A file holding it (created with a random key, mode 0600, when absent). */
+  keyFile?: string;
+  legacyFile?: string;
+}
+
+/** The key that encrypts publishing channels' credentials (SFTP passwords, S3 keys, HMAC secrets) at rest. */
+export type ChannelCredentialsConfig = SharedKeyConfig;
+
+/** Publishing channels (docs/publishing.md). */
+export interface ChannelsConfig {
+  /** Private address ranges HTTP channels may deliver to (DAMS_CHANNEL_ALLOW_PRIVATE); public ones need nothing. */
+  allowPrivate: string[];
 }
 
 /** Other newsroom systems that may frame the embeddable pages (docs/embedding.md). */
@@ -173,10 +224,7 @@ export interface EmbedConfig {
 }
 
 /** Signed media URLs (docs/security.md): the HMAC key and how long a URL lives. */
-export interface MediaUrlsConfig {
-  /** DAMS_MEDIA_URL_KEY; when unset the key is read from (or created in) keyFile. */
-  key?: string;
-  keyFile: string;
+export interface MediaUrlsConfig extends SharedKeyConfig {
   /** A URL is valid at least this long (and at most half as long again: expiries are rounded up to share URLs). */
   ttlSeconds: number;
 }
@@ -226,6 +274,10 @@ export interface MediaConfig {
   timeoutMs: number;
   /** Address-space limit of one ffmpeg/ffprobe/exiftool process (prlimit --as). */
   memoryBytes: number;
+  /** Scheduling priority of the tools (`nice -n`, 0–19): the API's requests go first when the cores are busy. */
+  nice: number;
+  /** Threads of one ffmpeg (decoder, filters, encoder) and of libvips (sharp.concurrency); 0 = the tools' default. */
+  threads: number;
 }
 
 /** Where blobs live: under the data dir, or in an S3-compatible bucket. */
@@ -246,9 +298,16 @@ export type StorageConfig =
       scratchDirectory: string;
     };
 
-/** tus uploads in progress live in `directory`, on the local disk. */
+/**
+ * Where tus uploads in progress live: files in `directory` (local, or a
+ * directory every API node mounts), or the S3 bucket of the blobs (`s3`,
+ * the default when the blobs are in S3).
+ */
 export interface UploadsConfig {
+  store: "directory" | "s3";
   directory: string;
+  /** The bucket's settings, with `store: "s3"`. */
+  s3?: Extract<StorageConfig, { kind: "s3" }>;
   maxBytes: number;
 }
 
@@ -256,7 +315,10 @@ export interface UploadsConfig {
 export interface OidcConfig {
   /** DAMS_PUBLIC_URL without a trailing slash, or http://localhost:<PORT>. */
   publicBase: string;
-  keysFile: string;
+  /** DAMS_OIDC_KEYS_FILE: the keys come from this file (every node the same); unset, from the database. */
+  keysFile?: string;
+  /** Where earlier versions generated them (imported into the database once). */
+  legacyKeysFile: string;
   redirectUris: string[];
   accessTokenTtlSeconds: number;
   clientId: string;
@@ -294,6 +356,21 @@ function storageFrom(values: z.infer<typeof envSchema>, dataDir: string): Storag
   };
 }
 
+function uploadsFrom(values: z.infer<typeof envSchema>, dataDir: string, storage: StorageConfig): UploadsConfig {
+  const store = values.DAMS_UPLOADS_STORE ?? (storage.kind === "s3" ? "s3" : "directory");
+  if (store === "s3" && storage.kind !== "s3") {
+    throw new ConfigError(
+      "Invalid configuration:\n  DAMS_UPLOADS_STORE: s3 needs DAMS_STORAGE=s3 (the uploads go to its bucket)",
+    );
+  }
+  return {
+    store,
+    directory: path.resolve(values.DAMS_UPLOADS_DIR ?? path.join(dataDir, "uploads")),
+    s3: store === "s3" && storage.kind === "s3" ? storage : undefined,
+    maxBytes: values.DAMS_UPLOAD_MAX_BYTES,
+  };
+}
+
 function databaseFrom(url: string | undefined, dataDir: string): DatabaseConfig {
   if (url === undefined) return { kind: "sqlite", file: path.join(dataDir, "dams.sqlite") };
   if (url.startsWith("postgres")) return { kind: "postgres", url };
@@ -311,7 +388,8 @@ function oidcFrom(values: z.infer<typeof envSchema>, dataDir: string): OidcConfi
   const adminClaim = values.DAMS_OIDC_ADMIN_CLAIM?.split("=");
   return {
     publicBase,
-    keysFile: path.resolve(values.DAMS_OIDC_KEYS_FILE ?? path.join(dataDir, "oidc-keys.json")),
+    keysFile: values.DAMS_OIDC_KEYS_FILE ? path.resolve(values.DAMS_OIDC_KEYS_FILE) : undefined,
+    legacyKeysFile: path.join(dataDir, "oidc-keys.json"),
     redirectUris: values.DAMS_OIDC_REDIRECT_URIS ?? [`${publicBase}/user/login`],
     accessTokenTtlSeconds: values.DAMS_OIDC_ACCESS_TOKEN_TTL,
     clientId: values.DAMS_OIDC_CLIENT_ID,
@@ -333,6 +411,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const values = parsed.data;
   const dataDir = path.resolve(values.DAMS_DATA_DIR);
+  const storage = storageFrom(values, dataDir);
   return {
     port: values.PORT,
     host: values.HOST,
@@ -346,6 +425,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: values.DAMS_REQUEST_TIMEOUT_MS,
     logLevel: values.DAMS_LOG_LEVEL,
     trustProxy: values.DAMS_TRUST_PROXY,
+    metricsToken: values.DAMS_METRICS_TOKEN,
     oidc: oidcFrom(values, dataDir),
     jobs: {
       workers: values.DAMS_WORKERS,
@@ -361,9 +441,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxPixels: values.DAMS_MEDIA_MAX_PIXELS,
       timeoutMs: values.DAMS_MEDIA_TIMEOUT_SECONDS * 1000,
       memoryBytes: values.DAMS_MEDIA_MEMORY_MB * 1024 * 1024,
+      nice: values.DAMS_MEDIA_NICE,
+      threads: values.DAMS_MEDIA_THREADS,
     },
-    storage: storageFrom(values, dataDir),
-    uploads: { directory: path.join(dataDir, "uploads"), maxBytes: values.DAMS_UPLOAD_MAX_BYTES },
+    storage,
+    uploads: uploadsFrom(values, dataDir, storage),
     urlIngest: {
       maxBytes: values.DAMS_FETCH_MAX_BYTES ?? values.DAMS_UPLOAD_MAX_BYTES,
       allowPrivate: values.DAMS_FETCH_ALLOW_PRIVATE,
@@ -376,8 +458,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embed: { origins: values.DAMS_EMBED_ORIGINS },
     mediaUrls: {
       key: values.DAMS_MEDIA_URL_KEY,
-      keyFile: path.resolve(values.DAMS_MEDIA_URL_KEY_FILE ?? path.join(dataDir, "media-url.key")),
+      keyFile: values.DAMS_MEDIA_URL_KEY_FILE ? path.resolve(values.DAMS_MEDIA_URL_KEY_FILE) : undefined,
+      legacyFile: path.join(dataDir, "media-url.key"),
       ttlSeconds: values.DAMS_MEDIA_URL_TTL_SECONDS,
+    },
+    channels: { allowPrivate: values.DAMS_CHANNEL_ALLOW_PRIVATE },
+    channelCredentials: {
+      key: values.DAMS_CHANNEL_CREDENTIALS_KEY,
+      keyFile: values.DAMS_CHANNEL_CREDENTIALS_KEY_FILE
+        ? path.resolve(values.DAMS_CHANNEL_CREDENTIALS_KEY_FILE)
+        : undefined,
     },
   };
 }

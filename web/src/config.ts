@@ -25,3 +25,9 @@ export function settingsDrawerEnabled(
 }
 
 const SETTINGS_FLAG_KEY = "pro__Settings-Drawer";
+
+/** Spec section 9: the video edit dialog asks for the new video's progress first after 1 s, then again each second. */
+export const VIDEO_POLL_FIRST_MS = 1000;
+export const VIDEO_POLL_INTERVAL_MS = 1000;
+/** Spec section 9: videos made in the editors go to the download library, `material`. */
+export const DEFAULT_VIDEO_LIBRARY = "material";

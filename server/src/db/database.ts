@@ -2,12 +2,18 @@ import { Kysely, Migrator, sql } from "kysely";
 import type { DatabaseConfig } from "../config.js";
 import { createDialectAdapter, type DialectAdapter } from "./dialect/index.js";
 import { DamsMigrationProvider } from "./migrations/index.js";
+import { type Notifications, openNotifications } from "./notifications.js";
 import type { Database } from "./schema.js";
 
 export interface Db {
   kysely: Kysely<Database>;
   adapter: DialectAdapter;
+  /** Notices to every process on this database (PostgreSQL LISTEN/NOTIFY; this process only on SQLite). */
+  notifications: Notifications;
+  /** Applies pending migrations, then refreshes the planner's statistics; returns the names applied. */
   migrateToLatest(): Promise<string[]>;
+  /** The planner's statistics brought up to date where stale (SQLite: `PRAGMA optimize`); the maintenance job runs it. */
+  refreshStatistics(): Promise<void>;
   pendingMigrations(): Promise<string[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -19,17 +25,24 @@ export function openDatabase(config: DatabaseConfig): Db {
   const adapter = createDialectAdapter(config);
   const kysely = new Kysely<Database>({ dialect: adapter.kyselyDialect, plugins: adapter.plugins });
   const migrator = new Migrator({ db: kysely, provider: new DamsMigrationProvider(adapter) });
+  const notifications = openNotifications(config, () => kysely);
 
   return {
     kysely,
     adapter,
+    notifications,
     async migrateToLatest() {
       const { error, results } = await migrator.migrateToLatest();
       if (error) {
         const failed = results?.find((result) => result.status === "Error")?.migrationName ?? "unknown";
         throw new MigrationError(`migration ${failed} failed: ${error instanceof Error ? error.message : error}`);
       }
+      // New indexes and changed tables: statistics before the first query plans them.
+      await adapter.refreshStatistics(kysely);
       return (results ?? []).map((result) => result.migrationName);
+    },
+    async refreshStatistics() {
+      await adapter.refreshStatistics(kysely);
     },
     async pendingMigrations() {
       const migrations = await migrator.getMigrations();
@@ -39,6 +52,7 @@ export function openDatabase(config: DatabaseConfig): Db {
       await sql`select 1`.execute(kysely);
     },
     async close() {
+      await notifications.close();
       await kysely.destroy();
     },
   };

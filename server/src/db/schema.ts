@@ -101,8 +101,10 @@ export interface AuthThrottleTable {
 }
 
 export type LibraryKind = "default" | "download" | "personal" | "department" | "publish";
-export type StoryType = "photo" | "video" | "audio" | "composite";
-export type StoryStatus = "draft" | "committed" | "published";
+export const STORY_TYPES = ["photo", "video", "audio", "composite"] as const;
+export type StoryType = (typeof STORY_TYPES)[number];
+export const STORY_STATUSES = ["draft", "committed", "published"] as const;
+export type StoryStatus = (typeof STORY_STATUSES)[number];
 export type ProcessingState = "none" | "queued" | "running" | "done" | "failed";
 
 export interface LibrariesTable {
@@ -112,6 +114,13 @@ export interface LibrariesTable {
   description: string | null;
   sort: number;
   created_at: string;
+  default_folder_id: string | null;
+  /** JSON list of story types; null: every type. */
+  story_types: unknown | null;
+  template_id: string | null;
+  bucket_id: string | null;
+  archived_at: string | null;
+  updated_at: string | null;
 }
 
 export interface FoldersTable {
@@ -255,16 +264,102 @@ export interface PublishRecordsTable {
   published_at: string;
 }
 
+export type ShareKind = "story" | "stories" | "folder" | "search";
+export type ShareDownloadPolicy = "none" | "preview" | "original";
+export type ShareMetadata = "basic" | "all";
+
+/** Share links (migration 0026, modules/shares). */
+export interface ChannelsTable {
+  id: string;
+  name: string;
+  kind: string;
+  format: string;
+  enabled: boolean | number;
+  settings: unknown;
+  field_mapping: unknown;
+  /** The download preset per story type: { photo?, video?, audio? } (JSON). */
+  presets: unknown;
+  /** Encrypted (modules/channels/credentials-cipher.ts); never returned by the API. */
+  credentials: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DeliveriesTable {
+  id: string;
+  channel_id: string;
+  library_id: string;
+  story_id: string;
+  story_title: string;
+  version_no: number;
+  action: string;
+  state: string;
+  attempts: number;
+  last_error: string | null;
+  job_id: string | null;
+  not_before: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  duration_ms: number | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StoryEmbargoesTable {
+  story_id: string;
+  library_id: string;
+  until: string;
+  set_by: string | null;
+  set_at: string;
+}
+
 export interface SharesTable {
   id: string;
   /** sha256 of the token, hex; the token itself is shown once. */
   token_hash: string;
-  library_id: string;
-  story_id: string;
+  kind: ShareKind;
+  title: string;
+  message: string | null;
+  /** The folder's library (folder), the library searched (search, optional); null for story lists. */
+  library_id: string | null;
+  folder_id: string | null;
+  /** The saved search's query (search): the search list's filters, JSON. */
+  search_query: unknown;
+  /** argon2id; null without a password. */
+  password_hash: string | null;
+  /** null: never expires (when the administrator allows it). */
+  expires_at: string | null;
+  view_limit: number | null;
+  download_limit: number | null;
+  views: Generated<number>;
+  downloads: Generated<number>;
+  download_policy: ShareDownloadPolicy;
+  metadata: ShareMetadata;
+  keep_location: boolean | number;
   created_by: string | null;
   created_at: string;
-  expires_at: string;
+  updated_at: string;
   revoked_at: string | null;
+  last_visit_at: string | null;
+}
+
+/** The stories of a `story` or `stories` share, in the owner's order. */
+export interface ShareItemsTable {
+  share_id: string;
+  position: number;
+  library_id: string;
+  story_id: string;
+}
+
+/** The administrator's limits on share links (one row, id 1). */
+export interface ShareSettingsTable {
+  id: number;
+  max_days: number;
+  allow_never: boolean | number;
+  updated_by: string | null;
+  updated_at: string;
 }
 
 /** Catalogue (migration 0008). Ids are uuids; names are unique regardless of case where noted. */
@@ -372,6 +467,71 @@ export interface StoryPropertiesTable {
   updated_at: string;
 }
 
+/** A job worker's heartbeat (modules/jobs, migration 0027): one row per worker process. */
+export interface JobWorkersTable {
+  /** JobWorker.id: host:pid:random. */
+  id: string;
+  host: string;
+  pid: number;
+  concurrency: number;
+  /** Jobs it ran at its last heartbeat. */
+  running: number;
+  started_at: string;
+  last_seen_at: string;
+  /** Set when it stopped cleanly; null while it runs (or when it was lost). */
+  stopped_at: string | null;
+}
+
+/** Field-level access per role (modules/access): no row is visible and editable. */
+/** A storage target besides the built-in storage (migration 0034, modules/storage). */
+export interface StorageTargetsTable {
+  id: string;
+  name: string;
+  kind: "local" | "s3";
+  /** JSON: local `{ directory }`; s3 `{ endpoint, region, bucket, prefix, pathStyle, accessKeyId }`. */
+  settings: unknown;
+  /** Encrypted secret access key; never returned by the API. */
+  secret: string | null;
+  is_default: boolean | number;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Where a blob lives when not in the built-in storage (migration 0034, modules/storage). */
+export interface BlobLocationsTable {
+  key: string;
+  target_id: string;
+  previous_target_id: string | null;
+  updated_at: string;
+}
+
+/** A library's files moved to another storage target (migration 0034, modules/storage). */
+export interface StorageMovesTable {
+  id: string;
+  library_id: string;
+  target_id: string;
+  state: "queued" | "running" | "succeeded" | "failed";
+  total_files: number;
+  moved_files: number;
+  moved_bytes: number;
+  error: string | null;
+  job_id: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+export interface PropertyAccessTable {
+  role_id: string;
+  /** A key of a story's custom `properties` (a story property's name). */
+  property: string;
+  visible: boolean | number;
+  editable: boolean | number;
+  updated_at: string;
+}
+
 /** The durable job queue (modules/jobs, docs/jobs.md). */
 export interface JobsTable {
   id: string;
@@ -416,6 +576,56 @@ export interface BlobsTable {
   created_at: string;
 }
 
+/** What an ingest key made (migration 0023, modules/ingest): a retried ingest gets this story back. */
+export interface IngestKeysTable {
+  key: string;
+  library_id: string;
+  story_id: string;
+  version_no: number;
+  blob_key: string;
+  created_at: string;
+}
+
+/** A folder or file of a user's network disk (migration 0025, modules/disk). */
+export interface DiskNodesTable {
+  id: string;
+  owner_id: string;
+  parent_id: string | null;
+  kind: "folder" | "file";
+  name: string;
+  /** A file's bytes in the BlobStore (`disk/ab/cd/<uuid>`); null for a folder. */
+  blob_key: string | null;
+  size: ColumnType<number, number | undefined, number>;
+  /** The type found by content sniffing (application/octet-stream when unknown), never the client's claim. */
+  mime: string | null;
+  sha256: string | null;
+  created_at: string;
+  updated_at: string;
+  trashed_at: string | null;
+  /** The node the user deleted (its descendants went to the trash with it). */
+  trash_root: ColumnType<boolean | number, boolean | number | undefined, boolean | number>;
+}
+
+/** A user's disk quota set by an administrator (without a row: the default). */
+export interface DiskQuotasTable {
+  user_id: string;
+  quota_bytes: number;
+  updated_by: string | null;
+  updated_at: string;
+}
+
+/** A disk folder or file shared inside the newsroom. */
+export interface DiskSharesTable {
+  id: string;
+  node_id: string;
+  owner_id: string;
+  grantee_kind: "user" | "role" | "everyone";
+  /** users.id, roles.id, or "*" for everyone. */
+  grantee_id: string;
+  level: "view" | "download" | "edit";
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   menus: MenusTable;
@@ -436,7 +646,12 @@ export interface Database {
   story_actions: StoryActionsTable;
   user_settings: UserSettingsTable;
   publish_records: PublishRecordsTable;
+  channels: ChannelsTable;
+  deliveries: DeliveriesTable;
+  story_embargoes: StoryEmbargoesTable;
   shares: SharesTable;
+  share_items: ShareItemsTable;
+  share_settings: ShareSettingsTable;
   themes: ThemesTable;
   tags: TagsTable;
   keywords: KeywordsTable;
@@ -447,13 +662,190 @@ export interface Database {
   codelists: CodelistsTable;
   codelist_options: CodelistOptionsTable;
   story_properties: StoryPropertiesTable;
+  property_access: PropertyAccessTable;
+  storage_targets: StorageTargetsTable;
+  blob_locations: BlobLocationsTable;
+  storage_moves: StorageMovesTable;
   jobs: JobsTable;
+  job_workers: JobWorkersTable;
   blobs: BlobsTable;
+  ingest_keys: IngestKeysTable;
+  disk_nodes: DiskNodesTable;
+  disk_quotas: DiskQuotasTable;
+  disk_shares: DiskSharesTable;
   story_terms: StoryTermsTable;
+  search_format: SearchFormatTable;
   url_fetches: UrlFetchesTable;
+  upload_locks: UploadLocksTable;
+  shared_secrets: SharedSecretsTable;
+  video_edit_projects: VideoEditProjectsTable;
+  video_edit_renders: VideoEditRendersTable;
+  audit_log: AuditLogTable;
+  audit_settings: AuditSettingsTable;
+  registration_settings: RegistrationSettingsTable;
+  watermark_presets: WatermarkPresetsTable;
+  download_presets: DownloadPresetsTable;
+  preset_renditions: PresetRenditionsTable;
+  metadata_templates: MetadataTemplatesTable;
+  action_rules: ActionRulesTable;
+  action_runs: ActionRunsTable;
+}
+
+/** Automation rules (migration 0036, modules/actions): a trigger, conditions and steps. */
+export interface ActionRulesTable {
+  id: string;
+  name: string;
+  enabled: boolean | number;
+  /** committed | published | tagged */
+  trigger: string;
+  /** JSON: libraryIds, types, tags, keyword, authors (actions.schema.ts). */
+  conditions: unknown;
+  /** JSON: the steps in order (actions.schema.ts). */
+  steps: unknown;
+  owner_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One rule's run for one story event (migration 0036, modules/actions). */
+export interface ActionRunsTable {
+  id: string;
+  rule_id: string;
+  event_id: string;
+  trigger: string;
+  library_id: string;
+  story_id: string;
+  story_title: string;
+  /** queued | running | succeeded | failed */
+  state: string;
+  /** JSON: per step, its kind, whether it passed and what it did or why not. */
+  step_results: unknown;
+  error: string | null;
+  job_id: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  duration_ms: number | null;
+  created_at: string;
+}
+
+/** Metadata templates (migration 0030): story field values with {date}, {user}, {library}. */
+export interface MetadataTemplatesTable {
+  id: string;
+  name: string;
+  description: string | null;
+  /** JSON: the values (metadata-templates/metadata-templates.schema.ts). */
+  template_values: unknown;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Watermark presets (migration 0024, modules/presets): the spec's watermark settings as JSON, the mark's image. */
+export interface WatermarkPresetsTable {
+  id: string;
+  name: string;
+  /** JSON: the watermark settings (presets/watermarks.schema.ts). */
+  settings: unknown;
+  /** base64 of the image mark's PNG or JPEG. */
+  image_data: string | null;
+  image_type: string | null;
+  image_width: number | null;
+  image_height: number | null;
+  revision: number;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Download presets (migration 0024): named renditions of one story type. */
+export interface DownloadPresetsTable {
+  id: string;
+  name: string;
+  story_type: "photo" | "video" | "audio";
+  /** JSON: format, size, quality, colour, metadata, bitrates (presets/download-presets.schema.ts). */
+  settings: unknown;
+  watermark_preset_id: string | null;
+  /** JSON: the roles that may use it; empty for every role. */
+  role_ids: unknown;
+  enabled: boolean;
+  revision: number;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A download preset's rendition of one story version, made by the "presets.render" job (migration 0024). */
+export interface PresetRenditionsTable {
+  id: string;
+  preset_id: string;
+  /** The preset's revision it is (being) made for. */
+  revision: number;
+  library_id: string;
+  story_id: string;
+  version_no: number;
+  state: "queued" | "running" | "done" | "failed";
+  blob_key: string | null;
+  mime: string | null;
+  size: ColumnType<number | string | null, number | null | undefined, number | null>;
+  width: number | null;
+  height: number | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The operation log (migration 0022): append-only, one row per change, sign-in, download or refusal. */
+export interface AuditLogTable {
+  /** Ascending in the order rows were written; the keyset's tie-breaker after `at`. */
+  id: Generated<number>;
+  at: string;
+  /** null for the system (jobs) and for sign-ins of unknown accounts. */
+  actor_id: string | null;
+  /** The username at the time (the attempted one for a failed sign-in). */
+  actor_name: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  /** `<domain>.<verb>`, e.g. `story.delete`, `signin.failure`. */
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  target_label: string | null;
+  result: "ok" | "denied" | "failed";
+  /** JSON: the changed fields' values before and after an edit. */
+  before: unknown;
+  after: unknown;
+  /** JSON: anything else worth knowing. */
+  details: unknown;
+}
+
+/** The administrator's retention of the operation log (one row, id 1). */
+export interface AuditSettingsTable {
+  id: number;
+  /** Rows older than this many days are pruned by the maintenance job; null keeps them all. */
+  retention_days: number | null;
+  /** Whether pruned rows are written to an archive file first. */
+  archive: boolean | number;
+  updated_by: string | null;
+  updated_at: string;
+}
+
+/** The lock of a tus upload, held by one request on one node until it lets go or its lease runs out. */
+export interface UploadLocksTable {
+  /** The tus upload id. */
+  upload_id: string;
+  /** `<node>/<uuid>` of the request holding it. */
+  holder: string;
+  /** Renewed while held; past it, anyone may take the lock. */
+  expires_at: string;
 }
 
 /** Authors, tags, keywords and the source of a story, one per row (search filters and facets). */
+/** One row: the format the search index's entries are written in (migration 0022). */
+export interface SearchFormatTable {
+  id: number;
+  version: number;
+}
+
 export interface StoryTermsTable {
   story_id: string;
   kind: "author" | "tag" | "keyword" | "source";
@@ -493,5 +885,69 @@ export interface UrlFetchesTable {
   segments_total: number | null;
   story_id: string | null;
   created_at: string;
+  updated_at: string;
+}
+
+/** Keys every node must share (modules/secrets): stored here when not configured, or only their fingerprint when they are. */
+export interface SharedSecretsTable {
+  /** e.g. `oidc.keys`, `media-urls.key`, `channels.credentials-key`. */
+  name: string;
+  /** The secret itself (text or JSON); null when the nodes take it from their configuration. */
+  value: string | null;
+  /** SHA-256 (hex) of the secret, to see that every node uses the same one. */
+  fingerprint: string;
+  source: "generated" | "configured" | "imported";
+  created_at: string;
+  updated_at: string;
+}
+
+/** A user's video editor project: the EDL as last autosaved (owned by modules/video-edit). */
+export interface VideoEditProjectsTable {
+  id: string;
+  owner_id: string;
+  kind: "video" | "slideshow";
+  title: string;
+  /** The EDL (JSON; text on SQLite). */
+  edl: unknown;
+  /** Goes up by one with each save; a save naming an older one is refused (two tabs). */
+  revision: number;
+  /** The story the project was last saved as. */
+  story_library_id: string | null;
+  story_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A render of an EDL (its sources' versions pinned) and, once done, its MP4 in the blob store. */
+export interface VideoEditRendersTable {
+  id: string;
+  user_id: string;
+  project_id: string | null;
+  edl: unknown;
+  job_id: string | null;
+  /** The rendered MP4 (an `originals/…` blob with its `blobs` row) until a story takes it or it expires. */
+  output_key: string | null;
+  /** The poster frame the EDL chose, a JPEG blob. */
+  poster_key: string | null;
+  method: "copy" | "encode" | null;
+  /** Why it was re-encoded rather than copied. */
+  reason: string | null;
+  duration: number | null;
+  width: number | null;
+  height: number | null;
+  size: ColumnType<number | string | null, number | null | undefined, number | null>;
+  story_library_id: string | null;
+  story_id: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+/** Self-registration (migration 0029, modules/users): one row, the administrator's choice. */
+export interface RegistrationSettingsTable {
+  id: number;
+  mode: "off" | "approval" | "open";
+  /** roles.id a registered account gets (an administrator may change it when approving). */
+  default_role_id: string;
+  updated_by: string | null;
   updated_at: string;
 }

@@ -33,6 +33,15 @@ export const commonErrorResponses = {
   500: errorEnvelope,
 };
 
+/** The error answers of a route behind the API auth hook that reads or changes something that may be missing or in conflict. */
+export const apiErrorResponses = {
+  ...commonErrorResponses,
+  401: errorEnvelope,
+  403: errorEnvelope,
+  404: errorEnvelope,
+  409: errorEnvelope,
+};
+
 /** Query of every list: zero-based page, size (default 10), keyword. */
 export const pageQuery = z.object({
   page: z.coerce.number().int().min(0).default(0).describe("zero-based page number"),

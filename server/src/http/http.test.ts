@@ -1,6 +1,9 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { describeEachDialect, useTestApp } from "../test/dialects.js";
 import { describeError } from "./error-handler.js";
@@ -56,6 +59,48 @@ describeEachDialect("HTTP conventions", (dialect) => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: 400, error: "invalid_json" });
     expect(response.json().msg).toMatch(/^request body is not valid JSON: /);
+  });
+
+  it("refuses a JSON body that is not UTF-8, or holds half a surrogate pair, with 400", async () => {
+    const post = (payload: Buffer | string) =>
+      ctx().app.inject({
+        method: "POST",
+        url: "/dams/api/v1/test/echo",
+        headers: { "content-type": "application/json; charset=utf-8" },
+        payload,
+      });
+    const invalid = [
+      Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe, 0xc0, 0xaf]), Buffer.from('","count":1}')]),
+      // GB 18030 bytes sent as if they were UTF-8.
+      Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xcc, 0xa8, 0xb7, 0xe7]), Buffer.from('","count":1}')]),
+      // A truncated three-byte sequence at the end of a string.
+      Buffer.concat([Buffer.from('{"name":"台'), Buffer.from([0xe9, 0xa3]), Buffer.from('","count":1}')]),
+      '{"name":"\\ud800x","count":1}',
+      '{"\\udfff":"x","name":"a","count":1}',
+    ];
+    for (const payload of invalid) {
+      const response = await post(payload);
+      expect(response.statusCode, String(payload)).toBe(400);
+      expect(response.json()).toMatchObject({ code: 400, error: "invalid_utf8" });
+    }
+    // Valid UTF-8, a BOM, and an escaped pair that makes one character are accepted.
+    for (const payload of [
+      '{"name":"台风","count":1}',
+      '\ufeff{"name":"台风","count":1}',
+      '{"name":"\\ud83d\\ude00","count":1}',
+    ]) {
+      const response = await post(payload);
+      expect(response.statusCode, payload).toBe(200);
+    }
+    expect((await post('{"name":"\\ud83d\\ude00","count":1}')).json().data.name).toBe("😀");
+    // The product's own routes parse with it too (the sign-in pages' JSON endpoints sit outside the API prefix).
+    const register = await ctx().app.inject({
+      method: "POST",
+      url: "/uuas/register",
+      headers: { "content-type": "application/json" },
+      payload: Buffer.concat([Buffer.from('{"username":"'), Buffer.from([0xff, 0xff]), Buffer.from('x"}')]),
+    });
+    expect(register.json()).toMatchObject({ code: 400, error: "invalid_utf8" });
   });
 
   it("names the failing fields of a validation error", async () => {
@@ -119,10 +164,102 @@ describeEachDialect("HTTP conventions", (dialect) => {
     }
   });
 
+  it("answers a path parameter over the limit (414) and a path that is not UTF-8 (400) in the envelope, with the headers", async () => {
+    const long = "a".repeat(600);
+    const tooLong = await ctx().app.inject({ method: "GET", url: `/dams/api/v1/stories/product/${long}` });
+    expect(tooLong.statusCode).toBe(414);
+    expect(tooLong.json()).toEqual({
+      code: 414,
+      msg: "request URI too long: a path parameter holds at most 500 characters",
+      error: "uri_too_long",
+    });
+    expect(tooLong.body).not.toContain("aaaa");
+    const badUrl = await ctx().app.inject({ method: "GET", url: "/uuas/interaction/%ff" });
+    expect(badUrl.statusCode).toBe(400);
+    expect(badUrl.json()).toMatchObject({ code: 400, error: "bad_url" });
+    for (const response of [tooLong, badUrl]) {
+      expect(response.headers["content-type"]).toBe("application/json; charset=utf-8");
+      expect(response.headers["content-security-policy"]).toContain("default-src 'self'");
+      expect(response.headers["x-frame-options"]).toBe("SAMEORIGIN");
+    }
+  });
+
+  it("answers requests Node cannot parse (431, 400) on the socket in the envelope, with the headers", async () => {
+    const { app } = ctx();
+    const address = await app.listen({ port: 0, host: "127.0.0.1" });
+    const { port } = new URL(address);
+    const cases = [
+      [431, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`],
+      [400, "NOT HTTP AT ALL\r\n\r\n"],
+    ] as const;
+    for (const [status, request] of cases) {
+      const answer = await rawExchange(Number(port), request);
+      const [head = "", body = ""] = answer.split("\r\n\r\n");
+      expect(head.split("\r\n")[0]).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
+      expect(head).toContain("content-security-policy: default-src 'self'");
+      expect(head).toContain("x-content-type-options: nosniff");
+      expect(head).toContain("content-type: application/json; charset=utf-8");
+      expect(JSON.parse(body)).toMatchObject({ code: status, msg: expect.any(String), error: expect.any(String) });
+    }
+  });
+
+  it("gives the sign-in server's answers the envelope and a CSP; its inline script runs by its hash", async () => {
+    const { app } = ctx();
+    const unknown = await app.inject({ method: "GET", url: "/uuas/interaction/garbage/login" });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ code: 404, msg: "request error, resource not found", error: "not_found" });
+    const protocol = await app.inject({ method: "GET", url: "/uuas/auth" });
+    expect(protocol.statusCode).toBe(400);
+    // The OAuth fields stay for OAuth clients; the envelope's come with them.
+    expect(protocol.json()).toMatchObject({ code: 400, msg: expect.any(String), error: "invalid_request" });
+    expect(protocol.json().error_description).toBe(protocol.json().msg);
+    for (const response of [unknown, protocol]) {
+      expect(response.headers["content-security-policy"]).toContain("script-src 'self'");
+      expect(response.headers["x-content-type-options"]).toBe("nosniff");
+    }
+    const logout = await app.inject({ method: "GET", url: "/uuas/session/end" });
+    expect(logout.statusCode).toBe(200);
+    const script = /<script>([\s\S]*?)<\/script>/.exec(logout.body)?.[1];
+    expect(script).toBeTruthy();
+    const hash = createHash("sha256").update(script!).digest("base64");
+    const policy = String(logout.headers["content-security-policy"]);
+    expect(policy).toMatch(new RegExp(`script-src 'self' 'sha256-${hash.replace(/[+/=]/g, "\\$&")}'`));
+    expect(/script-src[^;]*/.exec(policy)?.[0]).not.toContain("unsafe-inline");
+    expect(policy).toMatch(/form-action 'self'/);
+  });
+
   it("sets request and connection timeouts on the server", () => {
     const { app, config } = ctx();
     expect(app.server.requestTimeout).toBe(config.requestTimeoutMs);
     expect(app.initialConfig.connectionTimeout).toBe(config.requestTimeoutMs);
+  });
+});
+
+describe("while the server closes", () => {
+  let release: (() => void) | undefined;
+  const ctx = useTestApp("sqlite", {
+    prepare(app) {
+      // Something that takes its time to stop (the job workers do, up to DAMS_JOBS_STOP_TIMEOUT_MS).
+      app.addHook("preClose", async () => {
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      });
+    },
+  });
+
+  it("answers a request that arrives meanwhile with 503 in the envelope, with the headers", async () => {
+    const { app } = ctx();
+    const address = await app.listen({ port: 0, host: "127.0.0.1" });
+    const closing = app.close();
+    await vi.waitFor(() => expect(release).toBeDefined(), { timeout: 20_000 });
+    const response = await fetch(`${address}/healthz`);
+    release!();
+    await closing;
+    expect(response.status).toBe(503);
+    expect(response.headers.get("content-security-policy")).toContain("default-src 'self'");
+    expect(response.headers.get("connection")).toBe("close");
+    expect(await response.json()).toEqual({ code: 503, msg: "service unavailable", error: "service_unavailable" });
   });
 });
 
@@ -165,6 +302,29 @@ describeEachDialect("history fallback for the web app", (dialect) => {
     expect(asset.headers["cache-control"]).toContain("immutable");
   });
 
+  it("sends the build's brotli or gzip copy as Accept-Encoding prefers, the file itself otherwise", async () => {
+    const { app } = ctx();
+    const cases = [
+      { accept: "gzip, deflate, br, zstd", encoding: "br", decode: brotliDecompressSync },
+      { accept: "gzip;q=1, br;q=0.5", encoding: "gzip", decode: gunzipSync },
+      { accept: "gzip", encoding: "gzip", decode: gunzipSync },
+      { accept: "identity", encoding: undefined, decode: (bytes: Buffer) => bytes },
+    ];
+    for (const { accept, encoding, decode } of cases) {
+      const asset = await app.inject({ method: "GET", url: "/assets/app.js", headers: { "accept-encoding": accept } });
+      expect(asset.statusCode, accept).toBe(200);
+      expect(asset.headers["content-encoding"], accept).toBe(encoding);
+      expect(asset.headers["content-type"], accept).toMatch(/javascript/);
+      expect(asset.headers.vary, accept).toMatch(/accept-encoding/i);
+      expect(asset.headers["cache-control"], accept).toBe("public, max-age=31536000, immutable");
+      expect(decode(asset.rawPayload).toString(), accept).toBe(APP_JS);
+    }
+    const page = await app.inject({ method: "GET", url: "/frontend/search", headers: { "accept-encoding": "br" } });
+    expect(page.headers["content-encoding"]).toBe("br");
+    expect(page.headers["cache-control"]).toBe("no-cache");
+    expect(brotliDecompressSync(page.rawPayload).toString()).toBe(INDEX_HTML);
+  });
+
   it("keeps API, health and missing files out of the fallback", async () => {
     const { app } = ctx();
     expect((await app.inject({ method: "GET", url: "/dams/api/v1/nothing" })).json().code).toBe(404);
@@ -173,10 +333,36 @@ describeEachDialect("history fallback for the web app", (dialect) => {
   });
 });
 
+/** Writes raw bytes to the server and reads what it answers until it closes the connection. */
+function rawExchange(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1", () => socket.end(request));
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk) => chunks.push(chunk));
+    socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    socket.on("error", (error: NodeJS.ErrnoException) => {
+      // The server may reset the connection after answering an oversized request.
+      if (error.code === "ECONNRESET" || error.code === "EPIPE") return;
+      reject(error);
+    });
+  });
+}
+
+const INDEX_HTML = "<!doctype html><div id=root></div>";
+const APP_JS = `console.log(${JSON.stringify("x".repeat(2000))})`;
+
+/** A built web app as web/vite-plugins/precompress.ts leaves it: index.html and a script, each with .br and .gz. */
 function prepareWebDir(): string {
   const dir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? "/tmp", "dams-web-"));
   fs.mkdirSync(path.join(dir, "assets"));
-  fs.writeFileSync(path.join(dir, "index.html"), "<!doctype html><div id=root></div>");
-  fs.writeFileSync(path.join(dir, "assets", "app.js"), "console.log(1)");
+  for (const [name, content] of [
+    ["index.html", INDEX_HTML],
+    ["assets/app.js", APP_JS],
+  ] as const) {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, content);
+    fs.writeFileSync(`${file}.br`, brotliCompressSync(content));
+    fs.writeFileSync(`${file}.gz`, gzipSync(content));
+  }
   return dir;
 }

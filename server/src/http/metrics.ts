@@ -1,13 +1,34 @@
-import type { FastifyInstance } from "fastify";
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { collectDefaultMetrics, Histogram, Registry } from "prom-client";
 
 type Observer = (seconds: number) => void;
 
+export interface MetricsAccess {
+  /** A scraper's token (DAMS_METRICS_TOKEN): `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Whether a user's access token may read the metrics (a monitor reader). */
+  userMayRead: (bearer: string) => Promise<boolean>;
+}
+
+const BEARER = /^Bearer\s+(\S+)$/i;
+const digest = (value: string) => createHash("sha256").update(value).digest();
+
+/** The scraper's token or a monitor reader's access token; nothing else reads /metrics. */
+async function mayRead(request: FastifyRequest, access: MetricsAccess): Promise<boolean> {
+  const bearer = BEARER.exec(request.headers.authorization ?? "")?.[1];
+  if (!bearer) return false;
+  // Digests of equal length, so the comparison takes the same time whatever the token's length.
+  if (access.token && timingSafeEqual(digest(bearer), digest(access.token))) return true;
+  return access.userMayRead(bearer).catch(() => false);
+}
+
 /**
  * Prometheus metrics in a registry of the app's own, so test apps do not
  * share one. The histogram's `_count` series is the request counter.
+ * `/metrics` answers only the scraper's token or a monitor reader (401 otherwise).
  */
-export function registerMetrics(app: FastifyInstance): Registry {
+export function registerMetrics(app: FastifyInstance, access: MetricsAccess): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "dams_" });
 
@@ -36,7 +57,11 @@ export function registerMetrics(app: FastifyInstance): Registry {
     done();
   });
 
-  app.get("/metrics", { schema: { hide: true } }, async (_request, reply) => {
+  app.get("/metrics", { schema: { hide: true } }, async (request, reply) => {
+    if (!(await mayRead(request, access))) {
+      reply.code(401).header("www-authenticate", 'Bearer realm="metrics"').header("content-type", "text/plain");
+      return "the metrics need Authorization: Bearer <DAMS_METRICS_TOKEN or a monitor reader's access token>\n";
+    }
     reply.header("content-type", registry.contentType);
     return registry.metrics();
   });

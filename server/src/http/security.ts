@@ -9,7 +9,7 @@ import type { FastifyInstance } from "fastify";
  * style-src needs 'unsafe-inline' because antd writes its CSS-in-JS into
  * <style> elements at run time; scripts stay restricted to our origin.
  */
-const policyWith = (frameAncestors: string) =>
+const policyWith = (frameAncestors: string, formAction = "'self'") =>
   [
     "default-src 'self'",
     "base-uri 'self'",
@@ -22,7 +22,7 @@ const policyWith = (frameAncestors: string) =>
     "worker-src 'self' blob:",
     "frame-src 'self'",
     `frame-ancestors ${frameAncestors}`,
-    "form-action 'self'",
+    `form-action ${formAction}`,
     "object-src 'none'",
   ].join("; ");
 
@@ -46,7 +46,7 @@ export const securityHeaders: Readonly<Record<string, string>> = Object.freeze({
  * and only by the configured origins: every other page, and every API answer,
  * keeps `frame-ancestors 'self'` and X-Frame-Options.
  */
-export const EMBEDDABLE_PATHS: readonly string[] = ["/source/ismpsource", "/source/ismpupload"];
+export const EMBEDDABLE_PATHS: readonly string[] = ["/source/ismpsource", "/source/ismpupload", "/source/ismpnetdisk"];
 
 export function isEmbeddablePath(url: string): boolean {
   const pathname = (url.split("?")[0] ?? "").replace(/\/+$/, "");
@@ -67,6 +67,22 @@ export function embeddableHeaders(origins: readonly string[]): Readonly<Record<s
     // Opened with window.open by another system, the page must keep its opener to answer it;
     // same-origin would cut the tie (it matters only for top-level pages, not frames).
     "cross-origin-opener-policy": "unsafe-none",
+  });
+}
+
+/**
+ * The headers of the sign-in server's own pages (/uuas: the logout page, the
+ * form that posts a result back): the same policy, whose script-src
+ * oidc-provider extends with the SHA-256 of each inline script it writes
+ * (so `session/end`'s auto-submit runs and nothing else inline does), and
+ * whose form-action also names the origins results are posted or redirected
+ * to (the registered redirect URIs).
+ */
+export function signInPageHeaders(formTargets: readonly string[]): Readonly<Record<string, string>> {
+  const origins = [...new Set(formTargets.map((target) => new URL(target).origin))];
+  return Object.freeze({
+    ...securityHeaders,
+    "content-security-policy": policyWith("'self'", ["'self'", ...origins].join(" ")),
   });
 }
 

@@ -3,9 +3,15 @@ import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 
+/** The web build writes `.br` and `.gz` copies beside these (web/vite-plugins/precompress.ts). */
+const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|xml|wasm|map)$/i;
+
 /**
  * Serves the built web app at `/`. Paths that are not files and not API
- * calls get index.html, so client-side routes survive a reload.
+ * calls get index.html, so client-side routes survive a reload. Text files
+ * go out compressed as the build left them (brotli or gzip, whichever the
+ * browser's Accept-Encoding prefers; as they are when it accepts neither):
+ * nothing is compressed per request. Hashed assets are cached for a year.
  */
 export async function registerSpa(app: FastifyInstance, webDir: string): Promise<boolean> {
   const indexFile = path.join(webDir, "index.html");
@@ -18,10 +24,13 @@ export async function registerSpa(app: FastifyInstance, webDir: string): Promise
     wildcard: false,
     index: false,
     cacheControl: false,
+    preCompressed: true,
     setHeaders(response, filePath) {
       // Hashed assets never change; index.html must always be revalidated.
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
       response.setHeader("cache-control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
+      // The same URL has other bytes for another Accept-Encoding: caches must keep them apart.
+      if (COMPRESSIBLE.test(filePath.replace(/\.(?:br|gz)$/, ""))) response.setHeader("vary", "accept-encoding");
     },
   });
   return true;

@@ -56,3 +56,8 @@ export function isAllowedContainer(formatName: string): boolean {
   const allowed: readonly string[] = ALLOWED_DEMUXERS;
   return formatName.split(",").some((name) => allowed.includes(name));
 }
+
+/** The end of every MP4 we write: no metadata carried over, the index in front (playback starts at once). */
+export function mp4Output(out: string): string[] {
+  return ["-map_metadata", "-1", "-movflags", "+faststart", "-f", "mp4", fileUrl(out)];
+}

@@ -130,6 +130,38 @@ describe("extractImageMetadata", () => {
     }
   });
 
+  it("decodes XML entities in XMP once, as exiftool does, in JPEG and in PNG (iTXt)", async () => {
+    const title = `Fish & Chips 'n' "<b>" &amp; 台风`;
+    const png = path.join(dir, "xmp.png");
+    fs.writeFileSync(png, await sharp(plainJpeg).png().toBuffer());
+    const jpeg = path.join(dir, "xmp.jpg");
+    fs.writeFileSync(jpeg, plainJpeg);
+    for (const file of [jpeg, png]) {
+      execFileSync("exiftool", [
+        "-q",
+        "-overwrite_original",
+        `-XMP-dc:Title=${title}`,
+        "-XMP-dc:Description=a < b > c",
+        "-XMP-dc:Subject=R&D",
+        "-XMP-dc:Subject=Q&A",
+        "-XMP-dc:Creator=O'Brien",
+        "-XMP-photoshop:City=Ürümqi & Kashgar",
+        file,
+      ]);
+      // What exiftool itself reads back is the reference.
+      const reference = JSON.parse(execFileSync("exiftool", ["-j", "-XMP:Title", file], { encoding: "utf8" }))[0];
+      expect(reference.Title).toBe(title);
+      const metadata = await extractImageMetadata(file, { exiftoolFallback: false });
+      expect(metadata, file).toMatchObject({
+        title,
+        caption: "a < b > c",
+        keywords: ["R&D", "Q&A"],
+        creator: "O'Brien",
+        city: "Ürümqi & Kashgar",
+      });
+    }
+  });
+
   it("keeps what it can read from a file with broken EXIF, and refuses what is not an image", async () => {
     const broken = path.join(dir, "broken-exif.jpg");
     // An APP1 "Exif" segment whose TIFF header points far outside the segment.

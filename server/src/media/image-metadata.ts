@@ -1,11 +1,12 @@
 import exifr from "exifr";
 import sharp from "sharp";
 import { readWithExiftool } from "./exiftool-fallback.js";
+import type { ExiftoolProcess } from "./exiftool-process.js";
 import { allowedFormat } from "./images.js";
 import { errorMessage, MediaError } from "./media-error.js";
 import { iptcDate, isoDate } from "./metadata-dates.js";
 import { DEFAULT_TOOL_LIMITS, probeLimits, type ToolLimits } from "./run-tool.js";
-import { decodeIptcString, decodeLegacyBytes, decodeUcs2, decodeUserComment } from "./text-decoding.js";
+import { decodeIptcString, decodeLegacyBytes, decodeUcs2, decodeUserComment, decodeXmpValue } from "./text-decoding.js";
 
 /** What a newsroom wants from a photo's EXIF, IPTC and XMP, each field null when the file does not say. */
 export { isoDate };
@@ -38,6 +39,18 @@ export interface ImageMetadata {
 
 type Block = Record<string, unknown>;
 type Parsed = Partial<Record<"ifd0" | "exif" | "gps" | "iptc" | "dc" | "photoshop" | "xmp" | "xap", Block>>;
+
+/** What exifr returns from the binary segments; every other block is an XMP namespace (dc, photoshop, xmp, …). */
+const BINARY_BLOCKS = new Set(
+  "ifd0 ifd1 exif gps interop thumbnail iptc icc jfif ihdr makerNote userComment errors".split(" "),
+);
+
+/** XMP text is XML: its entities are decoded once, in every namespace; the binary blocks hold text as it is. */
+function decodeXmpBlocks(parsed: Record<string, unknown>): Parsed {
+  return Object.fromEntries(
+    Object.entries(parsed).map(([name, block]) => [name, BINARY_BLOCKS.has(name) ? block : decodeXmpValue(block)]),
+  ) as Parsed;
+}
 
 /** Captions cameras write by themselves; they say nothing about the picture. */
 const CAMERA_BOILERPLATE =
@@ -145,7 +158,7 @@ async function readDimensions(file: string): Promise<{ width: number; height: nu
  */
 export async function extractImageMetadata(
   file: string,
-  options: { exiftoolFallback?: boolean; limits?: ToolLimits } = {},
+  options: { exiftoolFallback?: boolean; limits?: ToolLimits; exiftool?: ExiftoolProcess } = {},
 ): Promise<ImageMetadata> {
   let dimensions: { width: number; height: number };
   try {
@@ -156,7 +169,7 @@ export async function extractImageMetadata(
   const warnings: string[] = [];
   let parsed: Parsed = {};
   try {
-    parsed = ((await exifr.parse(file, PARSE_OPTIONS)) as Parsed | undefined) ?? {};
+    parsed = decodeXmpBlocks(((await exifr.parse(file, PARSE_OPTIONS)) as Record<string, unknown> | undefined) ?? {});
     const errors = (parsed as { errors?: unknown[] }).errors;
     if (Array.isArray(errors)) warnings.push(...errors.map((error) => `metadata: ${errorMessage(error)}`));
   } catch (error) {
@@ -211,7 +224,8 @@ export async function extractImageMetadata(
   };
   if (options.exiftoolFallback !== false && (metadata.capturedAt === null || metadata.cameraModel === null)) {
     try {
-      const facts = await readWithExiftool(file, probeLimits(options.limits ?? DEFAULT_TOOL_LIMITS));
+      const limits = probeLimits(options.limits ?? DEFAULT_TOOL_LIMITS);
+      const facts = await readWithExiftool(file, limits, options.exiftool);
       metadata.capturedAt ??= facts.capturedAt;
       metadata.cameraMake ??= facts.cameraMake;
       metadata.cameraModel ??= facts.cameraModel;

@@ -3,6 +3,7 @@ import path from "node:path";
 import sharp, { type Metadata, type Sharp, type SharpOptions } from "sharp";
 import { decodeHeif } from "./heif-decoder.js";
 import { errorMessage, MediaError } from "./media-error.js";
+import { hashOfImage } from "./phash.js";
 
 /** Input formats (as sharp names them) that we decode; everything else is refused before decoding. */
 export const ALLOWED_IMAGE_FORMATS = ["jpeg", "png", "webp", "gif", "tiff", "heif", "avif"] as const;
@@ -66,6 +67,8 @@ export interface ImageDerivatives {
   format: ImageFormat;
   hasAlpha: boolean;
   renditions: ImageRendition[];
+  /** The perceptual hash (phash.ts), taken from the same decode as the renditions. */
+  perceptualHash: string;
 }
 
 export interface OpenedImage {
@@ -88,7 +91,7 @@ function decoderOptions(maxPixels: number): SharpOptions {
   return { limitInputPixels: maxPixels, failOn: "error", sequentialRead: true, animated: false };
 }
 
-function toMediaError(error: unknown): MediaError {
+export function toMediaError(error: unknown): MediaError {
   if (error instanceof MediaError) return error;
   const message = errorMessage(error);
   if (/^timeout/i.test(message))
@@ -178,8 +181,9 @@ async function write(
 /**
  * The renditions of a photo: a square grid thumbnail (centre crop) and a
  * preview (long edge bounded), each as WebP and JPEG, upright, in sRGB, with
- * all metadata stripped. The original is decoded once, to the preview size
- * (JPEG shrink-on-load makes that cheap); the thumbnail is cut from that.
+ * all metadata stripped, and the perceptual hash. The original is decoded
+ * once, to the preview size (JPEG shrink-on-load makes that cheap); the
+ * thumbnail, the encodings and the hash are all made from that.
  * Files are written as outDir/thumbnail.{webp,jpg} and outDir/preview.{webp,jpg}.
  */
 export async function renderImageDerivatives(
@@ -201,13 +205,15 @@ export async function renderImageDerivatives(
     const raw = { width: info.width, height: info.height, channels: info.channels };
     const fromPreview = () => sharp(data, { raw }).timeout({ seconds: options.timeoutSeconds ?? 120 });
     const thumbnail = () => fromPreview().resize(thumbnailSize, thumbnailSize, { fit: "cover", position: "centre" });
-    const renditions = await Promise.all([
+    const [perceptualHash, ...renditions] = await Promise.all([
+      hashOfImage(fromPreview()),
       write(thumbnail(), "thumbnail", "webp", outDir, quality),
       write(thumbnail(), "thumbnail", "jpeg", outDir, quality),
       write(fromPreview(), "preview", "webp", outDir, quality),
       write(fromPreview(), "preview", "jpeg", outDir, quality),
     ]);
-    return { width: opened.width, height: opened.height, format: opened.format, hasAlpha: opened.hasAlpha, renditions };
+    const { width, height, format, hasAlpha } = opened;
+    return { width, height, format, hasAlpha, renditions, perceptualHash };
   } catch (error) {
     throw toMediaError(error);
   }

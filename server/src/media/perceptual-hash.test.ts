@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
+import { renderImageDerivatives } from "./images.js";
 import { hammingDistance, perceptualHash } from "./perceptual-hash.js";
 
 const corpus = path.resolve(import.meta.dirname, "../../../../shared/corpus/exif-samples/jpg");
@@ -36,6 +37,14 @@ describe("perceptualHash", () => {
     const upright = path.join(corpus, "orientation/landscape_1.jpg");
     const flagged = path.join(corpus, "orientation/landscape_6.jpg");
     expect(hammingDistance(await perceptualHash(upright), await perceptualHash(flagged))).toBeLessThanOrEqual(6);
+  });
+
+  it("is the same picture's hash when taken from the renditions' decode (the photo job decodes once)", async () => {
+    for (const name of ["gps/DSCN0010.jpg", "Canon_40D.jpg", "orientation/landscape_6.jpg"]) {
+      const file = path.join(corpus, name);
+      const { perceptualHash: fromPreview } = await renderImageDerivatives(file, path.join(dir, "renditions"));
+      expect(hammingDistance(fromPreview, await perceptualHash(file)), name).toBeLessThanOrEqual(2);
+    }
   });
 
   it("counts differing bits", () => {

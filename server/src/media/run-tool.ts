@@ -14,6 +14,10 @@ export interface ToolLimits {
   memoryBytes?: number;
   /** Cancels the run: the process is killed and the promise rejects with kind "aborted". */
   signal?: AbortSignal;
+  /** Scheduling priority (`nice -n`, 0–19), so the tools yield the cores to the API. */
+  nice?: number;
+  /** ffmpeg's threads: each input's decoder, the filter graph and the encoder; 0 or unset: ffmpeg's choice. */
+  threads?: number;
 }
 
 export const DEFAULT_TOOL_LIMITS: ToolLimits = { timeoutMs: 10 * 60_000, memoryBytes: 4 * 1024 ** 3 };
@@ -60,6 +64,41 @@ function findOnPath(command: string): string | undefined {
   return undefined;
 }
 
+let nicePath: string | null | undefined;
+/** nice (coreutils) execs the tool too, so the pid we kill stays the tool's. */
+function nice(): string | undefined {
+  if (nicePath === undefined) nicePath = findOnPath("nice") ?? null;
+  return nicePath ?? undefined;
+}
+
+/**
+ * The command line of a tool under the limits: prlimit (address space), then
+ * nice (priority), each exec'ing the next; ffmpeg with its thread bound (before
+ * each input, for the filters, and before the output, which every ffmpeg
+ * command here ends with).
+ */
+export function limitedCommand(
+  tool: MediaTool,
+  args: string[],
+  limits: Pick<ToolLimits, "memoryBytes" | "nice" | "threads">,
+): { command: string; args: string[]; limited: boolean } {
+  let toolArgs = args;
+  if (tool === "ffmpeg" && limits.threads) {
+    const threads = String(limits.threads);
+    toolArgs = ["-filter_threads", threads];
+    args.forEach((arg, index) => {
+      if (arg === "-i" || index === args.length - 1) toolArgs.push("-threads", threads);
+      toolArgs.push(arg);
+    });
+  }
+  let chain: string[] = [tool, ...toolArgs];
+  const niceCommand = limits.nice ? nice() : undefined;
+  if (niceCommand) chain = [niceCommand, "-n", String(limits.nice), ...chain];
+  const limiter = limits.memoryBytes ? prlimit() : undefined;
+  if (limiter) chain = [limiter, `--as=${Math.floor(limits.memoryBytes ?? 0)}`, "--", ...chain];
+  return { command: chain[0]!, args: chain.slice(1), limited: limiter !== undefined || niceCommand !== undefined };
+}
+
 let prlimitPath: string | null | undefined;
 /** prlimit (util-linux) sets RLIMIT_AS and then execs the tool, so the pid we kill is the tool itself. */
 export function prlimit(): string | undefined {
@@ -83,12 +122,9 @@ export function lastMeaningfulLine(stderr: string): string {
  * tool's last error line.
  */
 export function runTool(tool: MediaTool, args: string[], options: RunToolOptions): Promise<ToolResult> {
-  const { timeoutMs, memoryBytes, signal, onStdoutLine, onStdoutData, maxStdoutBytes = 16 * 1024 * 1024 } = options;
+  const { timeoutMs, signal, onStdoutLine, onStdoutData, maxStdoutBytes = 16 * 1024 * 1024 } = options;
   if (signal?.aborted) return Promise.reject(new MediaError("aborted", `${tool} was cancelled before it started`));
-  const limiter = memoryBytes ? prlimit() : undefined;
-  const [command, commandArgs] = limiter
-    ? [limiter, [`--as=${Math.floor(memoryBytes ?? 0)}`, "--", tool, ...args]]
-    : [tool, args];
+  const { command, args: commandArgs, limited } = limitedCommand(tool, args, options);
 
   return new Promise<ToolResult>((resolve, reject) => {
     const child = spawn(command, commandArgs, { shell: false, stdio: ["ignore", "pipe", "pipe"] });
@@ -161,8 +197,8 @@ export function runTool(tool: MediaTool, args: string[], options: RunToolOptions
       if (onStdoutLine && lineBuffer.trim()) guarded(() => onStdoutLine(lineBuffer.trim()));
       if (failure) return finish(failure);
       if (code === 0) return finish(undefined);
-      // prlimit runs the tool by exec: a missing tool shows as its exit code 127.
-      if (limiter && code === 127 && /failed to execute/i.test(stderrTail))
+      // prlimit and nice run the tool by exec: a missing tool shows as its exit code 127.
+      if (limited && code === 127 && /failed to execute|No such file or directory/i.test(stderrTail))
         return finish(new MediaError("tool_missing", `${tool} is not installed`));
       if (/not on whitelist/i.test(stderrTail))
         return finish(

@@ -72,3 +72,35 @@ function trimNulls(bytes: Uint8Array): Uint8Array {
   while (end > 0 && (bytes[end - 1] === 0 || bytes[end - 1] === 0x20)) end--;
   return bytes.subarray(0, end);
 }
+
+const XML_ENTITY = /&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|(amp|lt|gt|quot|apos));/gi;
+const NAMED_ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+
+/**
+ * XMP is XML: `Fish &amp; Chips &#39;n&#39;` means `Fish & Chips 'n'`. exifr
+ * hands the text over as written, so it is decoded here, once (as exiftool
+ * does): `&amp;lt;` becomes `&lt;`, not `<`. A numeric reference to no
+ * character (a surrogate, past U+10FFFF, NUL) is left as written.
+ */
+export function decodeXmlEntities(text: string): string {
+  if (!text.includes("&")) return text;
+  return text.replace(
+    XML_ENTITY,
+    (whole, decimal: string | undefined, hex: string | undefined, name: string | undefined) => {
+      if (name !== undefined) return NAMED_ENTITIES[name.toLowerCase()] ?? whole;
+      const code = decimal !== undefined ? Number.parseInt(decimal, 10) : Number.parseInt(hex!, 16);
+      const isCharacter = code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff);
+      return isCharacter ? String.fromCodePoint(code) : whole;
+    },
+  );
+}
+
+/** Every string in an XMP block (values, lang-alt entries, structures, lists), decoded once. */
+export function decodeXmpValue<T>(value: T): T {
+  if (typeof value === "string") return decodeXmlEntities(value) as T;
+  if (Array.isArray(value)) return value.map((entry) => decodeXmpValue(entry)) as T;
+  if (value && typeof value === "object" && !(value instanceof Uint8Array)) {
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, decodeXmpValue(entry)])) as T;
+  }
+  return value;
+}

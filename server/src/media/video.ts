@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
-import { FFMPEG_PREAMBLE, fileUrl, safeInput } from "./ffmpeg-args.js";
+import { FFMPEG_PREAMBLE, fileUrl, mp4Output, safeInput } from "./ffmpeg-args.js";
 import { MediaError } from "./media-error.js";
 import { type MediaProbe, probeMedia } from "./probe.js";
 import { limitsOf, probeLimits, runTool, type ToolLimits } from "./run-tool.js";
@@ -136,13 +136,7 @@ export function videoProxyArgs(probe: MediaProbe, out: string): string[] {
     "-profile:v",
     "high",
     ...(probe.audioCodec ? ["-c:a", "aac", "-b:a", "128k", "-ac", "2"] : []),
-    "-map_metadata",
-    "-1",
-    "-movflags",
-    "+faststart",
-    "-f",
-    "mp4",
-    fileUrl(out),
+    ...mp4Output(out),
   ];
 }
 

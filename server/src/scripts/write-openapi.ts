@@ -7,14 +7,16 @@ import { openDatabase } from "../db/database.js";
 
 /**
  * Writes server/openapi.json from the route schemas (or, with --check,
- * fails when the committed copy is stale). No database I/O is needed, but
- * the app wants one, so a throw-away SQLite file serves.
+ * fails when the committed copy is stale). The app reads its shared keys
+ * from the database when it is built, so a throw-away SQLite file is migrated
+ * and serves.
  */
 const check = process.argv.includes("--check");
 const target = path.resolve(import.meta.dirname, "../../openapi.json");
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dams-openapi-"));
 const config = loadConfig({ DAMS_DATA_DIR: dataDir, DAMS_WEB_DIR: path.join(dataDir, "no-web") });
 const db = openDatabase(config.database);
+await db.migrateToLatest();
 const app = await buildApp({ config, db, logger: false });
 await app.ready();
 const document = `${JSON.stringify(app.swagger(), null, 2)}\n`;

@@ -143,3 +143,26 @@ export function useTestDb(dialect: DialectName): () => Db {
   });
   return () => db!;
 }
+
+/**
+ * A migrated database and a second, independent connection to it: what
+ * another process (another API node) would see. On PostgreSQL each has its
+ * own pool and its own LISTEN connection, so notices travel between them as
+ * between processes; on SQLite notices stay in each connection's process.
+ */
+export function useTestDbTwice(dialect: DialectName): () => { db: Db; other: Db } {
+  let pair: { db: Db; other: Db } | undefined;
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    const db = openDatabase(database.config);
+    await db.migrateToLatest();
+    pair = { db, other: openDatabase(database.config) };
+  });
+  afterAll(async () => {
+    await pair?.other.close();
+    await pair?.db.close();
+    await database?.drop();
+  });
+  return () => pair!;
+}

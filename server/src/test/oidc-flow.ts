@@ -154,10 +154,15 @@ export function interactionUid(authorization: Authorization): string {
   return uid;
 }
 
-export async function postJson(jar: CookieJar, url: string, body: unknown): Promise<Response> {
+export async function postJson(
+  jar: CookieJar,
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return jar.fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
   });
 }

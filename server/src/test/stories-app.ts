@@ -6,16 +6,32 @@ import type { Db } from "../db/database.js";
 import { API_PREFIX } from "../http/error-handler.js";
 import { GrantsRepository } from "../modules/access/grants.repository.js";
 import { LibraryAccess } from "../modules/access/library-access.js";
+import { RolesRepository } from "../modules/access/roles.repository.js";
+import { RolesService } from "../modules/access/roles.service.js";
+import { buildAudit } from "../modules/audit/audit.compose.js";
 import { newOriginalKey } from "../modules/blobs/blob-keys.js";
+import type { BlobStore } from "../modules/blobs/blob-store.js";
+import { BlobsRepository } from "../modules/blobs/blobs.repository.js";
+import { BlobsService } from "../modules/blobs/blobs.service.js";
 import { LocalBlobStore } from "../modules/blobs/local-blob-store.js";
 import { buildCatalogue } from "../modules/catalogue/catalogue.compose.js";
-import type { JobState } from "../modules/jobs/job-types.js";
+import { buildFolders } from "../modules/folders/folders.compose.js";
+import { buildIngest } from "../modules/ingest/ingest.compose.js";
+import type { IngestService } from "../modules/ingest/ingest.service.js";
+import type { JobEnqueuer, JobState } from "../modules/jobs/job-types.js";
+import { buildLibraries, buildLibrarySettings } from "../modules/libraries/libraries.compose.js";
+import type { LibrarySettingsService } from "../modules/libraries/library-settings.service.js";
 import { MediaUrlSigner } from "../modules/media-urls/media-url-signer.js";
-import { processStoriesJob } from "../modules/processing/process-stories.job.js";
+import { buildSearch } from "../modules/search/search.compose.js";
+import type { KeywordUse } from "../modules/stories/keyword-use.js";
 import { buildStories, PROCESS_STORIES_JOB, type StoriesModule } from "../modules/stories/stories.compose.js";
 import type { StoryInsert } from "../modules/stories/stories.repository.js";
-import { StoryCatalogueUsage } from "../modules/stories/story-catalogue-usage.js";
 import type { MediaType } from "../modules/stories/story-types.js";
+import { StoryUsage } from "../modules/stories/story-usage.js";
+import { buildUserSettings } from "../modules/user-settings/user-settings.compose.js";
+import type { UserSettingsService } from "../modules/user-settings/user-settings.service.js";
+import { UsersRepository } from "../modules/users/users.repository.js";
+import { UsersService } from "../modules/users/users.service.js";
 import { type DialectName, useTestApp } from "./dialects.js";
 import type { TestPrincipal } from "./principals.js";
 
@@ -29,7 +45,57 @@ export interface StoriesTestContext {
    * queue as the app, for the upload and media entry points the API does not
    * expose.
    */
-  module: StoriesModule;
+  module: StoryServices;
+  /** Where the app keeps its files (the test's data dir). */
+  dataDir: string;
+}
+
+/** The stories services and the user settings, as app.ts builds them. */
+export type StoryServices = StoriesModule & { settings: UserSettingsService; librarySettings: LibrarySettingsService };
+
+/**
+ * The stories services over `db`, built as app.ts builds them, for the entry
+ * points the API does not expose (uploads, media jobs) and for tests that
+ * swap a dependency (a failing keyword counter).
+ */
+export function buildStoryServices(
+  db: Db,
+  deps: {
+    blobs: BlobStore;
+    /** The app's jobs (app.jobs), whose handlers it registered. */
+    jobs: JobEnqueuer;
+    keywordUse?: KeywordUse;
+    onKeywordUseError?: (names: string[], error: unknown) => void;
+  },
+): StoryServices {
+  const search = buildSearch(db);
+  const usage = new StoryUsage(db, search.index);
+  const libraries = buildLibraries(db, new LibraryAccess(new GrantsRepository(db)));
+  const folders = buildFolders(db, { libraries, usage });
+  const users = new UsersService(new UsersRepository(db));
+  // The app signs with its own key; these services' views are not served.
+  const signer = new MediaUrlSigner(randomBytes(32), 600);
+  const audit = buildAudit(db).log;
+  const stories = buildStories({
+    db,
+    audit,
+    search,
+    libraries,
+    rolePermissions: (roleId) => new RolesService(new RolesRepository(db)).permissionSet(roleId),
+    folders,
+    users,
+    blobs: deps.blobs,
+    blobRegistry: new BlobsService(new BlobsRepository(db)),
+    jobs: deps.jobs,
+    keywordUse: deps.keywordUse ?? buildCatalogue(db, usage).keywords,
+    onKeywordUseError: deps.onKeywordUseError,
+    signMediaUrl: (claims) => signer.url(claims),
+  });
+  return {
+    ...stories,
+    settings: buildUserSettings(db, { libraries, folders, users }),
+    librarySettings: buildLibrarySettings(db, { folders, usage, audit }),
+  };
 }
 
 /**
@@ -51,28 +117,29 @@ export function useStoriesApp(
       return { blobStore: blobs };
     },
   });
-  let module: StoriesModule | undefined;
-  // The app signs with its own key; these services' views are not served.
-  const signer = new MediaUrlSigner(randomBytes(32), 600);
+  let module: StoryServices | undefined;
   return () => {
-    const { app, db } = ctx();
-    module ??= buildStories({
-      db,
-      access: new LibraryAccess(new GrantsRepository(db)),
+    const { app, db, config } = ctx();
+    module ??= buildStoryServices(db, {
       blobs: blobs!,
-      jobs: app.jobs.queue,
-      // The same name and attempts as the app's definition; only the app's worker runs the job.
-      processingJob: processStoriesJob(
-        () => {
-          throw new Error("the test's stories services only enqueue the media job");
-        },
-        { timeoutMs: 60_000 },
-      ),
-      keywordUse: buildCatalogue(db, new StoryCatalogueUsage(db)).keywords,
-      signMediaUrl: (claims) => signer.url(claims),
+      // The app's jobs, whose handlers it registered; only the app's worker runs them.
+      jobs: app.jobs,
     });
-    return { app, db, blobs: blobs!, module };
+    return { app, db, blobs: blobs!, module, dataDir: config.dataDir };
   };
+}
+
+/** The ingest command over the test's stories services, database and blob store, as app.ts builds it. */
+export function ingestOf(ctx: StoriesTestContext): IngestService {
+  return buildIngest({
+    db: ctx.db,
+    stories: ctx.module.stories,
+    defaultLibraryOf: async (userId) => (await ctx.module.settings.defaultLibraryFor(userId)).libraryId,
+    newStoryRules: ctx.module.librarySettings,
+    blobs: ctx.blobs,
+    blobRegistry: new BlobsService(new BlobsRepository(ctx.db)),
+    workDir: path.join(ctx.dataDir, "tmp", "ingest"),
+  });
 }
 
 export function sha256(bytes: Buffer | string): string {
@@ -136,7 +203,7 @@ export async function processingJobsFor(ctx: StoriesTestContext, storyId: string
 export function api(ctx: () => StoriesTestContext) {
   return (
     who: TestPrincipal,
-    method: "GET" | "POST" | "PUT" | "DELETE" | "HEAD",
+    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD",
     url: string,
     payload?: object,
     headers: Record<string, string> = {},

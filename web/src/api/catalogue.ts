@@ -1,7 +1,8 @@
-/** The catalogue's calls: the back area's screens and the upload forms' pickers. */
-import type { ListQuery, Page } from "../components/crud-table/paging";
+/** The catalogue: its types, calls (the back area's screens, the upload forms' pickers), query keys and domain hooks. */
+import { useQuery } from "@tanstack/react-query";
 import { api, call } from "./client";
 import type { CallOptions } from "./http";
+import type { ListQuery, Page } from "./paging";
 import type { components, paths } from "./schema";
 
 type Schemas = components["schemas"];
@@ -34,6 +35,46 @@ export type CategoryInput = Body<"/dams/api/v1/categories", "post">;
 export type CodelistInput = Body<"/dams/api/v1/codelists", "post">;
 export type CodelistOptionInput = Body<"/dams/api/v1/codelists/{id}/options", "post">;
 export type StoryPropertyInput = Body<"/dams/api/v1/properties", "post">;
+
+/**
+ * The query keys of the catalogue. The back area's tables page through their
+ * lists themselves (crud-table); these are the lists pickers and forms use.
+ */
+export const catalogueKeys = {
+  all: ["catalogue"] as const,
+  /** The custom properties of an upload form (and of the viewer's metadata) for a type and library. */
+  formProperties: (storyType: string, libraryId: string | undefined) =>
+    [...catalogueKeys.all, "properties", "form", storyType, libraryId ?? null] as const,
+  keywordHistory: () => [...catalogueKeys.all, "keywords", "history"] as const,
+  mostUsedKeywords: (search: string) => [...catalogueKeys.all, "keywords", "most-used", search] as const,
+  /** The names a picker offers for a search (authors, tags, themes, sources, categories). */
+  names: (kind: string, search: string) => [...catalogueKeys.all, "names", kind, search] as const,
+  allCategories: () => [...catalogueKeys.all, "categories", "all"] as const,
+  allCodelists: () => [...catalogueKeys.all, "codelists", "all"] as const,
+  codelistOptions: (idOrCode: string) => [...catalogueKeys.all, "codelists", idOrCode, "options"] as const,
+};
+
+/** The catalogue lists a picker offers names from. */
+export type CatalogueNameKind = "authors" | "tags" | "themes" | "sources" | "categories";
+
+/** The names of one catalogue list matching a search, at most `size` (categories: all, filtered here). */
+export async function catalogueNames(kind: CatalogueNameKind, search: string, size: number): Promise<string[]> {
+  const list = { keyword: search || undefined, page: 0, size };
+  switch (kind) {
+    case "authors":
+      return (await listAuthors(list)).content.map((author) => author.name);
+    case "tags":
+      return (await listTags(list)).content.map((tag) => tag.name);
+    case "themes":
+      return (await listThemes(list)).content.map((theme) => theme.name);
+    case "sources":
+      return (await sourceOptions(search || undefined)).map((option) => option.label);
+    case "categories":
+      return (await allCategories())
+        .map((category) => category.name)
+        .filter((name) => !search || name.toLowerCase().includes(search.toLowerCase()));
+  }
+}
 
 /** A refusal the screen explains with the server's message (name taken, entry in use). */
 const CONFLICT: CallOptions = { silentStatuses: [409] };
@@ -80,8 +121,8 @@ export const mostUsedKeywords = (keyword?: string, size = 20): Promise<Keyword[]
   call(api.GET("/dams/api/v1/keyword/listByOrder", { params: { query: { keyword, size } } }));
 export const keywordHistory = (query: ListQuery): Promise<Page<KeywordHistoryEntry>> =>
   call(api.GET("/dams/api/v1/keywordhistory", { params: { query } }));
-export const recordKeywordHistory = (keywords: string[]): Promise<null> =>
-  call(api.POST("/dams/api/v1/keywordhistory", { body: { keywords } }));
+export const recordKeywordHistory = (keywords: string[], options: CallOptions = {}): Promise<null> =>
+  call(api.POST("/dams/api/v1/keywordhistory", { body: { keywords } }), options);
 
 // Authors: /nrauthor/select, create, update, delete/{id}.
 export const listAuthors = (query: ListQuery): Promise<Page<Author>> =>
@@ -172,3 +213,54 @@ export const mergeAuthor = (id: string, into: string) =>
   merged(call(api.DELETE("/dams/api/v1/nrauthor/delete/{id}", merging(id, into)), CONFLICT));
 export const mergeCategory = (id: string, into: string) =>
   merged(call(api.DELETE("/dams/api/v1/categories/{id}", merging(id, into)), CONFLICT));
+
+// ---------------------------------------------------------------- hooks
+
+/** The custom properties of a story type in a library (its own and every library's); asked only while `enabled`. */
+export const useFormProperties = (
+  storyType: StoryType,
+  libraryId: string | undefined,
+  options: { enabled?: boolean; staleTime?: number } = {},
+) =>
+  useQuery({
+    queryKey: catalogueKeys.formProperties(storyType, libraryId),
+    queryFn: () => formProperties({ storytype: storyType, libraryId }),
+    enabled: options.enabled ?? true,
+    ...(options.staleTime === undefined ? {} : { staleTime: options.staleTime }),
+  });
+
+/** The user's recent keywords (the first 20). */
+export const useKeywordHistory = () =>
+  useQuery({
+    queryKey: catalogueKeys.keywordHistory(),
+    queryFn: () => keywordHistory({ page: 0, size: 20 }),
+    staleTime: 60_000,
+  });
+
+/** The most used keywords matching a search. */
+export const useMostUsedKeywords = (search: string, size: number) =>
+  useQuery({
+    queryKey: catalogueKeys.mostUsedKeywords(search),
+    queryFn: () => mostUsedKeywords(search || undefined, size),
+    staleTime: 30_000,
+  });
+
+/** A picker's names of one catalogue list for a search. */
+export const useCatalogueNames = (kind: CatalogueNameKind, search: string, size: number) =>
+  useQuery({
+    queryKey: catalogueKeys.names(kind, search),
+    queryFn: () => catalogueNames(kind, search, size),
+    staleTime: 30_000,
+  });
+
+export const useAllCategories = () => useQuery({ queryKey: catalogueKeys.allCategories(), queryFn: allCategories });
+
+export const useAllCodelists = () => useQuery({ queryKey: catalogueKeys.allCodelists(), queryFn: allCodelists });
+
+/** A code list's options; asked only while `enabled`. */
+export const useCodelistOptions = (idOrCode: string | undefined, enabled: boolean) =>
+  useQuery({
+    queryKey: catalogueKeys.codelistOptions(idOrCode ?? ""),
+    queryFn: () => codelistOptions(idOrCode as string),
+    enabled: enabled && Boolean(idOrCode),
+  });

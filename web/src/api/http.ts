@@ -8,7 +8,6 @@ import { SessionExpiredError, TokenRefresher, webLock } from "./token-refresh";
 
 /** Spec section 7: every call to the main API gives up after 30 s. */
 export const REQUEST_TIMEOUT_MS = 30_000;
-export const API_BASE = "/dams";
 
 /** A failed call: `status` is null when no response arrived. */
 export class ApiError extends Error {
@@ -111,13 +110,6 @@ export function apiErrorOf(response: Response, envelope: Envelope | undefined): 
   });
 }
 
-/** Turns a response into its envelope's data, or throws an ApiError. */
-export async function unwrapResponse<T>(response: Response, body?: unknown): Promise<T> {
-  const envelope = (body ?? (await response.json().catch(() => undefined))) as Envelope | undefined;
-  if (!response.ok) throw apiErrorOf(response, envelope);
-  return envelope?.data as T;
-}
-
 export interface CallOptions {
   /** Show no notification at all (background calls whose failure the page tolerates). */
   silent?: boolean;
@@ -139,15 +131,4 @@ export function reportApiError(error: unknown, options: CallOptions = {}): void 
     return;
   }
   notification.error({ message: notice.title, description: notice.description || undefined });
-}
-
-/** GET a path under /dams that the typed schema does not (yet) declare. */
-export async function getJson<T>(path: string, options: CallOptions = {}): Promise<T> {
-  try {
-    const response = await sendRequest(new Request(new URL(API_BASE + path, window.location.origin)));
-    return await unwrapResponse<T>(response);
-  } catch (error) {
-    reportApiError(error, options);
-    throw error;
-  }
 }

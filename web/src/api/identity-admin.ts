@@ -1,7 +1,8 @@
-/** The back area's identity calls: users, roles, library grants, personal API tokens. */
-import type { ListQuery, Page } from "../components/crud-table/paging";
+/** The back area's identity: users, roles, library grants, personal API tokens (types, calls, query keys, domain hooks). */
+import { useQuery } from "@tanstack/react-query";
 import { api, call } from "./client";
 import type { CallOptions } from "./http";
+import type { ListQuery, Page } from "./paging";
 import type { components } from "./schema";
 
 export type UserAccount = components["schemas"]["UserAccount"];
@@ -14,6 +15,16 @@ export type RoleAction = components["schemas"]["RolePermission"]["actionList"][n
 type CatalogueResponse =
   import("./schema").paths["/dams/api/v1/roles/permissions"]["get"]["responses"][200]["content"]["application/json"];
 export type PermissionCatalogueEntry = CatalogueResponse["data"][number];
+
+/** The query keys of the back area's identity screens (their tables page through their own lists). */
+export const identityKeys = {
+  roles: () => ["roles"] as const,
+  /** Every role, for pickers. */
+  allRoles: () => [...identityKeys.roles(), "all"] as const,
+  /** The permissions a role can grant, with their actions. */
+  permissions: () => [...identityKeys.roles(), "permissions"] as const,
+  apiTokens: () => ["api-tokens"] as const,
+};
 
 /** A refusal the page explains with the server's message (name taken, role in use). */
 const CONFLICT: CallOptions = { silentStatuses: [409] };
@@ -43,6 +54,20 @@ export const setUserEnabled = (id: string, enabled: boolean): Promise<UserAccoun
   enabled
     ? call(api.POST("/dams/api/v1/users/{id}/enable", { params: { path: { id } } }), CONFLICT)
     : call(api.POST("/dams/api/v1/users/{id}/disable", { params: { path: { id } } }), CONFLICT);
+
+export type RegistrationSettings = components["schemas"]["RegistrationSettings"];
+
+export const registrationKeys = { settings: () => ["registration"] as const };
+
+export const getRegistration = (): Promise<RegistrationSettings> => call(api.GET("/dams/api/v1/users/registration"));
+
+export const saveRegistration = (
+  settings: Pick<RegistrationSettings, "mode" | "defaultRoleId">,
+): Promise<RegistrationSettings> => call(api.PUT("/dams/api/v1/users/registration", { body: settings }));
+
+export function useRegistration() {
+  return useQuery({ queryKey: registrationKeys.settings(), queryFn: getRegistration });
+}
 
 export const resetPassword = (id: string, password: string): Promise<null> =>
   call(api.POST("/dams/api/v1/users/{id}/password", { params: { path: { id } }, body: { password } }), CONFLICT);
@@ -87,3 +112,37 @@ export const createApiToken = (input: { name: string; expiresInDays?: number }) 
   call(api.POST("/dams/api/v1/api-tokens", { body: input }), CONFLICT);
 export const revokeApiToken = (id: string): Promise<null> =>
   call(api.DELETE("/dams/api/v1/api-tokens/{id}", { params: { path: { id } } }));
+
+// ---------------------------------------------------------------- hooks
+
+/** Every role, for the user and library-grant pickers. */
+export const useAllRoles = () => useQuery({ queryKey: identityKeys.allRoles(), queryFn: allRoles });
+
+/** The permission catalogue a role's matrix is built from. */
+export const usePermissionCatalogue = () =>
+  useQuery({ queryKey: identityKeys.permissions(), queryFn: permissionCatalogue });
+
+/** The user's personal API tokens; asked only while `enabled` (the modal is open). */
+export const useApiTokens = (enabled: boolean) =>
+  useQuery({ queryKey: identityKeys.apiTokens(), queryFn: listApiTokens, enabled });
+
+// ---------------------------------------------------------------- field-level access (/manage/userrole/property)
+
+export type PropertyRule = components["schemas"]["PropertyRule"];
+
+export const propertyAccessKeys = {
+  rules: (roleId: string) => ["property-access", roleId] as const,
+};
+
+export const propertyRules = (roleId: string): Promise<PropertyRule[]> =>
+  call(api.GET("/dams/api/v1/property-access/{roleId}", { params: { path: { roleId } } }));
+export const savePropertyRules = (roleId: string, rules: PropertyRule[]): Promise<PropertyRule[]> =>
+  call(api.PUT("/dams/api/v1/property-access/{roleId}", { params: { path: { roleId } }, body: { rules } }));
+
+/** The role's rules: the properties it may not see or not edit (every other property: both). */
+export const usePropertyRules = (roleId: string | undefined) =>
+  useQuery({
+    queryKey: propertyAccessKeys.rules(roleId ?? ""),
+    queryFn: () => propertyRules(roleId ?? ""),
+    enabled: roleId !== undefined,
+  });

@@ -3,7 +3,9 @@
  * in): the pending interaction, the credentials, registration. Same origin,
  * so the provider's httpOnly interaction cookie goes along.
  */
-import { ApiError, REQUEST_TIMEOUT_MS } from "./http";
+
+import { ApiError } from "./http";
+import { publicApi } from "./public-client";
 import type { components } from "./schema";
 
 export type SignInInteraction = components["schemas"]["SignInInteraction"];
@@ -31,21 +33,23 @@ export function retryAfterSeconds(header: string | null, now = Date.now()): numb
   return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
-async function identityCall<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
-  let response: Response;
+interface FetchResult<T> {
+  data?: { data?: T };
+  error?: unknown;
+  response: Response;
+}
+
+/** Awaits a public call of the sign-in pages: the envelope's data, or an IdentityError with Retry-After. */
+async function identityCall<T>(pending: Promise<FetchResult<T>>): Promise<T> {
+  let result: FetchResult<T>;
   try {
-    response = await fetch(path, {
-      method,
-      headers: body === undefined ? { accept: "application/json" } : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: "same-origin",
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    });
+    result = await pending;
   } catch (cause) {
     throw new IdentityError(null, cause instanceof Error ? cause.message : String(cause), undefined, null);
   }
-  const envelope = (await response.json().catch(() => ({}))) as { msg?: string; error?: string; data?: T };
+  const { data, error, response } = result;
   if (!response.ok) {
+    const envelope = (error ?? {}) as { msg?: string; error?: string };
     throw new IdentityError(
       response.status,
       envelope.msg ?? response.statusText,
@@ -53,22 +57,24 @@ async function identityCall<T>(method: "GET" | "POST", path: string, body?: unkn
       retryAfterSeconds(response.headers.get("retry-after")),
     );
   }
-  return envelope.data as T;
+  return data?.data as T;
 }
 
-const uid = (value: string) => encodeURIComponent(value);
+const JSON_ANSWER = { headers: { accept: "application/json" } };
 
-export function fetchInteraction(interactionUid: string): Promise<SignInInteraction> {
-  return identityCall("GET", `/uuas/interaction/${uid(interactionUid)}`);
+export function fetchInteraction(uid: string): Promise<SignInInteraction> {
+  return identityCall(publicApi.GET("/uuas/interaction/{uid}", { ...JSON_ANSWER, params: { path: { uid } } }));
 }
 
 export function submitLogin(
-  interactionUid: string,
+  uid: string,
   credentials: { username: string; password: string },
 ): Promise<{ redirectTo: string }> {
-  return identityCall("POST", `/uuas/interaction/${uid(interactionUid)}/login`, credentials);
+  return identityCall(
+    publicApi.POST("/uuas/interaction/{uid}/login", { ...JSON_ANSWER, params: { path: { uid } }, body: credentials }),
+  );
 }
 
 export function register(account: { username: string; name: string; password: string }): Promise<RegisteredUser> {
-  return identityCall("POST", "/uuas/register", account);
+  return identityCall(publicApi.POST("/uuas/register", { ...JSON_ANSWER, body: account }));
 }

@@ -151,7 +151,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The origins allowed to frame the embeddable pages (/source/ismpsource, /source/ismpupload) */
+        /** The origins allowed to frame the embeddable pages (/source/ismpsource, /source/ismpupload, /source/ismpnetdisk) */
         get: {
             parameters: {
                 query?: never;
@@ -922,6 +922,200 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/users/registration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Self-registration: off, approval or open, and the role a new account gets
+         * @description Access: permission `manage.userrole.user`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["RegistrationSettings"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        /**
+         * Set self-registration
+         * @description approval: registered accounts wait, disabled, until an administrator enables them (and may pick another role). 400 role_not_found for an unknown role; 403 permission_not_held when the role holds more than the caller.
+         *
+         *     Access: permission `manage.userrole.user`, action `update`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description off: nobody registers; approval: new accounts wait, disabled, for an administrator; open: enabled at once
+                         * @enum {string}
+                         */
+                        mode: "off" | "approval" | "open";
+                        /** @description the role a registered account gets */
+                        defaultRoleId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["RegistrationSettings"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2427,6 +2621,807 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dams/api/v1/library-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every library with its settings and story count (paged; keyword matches name or code)
+         * @description Access: permission `manage.setting.library`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description zero-based page number */
+                    page?: number;
+                    size?: number;
+                    keyword?: string;
+                    /** @description only archived (true) or active (false) libraries */
+                    archived?: "true" | "false";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                content: components["schemas"]["LibrarySettings"][];
+                                totalElements: number;
+                                size: number;
+                                /** @description zero-based page number */
+                                number: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a library (409 when the code is taken)
+         * @description Access: permission `manage.setting.library`, action `add`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the library's code, also its id in paths (`/frontend/{library}`): never changes */
+                        id: string;
+                        name: string;
+                        /**
+                         * @description what the library is for
+                         * @default department
+                         * @enum {string}
+                         */
+                        kind?: "default" | "download" | "personal" | "department" | "publish";
+                        description?: string | null;
+                        /** @default 0 */
+                        sort?: number;
+                        /** @description where new stories go unless one is chosen */
+                        defaultFolderId?: string | null;
+                        /** @description the story types the library accepts; null or absent: every type */
+                        storyTypes?: ("photo" | "video" | "audio" | "composite")[] | null;
+                        /** @description the default metadata template's id */
+                        templateId?: string | null;
+                        /** @description the storage target of its new originals; null: the default storage */
+                        bucketId?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["LibrarySettings"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/library-settings/{libraryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a library's settings (its code stays)
+         * @description Access: permission `manage.setting.library`, action `edit`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a library id such as `product` */
+                    libraryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /**
+                         * @description what the library is for
+                         * @default department
+                         * @enum {string}
+                         */
+                        kind?: "default" | "download" | "personal" | "department" | "publish";
+                        description?: string | null;
+                        /** @default 0 */
+                        sort?: number;
+                        /** @description where new stories go unless one is chosen */
+                        defaultFolderId?: string | null;
+                        /** @description the story types the library accepts; null or absent: every type */
+                        storyTypes?: ("photo" | "video" | "audio" | "composite")[] | null;
+                        /** @description the default metadata template's id */
+                        templateId?: string | null;
+                        /** @description the storage target of its new originals; null: the default storage */
+                        bucketId?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["LibrarySettings"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a library without stories, with its folders (409 with the count while it holds stories)
+         * @description Access: permission `manage.setting.library`, action `delete`.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a library id such as `product` */
+                    libraryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/library-settings/{libraryId}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a library: its stories stay readable, it takes no new stories and no edits
+         * @description Access: permission `manage.setting.library`, action `edit`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a library id such as `product` */
+                    libraryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["LibrarySettings"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/library-settings/{libraryId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring an archived library back into use
+         * @description Access: permission `manage.setting.library`, action `edit`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a library id such as `product` */
+                    libraryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["LibrarySettings"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/property-access/{roleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The role's field-level rules: the properties it may not see or not edit (others: both)
+         * @description Access: permission `manage.userrole.property`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    roleId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["PropertyRule"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        /**
+         * Replace the role's field-level rules. Story answers then omit the hidden properties for the role; edits of a property it may not edit answer 403 property_not_editable
+         * @description Access: permission `manage.userrole.property`, action `edit`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    roleId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        rules: components["schemas"]["PropertyRuleInput"][];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["PropertyRule"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dams/api/v1/libraries/{libraryId}/folders": {
         parameters: {
             query?: never;
@@ -2523,7 +3518,7 @@ export interface paths {
         put?: never;
         /**
          * Create a folder (names are unique among siblings)
-         * @description Access: permission `story.list`, action `add`; `write` on the library `libraryId`.
+         * @description Access: permission `story.list`, action `add`; `manage` on the library `libraryId`.
          */
         post: {
             parameters: {
@@ -2632,7 +3627,7 @@ export interface paths {
         get?: never;
         /**
          * Rename a folder, move it under another parent or change its sort order
-         * @description Access: permission `story.list`, action `edit`; `write` on the library `libraryId`.
+         * @description Access: permission `story.list`, action `edit`; `manage` on the library `libraryId`.
          */
         put: {
             parameters: {
@@ -2730,7 +3725,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an empty folder (409 while it holds sub-folders or stories)
-         * @description Access: permission `story.list`, action `delete`; `write` on the library `libraryId`.
+         * @description Access: permission `story.list`, action `delete`; `manage` on the library `libraryId`.
          */
         delete: {
             parameters: {
@@ -2970,7 +3965,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/dams/api/v1/stories/mystories/{x}": {
+    "/dams/api/v1/stories/mystories/{libraryId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -3026,7 +4021,7 @@ export interface paths {
                 header?: never;
                 path: {
                     /** @description a library id, or `all` for every library the caller can read */
-                    x: "all" | string;
+                    libraryId: "all" | string;
                 };
                 cookie?: never;
             };
@@ -3218,314 +4213,6 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/dams/api/v1/stories/relation/{a}/{b}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Relations of story b in library a (to stories the caller can read)
-         * @description Access: permission `search`, action `get`; `read` on the library `a`.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description library id */
-                    a: string;
-                    /** @description story id */
-                    b: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {number} */
-                            code: 0;
-                            msg: string;
-                            data: components["schemas"]["StoryRelation"][];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Default Response */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        /**
-         * Relate story b of library a to another story the caller can read
-         * @description Access: permission `story.list`, action `edit`; `write` on the library `a`.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description library id */
-                    a: string;
-                    /** @description story id */
-                    b: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description a library id such as `product` */
-                        relatedLibraryId: string;
-                        /** Format: uuid */
-                        relatedStoryId: string;
-                        /**
-                         * @default related
-                         * @enum {string}
-                         */
-                        type?: "related" | "derived" | "same-event";
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {number} */
-                            code: 0;
-                            msg: string;
-                            data: components["schemas"]["StoryRelation"][];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Default Response */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/dams/api/v1/stories/relation/{a}/{b}/{relationId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Remove a relation of story b
-         * @description Access: permission `story.list`, action `edit`; `write` on the library `a`.
-         */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description library id */
-                    a: string;
-                    /** @description story id */
-                    b: string;
-                    relationId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {number} */
-                            code: 0;
-                            msg: string;
-                            data: null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Default Response */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
         options?: never;
         head?: never;
         patch?: never;
@@ -4170,6 +4857,311 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dams/api/v1/stories/relation/{libraryId}/{storyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Relations of a story (to stories the caller can read)
+         * @description Access: permission `search`, action `get`; `read` on the library `libraryId`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a library id such as `product` */
+                    libraryId: string;
+                    storyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["StoryRelation"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Relate a story to another story the caller can read
+         * @description Access: permission `story.list`, action `edit`; `write` on the library `libraryId`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a library id such as `product` */
+                    libraryId: string;
+                    storyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description a library id such as `product` */
+                        relatedLibraryId: string;
+                        /** Format: uuid */
+                        relatedStoryId: string;
+                        /**
+                         * @default related
+                         * @enum {string}
+                         */
+                        type?: "related" | "derived" | "same-event";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["StoryRelation"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/stories/relation/{libraryId}/{storyId}/{relationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a relation of a story
+         * @description Access: permission `story.list`, action `edit`; `write` on the library `libraryId`.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a library id such as `product` */
+                    libraryId: string;
+                    storyId: string;
+                    relationId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dams/api/v1/stories/{libraryId}/{storyId}/media-url": {
         parameters: {
             query?: never;
@@ -4581,7 +5573,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/dams/api/v1/workflow-story-edit/photo/{id}": {
+    "/dams/api/v1/workflow-story-edit/photo/{storyId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -4601,7 +5593,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    id: string;
+                    storyId: string;
                 };
                 cookie?: never;
             };
@@ -4936,7 +5928,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/dams/api/v1/workflow-story-edit/video/{id}": {
+    "/dams/api/v1/workflow-story-edit/video/{storyId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -4956,7 +5948,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    id: string;
+                    storyId: string;
                 };
                 cookie?: never;
             };
@@ -5291,7 +6283,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/dams/api/v1/workflow-story-edit/audio/{id}": {
+    "/dams/api/v1/workflow-story-edit/audio/{storyId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -5311,7 +6303,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    id: string;
+                    storyId: string;
                 };
                 cookie?: never;
             };
@@ -5646,7 +6638,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/dams/api/v1/workflow-story-edit/composite/{id}": {
+    "/dams/api/v1/workflow-story-edit/composite/{storyId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -5666,7 +6658,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    id: string;
+                    storyId: string;
                 };
                 cookie?: never;
             };
@@ -6533,7 +7525,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/dams/api/v1/workflow-story-delete/{lib}/{id}": {
+    "/dams/api/v1/workflow-story-delete/{libraryId}/{storyId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -6545,7 +7537,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a story with every version and file
-         * @description Access: permission `story.list`, action `delete`; `write` on the library `lib`.
+         * @description Access: permission `story.list`, action `delete`; `write` on the library `libraryId`.
          */
         delete: {
             parameters: {
@@ -6553,8 +7545,8 @@ export interface paths {
                 header?: never;
                 path: {
                     /** @description a library id such as `product` */
-                    lib: string;
-                    id: string;
+                    libraryId: string;
+                    storyId: string;
                 };
                 cookie?: never;
             };
@@ -6630,6 +7622,233 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/workflow-story-download/{libraryId}/{storyIds}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a story's original or a rendition as an attachment; several stories as one zip
+         * @description Each story downloaded is recorded as a story action. `versionNo` applies to one story only.
+         *
+         *     Access: permission `upload.download`, action `get`; `read` on the library `libraryId`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description original (default), thumbnail, preview, proxy, poster, strip, waveform or cover */
+                    rendition?: string;
+                    versionNo?: number;
+                    /** @description ignored: the cover URL carries it so that a new cover has a new URL (no cached image is shown) */
+                    v?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description a library id such as `product` */
+                    libraryId: string;
+                    /** @description a story id, or several comma-separated (a zip of their files); a path parameter holds at most 500 characters (13 ids): use the storyIds query for more */
+                    storyIds: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the file's bytes, or a zip */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description a byte range of one story's file (Range: bytes=…) */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/workflow-story-download/{libraryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Several stories of one library as one zip: up to 100 ids in the query
+         * @description The same zip as /workflow-story-download/{libraryId}/{storyIds} with several ids, for lists too long for a path parameter. Each story downloaded is recorded as a story action.
+         *
+         *     Access: permission `upload.download`, action `get`; `read` on the library `libraryId`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description original (default), thumbnail, preview, proxy, poster, strip, waveform or cover */
+                    rendition?: string;
+                    /** @description up to 100 comma-separated story ids of the library */
+                    storyIds: string;
+                };
+                header?: never;
+                path: {
+                    /** @description a library id such as `product` */
+                    libraryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description a zip of the stories' files */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -6926,7 +8145,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/dams/api/v1/workflow-story-publish/{a}/{b}": {
+    "/dams/api/v1/workflow-story-publish/{libraryId}/{storyId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -6936,27 +8155,32 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Publish a committed story: a publish record, the story becomes published
-         * @description Access: permission `story.list`, action `update`; `write` on the library `a`.
+         * Publish a committed story: a record, the story published, one delivery per chosen channel
+         * @description Access: permission `story.list`, action `update`; `write` on the library `libraryId`.
          */
         post: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
-                    /** @description library id */
-                    a: string;
-                    /** @description story id */
-                    b: string;
+                    /** @description a library id such as `product` */
+                    libraryId: string;
+                    storyId: string;
                 };
                 cookie?: never;
             };
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description the publishing channel (tunnel), when known */
+                        /** @description a free-text channel note (older clients) */
                         channel?: string | null;
                         note?: string | null;
+                        /** @description the channels (ids) to deliver the story to */
+                        channels?: string[];
+                        /** @description deliver not before this time */
+                        publishAt?: string | null;
+                        /** @description no channel receives the story before this time; null lifts the embargo, absent keeps it */
+                        embargoUntil?: string | null;
                     };
                 };
             };
@@ -7037,7 +8261,138 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/dams/api/v1/workflow-story-share/story/{a}/{b}": {
+    "/dams/api/v1/workflow-story-withdraw/{libraryId}/{storyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw a published story: a kill to every channel it went to
+         * @description Access: permission `story.list`, action `update`; `write` on the library `libraryId`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a library id such as `product` */
+                    libraryId: string;
+                    storyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the channels to send the kill to (default: every channel it went to) */
+                        channels?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                /** @description the delivery id: the same on every attempt, sent as X-Dams-Delivery */
+                                id: string;
+                                channelId: string;
+                                libraryId: string;
+                                storyId: string;
+                                storyTitle: string;
+                                versionNo: number;
+                                /** @enum {string} */
+                                action: "publish" | "kill";
+                                /** @enum {string} */
+                                state: "pending" | "in_progress" | "retrying" | "succeeded" | "cancelled" | "failed";
+                                attempts: number;
+                                lastError: string | null;
+                                jobId: string | null;
+                                notBefore: string | null;
+                                startedAt: string | null;
+                                finishedAt: string | null;
+                                durationMs: number | null;
+                                createdBy: string | null;
+                                createdAt: string;
+                                updatedAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/publishing/{libraryId}/{storyId}/deliveries": {
         parameters: {
             query?: never;
             header?: never;
@@ -7045,8 +8400,3293 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Create a share link: an unguessable token that expires
-         * @description Access: permission `share.netdisk`, action `add`; `read` on the library `a`.
+         * Where a story went: its deliveries, newest first, and its embargo
+         * @description Access: permission `story.list`, action `query`; `read` on the library `libraryId`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a library id such as `product` */
+                    libraryId: string;
+                    storyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["StoryDeliveries"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/publishing/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The publish monitor: deliveries, newest first, by state, channel, story or title
+         * @description Access: permission `manage.monitor.publish`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    size?: number;
+                    /** @description part of the story title */
+                    keyword?: string;
+                    /** @description comma-separated states */
+                    state?: string;
+                    channelId?: string;
+                    storyId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                content: components["schemas"]["Delivery"][];
+                                totalElements: number;
+                                size: number;
+                                /** @description zero-based page number */
+                                number: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/publishing/channel-stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per channel: deliveries, success rate and the last error
+         * @description Access: permission `manage.monitor.publish`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["ChannelDeliveryStats"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/publishing/deliveries/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Try a failed or cancelled delivery again (same delivery id)
+         * @description Access: permission `manage.monitor.publish`, action `update`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["Delivery"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/publishing/deliveries/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a pending or retrying delivery
+         * @description Access: permission `manage.monitor.publish`, action `update`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["Delivery"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/publishing/deliveries/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the story to the channel again, as a new delivery
+         * @description Access: permission `manage.monitor.publish`, action `update`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["Delivery"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/channels/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The enabled channels a story can be published to (names only)
+         * @description Access: any signed-in user.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["ChannelOption"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every channel with its settings (credentials never: only which are set)
+         * @description Access: permission `manage.setting.tunnel`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["Channel"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a channel
+         * @description Access: permission `manage.setting.tunnel`, action `add`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ChannelWriteInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["Channel"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/channels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One channel
+         * @description Access: permission `manage.setting.tunnel`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["Channel"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        /**
+         * Change a channel (credentials: a value sets, null clears, absent keeps)
+         * @description Access: permission `manage.setting.tunnel`, action `edit`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ChannelWriteInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["Channel"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a channel
+         * @description Access: permission `manage.setting.tunnel`, action `delete`.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/channels/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test the connection: what was tried and what answered (200 either way)
+         * @description Access: permission `manage.setting.tunnel`, action `query`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["ChannelTestResult"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/action-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Automation rules, by name, each with its newest run's state
+         * @description Access: permission `manage.setting.action`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description zero-based page number */
+                    page?: number;
+                    size?: number;
+                    keyword?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                content: components["schemas"]["ActionRule"][];
+                                totalElements: number;
+                                size: number;
+                                /** @description zero-based page number */
+                                number: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create an automation rule (it acts as its author)
+         * @description Access: permission `manage.setting.action`, action `add`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @default true */
+                        enabled?: boolean;
+                        /** @enum {string} */
+                        trigger: "committed" | "published" | "tagged";
+                        conditions?: components["schemas"]["ActionRuleConditionsInput"];
+                        steps: ({
+                            /** @enum {string} */
+                            kind: "publish";
+                            channelIds: string[];
+                        } | {
+                            /** @enum {string} */
+                            kind: "template";
+                            /** Format: uuid */
+                            templateId: string;
+                        } | {
+                            /** @enum {string} */
+                            kind: "rendition";
+                            /** Format: uuid */
+                            presetId: string;
+                        } | {
+                            /** @enum {string} */
+                            kind: "webhook";
+                            /**
+                             * Format: uri
+                             * @description POSTed a JSON body signed with HMAC-SHA256 (X-Dams-Signature: sha256=<hex>)
+                             */
+                            url: string;
+                            /** @default 10000 */
+                            timeoutMs?: number;
+                            /** @description write-only */
+                            secret?: string | null;
+                        })[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["ActionRule"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/action-rules/{ruleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One automation rule
+         * @description Access: permission `manage.setting.action`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    ruleId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["ActionRule"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        /**
+         * Edit an automation rule (it then acts as the editor)
+         * @description Access: permission `manage.setting.action`, action `edit`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    ruleId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @default true */
+                        enabled?: boolean;
+                        /** @enum {string} */
+                        trigger: "committed" | "published" | "tagged";
+                        conditions?: components["schemas"]["ActionRuleConditionsInput"];
+                        steps: ({
+                            /** @enum {string} */
+                            kind: "publish";
+                            channelIds: string[];
+                        } | {
+                            /** @enum {string} */
+                            kind: "template";
+                            /** Format: uuid */
+                            templateId: string;
+                        } | {
+                            /** @enum {string} */
+                            kind: "rendition";
+                            /** Format: uuid */
+                            presetId: string;
+                        } | {
+                            /** @enum {string} */
+                            kind: "webhook";
+                            /**
+                             * Format: uri
+                             * @description POSTed a JSON body signed with HMAC-SHA256 (X-Dams-Signature: sha256=<hex>)
+                             */
+                            url: string;
+                            /** @default 10000 */
+                            timeoutMs?: number;
+                            /** @description write-only */
+                            secret?: string | null;
+                        })[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["ActionRule"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete an automation rule and its runs
+         * @description Access: permission `manage.setting.action`, action `delete`.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    ruleId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/action-rules/{ruleId}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a rule
+         * @description Access: permission `manage.setting.action`, action `enable`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    ruleId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["ActionRule"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/action-rules/{ruleId}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a rule
+         * @description Access: permission `manage.setting.action`, action `disable`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    ruleId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["ActionRule"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/action-rules/{ruleId}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A rule's runs, newest first: state, each step's outcome, error, duration
+         * @description Access: permission `manage.setting.action`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description zero-based page number */
+                    page?: number;
+                    size?: number;
+                    keyword?: string;
+                    state?: "queued" | "running" | "succeeded" | "failed";
+                };
+                header?: never;
+                path: {
+                    ruleId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                content: components["schemas"]["ActionRun"][];
+                                totalElements: number;
+                                size: number;
+                                /** @description zero-based page number */
+                                number: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/storage/targets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every storage target, the built-in one first (secrets never: only whether one is set)
+         * @description Access: permission `manage.setting.bucket`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["StorageTarget"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a storage target (a local folder or an S3-compatible bucket)
+         * @description Access: permission `manage.setting.bucket`, action `add`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @enum {string} */
+                        kind: "local";
+                        /** @description a folder under the data directory's targets/ (made when missing) */
+                        directory: string;
+                    } | {
+                        name: string;
+                        /** @enum {string} */
+                        kind: "s3";
+                        /** @description the S3 server's URL; absent for AWS itself */
+                        endpoint?: string | null;
+                        /** @default us-east-1 */
+                        region?: string;
+                        bucket: string;
+                        /** @description keys go under this prefix of the bucket */
+                        prefix?: string | null;
+                        /**
+                         * @description path-style addressing (MinIO, Ceph RGW and most self-hosted servers)
+                         * @default true
+                         */
+                        pathStyle?: boolean;
+                        accessKeyId?: string | null;
+                        /** @description write-only: a value sets it, null clears it, absent keeps it */
+                        secretAccessKey?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["StorageTarget"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/storage/targets/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test settings before saving them: write, read back and delete a probe object (200 either way)
+         * @description Access: permission `manage.setting.bucket`, action `add`.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description the saved target whose secret an absent one means */
+                    id?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @enum {string} */
+                        kind: "local";
+                        /** @description a folder under the data directory's targets/ (made when missing) */
+                        directory: string;
+                    } | {
+                        name: string;
+                        /** @enum {string} */
+                        kind: "s3";
+                        /** @description the S3 server's URL; absent for AWS itself */
+                        endpoint?: string | null;
+                        /** @default us-east-1 */
+                        region?: string;
+                        bucket: string;
+                        /** @description keys go under this prefix of the bucket */
+                        prefix?: string | null;
+                        /**
+                         * @description path-style addressing (MinIO, Ceph RGW and most self-hosted servers)
+                         * @default true
+                         */
+                        pathStyle?: boolean;
+                        accessKeyId?: string | null;
+                        /** @description write-only: a value sets it, null clears it, absent keeps it */
+                        secretAccessKey?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["StorageTargetTest"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/storage/targets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a storage target (secret: a value sets, null clears, absent keeps)
+         * @description Access: permission `manage.setting.bucket`, action `edit`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @enum {string} */
+                        kind: "local";
+                        /** @description a folder under the data directory's targets/ (made when missing) */
+                        directory: string;
+                    } | {
+                        name: string;
+                        /** @enum {string} */
+                        kind: "s3";
+                        /** @description the S3 server's URL; absent for AWS itself */
+                        endpoint?: string | null;
+                        /** @default us-east-1 */
+                        region?: string;
+                        bucket: string;
+                        /** @description keys go under this prefix of the bucket */
+                        prefix?: string | null;
+                        /**
+                         * @description path-style addressing (MinIO, Ceph RGW and most self-hosted servers)
+                         * @default true
+                         */
+                        pathStyle?: boolean;
+                        accessKeyId?: string | null;
+                        /** @description write-only: a value sets it, null clears it, absent keeps it */
+                        secretAccessKey?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["StorageTarget"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a storage target nothing uses (409 with the counts otherwise)
+         * @description Access: permission `manage.setting.bucket`, action `delete`.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/storage/targets/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test a saved target's connection: the reason when it fails (200 either way)
+         * @description Access: permission `manage.setting.bucket`, action `query`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["StorageTargetTest"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/storage/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The default target, each library's target and its latest move
+         * @description Access: permission `manage.storage.setting`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["StorageSettings"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/storage/default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Choose the default target (it must pass its connection test: 409 with the reason)
+         * @description Access: permission `manage.storage.setting`, action `edit`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description a storage target's id (`builtin`: the built-in storage) */
+                        targetId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["StorageSettings"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/storage/libraries/{libraryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Where a library's new originals go (null: the default); existing files stay where they are
+         * @description Access: permission `manage.storage.setting`, action `edit`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a library id such as `product` */
+                    libraryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description a storage target's id, or null: the default target */
+                        targetId: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["StorageSettings"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/storage/libraries/{libraryId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move every file of a library to a target, as a durable job (copy, verify, switch, delete)
+         * @description Access: permission `manage.storage.setting`, action `update`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a library id such as `product` */
+                    libraryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description a storage target's id (`builtin`: the built-in storage) */
+                        targetId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["StorageMove"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/storage/moves/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One move with its progress
+         * @description Access: permission `manage.storage.setting`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["StorageMove"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/workflow-story-share/story/{libraryId}/{storyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Share one story with the defaults: previews, caption and credit, expiring in 7 days
+         * @description Access: permission `share.netdisk`, action `add`; `read` on the library `libraryId`.
          */
         get: {
             parameters: {
@@ -7055,10 +11695,9 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    /** @description library id */
-                    a: string;
-                    /** @description story id */
-                    b: string;
+                    /** @description a library id such as `product` */
+                    libraryId: string;
+                    storyId: string;
                 };
                 cookie?: never;
             };
@@ -7142,7 +11781,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/dams/api/v1/workflow-story-download/{a}/{b}": {
+    "/dams/api/v1/shares": {
         parameters: {
             query?: never;
             header?: never;
@@ -7150,47 +11789,43 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Download a story's original or a rendition as an attachment; several stories as one zip
-         * @description Each story downloaded is recorded as a story action. `versionNo` applies to one story only.
-         *
-         *     Access: permission `upload.download`, action `get`; `read` on the library `a`.
+         * My shares (administrators: everyone's with all=true), newest first, with views and downloads
+         * @description Access: any signed-in user.
          */
         get: {
             parameters: {
                 query?: {
-                    /** @description original (default), thumbnail, preview, proxy, poster, strip, waveform or cover */
-                    rendition?: string;
-                    versionNo?: number;
-                    /** @description ignored: the cover URL carries it so that a new cover has a new URL (no cached image is shown) */
-                    v?: string;
+                    /** @description zero-based page number */
+                    page?: number;
+                    size?: number;
+                    keyword?: string;
+                    /** @description administrators: every user's shares */
+                    all?: "true" | "false";
                 };
                 header?: never;
-                path: {
-                    /** @description library id */
-                    a: string;
-                    /** @description a story id, or several comma-separated (a zip of their files) */
-                    b: string;
-                };
+                path?: never;
                 cookie?: never;
             };
             requestBody?: never;
             responses: {
-                /** @description the file's bytes, or a zip */
+                /** @description Default Response */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description a byte range of one story's file (Range: bytes=…) */
-                206: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                content: components["schemas"]["ShareItem"][];
+                                totalElements: number;
+                                size: number;
+                                /** @description zero-based page number */
+                                number: number;
+                            };
+                        };
                     };
                 };
                 /** @description Default Response */
@@ -7239,7 +11874,799 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
-                416: {
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Share a story, several stories, a folder or a saved search, with options
+         * @description Access: permission `share.netdisk`, action `add`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateShareInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["ShareToken"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/shares/{shareId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a share: its link and every file URL it handed out stop working at once
+         * @description Access: any signed-in user.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    shareId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a share's options (expiry, password, limits, downloads, metadata, message)
+         * @description Access: any signed-in user.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    shareId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateShareInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["ShareItem"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/dams/api/v1/share-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The administrator's limits on share links (the longest expiry; whether 'never' is allowed)
+         * @description Access: any signed-in user.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["ShareSettings"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        /**
+         * Set the limits on share links
+         * @description Access: administrators.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ShareSettingsInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["ShareSettings"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/shared": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The shared stories as the visitor page shows them (locked: only the title, until the password)
+         * @description Access: a share link's visitor: header `X-Share-Token` (and `X-Share-Session` once a password was given).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["ShareVisitorView"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description share_locked: the password first; share_password_wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description share_unavailable: unknown, expired, revoked or used up — one answer for all */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description too_many_attempts */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/shared/unlock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give the share's password; answers a session for this share (never a user token)
+         * @description Access: a share link's visitor: header `X-Share-Token` (and `X-Share-Session` once a password was given).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                /** @description send as X-Share-Session with the token; valid for this share only */
+                                session: string;
+                                expiresAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description share_locked: the password first; share_password_wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description share_unavailable: unknown, expired, revoked or used up — one answer for all */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description too_many_attempts */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/shared/files/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A shared file by a URL the share handed out (short-lived; refused at once when the share is revoked) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the file's bytes, or a zip */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description a byte range */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description share_locked: the password first; share_password_wrong */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description share_unavailable: unknown, expired, revoked or used up — one answer for all */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description too_many_attempts */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -12193,6 +17620,202 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dams/api/v1/jobs/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Jobs counted by state and by name (the task monitor)
+         * @description Access: permission `manage.monitor.task`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["JobSummary"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/jobs/workers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The job workers seen in the last day, with their last heartbeat
+         * @description Access: permission `manage.monitor.task`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["JobWorker"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dams/api/v1/jobs": {
         parameters: {
             query?: never;
@@ -12605,6 +18228,774 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dams/api/v1/monitor/storage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Bytes and counts by library, story type and part; growth per day; local volumes' free space
+         * @description Access: permission `manage.monitor.storage`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description the growth chart's days, up to today (UTC) */
+                    days?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["StorageMonitor"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/monitor/data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stories by type, status and library; stories made, uploads and commits per day; top authors and sources
+         * @description Access: permission `manage.monitor.data`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description the period's days, up to today (UTC): per-day charts, top authors and sources */
+                    days?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["DataMonitor"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/statistics/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Downloads, publishes and shares over a period (at most 400 days) per story, user, library, author or source
+         * @description Access: permission `backend.setting.usedStatistic`, action `query`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description the period's start (inclusive) */
+                    from: string;
+                    /** @description the period's end (exclusive) */
+                    to: string;
+                    /** @description what the rows are */
+                    by?: "story" | "user" | "library" | "author" | "source";
+                    /** @description the most used rows, at most 500 */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["UsageRow"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/statistics/unused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stories made before the period's end that were neither downloaded nor published in it, oldest first
+         * @description Access: permission `backend.setting.usedStatistic`, action `query`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description the period's start (inclusive) */
+                    from: string;
+                    /** @description the period's end (exclusive) */
+                    to: string;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["UnusedStory"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/log/logDisplay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The operation log, newest first, filtered; paged by cursor
+         * @description Keyset paging on (at, id): pass the answer's `next` as `cursor` for the next page. There is no total (no count over the table). A date range may span at most 400 days.
+         *
+         *     Access: permission `manage.setting.log`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description the username of who acted, exactly */
+                    actor?: string;
+                    /** @description `<domain>.<verb>`, e.g. `story.delete` */
+                    action?: string;
+                    /** @description the kind of target: `story`, `route`, `user`… */
+                    targetType?: string;
+                    /** @description a target's id or its name, exactly */
+                    target?: string;
+                    result?: "ok" | "denied" | "failed";
+                    /** @description inclusive lower bound of the time, ISO-8601 */
+                    from?: string;
+                    /** @description exclusive upper bound of the time, ISO-8601 */
+                    to?: string;
+                    size?: number;
+                    /** @description the `next` of the page before; absent for the newest page */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["AuditPage"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/log/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How long the operation log keeps its rows
+         * @description Access: permission `manage.setting.log`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["AuditSettings"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        /**
+         * Sets how long the operation log keeps its rows (the maintenance job prunes older ones)
+         * @description Access: permission `manage.setting.log`, action `update`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        retentionDays: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["AuditSettings"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/export/table_0": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exports a back-area table as .xlsx or CSV, with the columns and filters on screen
+         * @description The answer is the file (a blob), streamed: `Content-Disposition: attachment`. The table's own permission applies (403 otherwise); unknown table 404; a filter or a column the table does not have 400. At most 1 000 000 rows.
+         *
+         *     Access: any signed-in user.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description which back-area table: `log`, … (docs/exports.md lists them) */
+                        table: string;
+                        /**
+                         * @default xlsx
+                         * @enum {string}
+                         */
+                        format?: "xlsx" | "csv";
+                        /**
+                         * @description the screen's filters, as its list endpoint takes them
+                         * @default {}
+                         */
+                        filter?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description the columns on screen, in order */
+                        columns: {
+                            /** @description a column the table has */
+                            key: string;
+                            /** @description the header as the screen shows it (its language) */
+                            title: string;
+                            width?: number;
+                        }[];
+                        /** @description the download's name without extension; default the table and the date */
+                        fileName?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description the file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dams/api/v1/uploads": {
         parameters: {
             query?: never;
@@ -12748,6 +19139,1754 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/dams/api/v1/disk/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's disk usage and quota
+         * @description Access: any signed-in user.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["DiskUsage"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/disk/quotas/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's disk usage and quota
+         * @description Access: administrators.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["DiskUsage"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        /**
+         * Set a user's disk quota
+         * @description Access: administrators.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description 0 closes the disk for new files */
+                        quotaBytes: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["DiskUsage"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/disk/nodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A folder's contents: the caller's root, one of their folders, or a folder shared with them
+         * @description Access: any signed-in user.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description a folder of the caller's or shared with them; default: the caller's root */
+                    folderId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["DiskList"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/disk/folders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a folder (409 when the name is taken)
+         * @description Access: any signed-in user.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @default null */
+                        parentId?: string | null;
+                        /** @description one path segment: no / or \, not . or .. */
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["DiskNode"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/disk/nodes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Move an item (and what is in it) to its owner's trash, kept 30 days (edit access)
+         * @description Access: any signed-in user.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a disk folder or file */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Rename an item and/or move it into another folder of the same disk (edit access)
+         * @description Access: any signed-in user.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a disk folder or file */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description one path segment: no / or \, not . or .. */
+                        name?: string;
+                        /** @description move into this folder */
+                        parentId?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["DiskNode"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/dams/api/v1/disk/nodes/{id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file's bytes: a preview (inline, view access; passive media only) or a download (download access)
+         * @description Access: any signed-in user.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description inline: a preview (view access) */
+                    disposition?: "inline" | "attachment";
+                };
+                header?: never;
+                path: {
+                    /** @description a disk folder or file */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/disk/trash": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's trash, newest first
+         * @description Access: any signed-in user.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["DiskNode"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/disk/trash/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore an item from the trash (into the root when its folder is gone; a taken name is numbered)
+         * @description Access: any signed-in user.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a disk folder or file */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["DiskNode"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/disk/trash/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an item of the trash for good
+         * @description Access: any signed-in user.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a disk folder or file */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/disk/send-to-library": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Files of the disk become draft stories in a library and folder (the ingest command); the disk keeps them
+         * @description Access: any signed-in user.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        nodeIds: string[];
+                        /** @description a library id such as `product` */
+                        libraryId: string;
+                        folderId?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["DiskSentFile"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/disk/from-story": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save a story's original to the caller's disk
+         * @description Access: any signed-in user.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description a library id such as `product` */
+                        libraryId: string;
+                        /** Format: uuid */
+                        storyId: string;
+                        /**
+                         * @description the disk folder; default the caller's root
+                         * @default null
+                         */
+                        parentId?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["DiskNode"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/disk/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the caller shared inside the newsroom (of one item, or all)
+         * @description Access: any signed-in user.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description the shares of this item only */
+                    nodeId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["DiskShare"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/disk/nodes/{id}/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share one of the caller's items with a colleague, a role or everyone (again: the level changes)
+         * @description Access: permission `share.netdisk`, action `add`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a disk folder or file */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        grantee: {
+                            /** @enum {string} */
+                            kind: "user";
+                            username: string;
+                        } | {
+                            /** @enum {string} */
+                            kind: "role";
+                            roleId: string;
+                        } | {
+                            /** @enum {string} */
+                            kind: "everyone";
+                        };
+                        /** @enum {string} */
+                        level: "view" | "download" | "edit";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["DiskShare"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/disk/shares/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of the caller's shares
+         * @description Access: any signed-in user.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a share of a disk item */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/disk/shared-with-me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Items colleagues shared with the caller (by name, role or with everyone)
+         * @description Access: any signed-in user.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["DiskSharedWithMe"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/dams/api/v1/thirdfiledownload/download/action/asy": {
@@ -13272,6 +21411,3172 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/video-edit/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's video editor projects, the last changed first
+         * @description Access: permission `upload.video`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description zero-based page number */
+                    page?: number;
+                    size?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                content: {
+                                    id: string;
+                                    /**
+                                     * @description the video editor, or the image-to-video editor
+                                     * @enum {string}
+                                     */
+                                    kind: "video" | "slideshow";
+                                    title: string;
+                                    revision: number;
+                                    /** @description the story it was last saved as */
+                                    story: {
+                                        libraryId: string;
+                                        storyId: string;
+                                    } | null;
+                                    createdAt: string;
+                                    updatedAt: string;
+                                }[];
+                                totalElements: number;
+                                size: number;
+                                /** @description zero-based page number */
+                                number: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * A new project
+         * @description Access: permission `upload.video`, action `add`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description the video editor, or the image-to-video editor
+                         * @default video
+                         * @enum {string}
+                         */
+                        kind?: "video" | "slideshow";
+                        edl: components["schemas"]["VideoEdlDraftInput"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                id: string;
+                                /**
+                                 * @description the video editor, or the image-to-video editor
+                                 * @enum {string}
+                                 */
+                                kind: "video" | "slideshow";
+                                title: string;
+                                revision: number;
+                                /** @description the story it was last saved as */
+                                story: {
+                                    libraryId: string;
+                                    storyId: string;
+                                } | null;
+                                createdAt: string;
+                                updatedAt: string;
+                                edl: components["schemas"]["VideoEdlDraft"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/video-edit/projects/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the caller's projects, to reopen
+         * @description Access: permission `upload.video`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                id: string;
+                                /**
+                                 * @description the video editor, or the image-to-video editor
+                                 * @enum {string}
+                                 */
+                                kind: "video" | "slideshow";
+                                title: string;
+                                revision: number;
+                                /** @description the story it was last saved as */
+                                story: {
+                                    libraryId: string;
+                                    storyId: string;
+                                } | null;
+                                createdAt: string;
+                                updatedAt: string;
+                                edl: components["schemas"]["VideoEdlDraft"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        /**
+         * Autosave a project's EDL
+         * @description 409 `project_revision` when the project was saved since `revision` (another tab): reopen it.
+         *
+         *     Access: permission `upload.video`, action `edit`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        edl: components["schemas"]["VideoEdlDraftInput"];
+                        /** @description the revision this save is based on; 409 when the project moved on */
+                        revision: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                id: string;
+                                /**
+                                 * @description the video editor, or the image-to-video editor
+                                 * @enum {string}
+                                 */
+                                kind: "video" | "slideshow";
+                                title: string;
+                                revision: number;
+                                /** @description the story it was last saved as */
+                                story: {
+                                    libraryId: string;
+                                    storyId: string;
+                                } | null;
+                                createdAt: string;
+                                updatedAt: string;
+                                edl: components["schemas"]["VideoEdlDraft"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a project
+         * @description Access: permission `upload.video`, action `edit`.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/video-edit/renders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render an EDL on the server (a job); poll GET /video-edit/renders/{id}
+         * @description Every story the EDL names must be readable by the caller (404 otherwise) and of the kind its use needs (400 naming the field); each is pinned to its current version unless the EDL names one. Limits (200 clips, 3 hours, 500-character texts…) are refused with 400 naming the limit.
+         *
+         *     Access: permission `upload.video`, action `add`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        edl: components["schemas"]["VideoEdlInput"];
+                        /** @description the project the EDL comes from (the story it makes is linked to it) */
+                        projectId?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                id: string;
+                                projectId: string | null;
+                                /** @enum {string} */
+                                state: "queued" | "running" | "done" | "failed" | "cancelled";
+                                progress: number;
+                                /** @description why the render failed (a source that does not decode…) */
+                                error: string | null;
+                                /** @description the MP4 once done: the URL the editor replies with */
+                                videoUrl: string;
+                                /** @description copy: cut without re-encoding */
+                                method: ("copy" | "encode") | null;
+                                /** @description why it was re-encoded rather than copied */
+                                reason: string | null;
+                                durationSeconds: number | null;
+                                width: number | null;
+                                height: number | null;
+                                size: number | null;
+                                /** @description the story made of it */
+                                story: {
+                                    libraryId: string;
+                                    storyId: string;
+                                } | null;
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/video-edit/renders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A render's state and progress (0-100)
+         * @description Access: permission `upload.video`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                id: string;
+                                projectId: string | null;
+                                /** @enum {string} */
+                                state: "queued" | "running" | "done" | "failed" | "cancelled";
+                                progress: number;
+                                /** @description why the render failed (a source that does not decode…) */
+                                error: string | null;
+                                /** @description the MP4 once done: the URL the editor replies with */
+                                videoUrl: string;
+                                /** @description copy: cut without re-encoding */
+                                method: ("copy" | "encode") | null;
+                                /** @description why it was re-encoded rather than copied */
+                                reason: string | null;
+                                durationSeconds: number | null;
+                                width: number | null;
+                                height: number | null;
+                                size: number | null;
+                                /** @description the story made of it */
+                                story: {
+                                    libraryId: string;
+                                    storyId: string;
+                                } | null;
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a render: ffmpeg stops and nothing is stored
+         * @description Access: permission `upload.video`, action `add`.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                id: string;
+                                projectId: string | null;
+                                /** @enum {string} */
+                                state: "queued" | "running" | "done" | "failed" | "cancelled";
+                                progress: number;
+                                /** @description why the render failed (a source that does not decode…) */
+                                error: string | null;
+                                /** @description the MP4 once done: the URL the editor replies with */
+                                videoUrl: string;
+                                /** @description copy: cut without re-encoding */
+                                method: ("copy" | "encode") | null;
+                                /** @description why it was re-encoded rather than copied */
+                                reason: string | null;
+                                durationSeconds: number | null;
+                                width: number | null;
+                                height: number | null;
+                                size: number | null;
+                                /** @description the story made of it */
+                                story: {
+                                    libraryId: string;
+                                    storyId: string;
+                                } | null;
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/video-edit/renders/{id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The rendered MP4 (the caller's renders only; ranges for players)
+         * @description Access: permission `upload.video`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the MP4 */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description a byte range */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/video-edit/stories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a video story from a render's URL (the dialog's create-from-URL)
+         * @description Write access to the library. The render becomes a draft video story whose processing is queued (poll GET /video-trans-tasks with its URL until 100), with the EDL (`edit`) and sidecar captions (`captions`) as files of its version and the poster frame as its cover. Save it with POST /workflow-story-create/video/commit, or onto the story it edits with POST /workflow-story-create/newversion/video. A second call for the same render answers the same story; 409 `render_not_done` before the render has finished.
+         *
+         *     Access: permission `upload.video`, action `add`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the render's URL, as the editor replied with it */
+                        videoUrl: string;
+                        /**
+                         * @description default: material (the video library)
+                         * @default material
+                         */
+                        libraryId?: string;
+                        folderId?: string | null;
+                        /** @description default: the EDL's title */
+                        title?: string | null;
+                        /** @description the story being edited (it is saved as its next version): the sources are related to it */
+                        base?: {
+                            libraryId: string;
+                            storyId: string;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                libraryId: string;
+                                storyId: string;
+                                versionNo: number;
+                                renderId: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/video-edit/stories/{libraryId}/{storyId}/edl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The EDL a video story's version was rendered from, to reopen the edit
+         * @description 404 when the version was not made by the video editor.
+         *
+         *     Access: permission `search`, action `get`; `read` on the library `libraryId`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    versionNo?: number;
+                };
+                header?: never;
+                path: {
+                    libraryId: string;
+                    storyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["VideoEdlDraft"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/watermark-presets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Watermark presets, by name
+         * @description Access: any signed-in user.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description zero-based page number */
+                    page?: number;
+                    size?: number;
+                    keyword?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                content: components["schemas"]["WatermarkPreset"][];
+                                totalElements: number;
+                                size: number;
+                                /** @description zero-based page number */
+                                number: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a watermark preset
+         * @description Access: permission `manage.setting.watermark`, action `add`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        settings: components["schemas"]["WatermarkSettingsInput"];
+                        /** @description absent: keep the stored image; null: remove it */
+                        image?: {
+                            /** @description base64 of the PNG or JPEG (at most 2 MB) */
+                            data: string;
+                            /** @enum {string} */
+                            type: "image/png" | "image/jpeg";
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["WatermarkPreset"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/watermark-presets/{presetId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Edit a watermark preset (the download presets drawing it make their renditions again)
+         * @description Access: permission `manage.setting.watermark`, action `edit`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    presetId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        settings: components["schemas"]["WatermarkSettingsInput"];
+                        /** @description absent: keep the stored image; null: remove it */
+                        image?: {
+                            /** @description base64 of the PNG or JPEG (at most 2 MB) */
+                            data: string;
+                            /** @enum {string} */
+                            type: "image/png" | "image/jpeg";
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["WatermarkPreset"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a watermark preset (409 in_use while a download preset draws it)
+         * @description Access: permission `manage.setting.watermark`, action `delete`.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    presetId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/watermark-presets/{presetId}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The image of an image watermark
+         * @description Access: any signed-in user.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    presetId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description PNG or JPEG bytes */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/watermark-presets/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A sample picture with the watermark as set (JPEG): the settings page's live preview
+         * @description Access: any signed-in user.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        settings: components["schemas"]["WatermarkSettingsInput"];
+                        image?: {
+                            /** @description base64 of the PNG or JPEG (at most 2 MB) */
+                            data: string;
+                            /** @enum {string} */
+                            type: "image/png" | "image/jpeg";
+                        } | null;
+                        /**
+                         * Format: uuid
+                         * @description use this preset's stored image when `image` is absent
+                         */
+                        presetId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description JPEG bytes */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/download-presets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every download preset, by name (the settings screen)
+         * @description Access: permission `manage.setting.download`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description zero-based page number */
+                    page?: number;
+                    size?: number;
+                    keyword?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                content: components["schemas"]["DownloadPreset"][];
+                                totalElements: number;
+                                size: number;
+                                /** @description zero-based page number */
+                                number: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a download preset
+         * @description Access: permission `manage.setting.download`, action `add`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @enum {string} */
+                        storyType: "photo" | "video" | "audio";
+                        settings: components["schemas"]["RenditionSettingsInput"];
+                        watermarkPresetId: string | null;
+                        /** @description the roles that may use it; empty: every role */
+                        roleIds: string[];
+                        enabled: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["DownloadPreset"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/download-presets/usable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The enabled download presets the caller's role may use
+         * @description Access: any signed-in user.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description only the presets of this story type */
+                    storyType?: "photo" | "video" | "audio";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["DownloadPreset"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/download-presets/{presetId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Edit a download preset (its cached renditions are dropped)
+         * @description Access: permission `manage.setting.download`, action `edit`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    presetId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @enum {string} */
+                        storyType: "photo" | "video" | "audio";
+                        settings: components["schemas"]["RenditionSettingsInput"];
+                        watermarkPresetId: string | null;
+                        /** @description the roles that may use it; empty: every role */
+                        roleIds: string[];
+                        enabled: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["DownloadPreset"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a download preset and its renditions
+         * @description Access: permission `manage.setting.download`, action `delete`.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    presetId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/download-presets/{presetId}/renditions/{libraryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a preset's renditions of stories: their states, each new one made by a job
+         * @description Access: permission `upload.download`, action `get`; `read` on the library `libraryId`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    presetId: string;
+                    /** @description a library id such as `product` */
+                    libraryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        storyIds: string[];
+                        /** @description one story only: this version instead of the current one */
+                        versionNo?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["PresetRenditionState"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/download-presets/{presetId}/file/{libraryId}/{storyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a story's finished rendition (409 rendition_not_ready until its job is done)
+         * @description Access: permission `upload.download`, action `get`; `read` on the library `libraryId`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    versionNo?: number;
+                };
+                header?: never;
+                path: {
+                    presetId: string;
+                    /** @description a library id such as `product` */
+                    libraryId: string;
+                    storyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the rendition's bytes */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/download-presets/{presetId}/zip/{libraryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Several stories' finished renditions as one zip (up to 100 ids, comma-separated)
+         * @description Access: permission `upload.download`, action `get`; `read` on the library `libraryId`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    storyIds: string;
+                };
+                header?: never;
+                path: {
+                    presetId: string;
+                    /** @description a library id such as `product` */
+                    libraryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description a zip of the renditions */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/metadata-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Metadata templates, by name (the upload pages offer them)
+         * @description Access: any signed-in user.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description zero-based page number */
+                    page?: number;
+                    size?: number;
+                    keyword?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                content: components["schemas"]["MetadataTemplate"][];
+                                totalElements: number;
+                                size: number;
+                                /** @description zero-based page number */
+                                number: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a metadata template
+         * @description Access: permission `manage.setting.template`, action `add`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        description?: string | null;
+                        values: components["schemas"]["MetadataTemplateValuesInput"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["MetadataTemplate"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/metadata-templates/{templateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Edit a metadata template
+         * @description Access: permission `manage.setting.template`, action `edit`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    templateId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        description?: string | null;
+                        values: components["schemas"]["MetadataTemplateValuesInput"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["MetadataTemplate"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a metadata template
+         * @description Access: permission `manage.setting.template`, action `delete`.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    templateId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/metadata-templates/{templateId}/apply/{libraryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A template's values for the caller uploading into a library: {date}, {user}, {library} replaced
+         * @description Access: any signed-in user; `read` on the library `libraryId`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    templateId: string;
+                    /** @description a library id such as `product` */
+                    libraryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["MetadataTemplateValues"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -14216,8 +25521,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Creates an account (normal user, default role)
-         * @description Ten attempts per address per hour; then 429 with Retry-After.
+         * Creates an account under the administrator's registration setting
+         * @description Off: 403 registration_closed. Approval (a new installation's default): the account is created disabled with the setting's role and `pending: true`. Open: enabled at once. Ten attempts per address per hour; then 429 with Retry-After.
          */
         post: {
             parameters: {
@@ -14252,6 +25557,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -14367,6 +25681,101 @@ export interface components {
             lastAccessTime: string | null;
             createTime: string;
         };
+        RegistrationSettingsInput: {
+            /**
+             * @description off: nobody registers; approval: new accounts wait, disabled, for an administrator; open: enabled at once
+             * @enum {string}
+             */
+            mode: "off" | "approval" | "open";
+            /** @description the role a registered account gets */
+            defaultRoleId: string;
+            updatedBy: string | null;
+            updatedAt: string;
+        };
+        PropertyRuleInput: {
+            /** @description a story property's name (a key of a story's `properties`) */
+            property: string;
+            visible: boolean;
+            /** @description ignored (false) when not visible */
+            editable: boolean;
+        };
+        ActionRuleConditionsInput: {
+            /** @description the story is in one of these libraries */
+            libraryIds?: string[];
+            types?: ("photo" | "video" | "audio" | "composite")[];
+            /** @description the story has one of these tags (tagged: the change added one) */
+            tags?: string[];
+            /** @description in the title, caption or keywords, any case */
+            keyword?: string;
+            /** @description one of the story's authors */
+            authors?: string[];
+        };
+        ActionRuleStepInput: {
+            /** @constant */
+            kind: "publish";
+            channelIds: string[];
+        } | {
+            /** @constant */
+            kind: "template";
+            /** Format: uuid */
+            templateId: string;
+        } | {
+            /** @constant */
+            kind: "rendition";
+            /** Format: uuid */
+            presetId: string;
+        } | {
+            /** @constant */
+            kind: "webhook";
+            /**
+             * Format: uri
+             * @description POSTed a JSON body signed with HMAC-SHA256 (X-Dams-Signature: sha256=<hex>)
+             */
+            url: string;
+            /** @default 10000 */
+            timeoutMs: number;
+            secretSet: boolean;
+        };
+        ActionRuleInput: {
+            id: string;
+            name: string;
+            enabled: boolean;
+            /** @enum {string} */
+            trigger: "committed" | "published" | "tagged";
+            conditions: components["schemas"]["ActionRuleConditionsInput"];
+            steps: components["schemas"]["ActionRuleStepInput"][];
+            ownerId: string;
+            /** @description the newest run, if any */
+            lastRun: {
+                /** @enum {string} */
+                state: "queued" | "running" | "succeeded" | "failed";
+                createdAt: string;
+            } | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        ActionRunInput: {
+            id: string;
+            ruleId: string;
+            /** @enum {string} */
+            trigger: "committed" | "published" | "tagged";
+            libraryId: string;
+            storyId: string;
+            storyTitle: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "failed";
+            steps: {
+                /** @enum {string} */
+                kind: "publish" | "template" | "rendition" | "webhook";
+                ok: boolean;
+                detail: string;
+            }[];
+            error: string | null;
+            startedAt: string | null;
+            finishedAt: string | null;
+            durationMs: number | null;
+            createdAt: string;
+        };
         ApiTokenInput: {
             id: string;
             name: string;
@@ -14376,6 +25785,41 @@ export interface components {
             lastUsedAt: string | null;
             expiresAt: string | null;
             revokedAt: string | null;
+        };
+        AuditRecordInput: {
+            id: number;
+            at: string;
+            actorId: string | null;
+            actorName: string | null;
+            ip: string | null;
+            userAgent: string | null;
+            action: string;
+            targetType: string;
+            targetId: string | null;
+            targetLabel: string | null;
+            /** @enum {string} */
+            result: "ok" | "denied" | "failed";
+            before: {
+                [key: string]: unknown;
+            } | null;
+            after: {
+                [key: string]: unknown;
+            } | null;
+            details: {
+                [key: string]: unknown;
+            } | null;
+        };
+        AuditPageInput: {
+            content: components["schemas"]["AuditRecordInput"][];
+            size: number;
+            /** @description the cursor of the next (older) page; null on the last one */
+            next: string | null;
+        };
+        AuditSettingsInput: {
+            /** @description rows older than this many days are pruned; null keeps all */
+            retentionDays: number | null;
+            updatedBy: string | null;
+            updatedAt: string | null;
         };
         LoginUserInput: {
             uuid: string;
@@ -14502,11 +25946,236 @@ export interface components {
             createTime: string;
             updateTime: string;
         };
-        EmbedConfigInput: {
-            /** @description origins (scheme://host[:port]) allowed to frame the embeddable pages and exchange messages with them */
-            origins: string[];
-            /** @description the pages they may frame */
-            paths: string[];
+        /**
+         * @description the download preset delivered per story type (its own watermark included); none: the original
+         * @default {}
+         */
+        ChannelPresetsInput: {
+            photo?: string | null;
+            video?: string | null;
+            audio?: string | null;
+        };
+        ChannelWriteInput: {
+            /** @constant */
+            kind: "http";
+            settings: {
+                /**
+                 * Format: uri
+                 * @description where items are POSTed (http or https); private addresses need DAMS_CHANNEL_ALLOW_PRIVATE
+                 */
+                url: string;
+                /** @default 15000 */
+                timeoutMs: number;
+                /**
+                 * @description the header that carries `sha256=<hex HMAC-SHA256 of the body>` when a secret is set
+                 * @default X-Dams-Signature
+                 */
+                signatureHeader: string;
+                /**
+                 * @description POST the renditions before the item
+                 * @default true
+                 */
+                sendFiles: boolean;
+            };
+            name: string;
+            /**
+             * @description ninjs (IPTC JSON), newsml (NewsML-G2 XML) or original (+ XMP sidecar)
+             * @enum {string}
+             */
+            format: "ninjs" | "newsml" | "original";
+            /** @default true */
+            enabled: boolean;
+            presets?: components["schemas"]["ChannelPresetsInput"];
+            /**
+             * @description which story field fills each field of the item (default: headline ← title, description ← caption…)
+             * @default {}
+             */
+            fieldMapping: {
+                [key: string]: string;
+            };
+            /** @description write-only: a value sets a field, null clears it, an absent field is kept */
+            credentials?: {
+                [key: string]: string | null;
+            };
+        } | {
+            /** @constant */
+            kind: "folder";
+            settings: {
+                /**
+                 * Format: starts_with
+                 * @description a directory on the server
+                 */
+                path: string;
+            };
+            name: string;
+            /**
+             * @description ninjs (IPTC JSON), newsml (NewsML-G2 XML) or original (+ XMP sidecar)
+             * @enum {string}
+             */
+            format: "ninjs" | "newsml" | "original";
+            /** @default true */
+            enabled: boolean;
+            presets?: components["schemas"]["ChannelPresetsInput"];
+            /**
+             * @description which story field fills each field of the item (default: headline ← title, description ← caption…)
+             * @default {}
+             */
+            fieldMapping: {
+                [key: string]: string;
+            };
+            /** @description write-only: a value sets a field, null clears it, an absent field is kept */
+            credentials?: {
+                [key: string]: string | null;
+            };
+        } | {
+            /** @constant */
+            kind: "sftp";
+            settings: {
+                host: string;
+                /** @default 22 */
+                port: number;
+                username: string;
+                /** @default . */
+                directory: string;
+                /** @description when set, a server with another host key is refused */
+                hostKeySha256?: string;
+                /** @default 15000 */
+                timeoutMs: number;
+            };
+            name: string;
+            /**
+             * @description ninjs (IPTC JSON), newsml (NewsML-G2 XML) or original (+ XMP sidecar)
+             * @enum {string}
+             */
+            format: "ninjs" | "newsml" | "original";
+            /** @default true */
+            enabled: boolean;
+            presets?: components["schemas"]["ChannelPresetsInput"];
+            /**
+             * @description which story field fills each field of the item (default: headline ← title, description ← caption…)
+             * @default {}
+             */
+            fieldMapping: {
+                [key: string]: string;
+            };
+            /** @description write-only: a value sets a field, null clears it, an absent field is kept */
+            credentials?: {
+                [key: string]: string | null;
+            };
+        } | {
+            /** @constant */
+            kind: "s3";
+            settings: {
+                /** Format: uri */
+                endpoint?: string;
+                /** @default us-east-1 */
+                region: string;
+                bucket: string;
+                /** @default  */
+                prefix: string;
+                /** @default true */
+                forcePathStyle: boolean;
+            };
+            name: string;
+            /**
+             * @description ninjs (IPTC JSON), newsml (NewsML-G2 XML) or original (+ XMP sidecar)
+             * @enum {string}
+             */
+            format: "ninjs" | "newsml" | "original";
+            /** @default true */
+            enabled: boolean;
+            presets?: components["schemas"]["ChannelPresetsInput"];
+            /**
+             * @description which story field fills each field of the item (default: headline ← title, description ← caption…)
+             * @default {}
+             */
+            fieldMapping: {
+                [key: string]: string;
+            };
+            /** @description write-only: a value sets a field, null clears it, an absent field is kept */
+            credentials?: {
+                [key: string]: string | null;
+            };
+        } | {
+            /** @constant */
+            kind: "email";
+            settings: {
+                host: string;
+                /** @default 587 */
+                port: number;
+                /**
+                 * @description TLS from the start (port 465); otherwise STARTTLS when offered
+                 * @default false
+                 */
+                secure: boolean;
+                /** @default false */
+                requireTls: boolean;
+                /** Format: email */
+                from: string;
+                to: string[];
+                /** @default true */
+                attachFiles: boolean;
+                /** @default 15000 */
+                timeoutMs: number;
+            };
+            name: string;
+            /**
+             * @description ninjs (IPTC JSON), newsml (NewsML-G2 XML) or original (+ XMP sidecar)
+             * @enum {string}
+             */
+            format: "ninjs" | "newsml" | "original";
+            /** @default true */
+            enabled: boolean;
+            presets?: components["schemas"]["ChannelPresetsInput"];
+            /**
+             * @description which story field fills each field of the item (default: headline ← title, description ← caption…)
+             * @default {}
+             */
+            fieldMapping: {
+                [key: string]: string;
+            };
+            /** @description write-only: a value sets a field, null clears it, an absent field is kept */
+            credentials?: {
+                [key: string]: string | null;
+            };
+        };
+        ChannelInput: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "http" | "folder" | "sftp" | "s3" | "email";
+            /** @enum {string} */
+            format: "ninjs" | "newsml" | "original";
+            enabled: boolean;
+            settings: {
+                [key: string]: unknown;
+            };
+            fieldMapping: {
+                [key: string]: string;
+            };
+            presets: {
+                photo?: string;
+                video?: string;
+                audio?: string;
+            };
+            /** @description which credential fields hold a value (the values never leave) */
+            credentialsSet: string[];
+            createdAt: string;
+            updatedAt: string;
+        };
+        ChannelOptionInput: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "http" | "folder" | "sftp" | "s3" | "email";
+            /** @enum {string} */
+            format: "ninjs" | "newsml" | "original";
+        };
+        ChannelTestResultInput: {
+            ok: boolean;
+            /** @description what was tried and what answered, in English */
+            reason: string;
+            durationMs: number;
         };
         LibraryInput: {
             id: string;
@@ -14515,87 +26184,95 @@ export interface components {
             kind: "default" | "download" | "personal" | "department" | "publish";
             description: string | null;
             sort: number;
+            /** @description when it was archived (read-only, no new stories), or null */
+            archivedAt: string | null;
             /**
              * @description the caller's level on the library
              * @enum {string}
              */
             level: "read" | "write" | "manage";
         };
-        FolderInput: {
+        DiskNodeInput: {
             id: string;
-            libraryId: string;
+            /** @description the folder it is in; null at the owner's root */
             parentId: string | null;
-            name: string;
-            sort: number;
-            createdAt: string;
-            updatedAt: string;
-        };
-        FolderNodeInput: {
-            id: string;
-            libraryId: string;
-            parentId: string | null;
-            name: string;
-            sort: number;
-            createdAt: string;
-            updatedAt: string;
-            children: components["schemas"]["FolderNodeInput"][];
-        };
-        JobInput: {
-            id: string;
-            /** @description the job definition, e.g. media.thumbnails */
-            name: string;
-            /** @description the job's input: ids, never blobs */
-            payload: unknown;
             /** @enum {string} */
-            state: "queued" | "running" | "succeeded" | "dead" | "cancelled";
-            /** @description attempts started so far */
-            attempts: number;
-            maxAttempts: number;
-            /** @description not claimed before this time (the backoff after a failure) */
-            runAt: string;
-            /** @description the worker holding a running job */
-            leaseOwner: string | null;
-            leaseExpiresAt: string | null;
-            progress: number;
-            /** @description the reason of the last failure */
-            lastError: string | null;
-            dedupeKey: string | null;
-            /** @description a running job asked to stop; it ends cancelled */
-            cancelRequested: boolean;
+            kind: "folder" | "file";
+            name: string;
+            /** @description bytes (0 for a folder) */
+            size: number;
+            /** @description the type found from the content; application/octet-stream when unknown */
+            mime: string | null;
+            ownerId: string;
             createdAt: string;
-            startedAt: string | null;
-            finishedAt: string | null;
             updatedAt: string;
+            trashedAt: string | null;
+            /**
+             * @description what the caller may do with it
+             * @enum {string}
+             */
+            access: "owner" | "view" | "download" | "edit";
         };
-        /** @description counts over the whole filtered result, most frequent first, at most 50 values each */
-        SearchFacetsInput: {
-            /** @description photo, video, audio, composite */
-            type: {
-                value: string;
-                count: number;
+        DiskListInput: {
+            folder: components["schemas"]["DiskNodeInput"] | null;
+            /** @description from the top the caller may reach */
+            path: {
+                id: string;
+                name: string;
             }[];
-            /** @description library ids (only readable ones) */
-            library: {
-                value: string;
-                count: number;
+            /** @description folders first, then files, by name */
+            items: components["schemas"]["DiskNodeInput"][];
+        };
+        DiskUsageInput: {
+            /** @description the trash included */
+            usedBytes: number;
+            quotaBytes: number;
+        };
+        DiskSentFileInput: {
+            nodeId: string;
+            name: string;
+            story?: {
+                libraryId: string;
+                storyId: string;
+                versionNo: number;
+            };
+            duplicates?: {
+                libraryId: string;
+                storyId: string;
+                title: string;
             }[];
-            /** @description YYYY-MM of the captured date, else the upload date */
-            month: {
-                value: string;
-                count: number;
-            }[];
-            author: {
-                value: string;
-                count: number;
-            }[];
-            source: {
-                value: string;
-                count: number;
-            }[];
-            tag: {
-                value: string;
-                count: number;
-            }[];
+            error?: {
+                code: string;
+                msg: string;
+            };
+        };
+        DiskShareInput: {
+            id: string;
+            nodeId: string;
+            nodeName: string;
+            /** @enum {string} */
+            nodeKind: "folder" | "file";
+            /** @enum {string} */
+            granteeKind: "user" | "role" | "everyone";
+            granteeId: string;
+            granteeName: string;
+            /** @enum {string} */
+            level: "view" | "download" | "edit";
+            createdAt: string;
+        };
+        DiskSharedWithMeInput: {
+            shareId: string;
+            /** @enum {string} */
+            level: "view" | "download" | "edit";
+            ownerName: string;
+            sharedAt: string;
+            node: components["schemas"]["DiskNodeInput"];
+        };
+        EmbedConfigInput: {
+            /** @description origins (scheme://host[:port]) allowed to frame the embeddable pages and exchange messages with them */
+            origins: string[];
+            /** @description the pages they may frame */
+            paths: string[];
         };
         StoryInput: {
             id: string;
@@ -14703,14 +26380,6 @@ export interface components {
             distance: number | null;
             stories: components["schemas"]["StoryInput"][];
         };
-        StoryRelationInput: {
-            id: string;
-            type: string;
-            /** @enum {string} */
-            direction: "outgoing" | "incoming";
-            createdAt: string;
-            story: components["schemas"]["StoryInput"];
-        };
         UsedInfoInput: {
             photo: number;
             video: number;
@@ -14729,6 +26398,117 @@ export interface components {
             details: {
                 [key: string]: unknown;
             };
+        };
+        FavoriteInput: {
+            libraryId: string;
+            storyId: string;
+            type: string;
+            createdAt: string;
+            story: components["schemas"]["StoryInput"];
+        };
+        FolderInput: {
+            id: string;
+            libraryId: string;
+            parentId: string | null;
+            name: string;
+            sort: number;
+            createdAt: string;
+            updatedAt: string;
+        };
+        FolderNodeInput: {
+            id: string;
+            libraryId: string;
+            parentId: string | null;
+            name: string;
+            sort: number;
+            createdAt: string;
+            updatedAt: string;
+            children: components["schemas"]["FolderNodeInput"][];
+        };
+        JobInput: {
+            id: string;
+            /** @description the job definition, e.g. media.thumbnails */
+            name: string;
+            /** @description the job's input: ids, never blobs */
+            payload: unknown;
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "dead" | "cancelled";
+            /** @description attempts started so far */
+            attempts: number;
+            maxAttempts: number;
+            /** @description not claimed before this time (the backoff after a failure) */
+            runAt: string;
+            /** @description the worker holding a running job */
+            leaseOwner: string | null;
+            leaseExpiresAt: string | null;
+            progress: number;
+            /** @description the reason of the last failure */
+            lastError: string | null;
+            dedupeKey: string | null;
+            /** @description a running job asked to stop; it ends cancelled */
+            cancelRequested: boolean;
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+            updatedAt: string;
+        };
+        JobStateCountsInput: {
+            queued: number;
+            running: number;
+            succeeded: number;
+            dead: number;
+            cancelled: number;
+        };
+        JobSummaryInput: {
+            /** @description jobs in each state, every name together */
+            byState: components["schemas"]["JobStateCountsInput"];
+            /** @description per job name, its jobs in each state */
+            byName: {
+                name: string;
+                counts: components["schemas"]["JobStateCountsInput"];
+                total: number;
+            }[];
+        };
+        JobWorkerInput: {
+            /** @description host:pid:random, as in a running job's leaseOwner */
+            id: string;
+            host: string;
+            pid: number;
+            /** @description jobs it runs at once */
+            concurrency: number;
+            /** @description jobs it was running at its last heartbeat */
+            running: number;
+            startedAt: string;
+            /** @description its last heartbeat (every 5 s while it runs) */
+            lastSeenAt: string;
+            stoppedAt: string | null;
+            /**
+             * @description lost: no heartbeat for 30 s and not stopped cleanly
+             * @enum {string}
+             */
+            status: "running" | "stopped" | "lost";
+        };
+        LibrarySettingsInput: {
+            /** @description the library's code */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "default" | "download" | "personal" | "department" | "publish";
+            description: string | null;
+            sort: number;
+            defaultFolderId: string | null;
+            defaultFolderName: string | null;
+            storyTypes: ("photo" | "video" | "audio" | "composite")[] | null;
+            templateId: string | null;
+            bucketId: string | null;
+            /** @description when it was archived (it takes no new stories), or null */
+            archivedAt: string | null;
+            /** @description stories in it, drafts and trash included */
+            storyCount: number;
+            /** @description a library the system needs (product, material): never archived or deleted */
+            builtIn: boolean;
+            createTime: string;
+            updateTime: string | null;
         };
         StoryProcessingInput: {
             /**
@@ -14771,6 +26551,143 @@ export interface components {
             hidden: boolean;
             children: components["schemas"]["MenuItemInput"][];
         };
+        MetadataTemplateValuesInput: {
+            title?: string;
+            caption?: string;
+            keywords?: string[];
+            tags?: string[];
+            authors?: string[];
+            source?: string;
+            theme?: string;
+            category?: string;
+            /** @description custom properties by key: credit, copyright, usage terms, city… */
+            properties?: {
+                [key: string]: string;
+            };
+        };
+        MetadataTemplateInput: {
+            id: string;
+            name: string;
+            description: string | null;
+            values: components["schemas"]["MetadataTemplateValuesInput"];
+            createdAt: string;
+            updatedAt: string;
+        };
+        StorageMonitorInput: {
+            /** @description the whole store */
+            totals: {
+                stories: number;
+                files: number;
+                bytes: number;
+                /** @description the current versions' originals */
+                original: {
+                    files: number;
+                    bytes: number;
+                };
+                /** @description thumbnails, previews, proxies… of the current versions */
+                rendition: {
+                    files: number;
+                    bytes: number;
+                };
+                /** @description every file of older versions */
+                version: {
+                    files: number;
+                    bytes: number;
+                };
+            };
+            byLibrary: {
+                libraryId: string;
+                libraryName: string | null;
+                stories: number;
+                files: number;
+                bytes: number;
+                /** @description bytes */
+                original: number;
+                /** @description bytes */
+                rendition: number;
+                /** @description bytes */
+                version: number;
+            }[];
+            byType: {
+                /** @enum {string} */
+                type: "photo" | "video" | "audio" | "composite";
+                stories: number;
+                files: number;
+                bytes: number;
+            }[];
+            /** @description files and bytes added per day, oldest first */
+            growth: {
+                day: string;
+                files: number;
+                bytes: number;
+            }[];
+            /** @description the local volumes (fs.statfs); blobs in S3 have none */
+            volumes: {
+                /** @description what lives there: data (database, uploads) or blobs */
+                name: string;
+                path: string;
+                totalBytes: number;
+                /** @description available to the server's user */
+                freeBytes: number;
+            }[];
+        };
+        DataMonitorInput: {
+            /** @description every story, now */
+            stories: number;
+            byType: {
+                /** @enum {string} */
+                type: "photo" | "video" | "audio" | "composite";
+                stories: number;
+            }[];
+            byStatus: {
+                /** @enum {string} */
+                status: "draft" | "committed" | "published";
+                stories: number;
+            }[];
+            byLibrary: {
+                libraryId: string;
+                libraryName: string | null;
+                stories: number;
+            }[];
+            /** @description every day of the period, oldest first */
+            perDay: {
+                /** @description YYYY-MM-DD (UTC) */
+                day: string;
+                /** @description stories made that day that still exist */
+                stories: number;
+                /** @description stories created that day (the action trail; deleted ones too) */
+                uploads: number;
+                /** @description drafts committed that day */
+                commits: number;
+            }[];
+            /** @description the period's stories' authors, most stories first (at most 10) */
+            topAuthors: {
+                name: string;
+                stories: number;
+            }[];
+            /** @description the period's stories' sources, most stories first (at most 10) */
+            topSources: {
+                name: string;
+                stories: number;
+            }[];
+        };
+        UsageRowInput: {
+            /** @description the story's, user's or library's id; the author's or source's name */
+            key: string;
+            /** @description the story's title, the user's or library's name */
+            label: string | null;
+            downloads: number;
+            publishes: number;
+            /** @description share links made in the period with the story (per maker for users) */
+            shares: number;
+        };
+        UnusedStoryInput: {
+            id: string;
+            libraryId: string;
+            title: string;
+            authors: string[];
+            source: string | null;
+        };
         SignInInteractionInput: {
             uid: string;
             /** @description what the provider asks for: login, or consent */
@@ -14791,6 +26708,8 @@ export interface components {
             uuid: string;
             username: string;
             name: string;
+            /** @description true: the account waits, disabled, until an administrator enables it */
+            pending: boolean;
         };
         AuthConfigInput: {
             issuer: string;
@@ -14804,10 +26723,474 @@ export interface components {
             redirectUri: string;
             /** @description send as `resource` in the authorization and token requests */
             resource?: string;
+            /**
+             * @description the embedded sign-in's self-registration: off, approval (accounts wait for an administrator) or open
+             * @enum {string}
+             */
+            registration?: "off" | "approval" | "open";
         };
         LogoutResultInput: {
             /** @description the issuer's logout page, for the browser to visit when the issuer is external */
             endSessionEndpoint: string | null;
+        };
+        RenditionSettingsInput: {
+            /** @enum {string} */
+            format: "jpeg" | "webp" | "png" | "avif" | "mp4" | "aac" | "mp3";
+            /** @description null: no limit */
+            maxWidth: number | null;
+            maxHeight: number | null;
+            /** @description photos: encoder quality */
+            quality: number;
+            /** @description photos: convert to sRGB and embed its profile */
+            srgb: boolean;
+            /**
+             * @description all: every tag kept; rights: IPTC credit, caption and copyright only (the default); none: nothing
+             * @enum {string}
+             */
+            metadata: "all" | "rights" | "none";
+            videoBitrateKbps: number;
+            audioBitrateKbps: number;
+        };
+        DownloadPresetInput: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            storyType: "photo" | "video" | "audio";
+            settings: components["schemas"]["RenditionSettingsInput"];
+            watermarkPresetId: string | null;
+            roleIds: string[];
+            enabled: boolean;
+            revision: number;
+            createdAt: string;
+            updatedAt: string;
+        };
+        PresetRenditionStateInput: {
+            storyId: string;
+            versionNo: number;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            mime: string | null;
+            size: number | null;
+            width: number | null;
+            height: number | null;
+            error: string | null;
+        };
+        WatermarkSettingsInput: {
+            /** @description 1 image, 2 text */
+            type: 1 | 2;
+            /** @enum {string} */
+            position: "upper-left" | "upper-right" | "lower-right" | "lower-left" | "center" | "arbitrary";
+            opacity: number;
+            /** @description left edge of the box for the arbitrary position, in pixels */
+            x: number;
+            y: number;
+            /** @description image mark: percent of the image's own size */
+            sizePercent: number;
+            /** @description text mark: at most 100 characters */
+            text: string;
+            textWidth: number;
+            fontSize: number;
+            /** @enum {string} */
+            fontFamily: "Microsoft YaHei" | "SimSun" | "SimHei" | "KaiTi" | "FangSong" | "Arial" | "Helvetica" | "Times New Roman" | "Georgia" | "Verdana" | "Tahoma" | "Courier New" | "Impact";
+            color: string;
+            background: string;
+        };
+        WatermarkPresetInput: {
+            id: string;
+            name: string;
+            settings: components["schemas"]["WatermarkSettingsInput"];
+            /** @description the image mark's type and size; GET …/image for its bytes */
+            image: {
+                type: string;
+                width: number;
+                height: number;
+            } | null;
+            revision: number;
+            createdAt: string;
+            updatedAt: string;
+        };
+        DeliveryInput: {
+            /** @description the delivery id: the same on every attempt, sent as X-Dams-Delivery */
+            id: string;
+            channelId: string;
+            channelName: string | null;
+            libraryId: string;
+            storyId: string;
+            storyTitle: string;
+            versionNo: number;
+            /** @enum {string} */
+            action: "publish" | "kill";
+            /** @enum {string} */
+            state: "pending" | "in_progress" | "retrying" | "succeeded" | "cancelled" | "failed";
+            attempts: number;
+            lastError: string | null;
+            jobId: string | null;
+            notBefore: string | null;
+            startedAt: string | null;
+            finishedAt: string | null;
+            durationMs: number | null;
+            createdBy: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        PublishRecordInput: {
+            id: string;
+            libraryId: string;
+            storyId: string;
+            versionNo: number;
+            channel: string | null;
+            note: string | null;
+            status: string;
+            publishedBy: string | null;
+            publishedAt: string;
+            deliveries: {
+                /** @description the delivery id: the same on every attempt, sent as X-Dams-Delivery */
+                id: string;
+                channelId: string;
+                libraryId: string;
+                storyId: string;
+                storyTitle: string;
+                versionNo: number;
+                /** @enum {string} */
+                action: "publish" | "kill";
+                /** @enum {string} */
+                state: "pending" | "in_progress" | "retrying" | "succeeded" | "cancelled" | "failed";
+                attempts: number;
+                lastError: string | null;
+                jobId: string | null;
+                notBefore: string | null;
+                startedAt: string | null;
+                finishedAt: string | null;
+                durationMs: number | null;
+                createdBy: string | null;
+                createdAt: string;
+                updatedAt: string;
+            }[];
+            embargoUntil: string | null;
+        };
+        StoryDeliveriesInput: {
+            embargoUntil: string | null;
+            deliveries: components["schemas"]["DeliveryInput"][];
+        };
+        ChannelDeliveryStatsInput: {
+            channelId: string;
+            channelName: string;
+            total: number;
+            succeeded: number;
+            failed: number;
+            open: number;
+            /** @description succeeded / (succeeded + failed); null before any finished */
+            successRate: number | null;
+            lastError: string | null;
+            lastErrorAt: string | null;
+            /** @description the newest delivery's state */
+            lastState: ("pending" | "in_progress" | "retrying" | "succeeded" | "cancelled" | "failed") | null;
+            /** @description when the newest delivery last changed */
+            lastAt: string | null;
+        };
+        StoryRelationInput: {
+            id: string;
+            type: string;
+            /** @enum {string} */
+            direction: "outgoing" | "incoming";
+            createdAt: string;
+            story: components["schemas"]["StoryInput"];
+        };
+        /** @description counts over the whole filtered result, most frequent first, at most 50 values each */
+        SearchFacetsInput: {
+            /** @description photo, video, audio, composite */
+            type: {
+                value: string;
+                count: number;
+            }[];
+            /** @description library ids (only readable ones) */
+            library: {
+                value: string;
+                count: number;
+            }[];
+            /** @description YYYY-MM of the captured date, else the upload date */
+            month: {
+                value: string;
+                count: number;
+            }[];
+            author: {
+                value: string;
+                count: number;
+            }[];
+            source: {
+                value: string;
+                count: number;
+            }[];
+            tag: {
+                value: string;
+                count: number;
+            }[];
+        };
+        ShareTokenInput: {
+            /** Format: uuid */
+            id: string;
+            /** @description shown once; only its sha256 is stored */
+            token: string;
+            /** @description the visitor page: /share/storyPreview?token=… */
+            url: string;
+            /** @description null: never expires */
+            expiresAt: string | null;
+        };
+        ShareTargetInput: {
+            /** @constant */
+            kind: "story";
+            /** @description a library id such as `product` */
+            libraryId: string;
+            /** Format: uuid */
+            storyId: string;
+        } | {
+            /** @constant */
+            kind: "stories";
+            stories: {
+                /** @description a library id such as `product` */
+                libraryId: string;
+                /** Format: uuid */
+                storyId: string;
+            }[];
+        } | {
+            /** @constant */
+            kind: "folder";
+            /** @description a library id such as `product` */
+            libraryId: string;
+            /** Format: uuid */
+            folderId: string;
+        } | {
+            /** @constant */
+            kind: "search";
+            /** @description the search list's query (GET /stories), as its parameters: fulltext, libraryId, types… */
+            query: {
+                [key: string]: string | number | boolean;
+            };
+        };
+        CreateShareInput: {
+            target: components["schemas"]["ShareTargetInput"];
+            /** @description shown to visitors; default: the story's or folder's name */
+            title?: string;
+            /** @description a note to the visitor */
+            message?: string | null;
+            /** @description when the link stops working; default in 7 days; null: never (when the administrator allows it) */
+            expiresAt?: string | null;
+            /** @description visitors give it first; null: none */
+            password?: string | null;
+            viewLimit?: number | null;
+            downloadLimit?: number | null;
+            /**
+             * @description what visitors may download: nothing, previews (default), the original
+             * @enum {string}
+             */
+            downloadPolicy?: "none" | "preview" | "original";
+            /**
+             * @description basic (caption and credit, default) or all
+             * @enum {string}
+             */
+            metadata?: "basic" | "all";
+            /** @description show GPS and camera serial numbers with `all` metadata (default: stripped) */
+            keepLocation?: boolean;
+        };
+        UpdateShareInput: {
+            /** @description shown to visitors; default: the story's or folder's name */
+            title?: string;
+            /** @description a note to the visitor */
+            message?: string | null;
+            /** @description when the link stops working; default in 7 days; null: never (when the administrator allows it) */
+            expiresAt?: string | null;
+            /** @description visitors give it first; null: none */
+            password?: string | null;
+            viewLimit?: number | null;
+            downloadLimit?: number | null;
+            /**
+             * @description what visitors may download: nothing, previews (default), the original
+             * @enum {string}
+             */
+            downloadPolicy?: "none" | "preview" | "original";
+            /**
+             * @description basic (caption and credit, default) or all
+             * @enum {string}
+             */
+            metadata?: "basic" | "all";
+            /** @description show GPS and camera serial numbers with `all` metadata (default: stripped) */
+            keepLocation?: boolean;
+        };
+        ShareItemInput: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "story" | "stories" | "folder" | "search";
+            title: string;
+            message: string | null;
+            libraryId: string | null;
+            folderId: string | null;
+            /** @description stories of a story list; null for folders and searches */
+            storyCount: number | null;
+            hasPassword: boolean;
+            expiresAt: string | null;
+            viewLimit: number | null;
+            downloadLimit: number | null;
+            views: number;
+            downloads: number;
+            /** @enum {string} */
+            downloadPolicy: "none" | "preview" | "original";
+            /** @enum {string} */
+            metadata: "basic" | "all";
+            keepLocation: boolean;
+            createdBy: string | null;
+            createdAt: string;
+            revokedAt: string | null;
+            lastVisitAt: string | null;
+            /** @enum {string} */
+            state: "active" | "expired" | "revoked" | "used-up";
+        };
+        ShareSettingsInput: {
+            /** @description the longest expiry a share may have */
+            maxDays: number;
+            /** @description whether a share may never expire */
+            allowNever: boolean;
+        };
+        ShareVisitorStoryInput: {
+            storyId: string;
+            type: string;
+            title: string;
+            caption: string;
+            /** @description authors, and the source */
+            credit: string;
+            width: number | null;
+            height: number | null;
+            duration: number | null;
+            thumbnail: string | null;
+            /** @description the photo's preview or the video's/audio's proxy to play */
+            preview: {
+                role: string;
+                mime: string;
+                width: number | null;
+                height: number | null;
+                /** @description signed for this share, short-lived */
+                url: string;
+            } | null;
+            poster: string | null;
+            /** @description null when the share allows no download of this story */
+            downloadUrl: string | null;
+            /** @description with `all` metadata: the rest of the fields */
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            /** @description a composite's members, in order */
+            members: {
+                storyId: string;
+                type: string;
+                title: string;
+                caption: string;
+                /** @description authors, and the source */
+                credit: string;
+                width: number | null;
+                height: number | null;
+                duration: number | null;
+                thumbnail: string | null;
+                /** @description the photo's preview or the video's/audio's proxy to play */
+                preview: {
+                    role: string;
+                    mime: string;
+                    width: number | null;
+                    height: number | null;
+                    /** @description signed for this share, short-lived */
+                    url: string;
+                } | null;
+                poster: string | null;
+                /** @description null when the share allows no download of this story */
+                downloadUrl: string | null;
+                /** @description with `all` metadata: the rest of the fields */
+                metadata: {
+                    [key: string]: unknown;
+                } | null;
+            }[];
+        };
+        ShareVisitorViewInput: {
+            /** @enum {string} */
+            kind: "story" | "stories" | "folder" | "search";
+            title: string;
+            message: string | null;
+            /** @description a password is needed (POST /shared/unlock) before anything else */
+            locked: boolean;
+            expiresAt: string | null;
+            /** @enum {string} */
+            downloadPolicy: "none" | "preview" | "original";
+            /** @description every allowed file in one zip, when the share allows downloads */
+            zipUrl: string | null;
+            /** @description who shared it (their display name) */
+            owner: string;
+            stories: components["schemas"]["ShareVisitorStoryInput"][];
+            /** @description a folder or search with more stories than one page shows */
+            truncated: boolean;
+        };
+        StorageTargetInput: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "local" | "s3";
+            /** @description the configured storage (DAMS_STORAGE): never edited or deleted */
+            builtIn: boolean;
+            /** @description where the new originals of libraries without a target of their own go */
+            isDefault: boolean;
+            directory: string | null;
+            endpoint: string | null;
+            region: string | null;
+            bucket: string | null;
+            prefix: string | null;
+            pathStyle: boolean | null;
+            accessKeyId: string | null;
+            /** @description whether a secret access key is stored (it is never returned) */
+            secretSet: boolean;
+            /** @description libraries whose new originals go here */
+            libraries: number;
+            files: number | null;
+            createTime: string | null;
+            updateTime: string | null;
+        };
+        StorageTargetTestInput: {
+            ok: boolean;
+            /** @description why it failed, as a code */
+            reason: ("unreachable" | "bad_credentials" | "no_such_bucket" | "not_writable" | "failed") | null;
+            /** @description what was tried and what answered, in English */
+            message: string;
+            durationMs: number;
+        };
+        StorageMoveInput: {
+            id: string;
+            libraryId: string;
+            targetId: string;
+            targetName: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "failed";
+            totalFiles: number;
+            movedFiles: number;
+            movedBytes: number;
+            error: string | null;
+            createTime: string;
+            finishTime: string | null;
+        };
+        StorageSettingsInput: {
+            /** @description where libraries without a target of their own put new originals */
+            defaultTargetId: string;
+            targets: {
+                id: string;
+                name: string;
+                /** @enum {string} */
+                kind: "local" | "s3";
+            }[];
+            libraries: {
+                libraryId: string;
+                name: string;
+                /** @description its own target, or null: the default */
+                bucketId: string | null;
+                /** @description where its new originals go now */
+                targetId: string;
+                /** @description its latest move */
+                move: components["schemas"]["StorageMoveInput"] | null;
+            }[];
         };
         StoryCreateFormInput: {
             type: string;
@@ -14822,35 +27205,6 @@ export interface components {
             writable: boolean;
             /** @description where files go: the tus endpoint */
             uploadPath: string;
-        };
-        FavoriteInput: {
-            libraryId: string;
-            storyId: string;
-            type: string;
-            createdAt: string;
-            story: components["schemas"]["StoryInput"];
-        };
-        PublishRecordInput: {
-            id: string;
-            libraryId: string;
-            storyId: string;
-            versionNo: number;
-            channel: string | null;
-            note: string | null;
-            status: string;
-            publishedBy: string | null;
-            publishedAt: string;
-        };
-        ShareTokenInput: {
-            /** @description shown once; only its sha256 is stored */
-            token: string;
-            url: string;
-            expiresAt: string;
-        };
-        DefaultLibraryInput: {
-            libraryId: string;
-            folderId: string | null;
-            path: string;
         };
         UrlFetchInput: {
             id: string;
@@ -14882,6 +27236,640 @@ export interface components {
             storyId: string | null;
             createdAt: string;
             updatedAt: string;
+        };
+        DefaultLibraryInput: {
+            libraryId: string;
+            folderId: string | null;
+            path: string;
+        };
+        /** @description an edit decision list (docs/video-editor.md) */
+        VideoEdlInput: {
+            /** @constant */
+            schema: "dams.edl";
+            /** @constant */
+            version: 1;
+            /**
+             * @description at most 200 characters
+             * @default
+             */
+            title: string;
+            /**
+             * @default {
+             *       "aspect": "16:9",
+             *       "preset": "1080p"
+             *     }
+             */
+            output: {
+                /**
+                 * @default 16:9
+                 * @enum {string}
+                 */
+                aspect: "16:9" | "9:16" | "1:1" | "4:5";
+                /**
+                 * @default 1080p
+                 * @enum {string}
+                 */
+                preset: "1080p" | "720p" | "vertical" | "original";
+                /** @description default: the first video clip's, else 25 */
+                fps?: number;
+            };
+            clips: ({
+                id: string;
+                /**
+                 * @description into this clip from the one before
+                 * @default {
+                 *       "type": "cut",
+                 *       "duration": 0
+                 *     }
+                 */
+                transition: {
+                    /** @enum {string} */
+                    type: "cut" | "crossfade" | "dipBlack" | "dipWhite";
+                    duration: number;
+                };
+                /**
+                 * @default {
+                 *       "mode": "crop",
+                 *       "x": 0.5,
+                 *       "y": 0.5
+                 *     }
+                 */
+                reframe: {
+                    /** @enum {string} */
+                    mode: "crop" | "blur" | "fit";
+                    /**
+                     * @description crop position across (0 left, 1 right)
+                     * @default 0.5
+                     */
+                    x: number;
+                    /**
+                     * @description crop position down (0 top, 1 bottom)
+                     * @default 0.5
+                     */
+                    y: number;
+                };
+                /** @constant */
+                kind: "video";
+                source: {
+                    libraryId: string;
+                    storyId: string;
+                    /** @description default: the story's current version when rendered */
+                    versionNo?: number;
+                };
+                /** @description seconds into the source */
+                in: number;
+                /** @description seconds into the source, after `in` */
+                out: number;
+                /** @default 1 */
+                volume: number;
+                /** @default false */
+                muted: boolean;
+            } | {
+                id: string;
+                /**
+                 * @description into this clip from the one before
+                 * @default {
+                 *       "type": "cut",
+                 *       "duration": 0
+                 *     }
+                 */
+                transition: {
+                    /** @enum {string} */
+                    type: "cut" | "crossfade" | "dipBlack" | "dipWhite";
+                    duration: number;
+                };
+                /**
+                 * @default {
+                 *       "mode": "crop",
+                 *       "x": 0.5,
+                 *       "y": 0.5
+                 *     }
+                 */
+                reframe: {
+                    /** @enum {string} */
+                    mode: "crop" | "blur" | "fit";
+                    /**
+                     * @description crop position across (0 left, 1 right)
+                     * @default 0.5
+                     */
+                    x: number;
+                    /**
+                     * @description crop position down (0 top, 1 bottom)
+                     * @default 0.5
+                     */
+                    y: number;
+                };
+                /** @constant */
+                kind: "image";
+                source: {
+                    libraryId: string;
+                    storyId: string;
+                    /** @description default: the story's current version when rendered */
+                    versionNo?: number;
+                };
+                duration: number;
+                kenBurns?: {
+                    start: {
+                        x: number;
+                        y: number;
+                        /** @description fraction of the picture's width, and of its height (the rectangle has the output's aspect) */
+                        width: number;
+                    };
+                    end: {
+                        x: number;
+                        y: number;
+                        /** @description fraction of the picture's width, and of its height (the rectangle has the output's aspect) */
+                        width: number;
+                    };
+                };
+                /** @description at most 500 characters */
+                caption?: string;
+            } | {
+                id: string;
+                /**
+                 * @description into this clip from the one before
+                 * @default {
+                 *       "type": "cut",
+                 *       "duration": 0
+                 *     }
+                 */
+                transition: {
+                    /** @enum {string} */
+                    type: "cut" | "crossfade" | "dipBlack" | "dipWhite";
+                    duration: number;
+                };
+                /**
+                 * @default {
+                 *       "mode": "crop",
+                 *       "x": 0.5,
+                 *       "y": 0.5
+                 *     }
+                 */
+                reframe: {
+                    /** @enum {string} */
+                    mode: "crop" | "blur" | "fit";
+                    /**
+                     * @description crop position across (0 left, 1 right)
+                     * @default 0.5
+                     */
+                    x: number;
+                    /**
+                     * @description crop position down (0 top, 1 bottom)
+                     * @default 0.5
+                     */
+                    y: number;
+                };
+                /** @constant */
+                kind: "colour";
+                /**
+                 * @description #RRGGBB or #RRGGBBAA
+                 * @default #000000
+                 */
+                colour: string;
+                duration: number;
+            })[];
+            /** @default [] */
+            texts: {
+                id: string;
+                /** @enum {string} */
+                kind: "title" | "lowerThird";
+                /** @description at most 500 characters */
+                text: string;
+                /** @description the lower third's second line (the role) */
+                subtitle?: string;
+                start: number;
+                end: number;
+                /**
+                 * @default center
+                 * @enum {string}
+                 */
+                position: "top" | "center" | "bottom";
+                /** @default 1 */
+                scale: number;
+                /**
+                 * @description #RRGGBB or #RRGGBBAA
+                 * @default #FFFFFF
+                 */
+                colour: string;
+                /** @description a band behind the text; none when absent */
+                background?: string;
+            }[];
+            captions?: {
+                /** @enum {string} */
+                mode: "burn" | "sidecar";
+                cues: {
+                    start: number;
+                    end: number;
+                    /** @description at most 500 characters */
+                    text: string;
+                }[];
+            };
+            logo?: {
+                type: 1 | 2;
+                /** @description type 1: the photo story of the logo */
+                source?: {
+                    libraryId: string;
+                    storyId: string;
+                    /** @description default: the story's current version when rendered */
+                    versionNo?: number;
+                };
+                /** @description type 2 */
+                text?: string;
+                /**
+                 * @default lower-right
+                 * @enum {string}
+                 */
+                position: "upper-left" | "upper-right" | "lower-right" | "lower-left" | "center" | "arbitrary";
+                /** @default 100 */
+                opacity: number;
+                /**
+                 * @description arbitrary position: left edge, fraction of the width
+                 * @default 0
+                 */
+                x: number;
+                /**
+                 * @description arbitrary position: top edge, fraction of the height
+                 * @default 0
+                 */
+                y: number;
+                /**
+                 * @description type 1: the logo's width in % of the frame's width
+                 * @default 15
+                 */
+                sizePercent: number;
+                /**
+                 * @description type 2: pixels at 1080 lines, scaled with the frame
+                 * @default 30
+                 */
+                fontSize: number;
+                /**
+                 * @description #RRGGBB or #RRGGBBAA
+                 * @default #FFFFFF
+                 */
+                colour: string;
+                /** @description #RRGGBB or #RRGGBBAA */
+                background?: string;
+            };
+            music?: {
+                /** @description an audio story, or a video story's sound */
+                source: {
+                    libraryId: string;
+                    storyId: string;
+                    /** @description default: the story's current version when rendered */
+                    versionNo?: number;
+                };
+                /**
+                 * @description where in the source the music starts
+                 * @default 0
+                 */
+                in: number;
+                /**
+                 * @description where on the timeline it starts
+                 * @default 0
+                 */
+                start: number;
+                /** @default 1 */
+                volume: number;
+                /** @default 0 */
+                fadeIn: number;
+                /** @default 0 */
+                fadeOut: number;
+                /**
+                 * @description lower the music while the clips' sound is loud (speech)
+                 * @default true
+                 */
+                ducking: boolean;
+            };
+            /**
+             * @default {
+             *       "normalize": true
+             *     }
+             */
+            audio: {
+                /**
+                 * @description loudness to −23 LUFS (EBU R128) on export
+                 * @default true
+                 */
+                normalize: boolean;
+            };
+            /** @description the frame that becomes the story's cover */
+            poster?: {
+                time: number;
+            };
+        };
+        VideoEdlDraftInput: {
+            /** @constant */
+            schema: "dams.edl";
+            /** @constant */
+            version: 1;
+            /**
+             * @description at most 200 characters
+             * @default
+             */
+            title: string;
+            /**
+             * @default {
+             *       "aspect": "16:9",
+             *       "preset": "1080p"
+             *     }
+             */
+            output: {
+                /**
+                 * @default 16:9
+                 * @enum {string}
+                 */
+                aspect: "16:9" | "9:16" | "1:1" | "4:5";
+                /**
+                 * @default 1080p
+                 * @enum {string}
+                 */
+                preset: "1080p" | "720p" | "vertical" | "original";
+                /** @description default: the first video clip's, else 25 */
+                fps?: number;
+            };
+            clips: ({
+                id: string;
+                /**
+                 * @description into this clip from the one before
+                 * @default {
+                 *       "type": "cut",
+                 *       "duration": 0
+                 *     }
+                 */
+                transition: {
+                    /** @enum {string} */
+                    type: "cut" | "crossfade" | "dipBlack" | "dipWhite";
+                    duration: number;
+                };
+                /**
+                 * @default {
+                 *       "mode": "crop",
+                 *       "x": 0.5,
+                 *       "y": 0.5
+                 *     }
+                 */
+                reframe: {
+                    /** @enum {string} */
+                    mode: "crop" | "blur" | "fit";
+                    /**
+                     * @description crop position across (0 left, 1 right)
+                     * @default 0.5
+                     */
+                    x: number;
+                    /**
+                     * @description crop position down (0 top, 1 bottom)
+                     * @default 0.5
+                     */
+                    y: number;
+                };
+                /** @constant */
+                kind: "video";
+                source: {
+                    libraryId: string;
+                    storyId: string;
+                    /** @description default: the story's current version when rendered */
+                    versionNo?: number;
+                };
+                /** @description seconds into the source */
+                in: number;
+                /** @description seconds into the source, after `in` */
+                out: number;
+                /** @default 1 */
+                volume: number;
+                /** @default false */
+                muted: boolean;
+            } | {
+                id: string;
+                /**
+                 * @description into this clip from the one before
+                 * @default {
+                 *       "type": "cut",
+                 *       "duration": 0
+                 *     }
+                 */
+                transition: {
+                    /** @enum {string} */
+                    type: "cut" | "crossfade" | "dipBlack" | "dipWhite";
+                    duration: number;
+                };
+                /**
+                 * @default {
+                 *       "mode": "crop",
+                 *       "x": 0.5,
+                 *       "y": 0.5
+                 *     }
+                 */
+                reframe: {
+                    /** @enum {string} */
+                    mode: "crop" | "blur" | "fit";
+                    /**
+                     * @description crop position across (0 left, 1 right)
+                     * @default 0.5
+                     */
+                    x: number;
+                    /**
+                     * @description crop position down (0 top, 1 bottom)
+                     * @default 0.5
+                     */
+                    y: number;
+                };
+                /** @constant */
+                kind: "image";
+                source: {
+                    libraryId: string;
+                    storyId: string;
+                    /** @description default: the story's current version when rendered */
+                    versionNo?: number;
+                };
+                duration: number;
+                kenBurns?: {
+                    start: {
+                        x: number;
+                        y: number;
+                        /** @description fraction of the picture's width, and of its height (the rectangle has the output's aspect) */
+                        width: number;
+                    };
+                    end: {
+                        x: number;
+                        y: number;
+                        /** @description fraction of the picture's width, and of its height (the rectangle has the output's aspect) */
+                        width: number;
+                    };
+                };
+                /** @description at most 500 characters */
+                caption?: string;
+            } | {
+                id: string;
+                /**
+                 * @description into this clip from the one before
+                 * @default {
+                 *       "type": "cut",
+                 *       "duration": 0
+                 *     }
+                 */
+                transition: {
+                    /** @enum {string} */
+                    type: "cut" | "crossfade" | "dipBlack" | "dipWhite";
+                    duration: number;
+                };
+                /**
+                 * @default {
+                 *       "mode": "crop",
+                 *       "x": 0.5,
+                 *       "y": 0.5
+                 *     }
+                 */
+                reframe: {
+                    /** @enum {string} */
+                    mode: "crop" | "blur" | "fit";
+                    /**
+                     * @description crop position across (0 left, 1 right)
+                     * @default 0.5
+                     */
+                    x: number;
+                    /**
+                     * @description crop position down (0 top, 1 bottom)
+                     * @default 0.5
+                     */
+                    y: number;
+                };
+                /** @constant */
+                kind: "colour";
+                /**
+                 * @description #RRGGBB or #RRGGBBAA
+                 * @default #000000
+                 */
+                colour: string;
+                duration: number;
+            })[];
+            /** @default [] */
+            texts: {
+                id: string;
+                /** @enum {string} */
+                kind: "title" | "lowerThird";
+                /** @description at most 500 characters */
+                text: string;
+                /** @description the lower third's second line (the role) */
+                subtitle?: string;
+                start: number;
+                end: number;
+                /**
+                 * @default center
+                 * @enum {string}
+                 */
+                position: "top" | "center" | "bottom";
+                /** @default 1 */
+                scale: number;
+                /**
+                 * @description #RRGGBB or #RRGGBBAA
+                 * @default #FFFFFF
+                 */
+                colour: string;
+                /** @description a band behind the text; none when absent */
+                background?: string;
+            }[];
+            captions?: {
+                /** @enum {string} */
+                mode: "burn" | "sidecar";
+                cues: {
+                    start: number;
+                    end: number;
+                    /** @description at most 500 characters */
+                    text: string;
+                }[];
+            };
+            logo?: {
+                type: 1 | 2;
+                /** @description type 1: the photo story of the logo */
+                source?: {
+                    libraryId: string;
+                    storyId: string;
+                    /** @description default: the story's current version when rendered */
+                    versionNo?: number;
+                };
+                /** @description type 2 */
+                text?: string;
+                /**
+                 * @default lower-right
+                 * @enum {string}
+                 */
+                position: "upper-left" | "upper-right" | "lower-right" | "lower-left" | "center" | "arbitrary";
+                /** @default 100 */
+                opacity: number;
+                /**
+                 * @description arbitrary position: left edge, fraction of the width
+                 * @default 0
+                 */
+                x: number;
+                /**
+                 * @description arbitrary position: top edge, fraction of the height
+                 * @default 0
+                 */
+                y: number;
+                /**
+                 * @description type 1: the logo's width in % of the frame's width
+                 * @default 15
+                 */
+                sizePercent: number;
+                /**
+                 * @description type 2: pixels at 1080 lines, scaled with the frame
+                 * @default 30
+                 */
+                fontSize: number;
+                /**
+                 * @description #RRGGBB or #RRGGBBAA
+                 * @default #FFFFFF
+                 */
+                colour: string;
+                /** @description #RRGGBB or #RRGGBBAA */
+                background?: string;
+            };
+            music?: {
+                /** @description an audio story, or a video story's sound */
+                source: {
+                    libraryId: string;
+                    storyId: string;
+                    /** @description default: the story's current version when rendered */
+                    versionNo?: number;
+                };
+                /**
+                 * @description where in the source the music starts
+                 * @default 0
+                 */
+                in: number;
+                /**
+                 * @description where on the timeline it starts
+                 * @default 0
+                 */
+                start: number;
+                /** @default 1 */
+                volume: number;
+                /** @default 0 */
+                fadeIn: number;
+                /** @default 0 */
+                fadeOut: number;
+                /**
+                 * @description lower the music while the clips' sound is loud (speech)
+                 * @default true
+                 */
+                ducking: boolean;
+            };
+            /**
+             * @default {
+             *       "normalize": true
+             *     }
+             */
+            audio: {
+                /**
+                 * @description loudness to −23 LUFS (EBU R128) on export
+                 * @default true
+                 */
+                normalize: boolean;
+            };
+            /** @description the frame that becomes the story's cover */
+            poster?: {
+                time: number;
+            };
         };
         ErrorEnvelope: {
             /** @description the HTTP status */
@@ -14952,6 +27940,101 @@ export interface components {
             lastAccessTime: string | null;
             createTime: string;
         };
+        RegistrationSettings: {
+            /**
+             * @description off: nobody registers; approval: new accounts wait, disabled, for an administrator; open: enabled at once
+             * @enum {string}
+             */
+            mode: "off" | "approval" | "open";
+            /** @description the role a registered account gets */
+            defaultRoleId: string;
+            updatedBy: string | null;
+            updatedAt: string;
+        };
+        PropertyRule: {
+            /** @description a story property's name (a key of a story's `properties`) */
+            property: string;
+            visible: boolean;
+            /** @description ignored (false) when not visible */
+            editable: boolean;
+        };
+        ActionRuleConditions: {
+            /** @description the story is in one of these libraries */
+            libraryIds?: string[];
+            types?: ("photo" | "video" | "audio" | "composite")[];
+            /** @description the story has one of these tags (tagged: the change added one) */
+            tags?: string[];
+            /** @description in the title, caption or keywords, any case */
+            keyword?: string;
+            /** @description one of the story's authors */
+            authors?: string[];
+        };
+        ActionRuleStep: {
+            /** @constant */
+            kind: "publish";
+            channelIds: string[];
+        } | {
+            /** @constant */
+            kind: "template";
+            /** Format: uuid */
+            templateId: string;
+        } | {
+            /** @constant */
+            kind: "rendition";
+            /** Format: uuid */
+            presetId: string;
+        } | {
+            /** @constant */
+            kind: "webhook";
+            /**
+             * Format: uri
+             * @description POSTed a JSON body signed with HMAC-SHA256 (X-Dams-Signature: sha256=<hex>)
+             */
+            url: string;
+            /** @default 10000 */
+            timeoutMs: number;
+            secretSet: boolean;
+        };
+        ActionRule: {
+            id: string;
+            name: string;
+            enabled: boolean;
+            /** @enum {string} */
+            trigger: "committed" | "published" | "tagged";
+            conditions: components["schemas"]["ActionRuleConditions"];
+            steps: components["schemas"]["ActionRuleStep"][];
+            ownerId: string;
+            /** @description the newest run, if any */
+            lastRun: {
+                /** @enum {string} */
+                state: "queued" | "running" | "succeeded" | "failed";
+                createdAt: string;
+            } | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        ActionRun: {
+            id: string;
+            ruleId: string;
+            /** @enum {string} */
+            trigger: "committed" | "published" | "tagged";
+            libraryId: string;
+            storyId: string;
+            storyTitle: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "failed";
+            steps: {
+                /** @enum {string} */
+                kind: "publish" | "template" | "rendition" | "webhook";
+                ok: boolean;
+                detail: string;
+            }[];
+            error: string | null;
+            startedAt: string | null;
+            finishedAt: string | null;
+            durationMs: number | null;
+            createdAt: string;
+        };
         ApiToken: {
             id: string;
             name: string;
@@ -14961,6 +28044,41 @@ export interface components {
             lastUsedAt: string | null;
             expiresAt: string | null;
             revokedAt: string | null;
+        };
+        AuditRecord: {
+            id: number;
+            at: string;
+            actorId: string | null;
+            actorName: string | null;
+            ip: string | null;
+            userAgent: string | null;
+            action: string;
+            targetType: string;
+            targetId: string | null;
+            targetLabel: string | null;
+            /** @enum {string} */
+            result: "ok" | "denied" | "failed";
+            before: {
+                [key: string]: unknown;
+            } | null;
+            after: {
+                [key: string]: unknown;
+            } | null;
+            details: {
+                [key: string]: unknown;
+            } | null;
+        };
+        AuditPage: {
+            content: components["schemas"]["AuditRecord"][];
+            size: number;
+            /** @description the cursor of the next (older) page; null on the last one */
+            next: string | null;
+        };
+        AuditSettings: {
+            /** @description rows older than this many days are pruned; null keeps all */
+            retentionDays: number | null;
+            updatedBy: string | null;
+            updatedAt: string | null;
         };
         LoginUser: {
             uuid: string;
@@ -15087,11 +28205,236 @@ export interface components {
             createTime: string;
             updateTime: string;
         };
-        EmbedConfig: {
-            /** @description origins (scheme://host[:port]) allowed to frame the embeddable pages and exchange messages with them */
-            origins: string[];
-            /** @description the pages they may frame */
-            paths: string[];
+        /**
+         * @description the download preset delivered per story type (its own watermark included); none: the original
+         * @default {}
+         */
+        ChannelPresets: {
+            photo?: string | null;
+            video?: string | null;
+            audio?: string | null;
+        };
+        ChannelWrite: {
+            /** @constant */
+            kind: "http";
+            settings: {
+                /**
+                 * Format: uri
+                 * @description where items are POSTed (http or https); private addresses need DAMS_CHANNEL_ALLOW_PRIVATE
+                 */
+                url: string;
+                /** @default 15000 */
+                timeoutMs: number;
+                /**
+                 * @description the header that carries `sha256=<hex HMAC-SHA256 of the body>` when a secret is set
+                 * @default X-Dams-Signature
+                 */
+                signatureHeader: string;
+                /**
+                 * @description POST the renditions before the item
+                 * @default true
+                 */
+                sendFiles: boolean;
+            };
+            name: string;
+            /**
+             * @description ninjs (IPTC JSON), newsml (NewsML-G2 XML) or original (+ XMP sidecar)
+             * @enum {string}
+             */
+            format: "ninjs" | "newsml" | "original";
+            /** @default true */
+            enabled: boolean;
+            presets: components["schemas"]["ChannelPresets"];
+            /**
+             * @description which story field fills each field of the item (default: headline ← title, description ← caption…)
+             * @default {}
+             */
+            fieldMapping: {
+                [key: string]: string;
+            };
+            /** @description write-only: a value sets a field, null clears it, an absent field is kept */
+            credentials?: {
+                [key: string]: string | null;
+            };
+        } | {
+            /** @constant */
+            kind: "folder";
+            settings: {
+                /**
+                 * Format: starts_with
+                 * @description a directory on the server
+                 */
+                path: string;
+            };
+            name: string;
+            /**
+             * @description ninjs (IPTC JSON), newsml (NewsML-G2 XML) or original (+ XMP sidecar)
+             * @enum {string}
+             */
+            format: "ninjs" | "newsml" | "original";
+            /** @default true */
+            enabled: boolean;
+            presets: components["schemas"]["ChannelPresets"];
+            /**
+             * @description which story field fills each field of the item (default: headline ← title, description ← caption…)
+             * @default {}
+             */
+            fieldMapping: {
+                [key: string]: string;
+            };
+            /** @description write-only: a value sets a field, null clears it, an absent field is kept */
+            credentials?: {
+                [key: string]: string | null;
+            };
+        } | {
+            /** @constant */
+            kind: "sftp";
+            settings: {
+                host: string;
+                /** @default 22 */
+                port: number;
+                username: string;
+                /** @default . */
+                directory: string;
+                /** @description when set, a server with another host key is refused */
+                hostKeySha256?: string;
+                /** @default 15000 */
+                timeoutMs: number;
+            };
+            name: string;
+            /**
+             * @description ninjs (IPTC JSON), newsml (NewsML-G2 XML) or original (+ XMP sidecar)
+             * @enum {string}
+             */
+            format: "ninjs" | "newsml" | "original";
+            /** @default true */
+            enabled: boolean;
+            presets: components["schemas"]["ChannelPresets"];
+            /**
+             * @description which story field fills each field of the item (default: headline ← title, description ← caption…)
+             * @default {}
+             */
+            fieldMapping: {
+                [key: string]: string;
+            };
+            /** @description write-only: a value sets a field, null clears it, an absent field is kept */
+            credentials?: {
+                [key: string]: string | null;
+            };
+        } | {
+            /** @constant */
+            kind: "s3";
+            settings: {
+                /** Format: uri */
+                endpoint?: string;
+                /** @default us-east-1 */
+                region: string;
+                bucket: string;
+                /** @default  */
+                prefix: string;
+                /** @default true */
+                forcePathStyle: boolean;
+            };
+            name: string;
+            /**
+             * @description ninjs (IPTC JSON), newsml (NewsML-G2 XML) or original (+ XMP sidecar)
+             * @enum {string}
+             */
+            format: "ninjs" | "newsml" | "original";
+            /** @default true */
+            enabled: boolean;
+            presets: components["schemas"]["ChannelPresets"];
+            /**
+             * @description which story field fills each field of the item (default: headline ← title, description ← caption…)
+             * @default {}
+             */
+            fieldMapping: {
+                [key: string]: string;
+            };
+            /** @description write-only: a value sets a field, null clears it, an absent field is kept */
+            credentials?: {
+                [key: string]: string | null;
+            };
+        } | {
+            /** @constant */
+            kind: "email";
+            settings: {
+                host: string;
+                /** @default 587 */
+                port: number;
+                /**
+                 * @description TLS from the start (port 465); otherwise STARTTLS when offered
+                 * @default false
+                 */
+                secure: boolean;
+                /** @default false */
+                requireTls: boolean;
+                /** Format: email */
+                from: string;
+                to: string[];
+                /** @default true */
+                attachFiles: boolean;
+                /** @default 15000 */
+                timeoutMs: number;
+            };
+            name: string;
+            /**
+             * @description ninjs (IPTC JSON), newsml (NewsML-G2 XML) or original (+ XMP sidecar)
+             * @enum {string}
+             */
+            format: "ninjs" | "newsml" | "original";
+            /** @default true */
+            enabled: boolean;
+            presets: components["schemas"]["ChannelPresets"];
+            /**
+             * @description which story field fills each field of the item (default: headline ← title, description ← caption…)
+             * @default {}
+             */
+            fieldMapping: {
+                [key: string]: string;
+            };
+            /** @description write-only: a value sets a field, null clears it, an absent field is kept */
+            credentials?: {
+                [key: string]: string | null;
+            };
+        };
+        Channel: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "http" | "folder" | "sftp" | "s3" | "email";
+            /** @enum {string} */
+            format: "ninjs" | "newsml" | "original";
+            enabled: boolean;
+            settings: {
+                [key: string]: unknown;
+            };
+            fieldMapping: {
+                [key: string]: string;
+            };
+            presets: {
+                photo?: string;
+                video?: string;
+                audio?: string;
+            };
+            /** @description which credential fields hold a value (the values never leave) */
+            credentialsSet: string[];
+            createdAt: string;
+            updatedAt: string;
+        };
+        ChannelOption: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "http" | "folder" | "sftp" | "s3" | "email";
+            /** @enum {string} */
+            format: "ninjs" | "newsml" | "original";
+        };
+        ChannelTestResult: {
+            ok: boolean;
+            /** @description what was tried and what answered, in English */
+            reason: string;
+            durationMs: number;
         };
         Library: {
             id: string;
@@ -15100,87 +28443,95 @@ export interface components {
             kind: "default" | "download" | "personal" | "department" | "publish";
             description: string | null;
             sort: number;
+            /** @description when it was archived (read-only, no new stories), or null */
+            archivedAt: string | null;
             /**
              * @description the caller's level on the library
              * @enum {string}
              */
             level: "read" | "write" | "manage";
         };
-        Folder: {
+        DiskNode: {
             id: string;
-            libraryId: string;
+            /** @description the folder it is in; null at the owner's root */
             parentId: string | null;
-            name: string;
-            sort: number;
-            createdAt: string;
-            updatedAt: string;
-        };
-        FolderNode: {
-            id: string;
-            libraryId: string;
-            parentId: string | null;
-            name: string;
-            sort: number;
-            createdAt: string;
-            updatedAt: string;
-            children: components["schemas"]["FolderNode"][];
-        };
-        Job: {
-            id: string;
-            /** @description the job definition, e.g. media.thumbnails */
-            name: string;
-            /** @description the job's input: ids, never blobs */
-            payload: unknown;
             /** @enum {string} */
-            state: "queued" | "running" | "succeeded" | "dead" | "cancelled";
-            /** @description attempts started so far */
-            attempts: number;
-            maxAttempts: number;
-            /** @description not claimed before this time (the backoff after a failure) */
-            runAt: string;
-            /** @description the worker holding a running job */
-            leaseOwner: string | null;
-            leaseExpiresAt: string | null;
-            progress: number;
-            /** @description the reason of the last failure */
-            lastError: string | null;
-            dedupeKey: string | null;
-            /** @description a running job asked to stop; it ends cancelled */
-            cancelRequested: boolean;
+            kind: "folder" | "file";
+            name: string;
+            /** @description bytes (0 for a folder) */
+            size: number;
+            /** @description the type found from the content; application/octet-stream when unknown */
+            mime: string | null;
+            ownerId: string;
             createdAt: string;
-            startedAt: string | null;
-            finishedAt: string | null;
             updatedAt: string;
+            trashedAt: string | null;
+            /**
+             * @description what the caller may do with it
+             * @enum {string}
+             */
+            access: "owner" | "view" | "download" | "edit";
         };
-        /** @description counts over the whole filtered result, most frequent first, at most 50 values each */
-        SearchFacets: {
-            /** @description photo, video, audio, composite */
-            type: {
-                value: string;
-                count: number;
+        DiskList: {
+            folder: components["schemas"]["DiskNode"] | null;
+            /** @description from the top the caller may reach */
+            path: {
+                id: string;
+                name: string;
             }[];
-            /** @description library ids (only readable ones) */
-            library: {
-                value: string;
-                count: number;
+            /** @description folders first, then files, by name */
+            items: components["schemas"]["DiskNode"][];
+        };
+        DiskUsage: {
+            /** @description the trash included */
+            usedBytes: number;
+            quotaBytes: number;
+        };
+        DiskSentFile: {
+            nodeId: string;
+            name: string;
+            story?: {
+                libraryId: string;
+                storyId: string;
+                versionNo: number;
+            };
+            duplicates?: {
+                libraryId: string;
+                storyId: string;
+                title: string;
             }[];
-            /** @description YYYY-MM of the captured date, else the upload date */
-            month: {
-                value: string;
-                count: number;
-            }[];
-            author: {
-                value: string;
-                count: number;
-            }[];
-            source: {
-                value: string;
-                count: number;
-            }[];
-            tag: {
-                value: string;
-                count: number;
-            }[];
+            error?: {
+                code: string;
+                msg: string;
+            };
+        };
+        DiskShare: {
+            id: string;
+            nodeId: string;
+            nodeName: string;
+            /** @enum {string} */
+            nodeKind: "folder" | "file";
+            /** @enum {string} */
+            granteeKind: "user" | "role" | "everyone";
+            granteeId: string;
+            granteeName: string;
+            /** @enum {string} */
+            level: "view" | "download" | "edit";
+            createdAt: string;
+        };
+        DiskSharedWithMe: {
+            shareId: string;
+            /** @enum {string} */
+            level: "view" | "download" | "edit";
+            ownerName: string;
+            sharedAt: string;
+            node: components["schemas"]["DiskNode"];
+        };
+        EmbedConfig: {
+            /** @description origins (scheme://host[:port]) allowed to frame the embeddable pages and exchange messages with them */
+            origins: string[];
+            /** @description the pages they may frame */
+            paths: string[];
         };
         Story: {
             id: string;
@@ -15288,14 +28639,6 @@ export interface components {
             distance: number | null;
             stories: components["schemas"]["Story"][];
         };
-        StoryRelation: {
-            id: string;
-            type: string;
-            /** @enum {string} */
-            direction: "outgoing" | "incoming";
-            createdAt: string;
-            story: components["schemas"]["Story"];
-        };
         UsedInfo: {
             photo: number;
             video: number;
@@ -15314,6 +28657,117 @@ export interface components {
             details: {
                 [key: string]: unknown;
             };
+        };
+        Favorite: {
+            libraryId: string;
+            storyId: string;
+            type: string;
+            createdAt: string;
+            story: components["schemas"]["Story"];
+        };
+        Folder: {
+            id: string;
+            libraryId: string;
+            parentId: string | null;
+            name: string;
+            sort: number;
+            createdAt: string;
+            updatedAt: string;
+        };
+        FolderNode: {
+            id: string;
+            libraryId: string;
+            parentId: string | null;
+            name: string;
+            sort: number;
+            createdAt: string;
+            updatedAt: string;
+            children: components["schemas"]["FolderNode"][];
+        };
+        Job: {
+            id: string;
+            /** @description the job definition, e.g. media.thumbnails */
+            name: string;
+            /** @description the job's input: ids, never blobs */
+            payload: unknown;
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "dead" | "cancelled";
+            /** @description attempts started so far */
+            attempts: number;
+            maxAttempts: number;
+            /** @description not claimed before this time (the backoff after a failure) */
+            runAt: string;
+            /** @description the worker holding a running job */
+            leaseOwner: string | null;
+            leaseExpiresAt: string | null;
+            progress: number;
+            /** @description the reason of the last failure */
+            lastError: string | null;
+            dedupeKey: string | null;
+            /** @description a running job asked to stop; it ends cancelled */
+            cancelRequested: boolean;
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+            updatedAt: string;
+        };
+        JobStateCounts: {
+            queued: number;
+            running: number;
+            succeeded: number;
+            dead: number;
+            cancelled: number;
+        };
+        JobSummary: {
+            /** @description jobs in each state, every name together */
+            byState: components["schemas"]["JobStateCounts"];
+            /** @description per job name, its jobs in each state */
+            byName: {
+                name: string;
+                counts: components["schemas"]["JobStateCounts"];
+                total: number;
+            }[];
+        };
+        JobWorker: {
+            /** @description host:pid:random, as in a running job's leaseOwner */
+            id: string;
+            host: string;
+            pid: number;
+            /** @description jobs it runs at once */
+            concurrency: number;
+            /** @description jobs it was running at its last heartbeat */
+            running: number;
+            startedAt: string;
+            /** @description its last heartbeat (every 5 s while it runs) */
+            lastSeenAt: string;
+            stoppedAt: string | null;
+            /**
+             * @description lost: no heartbeat for 30 s and not stopped cleanly
+             * @enum {string}
+             */
+            status: "running" | "stopped" | "lost";
+        };
+        LibrarySettings: {
+            /** @description the library's code */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "default" | "download" | "personal" | "department" | "publish";
+            description: string | null;
+            sort: number;
+            defaultFolderId: string | null;
+            defaultFolderName: string | null;
+            storyTypes: ("photo" | "video" | "audio" | "composite")[] | null;
+            templateId: string | null;
+            bucketId: string | null;
+            /** @description when it was archived (it takes no new stories), or null */
+            archivedAt: string | null;
+            /** @description stories in it, drafts and trash included */
+            storyCount: number;
+            /** @description a library the system needs (product, material): never archived or deleted */
+            builtIn: boolean;
+            createTime: string;
+            updateTime: string | null;
         };
         StoryProcessing: {
             /**
@@ -15356,6 +28810,143 @@ export interface components {
             hidden: boolean;
             children: components["schemas"]["MenuItem"][];
         };
+        MetadataTemplateValues: {
+            title?: string;
+            caption?: string;
+            keywords?: string[];
+            tags?: string[];
+            authors?: string[];
+            source?: string;
+            theme?: string;
+            category?: string;
+            /** @description custom properties by key: credit, copyright, usage terms, city… */
+            properties?: {
+                [key: string]: string;
+            };
+        };
+        MetadataTemplate: {
+            id: string;
+            name: string;
+            description: string | null;
+            values: components["schemas"]["MetadataTemplateValues"];
+            createdAt: string;
+            updatedAt: string;
+        };
+        StorageMonitor: {
+            /** @description the whole store */
+            totals: {
+                stories: number;
+                files: number;
+                bytes: number;
+                /** @description the current versions' originals */
+                original: {
+                    files: number;
+                    bytes: number;
+                };
+                /** @description thumbnails, previews, proxies… of the current versions */
+                rendition: {
+                    files: number;
+                    bytes: number;
+                };
+                /** @description every file of older versions */
+                version: {
+                    files: number;
+                    bytes: number;
+                };
+            };
+            byLibrary: {
+                libraryId: string;
+                libraryName: string | null;
+                stories: number;
+                files: number;
+                bytes: number;
+                /** @description bytes */
+                original: number;
+                /** @description bytes */
+                rendition: number;
+                /** @description bytes */
+                version: number;
+            }[];
+            byType: {
+                /** @enum {string} */
+                type: "photo" | "video" | "audio" | "composite";
+                stories: number;
+                files: number;
+                bytes: number;
+            }[];
+            /** @description files and bytes added per day, oldest first */
+            growth: {
+                day: string;
+                files: number;
+                bytes: number;
+            }[];
+            /** @description the local volumes (fs.statfs); blobs in S3 have none */
+            volumes: {
+                /** @description what lives there: data (database, uploads) or blobs */
+                name: string;
+                path: string;
+                totalBytes: number;
+                /** @description available to the server's user */
+                freeBytes: number;
+            }[];
+        };
+        DataMonitor: {
+            /** @description every story, now */
+            stories: number;
+            byType: {
+                /** @enum {string} */
+                type: "photo" | "video" | "audio" | "composite";
+                stories: number;
+            }[];
+            byStatus: {
+                /** @enum {string} */
+                status: "draft" | "committed" | "published";
+                stories: number;
+            }[];
+            byLibrary: {
+                libraryId: string;
+                libraryName: string | null;
+                stories: number;
+            }[];
+            /** @description every day of the period, oldest first */
+            perDay: {
+                /** @description YYYY-MM-DD (UTC) */
+                day: string;
+                /** @description stories made that day that still exist */
+                stories: number;
+                /** @description stories created that day (the action trail; deleted ones too) */
+                uploads: number;
+                /** @description drafts committed that day */
+                commits: number;
+            }[];
+            /** @description the period's stories' authors, most stories first (at most 10) */
+            topAuthors: {
+                name: string;
+                stories: number;
+            }[];
+            /** @description the period's stories' sources, most stories first (at most 10) */
+            topSources: {
+                name: string;
+                stories: number;
+            }[];
+        };
+        UsageRow: {
+            /** @description the story's, user's or library's id; the author's or source's name */
+            key: string;
+            /** @description the story's title, the user's or library's name */
+            label: string | null;
+            downloads: number;
+            publishes: number;
+            /** @description share links made in the period with the story (per maker for users) */
+            shares: number;
+        };
+        UnusedStory: {
+            id: string;
+            libraryId: string;
+            title: string;
+            authors: string[];
+            source: string | null;
+        };
         SignInInteraction: {
             uid: string;
             /** @description what the provider asks for: login, or consent */
@@ -15376,6 +28967,8 @@ export interface components {
             uuid: string;
             username: string;
             name: string;
+            /** @description true: the account waits, disabled, until an administrator enables it */
+            pending: boolean;
         };
         AuthConfig: {
             issuer: string;
@@ -15389,10 +28982,474 @@ export interface components {
             redirectUri: string;
             /** @description send as `resource` in the authorization and token requests */
             resource?: string;
+            /**
+             * @description the embedded sign-in's self-registration: off, approval (accounts wait for an administrator) or open
+             * @enum {string}
+             */
+            registration?: "off" | "approval" | "open";
         };
         LogoutResult: {
             /** @description the issuer's logout page, for the browser to visit when the issuer is external */
             endSessionEndpoint: string | null;
+        };
+        RenditionSettings: {
+            /** @enum {string} */
+            format: "jpeg" | "webp" | "png" | "avif" | "mp4" | "aac" | "mp3";
+            /** @description null: no limit */
+            maxWidth: number | null;
+            maxHeight: number | null;
+            /** @description photos: encoder quality */
+            quality: number;
+            /** @description photos: convert to sRGB and embed its profile */
+            srgb: boolean;
+            /**
+             * @description all: every tag kept; rights: IPTC credit, caption and copyright only (the default); none: nothing
+             * @enum {string}
+             */
+            metadata: "all" | "rights" | "none";
+            videoBitrateKbps: number;
+            audioBitrateKbps: number;
+        };
+        DownloadPreset: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            storyType: "photo" | "video" | "audio";
+            settings: components["schemas"]["RenditionSettings"];
+            watermarkPresetId: string | null;
+            roleIds: string[];
+            enabled: boolean;
+            revision: number;
+            createdAt: string;
+            updatedAt: string;
+        };
+        PresetRenditionState: {
+            storyId: string;
+            versionNo: number;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            mime: string | null;
+            size: number | null;
+            width: number | null;
+            height: number | null;
+            error: string | null;
+        };
+        WatermarkSettings: {
+            /** @description 1 image, 2 text */
+            type: 1 | 2;
+            /** @enum {string} */
+            position: "upper-left" | "upper-right" | "lower-right" | "lower-left" | "center" | "arbitrary";
+            opacity: number;
+            /** @description left edge of the box for the arbitrary position, in pixels */
+            x: number;
+            y: number;
+            /** @description image mark: percent of the image's own size */
+            sizePercent: number;
+            /** @description text mark: at most 100 characters */
+            text: string;
+            textWidth: number;
+            fontSize: number;
+            /** @enum {string} */
+            fontFamily: "Microsoft YaHei" | "SimSun" | "SimHei" | "KaiTi" | "FangSong" | "Arial" | "Helvetica" | "Times New Roman" | "Georgia" | "Verdana" | "Tahoma" | "Courier New" | "Impact";
+            color: string;
+            background: string;
+        };
+        WatermarkPreset: {
+            id: string;
+            name: string;
+            settings: components["schemas"]["WatermarkSettings"];
+            /** @description the image mark's type and size; GET …/image for its bytes */
+            image: {
+                type: string;
+                width: number;
+                height: number;
+            } | null;
+            revision: number;
+            createdAt: string;
+            updatedAt: string;
+        };
+        Delivery: {
+            /** @description the delivery id: the same on every attempt, sent as X-Dams-Delivery */
+            id: string;
+            channelId: string;
+            channelName: string | null;
+            libraryId: string;
+            storyId: string;
+            storyTitle: string;
+            versionNo: number;
+            /** @enum {string} */
+            action: "publish" | "kill";
+            /** @enum {string} */
+            state: "pending" | "in_progress" | "retrying" | "succeeded" | "cancelled" | "failed";
+            attempts: number;
+            lastError: string | null;
+            jobId: string | null;
+            notBefore: string | null;
+            startedAt: string | null;
+            finishedAt: string | null;
+            durationMs: number | null;
+            createdBy: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        PublishRecord: {
+            id: string;
+            libraryId: string;
+            storyId: string;
+            versionNo: number;
+            channel: string | null;
+            note: string | null;
+            status: string;
+            publishedBy: string | null;
+            publishedAt: string;
+            deliveries: {
+                /** @description the delivery id: the same on every attempt, sent as X-Dams-Delivery */
+                id: string;
+                channelId: string;
+                libraryId: string;
+                storyId: string;
+                storyTitle: string;
+                versionNo: number;
+                /** @enum {string} */
+                action: "publish" | "kill";
+                /** @enum {string} */
+                state: "pending" | "in_progress" | "retrying" | "succeeded" | "cancelled" | "failed";
+                attempts: number;
+                lastError: string | null;
+                jobId: string | null;
+                notBefore: string | null;
+                startedAt: string | null;
+                finishedAt: string | null;
+                durationMs: number | null;
+                createdBy: string | null;
+                createdAt: string;
+                updatedAt: string;
+            }[];
+            embargoUntil: string | null;
+        };
+        StoryDeliveries: {
+            embargoUntil: string | null;
+            deliveries: components["schemas"]["Delivery"][];
+        };
+        ChannelDeliveryStats: {
+            channelId: string;
+            channelName: string;
+            total: number;
+            succeeded: number;
+            failed: number;
+            open: number;
+            /** @description succeeded / (succeeded + failed); null before any finished */
+            successRate: number | null;
+            lastError: string | null;
+            lastErrorAt: string | null;
+            /** @description the newest delivery's state */
+            lastState: ("pending" | "in_progress" | "retrying" | "succeeded" | "cancelled" | "failed") | null;
+            /** @description when the newest delivery last changed */
+            lastAt: string | null;
+        };
+        StoryRelation: {
+            id: string;
+            type: string;
+            /** @enum {string} */
+            direction: "outgoing" | "incoming";
+            createdAt: string;
+            story: components["schemas"]["Story"];
+        };
+        /** @description counts over the whole filtered result, most frequent first, at most 50 values each */
+        SearchFacets: {
+            /** @description photo, video, audio, composite */
+            type: {
+                value: string;
+                count: number;
+            }[];
+            /** @description library ids (only readable ones) */
+            library: {
+                value: string;
+                count: number;
+            }[];
+            /** @description YYYY-MM of the captured date, else the upload date */
+            month: {
+                value: string;
+                count: number;
+            }[];
+            author: {
+                value: string;
+                count: number;
+            }[];
+            source: {
+                value: string;
+                count: number;
+            }[];
+            tag: {
+                value: string;
+                count: number;
+            }[];
+        };
+        ShareToken: {
+            /** Format: uuid */
+            id: string;
+            /** @description shown once; only its sha256 is stored */
+            token: string;
+            /** @description the visitor page: /share/storyPreview?token=… */
+            url: string;
+            /** @description null: never expires */
+            expiresAt: string | null;
+        };
+        ShareTarget: {
+            /** @constant */
+            kind: "story";
+            /** @description a library id such as `product` */
+            libraryId: string;
+            /** Format: uuid */
+            storyId: string;
+        } | {
+            /** @constant */
+            kind: "stories";
+            stories: {
+                /** @description a library id such as `product` */
+                libraryId: string;
+                /** Format: uuid */
+                storyId: string;
+            }[];
+        } | {
+            /** @constant */
+            kind: "folder";
+            /** @description a library id such as `product` */
+            libraryId: string;
+            /** Format: uuid */
+            folderId: string;
+        } | {
+            /** @constant */
+            kind: "search";
+            /** @description the search list's query (GET /stories), as its parameters: fulltext, libraryId, types… */
+            query: {
+                [key: string]: string | number | boolean;
+            };
+        };
+        CreateShare: {
+            target: components["schemas"]["ShareTarget"];
+            /** @description shown to visitors; default: the story's or folder's name */
+            title?: string;
+            /** @description a note to the visitor */
+            message?: string | null;
+            /** @description when the link stops working; default in 7 days; null: never (when the administrator allows it) */
+            expiresAt?: string | null;
+            /** @description visitors give it first; null: none */
+            password?: string | null;
+            viewLimit?: number | null;
+            downloadLimit?: number | null;
+            /**
+             * @description what visitors may download: nothing, previews (default), the original
+             * @enum {string}
+             */
+            downloadPolicy?: "none" | "preview" | "original";
+            /**
+             * @description basic (caption and credit, default) or all
+             * @enum {string}
+             */
+            metadata?: "basic" | "all";
+            /** @description show GPS and camera serial numbers with `all` metadata (default: stripped) */
+            keepLocation?: boolean;
+        };
+        UpdateShare: {
+            /** @description shown to visitors; default: the story's or folder's name */
+            title?: string;
+            /** @description a note to the visitor */
+            message?: string | null;
+            /** @description when the link stops working; default in 7 days; null: never (when the administrator allows it) */
+            expiresAt?: string | null;
+            /** @description visitors give it first; null: none */
+            password?: string | null;
+            viewLimit?: number | null;
+            downloadLimit?: number | null;
+            /**
+             * @description what visitors may download: nothing, previews (default), the original
+             * @enum {string}
+             */
+            downloadPolicy?: "none" | "preview" | "original";
+            /**
+             * @description basic (caption and credit, default) or all
+             * @enum {string}
+             */
+            metadata?: "basic" | "all";
+            /** @description show GPS and camera serial numbers with `all` metadata (default: stripped) */
+            keepLocation?: boolean;
+        };
+        ShareItem: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "story" | "stories" | "folder" | "search";
+            title: string;
+            message: string | null;
+            libraryId: string | null;
+            folderId: string | null;
+            /** @description stories of a story list; null for folders and searches */
+            storyCount: number | null;
+            hasPassword: boolean;
+            expiresAt: string | null;
+            viewLimit: number | null;
+            downloadLimit: number | null;
+            views: number;
+            downloads: number;
+            /** @enum {string} */
+            downloadPolicy: "none" | "preview" | "original";
+            /** @enum {string} */
+            metadata: "basic" | "all";
+            keepLocation: boolean;
+            createdBy: string | null;
+            createdAt: string;
+            revokedAt: string | null;
+            lastVisitAt: string | null;
+            /** @enum {string} */
+            state: "active" | "expired" | "revoked" | "used-up";
+        };
+        ShareSettings: {
+            /** @description the longest expiry a share may have */
+            maxDays: number;
+            /** @description whether a share may never expire */
+            allowNever: boolean;
+        };
+        ShareVisitorStory: {
+            storyId: string;
+            type: string;
+            title: string;
+            caption: string;
+            /** @description authors, and the source */
+            credit: string;
+            width: number | null;
+            height: number | null;
+            duration: number | null;
+            thumbnail: string | null;
+            /** @description the photo's preview or the video's/audio's proxy to play */
+            preview: {
+                role: string;
+                mime: string;
+                width: number | null;
+                height: number | null;
+                /** @description signed for this share, short-lived */
+                url: string;
+            } | null;
+            poster: string | null;
+            /** @description null when the share allows no download of this story */
+            downloadUrl: string | null;
+            /** @description with `all` metadata: the rest of the fields */
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            /** @description a composite's members, in order */
+            members: {
+                storyId: string;
+                type: string;
+                title: string;
+                caption: string;
+                /** @description authors, and the source */
+                credit: string;
+                width: number | null;
+                height: number | null;
+                duration: number | null;
+                thumbnail: string | null;
+                /** @description the photo's preview or the video's/audio's proxy to play */
+                preview: {
+                    role: string;
+                    mime: string;
+                    width: number | null;
+                    height: number | null;
+                    /** @description signed for this share, short-lived */
+                    url: string;
+                } | null;
+                poster: string | null;
+                /** @description null when the share allows no download of this story */
+                downloadUrl: string | null;
+                /** @description with `all` metadata: the rest of the fields */
+                metadata: {
+                    [key: string]: unknown;
+                } | null;
+            }[];
+        };
+        ShareVisitorView: {
+            /** @enum {string} */
+            kind: "story" | "stories" | "folder" | "search";
+            title: string;
+            message: string | null;
+            /** @description a password is needed (POST /shared/unlock) before anything else */
+            locked: boolean;
+            expiresAt: string | null;
+            /** @enum {string} */
+            downloadPolicy: "none" | "preview" | "original";
+            /** @description every allowed file in one zip, when the share allows downloads */
+            zipUrl: string | null;
+            /** @description who shared it (their display name) */
+            owner: string;
+            stories: components["schemas"]["ShareVisitorStory"][];
+            /** @description a folder or search with more stories than one page shows */
+            truncated: boolean;
+        };
+        StorageTarget: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "local" | "s3";
+            /** @description the configured storage (DAMS_STORAGE): never edited or deleted */
+            builtIn: boolean;
+            /** @description where the new originals of libraries without a target of their own go */
+            isDefault: boolean;
+            directory: string | null;
+            endpoint: string | null;
+            region: string | null;
+            bucket: string | null;
+            prefix: string | null;
+            pathStyle: boolean | null;
+            accessKeyId: string | null;
+            /** @description whether a secret access key is stored (it is never returned) */
+            secretSet: boolean;
+            /** @description libraries whose new originals go here */
+            libraries: number;
+            files: number | null;
+            createTime: string | null;
+            updateTime: string | null;
+        };
+        StorageTargetTest: {
+            ok: boolean;
+            /** @description why it failed, as a code */
+            reason: ("unreachable" | "bad_credentials" | "no_such_bucket" | "not_writable" | "failed") | null;
+            /** @description what was tried and what answered, in English */
+            message: string;
+            durationMs: number;
+        };
+        StorageMove: {
+            id: string;
+            libraryId: string;
+            targetId: string;
+            targetName: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "failed";
+            totalFiles: number;
+            movedFiles: number;
+            movedBytes: number;
+            error: string | null;
+            createTime: string;
+            finishTime: string | null;
+        };
+        StorageSettings: {
+            /** @description where libraries without a target of their own put new originals */
+            defaultTargetId: string;
+            targets: {
+                id: string;
+                name: string;
+                /** @enum {string} */
+                kind: "local" | "s3";
+            }[];
+            libraries: {
+                libraryId: string;
+                name: string;
+                /** @description its own target, or null: the default */
+                bucketId: string | null;
+                /** @description where its new originals go now */
+                targetId: string;
+                /** @description its latest move */
+                move: components["schemas"]["StorageMove"] | null;
+            }[];
         };
         StoryCreateForm: {
             type: string;
@@ -15407,35 +29464,6 @@ export interface components {
             writable: boolean;
             /** @description where files go: the tus endpoint */
             uploadPath: string;
-        };
-        Favorite: {
-            libraryId: string;
-            storyId: string;
-            type: string;
-            createdAt: string;
-            story: components["schemas"]["Story"];
-        };
-        PublishRecord: {
-            id: string;
-            libraryId: string;
-            storyId: string;
-            versionNo: number;
-            channel: string | null;
-            note: string | null;
-            status: string;
-            publishedBy: string | null;
-            publishedAt: string;
-        };
-        ShareToken: {
-            /** @description shown once; only its sha256 is stored */
-            token: string;
-            url: string;
-            expiresAt: string;
-        };
-        DefaultLibrary: {
-            libraryId: string;
-            folderId: string | null;
-            path: string;
         };
         UrlFetch: {
             id: string;
@@ -15467,6 +29495,640 @@ export interface components {
             storyId: string | null;
             createdAt: string;
             updatedAt: string;
+        };
+        DefaultLibrary: {
+            libraryId: string;
+            folderId: string | null;
+            path: string;
+        };
+        /** @description an edit decision list (docs/video-editor.md) */
+        VideoEdl: {
+            /** @constant */
+            schema: "dams.edl";
+            /** @constant */
+            version: 1;
+            /**
+             * @description at most 200 characters
+             * @default
+             */
+            title: string;
+            /**
+             * @default {
+             *       "aspect": "16:9",
+             *       "preset": "1080p"
+             *     }
+             */
+            output: {
+                /**
+                 * @default 16:9
+                 * @enum {string}
+                 */
+                aspect: "16:9" | "9:16" | "1:1" | "4:5";
+                /**
+                 * @default 1080p
+                 * @enum {string}
+                 */
+                preset: "1080p" | "720p" | "vertical" | "original";
+                /** @description default: the first video clip's, else 25 */
+                fps?: number;
+            };
+            clips: ({
+                id: string;
+                /**
+                 * @description into this clip from the one before
+                 * @default {
+                 *       "type": "cut",
+                 *       "duration": 0
+                 *     }
+                 */
+                transition: {
+                    /** @enum {string} */
+                    type: "cut" | "crossfade" | "dipBlack" | "dipWhite";
+                    duration: number;
+                };
+                /**
+                 * @default {
+                 *       "mode": "crop",
+                 *       "x": 0.5,
+                 *       "y": 0.5
+                 *     }
+                 */
+                reframe: {
+                    /** @enum {string} */
+                    mode: "crop" | "blur" | "fit";
+                    /**
+                     * @description crop position across (0 left, 1 right)
+                     * @default 0.5
+                     */
+                    x: number;
+                    /**
+                     * @description crop position down (0 top, 1 bottom)
+                     * @default 0.5
+                     */
+                    y: number;
+                };
+                /** @constant */
+                kind: "video";
+                source: {
+                    libraryId: string;
+                    storyId: string;
+                    /** @description default: the story's current version when rendered */
+                    versionNo?: number;
+                };
+                /** @description seconds into the source */
+                in: number;
+                /** @description seconds into the source, after `in` */
+                out: number;
+                /** @default 1 */
+                volume: number;
+                /** @default false */
+                muted: boolean;
+            } | {
+                id: string;
+                /**
+                 * @description into this clip from the one before
+                 * @default {
+                 *       "type": "cut",
+                 *       "duration": 0
+                 *     }
+                 */
+                transition: {
+                    /** @enum {string} */
+                    type: "cut" | "crossfade" | "dipBlack" | "dipWhite";
+                    duration: number;
+                };
+                /**
+                 * @default {
+                 *       "mode": "crop",
+                 *       "x": 0.5,
+                 *       "y": 0.5
+                 *     }
+                 */
+                reframe: {
+                    /** @enum {string} */
+                    mode: "crop" | "blur" | "fit";
+                    /**
+                     * @description crop position across (0 left, 1 right)
+                     * @default 0.5
+                     */
+                    x: number;
+                    /**
+                     * @description crop position down (0 top, 1 bottom)
+                     * @default 0.5
+                     */
+                    y: number;
+                };
+                /** @constant */
+                kind: "image";
+                source: {
+                    libraryId: string;
+                    storyId: string;
+                    /** @description default: the story's current version when rendered */
+                    versionNo?: number;
+                };
+                duration: number;
+                kenBurns?: {
+                    start: {
+                        x: number;
+                        y: number;
+                        /** @description fraction of the picture's width, and of its height (the rectangle has the output's aspect) */
+                        width: number;
+                    };
+                    end: {
+                        x: number;
+                        y: number;
+                        /** @description fraction of the picture's width, and of its height (the rectangle has the output's aspect) */
+                        width: number;
+                    };
+                };
+                /** @description at most 500 characters */
+                caption?: string;
+            } | {
+                id: string;
+                /**
+                 * @description into this clip from the one before
+                 * @default {
+                 *       "type": "cut",
+                 *       "duration": 0
+                 *     }
+                 */
+                transition: {
+                    /** @enum {string} */
+                    type: "cut" | "crossfade" | "dipBlack" | "dipWhite";
+                    duration: number;
+                };
+                /**
+                 * @default {
+                 *       "mode": "crop",
+                 *       "x": 0.5,
+                 *       "y": 0.5
+                 *     }
+                 */
+                reframe: {
+                    /** @enum {string} */
+                    mode: "crop" | "blur" | "fit";
+                    /**
+                     * @description crop position across (0 left, 1 right)
+                     * @default 0.5
+                     */
+                    x: number;
+                    /**
+                     * @description crop position down (0 top, 1 bottom)
+                     * @default 0.5
+                     */
+                    y: number;
+                };
+                /** @constant */
+                kind: "colour";
+                /**
+                 * @description #RRGGBB or #RRGGBBAA
+                 * @default #000000
+                 */
+                colour: string;
+                duration: number;
+            })[];
+            /** @default [] */
+            texts: {
+                id: string;
+                /** @enum {string} */
+                kind: "title" | "lowerThird";
+                /** @description at most 500 characters */
+                text: string;
+                /** @description the lower third's second line (the role) */
+                subtitle?: string;
+                start: number;
+                end: number;
+                /**
+                 * @default center
+                 * @enum {string}
+                 */
+                position: "top" | "center" | "bottom";
+                /** @default 1 */
+                scale: number;
+                /**
+                 * @description #RRGGBB or #RRGGBBAA
+                 * @default #FFFFFF
+                 */
+                colour: string;
+                /** @description a band behind the text; none when absent */
+                background?: string;
+            }[];
+            captions?: {
+                /** @enum {string} */
+                mode: "burn" | "sidecar";
+                cues: {
+                    start: number;
+                    end: number;
+                    /** @description at most 500 characters */
+                    text: string;
+                }[];
+            };
+            logo?: {
+                type: 1 | 2;
+                /** @description type 1: the photo story of the logo */
+                source?: {
+                    libraryId: string;
+                    storyId: string;
+                    /** @description default: the story's current version when rendered */
+                    versionNo?: number;
+                };
+                /** @description type 2 */
+                text?: string;
+                /**
+                 * @default lower-right
+                 * @enum {string}
+                 */
+                position: "upper-left" | "upper-right" | "lower-right" | "lower-left" | "center" | "arbitrary";
+                /** @default 100 */
+                opacity: number;
+                /**
+                 * @description arbitrary position: left edge, fraction of the width
+                 * @default 0
+                 */
+                x: number;
+                /**
+                 * @description arbitrary position: top edge, fraction of the height
+                 * @default 0
+                 */
+                y: number;
+                /**
+                 * @description type 1: the logo's width in % of the frame's width
+                 * @default 15
+                 */
+                sizePercent: number;
+                /**
+                 * @description type 2: pixels at 1080 lines, scaled with the frame
+                 * @default 30
+                 */
+                fontSize: number;
+                /**
+                 * @description #RRGGBB or #RRGGBBAA
+                 * @default #FFFFFF
+                 */
+                colour: string;
+                /** @description #RRGGBB or #RRGGBBAA */
+                background?: string;
+            };
+            music?: {
+                /** @description an audio story, or a video story's sound */
+                source: {
+                    libraryId: string;
+                    storyId: string;
+                    /** @description default: the story's current version when rendered */
+                    versionNo?: number;
+                };
+                /**
+                 * @description where in the source the music starts
+                 * @default 0
+                 */
+                in: number;
+                /**
+                 * @description where on the timeline it starts
+                 * @default 0
+                 */
+                start: number;
+                /** @default 1 */
+                volume: number;
+                /** @default 0 */
+                fadeIn: number;
+                /** @default 0 */
+                fadeOut: number;
+                /**
+                 * @description lower the music while the clips' sound is loud (speech)
+                 * @default true
+                 */
+                ducking: boolean;
+            };
+            /**
+             * @default {
+             *       "normalize": true
+             *     }
+             */
+            audio: {
+                /**
+                 * @description loudness to −23 LUFS (EBU R128) on export
+                 * @default true
+                 */
+                normalize: boolean;
+            };
+            /** @description the frame that becomes the story's cover */
+            poster?: {
+                time: number;
+            };
+        };
+        VideoEdlDraft: {
+            /** @constant */
+            schema: "dams.edl";
+            /** @constant */
+            version: 1;
+            /**
+             * @description at most 200 characters
+             * @default
+             */
+            title: string;
+            /**
+             * @default {
+             *       "aspect": "16:9",
+             *       "preset": "1080p"
+             *     }
+             */
+            output: {
+                /**
+                 * @default 16:9
+                 * @enum {string}
+                 */
+                aspect: "16:9" | "9:16" | "1:1" | "4:5";
+                /**
+                 * @default 1080p
+                 * @enum {string}
+                 */
+                preset: "1080p" | "720p" | "vertical" | "original";
+                /** @description default: the first video clip's, else 25 */
+                fps?: number;
+            };
+            clips: ({
+                id: string;
+                /**
+                 * @description into this clip from the one before
+                 * @default {
+                 *       "type": "cut",
+                 *       "duration": 0
+                 *     }
+                 */
+                transition: {
+                    /** @enum {string} */
+                    type: "cut" | "crossfade" | "dipBlack" | "dipWhite";
+                    duration: number;
+                };
+                /**
+                 * @default {
+                 *       "mode": "crop",
+                 *       "x": 0.5,
+                 *       "y": 0.5
+                 *     }
+                 */
+                reframe: {
+                    /** @enum {string} */
+                    mode: "crop" | "blur" | "fit";
+                    /**
+                     * @description crop position across (0 left, 1 right)
+                     * @default 0.5
+                     */
+                    x: number;
+                    /**
+                     * @description crop position down (0 top, 1 bottom)
+                     * @default 0.5
+                     */
+                    y: number;
+                };
+                /** @constant */
+                kind: "video";
+                source: {
+                    libraryId: string;
+                    storyId: string;
+                    /** @description default: the story's current version when rendered */
+                    versionNo?: number;
+                };
+                /** @description seconds into the source */
+                in: number;
+                /** @description seconds into the source, after `in` */
+                out: number;
+                /** @default 1 */
+                volume: number;
+                /** @default false */
+                muted: boolean;
+            } | {
+                id: string;
+                /**
+                 * @description into this clip from the one before
+                 * @default {
+                 *       "type": "cut",
+                 *       "duration": 0
+                 *     }
+                 */
+                transition: {
+                    /** @enum {string} */
+                    type: "cut" | "crossfade" | "dipBlack" | "dipWhite";
+                    duration: number;
+                };
+                /**
+                 * @default {
+                 *       "mode": "crop",
+                 *       "x": 0.5,
+                 *       "y": 0.5
+                 *     }
+                 */
+                reframe: {
+                    /** @enum {string} */
+                    mode: "crop" | "blur" | "fit";
+                    /**
+                     * @description crop position across (0 left, 1 right)
+                     * @default 0.5
+                     */
+                    x: number;
+                    /**
+                     * @description crop position down (0 top, 1 bottom)
+                     * @default 0.5
+                     */
+                    y: number;
+                };
+                /** @constant */
+                kind: "image";
+                source: {
+                    libraryId: string;
+                    storyId: string;
+                    /** @description default: the story's current version when rendered */
+                    versionNo?: number;
+                };
+                duration: number;
+                kenBurns?: {
+                    start: {
+                        x: number;
+                        y: number;
+                        /** @description fraction of the picture's width, and of its height (the rectangle has the output's aspect) */
+                        width: number;
+                    };
+                    end: {
+                        x: number;
+                        y: number;
+                        /** @description fraction of the picture's width, and of its height (the rectangle has the output's aspect) */
+                        width: number;
+                    };
+                };
+                /** @description at most 500 characters */
+                caption?: string;
+            } | {
+                id: string;
+                /**
+                 * @description into this clip from the one before
+                 * @default {
+                 *       "type": "cut",
+                 *       "duration": 0
+                 *     }
+                 */
+                transition: {
+                    /** @enum {string} */
+                    type: "cut" | "crossfade" | "dipBlack" | "dipWhite";
+                    duration: number;
+                };
+                /**
+                 * @default {
+                 *       "mode": "crop",
+                 *       "x": 0.5,
+                 *       "y": 0.5
+                 *     }
+                 */
+                reframe: {
+                    /** @enum {string} */
+                    mode: "crop" | "blur" | "fit";
+                    /**
+                     * @description crop position across (0 left, 1 right)
+                     * @default 0.5
+                     */
+                    x: number;
+                    /**
+                     * @description crop position down (0 top, 1 bottom)
+                     * @default 0.5
+                     */
+                    y: number;
+                };
+                /** @constant */
+                kind: "colour";
+                /**
+                 * @description #RRGGBB or #RRGGBBAA
+                 * @default #000000
+                 */
+                colour: string;
+                duration: number;
+            })[];
+            /** @default [] */
+            texts: {
+                id: string;
+                /** @enum {string} */
+                kind: "title" | "lowerThird";
+                /** @description at most 500 characters */
+                text: string;
+                /** @description the lower third's second line (the role) */
+                subtitle?: string;
+                start: number;
+                end: number;
+                /**
+                 * @default center
+                 * @enum {string}
+                 */
+                position: "top" | "center" | "bottom";
+                /** @default 1 */
+                scale: number;
+                /**
+                 * @description #RRGGBB or #RRGGBBAA
+                 * @default #FFFFFF
+                 */
+                colour: string;
+                /** @description a band behind the text; none when absent */
+                background?: string;
+            }[];
+            captions?: {
+                /** @enum {string} */
+                mode: "burn" | "sidecar";
+                cues: {
+                    start: number;
+                    end: number;
+                    /** @description at most 500 characters */
+                    text: string;
+                }[];
+            };
+            logo?: {
+                type: 1 | 2;
+                /** @description type 1: the photo story of the logo */
+                source?: {
+                    libraryId: string;
+                    storyId: string;
+                    /** @description default: the story's current version when rendered */
+                    versionNo?: number;
+                };
+                /** @description type 2 */
+                text?: string;
+                /**
+                 * @default lower-right
+                 * @enum {string}
+                 */
+                position: "upper-left" | "upper-right" | "lower-right" | "lower-left" | "center" | "arbitrary";
+                /** @default 100 */
+                opacity: number;
+                /**
+                 * @description arbitrary position: left edge, fraction of the width
+                 * @default 0
+                 */
+                x: number;
+                /**
+                 * @description arbitrary position: top edge, fraction of the height
+                 * @default 0
+                 */
+                y: number;
+                /**
+                 * @description type 1: the logo's width in % of the frame's width
+                 * @default 15
+                 */
+                sizePercent: number;
+                /**
+                 * @description type 2: pixels at 1080 lines, scaled with the frame
+                 * @default 30
+                 */
+                fontSize: number;
+                /**
+                 * @description #RRGGBB or #RRGGBBAA
+                 * @default #FFFFFF
+                 */
+                colour: string;
+                /** @description #RRGGBB or #RRGGBBAA */
+                background?: string;
+            };
+            music?: {
+                /** @description an audio story, or a video story's sound */
+                source: {
+                    libraryId: string;
+                    storyId: string;
+                    /** @description default: the story's current version when rendered */
+                    versionNo?: number;
+                };
+                /**
+                 * @description where in the source the music starts
+                 * @default 0
+                 */
+                in: number;
+                /**
+                 * @description where on the timeline it starts
+                 * @default 0
+                 */
+                start: number;
+                /** @default 1 */
+                volume: number;
+                /** @default 0 */
+                fadeIn: number;
+                /** @default 0 */
+                fadeOut: number;
+                /**
+                 * @description lower the music while the clips' sound is loud (speech)
+                 * @default true
+                 */
+                ducking: boolean;
+            };
+            /**
+             * @default {
+             *       "normalize": true
+             *     }
+             */
+            audio: {
+                /**
+                 * @description loudness to −23 LUFS (EBU R128) on export
+                 * @default true
+                 */
+                normalize: boolean;
+            };
+            /** @description the frame that becomes the story's cover */
+            poster?: {
+                time: number;
+            };
         };
     };
     responses: never;

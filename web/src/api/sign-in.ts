@@ -9,7 +9,9 @@
  * refresh token for offline_access only then), the redirect URI and the API's
  * resource indicator. The client is public: PKCE S256 and no secret.
  */
+
 import { createPkce, randomToken } from "./pkce";
+import type { components } from "./schema";
 import { type KeyValueStorage, STORAGE_NAMESPACE, type TokenSet } from "./session";
 
 /**
@@ -18,17 +20,8 @@ import { type KeyValueStorage, STORAGE_NAMESPACE, type TokenSet } from "./sessio
  */
 export const TOKEN_REQUEST_TIMEOUT_MS = 30_000;
 
-export interface AuthConfig {
-  issuer: string;
-  authorizationEndpoint: string;
-  tokenEndpoint: string;
-  endSessionEndpoint?: string;
-  clientId: string;
-  scope: string;
-  prompt?: string;
-  redirectUri: string;
-  resource?: string;
-}
+/** GET /auth/config (the generated schema: a change on the server fails type-checking here). */
+export type AuthConfig = components["schemas"]["AuthConfig"];
 
 /** A token endpoint's refusal or an unusable answer. */
 export class TokenEndpointError extends Error {

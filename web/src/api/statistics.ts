@@ -1,13 +1,13 @@
-import { getJson } from "./http";
+/** The header's asset counts: type, call, query keys. */
+import { api, call } from "./client";
+import type { components } from "./schema";
 
-export interface UsedInfo {
-  photo: number;
-  video: number;
-  audio: number;
-  composite: number;
-}
+export type UsedInfo = components["schemas"]["UsedInfo"];
+
+export const statisticsKeys = {
+  all: ["statistics"] as const,
+  usedInfo: () => [...statisticsKeys.all, "usedInfo"] as const,
+};
 
 /** Asset counts for the header logo: the stories of each type the user can read. */
-export function fetchUsedInfo(): Promise<UsedInfo> {
-  return getJson<UsedInfo>("/api/v1/statistics/usedInfo");
-}
+export const fetchUsedInfo = (): Promise<UsedInfo> => call(api.GET("/dams/api/v1/statistics/usedInfo"));

@@ -1,145 +1,79 @@
-import { API_BASE, type CallOptions, reportApiError, sendRequest, unwrapResponse } from "./http";
-import type { components } from "./schema";
+/**
+ * Stories: their types and query keys, and the calls of the story lists and
+ * of a selection's actions. One story's detail is in story-detail.ts, so a
+ * list page does not load the viewer's calls.
+ */
+import { type ApiFile, api, call, callFile } from "./client";
+import { saveBlob } from "./files";
+import type { PageOf } from "./paging";
+import type { components, paths } from "./schema";
 
 type Schemas = components["schemas"];
 export type Story = Schemas["Story"];
 export type StoryType = Story["type"];
 export type StoryFile = Story["files"][number];
-export type StoryVersion = Schemas["StoryVersion"];
-export type StoryRelation = Schemas["StoryRelation"];
-export type StoryAction = Schemas["StoryAction"];
 export type Favorite = Schemas["Favorite"];
-export type Library = Schemas["Library"];
-export type FolderNode = Schemas["FolderNode"];
-export type ShareToken = Schemas["ShareToken"];
+/** The type a story is uploaded as (a composite is made, not uploaded). */
+export type UploadType = Exclude<StoryType, "composite">;
 
 export const STORY_TYPES: readonly StoryType[] = ["photo", "video", "audio", "composite"];
 
-/** The paging shape of the API (spec section 3). */
-export interface PageOf<T> {
-  content: T[];
-  totalElements: number;
-  size: number;
-  number: number;
-}
+export type Facets = Partial<Schemas["SearchFacets"]>;
+export type FacetKey = keyof Schemas["SearchFacets"];
+export type FacetValue = Schemas["SearchFacets"][FacetKey][number];
+export const FACET_KEYS: readonly FacetKey[] = ["type", "library", "month", "author", "source", "tag"];
 
-export interface FacetValue {
-  value: string;
-  count: number;
-}
-export const FACET_KEYS = ["type", "library", "month", "author", "source", "tag"] as const;
-export type FacetKey = (typeof FACET_KEYS)[number];
-export type Facets = Partial<Record<FacetKey, FacetValue[]>>;
-
+/** The query of `GET /stories`, as the server's schema declares it; lists are sent comma-separated. */
+export type StoryQuery = NonNullable<paths["/dams/api/v1/stories"]["get"]["parameters"]["query"]>;
 /** `GET /stories`: the paging shape, with facets beside it once the search index answers them. */
-export interface StorySearchResult extends PageOf<Story> {
-  facets?: Facets;
-  /** More stories match the full text than the search looks at: totalElements is that number. */
-  totalCapped?: boolean;
-}
-
-/** The query of `GET /stories` (and of `/stories/mystories/{x}`); lists are sent comma-separated. */
-export interface StoryQuery {
-  fulltext?: string;
-  libraryId?: string;
-  folderId?: string;
-  types?: readonly string[];
-  status?: readonly string[];
-  keyword?: string;
-  halfProduct?: boolean;
-  author?: readonly string[];
-  source?: readonly string[];
-  tag?: readonly string[];
-  month?: readonly string[];
-  sort?: string;
-  page?: number;
-  size?: number;
-  /** Counts beside the page; the server's default is on with `fulltext`. */
-  facets?: boolean;
-}
-
-/** The query string of a story query: empty values are left out, lists joined by commas. */
-export function storyQueryString(query: StoryQuery): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value === undefined || value === null || value === "") continue;
-    if (Array.isArray(value)) {
-      if (value.length > 0) params.set(key, value.join(","));
-    } else params.set(key, String(value));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : "";
-}
-
-async function request<T>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
-  try {
-    const init: RequestInit = { method };
-    if (body !== undefined) {
-      init.body = JSON.stringify(body);
-      init.headers = { "Content-Type": "application/json" };
-    }
-    const response = await sendRequest(new Request(new URL(API_BASE + path, window.location.origin), init));
-    return await unwrapResponse<T>(response);
-  } catch (error) {
-    reportApiError(error, options);
-    throw error;
-  }
-}
-
-const V1 = "/api/v1";
-const enc = encodeURIComponent;
-
-export function searchStories(query: StoryQuery): Promise<StorySearchResult> {
-  return request("GET", `${V1}/stories${storyQueryString(query)}`);
-}
-
-export function fetchMyStories(libraryId: string | undefined, query: StoryQuery): Promise<PageOf<Story>> {
-  return request("GET", `${V1}/stories/mystories/${enc(libraryId ?? "all")}${storyQueryString(query)}`);
-}
-
-export function fetchStory(libraryId: string, storyId: string, options: CallOptions = {}): Promise<Story> {
-  return request("GET", `${V1}/stories/${enc(libraryId)}/${enc(storyId)}`, undefined, options);
-}
-
-export function fetchVersions(libraryId: string, storyId: string): Promise<StoryVersion[]> {
-  return request("GET", `${V1}/stories/${enc(libraryId)}/${enc(storyId)}/versions`);
-}
-
-export function fetchRelations(libraryId: string, storyId: string): Promise<StoryRelation[]> {
-  return request("GET", `${V1}/stories/relation/${enc(libraryId)}/${enc(storyId)}`);
-}
-
-export function fetchStoryActions(
-  libraryId: string,
-  storyId: string,
-  page = 0,
-  size = 50,
-): Promise<PageOf<StoryAction>> {
-  return request(
-    "GET",
-    `${V1}/story-actions${storyQueryString({ page, size })}&libraryId=${enc(libraryId)}&storyId=${enc(storyId)}`,
-  );
-}
-
-export function fetchLibraries(): Promise<Library[]> {
-  return request("GET", `${V1}/libraries`);
-}
-
-export function fetchFolders(libraryId: string): Promise<FolderNode[]> {
-  return request("GET", `${V1}/libraries/${enc(libraryId)}/folders`);
-}
+export type StorySearchResult =
+  paths["/dams/api/v1/stories"]["get"]["responses"][200]["content"]["application/json"]["data"];
+type MyStoriesQuery = NonNullable<paths["/dams/api/v1/stories/mystories/{libraryId}"]["get"]["parameters"]["query"]>;
 
 export interface StoryRef {
   libraryId: string;
   storyId: string;
 }
 
+/**
+ * The query keys of stories, one family: lists under `list`, and everything
+ * of one story (itself, versions, relations, history, favourite state,
+ * processing) under its `detail`, so a change to a story reaches all of it.
+ */
+export const storyKeys = {
+  all: ["stories"] as const,
+  lists: () => [...storyKeys.all, "list"] as const,
+  /** One list of stories: `scope` names the screen's list (search, library, mine…), `query` what it asks. */
+  list: (scope: string, query: unknown) => [...storyKeys.lists(), scope, query] as const,
+  details: () => [...storyKeys.all, "detail"] as const,
+  detail: (ref: StoryRef) => [...storyKeys.details(), ref.libraryId, ref.storyId] as const,
+  versions: (ref: StoryRef, versionNo: number) => [...storyKeys.detail(ref), "versions", versionNo] as const,
+  relations: (ref: StoryRef) => [...storyKeys.detail(ref), "relations"] as const,
+  actions: (ref: StoryRef, size: number) => [...storyKeys.detail(ref), "actions", size] as const,
+  favorite: (ref: StoryRef) => [...storyKeys.detail(ref), "favorite"] as const,
+  processing: (ref: StoryRef) => [...storyKeys.detail(ref), "processing"] as const,
+  transcode: (ref: StoryRef) => [...storyKeys.detail(ref), "transcode"] as const,
+};
+
+export function searchStories(query: StoryQuery): Promise<StorySearchResult> {
+  return call(api.GET("/dams/api/v1/stories", { params: { query } }));
+}
+
+export function fetchMyStories(libraryId: string | undefined, query: MyStoriesQuery): Promise<PageOf<Story>> {
+  return call(
+    api.GET("/dams/api/v1/stories/mystories/{libraryId}", {
+      params: { path: { libraryId: libraryId ?? "all" }, query },
+    }),
+  );
+}
+
 export function addFavorite(ref: StoryRef & { type?: string }): Promise<unknown> {
-  return request("POST", `${V1}/workflow-story-favorite`, ref);
+  return call(api.POST("/dams/api/v1/workflow-story-favorite", { body: ref }));
 }
 
 export function removeFavorite(ref: StoryRef): Promise<unknown> {
-  return request("DELETE", `${V1}/workflow-story-favorite?libraryId=${enc(ref.libraryId)}&storyId=${enc(ref.storyId)}`);
+  const query = { libraryId: ref.libraryId, storyId: ref.storyId };
+  return call(api.DELETE("/dams/api/v1/workflow-story-favorite", { params: { query } }));
 }
 
 export function fetchFavorites(query: {
@@ -149,151 +83,85 @@ export function fetchFavorites(query: {
   page?: number;
   size?: number;
 }): Promise<PageOf<Favorite>> {
-  return request("GET", `${V1}/workflow-story-favorite${storyQueryString(query)}`);
+  return call(api.GET("/dams/api/v1/workflow-story-favorite", { params: { query } }));
 }
 
 export function deleteStory(ref: StoryRef): Promise<unknown> {
-  return request("DELETE", `${V1}/workflow-story-delete/${enc(ref.libraryId)}/${enc(ref.storyId)}`);
-}
-
-export function publishStory(ref: StoryRef, body: { channel?: string; note?: string } = {}): Promise<unknown> {
-  return request("POST", `${V1}/workflow-story-publish/${enc(ref.libraryId)}/${enc(ref.storyId)}`, body);
-}
-
-export function shareStory(ref: StoryRef, expiresInDays = 7): Promise<ShareToken> {
-  return request(
-    "GET",
-    `${V1}/workflow-story-share/story/${enc(ref.libraryId)}/${enc(ref.storyId)}?expiresInDays=${expiresInDays}`,
+  return call(
+    api.DELETE("/dams/api/v1/workflow-story-delete/{libraryId}/{storyId}", {
+      params: { path: { libraryId: ref.libraryId, storyId: ref.storyId } },
+    }),
   );
 }
 
-/** Moves a story to another folder of its library (the edit route of its type). */
-export function moveStory(
-  story: Pick<Story, "libraryId" | "storyId" | "type">,
-  folderId: string | null,
-): Promise<unknown> {
-  return request(
-    "PUT",
-    `${V1}/workflow-story-edit/${story.type}/${enc(story.storyId)}?libraryId=${enc(story.libraryId)}`,
-    { folderId },
+/** The metadata a story's edit route changes (properties merge into the story's). */
+export type StoryEdit = NonNullable<
+  paths["/dams/api/v1/workflow-story-edit/photo/{storyId}"]["put"]["requestBody"]
+>["content"]["application/json"];
+
+/** `PUT /workflow-story-edit/{type}/{id}?libraryId=`: the edit route of the story's type. */
+export function editStory(story: StoryRef & { type: string }, body: StoryEdit): Promise<unknown> {
+  const path = `/dams/api/v1/workflow-story-edit/${story.type as StoryType}/{storyId}` as const;
+  return call(
+    api.PUT(path, { params: { path: { storyId: story.storyId }, query: { libraryId: story.libraryId } }, body }),
   );
 }
 
-/** Drafts → committed (the half products' "commit"). */
-/**
- * Commits drafts; `metadata.properties` go to every story, `properties` (by
- * story id) to one story each, over the batch's. The server checks them
- * against /properties/list.
- */
-export function commitStories(
-  type: "photo" | "video" | "audio",
-  libraryId: string,
-  storyIds: string[],
-  extra: {
-    metadata?: { properties?: Record<string, unknown> };
-    properties?: Record<string, Record<string, unknown>>;
-  } = {},
-): Promise<unknown> {
-  return request("POST", `${V1}/workflow-story-create/${type}/commit`, { libraryId, storyIds, ...extra });
-}
-
-/** The processing (transcode) task of a story's current version, with the job's progress (0-100). */
-export interface TranscodeTask {
-  state: "none" | "queued" | "running" | "done" | "failed" | "cancelled";
-  progress: number;
-  error: string | null;
-}
-
-export function fetchTranscodeTask(libraryId: string, storyId: string, type: string): Promise<TranscodeTask> {
-  return request(
-    "GET",
-    `${V1}/video-trans-tasks?videoUrl=${enc(`${libraryId}/${storyId}`)}&type=${enc(type)}`,
-    undefined,
-    { silent: true },
-  );
-}
+/** Moves a story to another folder of its library. */
+export const moveStory = (story: StoryRef & { type: string }, folderId: string | null) =>
+  editStory(story, { folderId });
 
 /** Marks a half product finished: it stops being a half product. */
-export function finishHalfProduct(story: Pick<Story, "libraryId" | "storyId" | "type">): Promise<unknown> {
-  return request(
-    "PUT",
-    `${V1}/workflow-story-edit/${story.type}/${enc(story.storyId)}?libraryId=${enc(story.libraryId)}`,
-    { halfProduct: false },
-  );
-}
-
-/** The attachment route: one story, or up to 100 ids of one library as a zip. */
-export function downloadUrl(
-  libraryId: string,
-  storyIds: readonly string[],
-  options: { rendition?: string; versionNo?: number } = {},
-): string {
-  const query = storyQueryString({
-    ...(options.rendition ? { rendition: options.rendition } : {}),
-    ...(options.versionNo ? { versionNo: options.versionNo } : {}),
-  } as StoryQuery);
-  return `${API_BASE}${V1}/workflow-story-download/${enc(libraryId)}/${storyIds.map(enc).join(",")}${query}`;
-}
+export const finishHalfProduct = (story: StoryRef & { type: string }) => editStory(story, { halfProduct: false });
 
 /** The most ids one zip may hold (docs/stories.md). */
 export const ZIP_MAX_STORIES = 100;
 
-/** Fetches a URL of the API with the bearer token (files cannot carry it in an <img> or <a>). */
-export async function fetchBlob(url: string, options: CallOptions = {}): Promise<Blob> {
-  try {
-    const response = await sendRequest(new Request(new URL(url, window.location.origin)));
-    if (!response.ok) await unwrapResponse(response);
-    return await response.blob();
-  } catch (error) {
-    reportApiError(error, options);
-    throw error;
+/**
+ * The attachment route: one story by its path, or up to 100 ids of one library
+ * as a zip, named in the query (a path parameter holds 13 at most).
+ */
+export function downloadStories(
+  libraryId: string,
+  storyIds: readonly string[],
+  options: { rendition?: string; versionNo?: number } = {},
+): Promise<ApiFile> {
+  if (storyIds.length > 1) {
+    return callFile(
+      api.GET("/dams/api/v1/workflow-story-download/{libraryId}", {
+        params: { path: { libraryId }, query: { rendition: options.rendition, storyIds: storyIds.join(",") } },
+        parseAs: "blob",
+      }),
+    );
   }
+  return callFile(
+    api.GET("/dams/api/v1/workflow-story-download/{libraryId}/{storyIds}", {
+      params: { path: { libraryId, storyIds: storyIds.join(",") }, query: options },
+      parseAs: "blob",
+    }),
+  );
 }
 
-/** The file name of an attachment response (RFC 6266 filename*). */
-export function attachmentName(disposition: string | null, fallback: string): string {
-  if (!disposition) return fallback;
-  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
-  if (star?.[1]) {
-    try {
-      return decodeURIComponent(star[1]);
-    } catch {
-      /* fall through to the plain name */
-    }
-  }
-  const plain = /filename="?([^";]+)"?/i.exec(disposition);
-  return plain?.[1] ?? fallback;
+/** Downloads stories (one, or a zip) and hands the file to the browser, named as the server names it. */
+export async function saveStories(
+  libraryId: string,
+  storyIds: readonly string[],
+  fallbackName: string,
+  options: { rendition?: string; versionNo?: number } = {},
+): Promise<void> {
+  const file = await downloadStories(libraryId, storyIds, options);
+  saveBlob(file.blob, file.name ?? fallbackName);
 }
 
-/** Downloads an attachment URL of the API and hands it to the browser as a file. */
-export async function saveAttachment(url: string, fallbackName: string): Promise<void> {
-  try {
-    const response = await sendRequest(new Request(new URL(url, window.location.origin)));
-    if (!response.ok) await unwrapResponse(response);
-    const blob = await response.blob();
-    const objectUrl = URL.createObjectURL(blob);
-    const link = document.createElement("a");
-    link.href = objectUrl;
-    link.download = attachmentName(response.headers.get("content-disposition"), fallbackName);
-    document.body.appendChild(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(objectUrl), 60_000);
-  } catch (error) {
-    reportApiError(error);
-    throw error;
-  }
+/** A half product made from metadata alone (issue 15): a draft others in its library see and continue. */
+export function createHalfProduct(
+  type: UploadType,
+  body: { libraryId: string; title: string; caption?: string },
+): Promise<Story> {
+  const path = `/dams/api/v1/workflow-story-create/${type}` as const;
+  return call(api.POST(path, { body: { ...body, halfProduct: true } })) as Promise<Story>;
 }
 
-/** The sprite index of a video's thumbnail strip (`strip-index` rendition). */
-export interface StripIndex {
-  sprite: string;
-  frameWidth: number;
-  frameHeight: number;
-  durationSeconds: number;
-  frames: { index: number; time: number; x: number; y: number }[];
-}
-
-export function fileOf(story: Pick<Story, "files">, role: string): StoryFile | undefined {
-  return story.files.find((file) => file.role === role);
-}
+/** Marks a story as a half product (work in progress), or no longer one. */
+export const markHalfProduct = (story: StoryRef & { type: string }, halfProduct: boolean) =>
+  editStory(story, { halfProduct });

@@ -3,7 +3,7 @@ import { Button, Checkbox, Empty, Segmented, Skeleton, Space, Typography } from 
 import { type ReactNode, useCallback, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router-dom";
-import { type Facets, STORY_TYPES, type Story } from "../api/stories";
+import { type Facets, STORY_TYPES, type Story, type StoryType } from "../api/stories";
 import { LazyPart, lazyChunk, useOpenedOnce } from "./lazy-part";
 import { StatusNotice } from "./status-notice";
 import { storyKey } from "./story-grid";
@@ -26,10 +26,16 @@ export function useStorySearchState(): [StorySearchState, (next: StorySearchStat
   return [state, update];
 }
 
+/** The stories selected in the browser, for a side panel that acts on them (a folder they are dropped on). */
+export interface StorySelection {
+  stories: Story[];
+  clear: () => void;
+}
+
 /**
  * A list of stories to browse: the virtualized grid or list, selection with
  * its actions, and the viewer drawer. `side` is the facet panel or the folder
- * tree; `emptyText` what to say when nothing matches.
+ * tree (given the selection); `emptyText` what to say when nothing matches.
  */
 export function StoryBrowser({
   queryKey,
@@ -40,7 +46,7 @@ export function StoryBrowser({
 }: {
   queryKey: readonly unknown[];
   fetchPage: FetchStoryPage;
-  side?: (facets: Facets | undefined) => ReactNode;
+  side?: (facets: Facets | undefined, selection: StorySelection) => ReactNode;
   header?: ReactNode;
   emptyText: string;
 }) {
@@ -106,7 +112,7 @@ export function StoryBrowser({
       />
     );
 
-  const sideContent = side?.(stories.facets);
+  const sideContent = side?.(stories.facets, { stories: [...selected.values()], clear: () => setSelected(new Map()) });
   return (
     <div>
       <div
@@ -158,7 +164,7 @@ export function StoryTypeFilter() {
     <Checkbox.Group
       data-testid="types-filter"
       value={state.types}
-      onChange={(types) => setState({ ...state, types: types as string[], story: null })}
+      onChange={(types) => setState({ ...state, types: types as StoryType[], story: null })}
       options={STORY_TYPES.map((type) => ({ value: type, label: t(`stories.type.${type}`) }))}
     />
   );

@@ -1,13 +1,7 @@
-import { useQuery } from "@tanstack/react-query";
 import { Modal, TreeSelect } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { type FolderNode, fetchFolders } from "../api/stories";
-
-type TreeNode = { title: string; value: string; children: TreeNode[] };
-export function folderTreeData(nodes: readonly FolderNode[]): TreeNode[] {
-  return nodes.map((node) => ({ title: node.name, value: node.id, children: folderTreeData(node.children) }));
-}
+import { folderOptions, useFolders } from "../api/folders";
 
 /** Picks the folder the selected stories move to (the library's root when none). */
 export function MoveDialog({
@@ -20,7 +14,7 @@ export function MoveDialog({
   onMove: (folderId: string | null) => void;
 }) {
   const { t } = useTranslation();
-  const folders = useQuery({ queryKey: ["folders", libraryId], queryFn: () => fetchFolders(libraryId) });
+  const folders = useFolders(libraryId);
   const [folderId, setFolderId] = useState<string | undefined>();
   return (
     <Modal
@@ -34,7 +28,7 @@ export function MoveDialog({
       <TreeSelect
         style={{ width: "100%" }}
         loading={folders.isLoading}
-        treeData={folderTreeData(folders.data ?? [])}
+        treeData={folderOptions(folders.data ?? [])}
         value={folderId}
         onChange={setFolderId}
         placeholder={t("stories.moveRoot")}

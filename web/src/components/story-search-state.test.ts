@@ -46,9 +46,17 @@ describe("story search state in the URL", () => {
     expect(toSearchParams(EMPTY_SEARCH_STATE).toString()).toBe("");
   });
 
-  it("becomes the API query, one library at a time", () => {
-    const state = parseSearchState(new URLSearchParams("fulltext=x&types=photo&library=product&source=新华社"));
-    expect(toStoryQuery(state)).toEqual({ fulltext: "x", types: ["photo"], libraryId: "product", source: ["新华社"] });
+  it("becomes the API query, one library at a time, lists comma-separated", () => {
+    const state = parseSearchState(
+      new URLSearchParams("fulltext=x&types=photo&library=product&source=新华社&author=甲,乙"),
+    );
+    expect(toStoryQuery(state)).toEqual({
+      fulltext: "x",
+      types: ["photo"],
+      libraryId: "product",
+      source: "新华社",
+      author: "甲,乙",
+    });
     expect(toStoryQuery(EMPTY_SEARCH_STATE)).toEqual({});
   });
 });

@@ -1,4 +1,12 @@
-import { FACET_KEYS, type FacetKey, type Facets, type FacetValue, STORY_TYPES, type StoryQuery } from "../api/stories";
+import {
+  FACET_KEYS,
+  type FacetKey,
+  type Facets,
+  type FacetValue,
+  STORY_TYPES,
+  type StoryQuery,
+  type StoryType,
+} from "../api/stories";
 
 /**
  * What a story list page shows, as it lives in the URL: the full-text query
@@ -8,7 +16,7 @@ import { FACET_KEYS, type FacetKey, type Facets, type FacetValue, STORY_TYPES, t
  */
 export interface StorySearchState {
   fulltext: string;
-  types: string[];
+  types: StoryType[];
   filters: Partial<Record<Exclude<FacetKey, "type">, string[]>>;
   view: "grid" | "list";
   story: { libraryId: string; storyId: string } | null;
@@ -35,18 +43,24 @@ export function parseStoryRef(value: string | null): { libraryId: string; storyI
   return { libraryId: value.slice(0, slash), storyId: value.slice(slash + 1) };
 }
 
+const isStoryType = (type: string): type is StoryType => (STORY_TYPES as readonly string[]).includes(type);
+
+/** The known story types of a comma-separated list, in any case (`types=VIDEO`). */
+export function storyTypes(value: string | null): StoryType[] {
+  return list(value)
+    .map((type) => type.toLowerCase())
+    .filter(isStoryType);
+}
+
 export function parseSearchState(params: URLSearchParams): StorySearchState {
   const filters: StorySearchState["filters"] = {};
   for (const key of FILTER_KEYS) {
     const values = list(params.get(key));
     if (values.length > 0) filters[key] = values;
   }
-  const known = new Set<string>(STORY_TYPES);
   return {
     fulltext: (params.get("fulltext") ?? "").trim(),
-    types: list(params.get("types"))
-      .map((type) => type.toLowerCase())
-      .filter((type) => known.has(type)),
+    types: storyTypes(params.get("types")),
     filters,
     view: params.get("view") === "list" ? "list" : "grid",
     story: parseStoryRef(params.get("story")),
@@ -65,17 +79,17 @@ export function toSearchParams(state: StorySearchState, base?: URLSearchParams):
   return params;
 }
 
-/** The API query of a state (the library facet narrows to one library when one is chosen). */
+/** The API query of a state (the library facet narrows to one library when one is chosen; lists comma-separated). */
 export function toStoryQuery(state: StorySearchState): StoryQuery {
   const query: StoryQuery = {};
   if (state.fulltext) query.fulltext = state.fulltext;
   if (state.types.length > 0) query.types = state.types;
   const { library, author, source, tag, month } = state.filters;
   if (library?.length === 1) query.libraryId = library[0];
-  if (author?.length) query.author = author;
-  if (source?.length) query.source = source;
-  if (tag?.length) query.tag = tag;
-  if (month?.length) query.month = month;
+  if (author?.length) query.author = author.join(",");
+  if (source?.length) query.source = source.join(",");
+  if (tag?.length) query.tag = tag.join(",");
+  if (month?.length) query.month = month.join(",");
   return query;
 }
 
@@ -83,7 +97,7 @@ export function toStoryQuery(state: StorySearchState): StoryQuery {
 export function toggleFacet(state: StorySearchState, key: FacetKey, value: string): StorySearchState {
   const toggle = (values: string[]) =>
     values.includes(value) ? values.filter((v) => v !== value) : [...values, value];
-  if (key === "type") return { ...state, types: toggle(state.types), story: null };
+  if (key === "type") return { ...state, types: toggle(state.types).filter(isStoryType), story: null };
   // One library at a time: the API filters by one library id.
   const current = state.filters[key] ?? [];
   const next = key === "library" ? (current.includes(value) ? [] : [value]) : toggle(current);
@@ -94,7 +108,8 @@ export function toggleFacet(state: StorySearchState, key: FacetKey, value: strin
 }
 
 export function isFacetSelected(state: StorySearchState, key: FacetKey, value: string): boolean {
-  return key === "type" ? state.types.includes(value) : (state.filters[key] ?? []).includes(value);
+  const values: readonly string[] = key === "type" ? state.types : (state.filters[key] ?? []);
+  return values.includes(value);
 }
 
 /**
@@ -119,7 +134,7 @@ export function facetGroups(
     const shown = counted
       .slice(0, limit)
       .map((item) => ({ ...item, selected: isFacetSelected(state, key, item.value) }));
-    const selected = key === "type" ? state.types : (state.filters[key] ?? []);
+    const selected: readonly string[] = key === "type" ? state.types : (state.filters[key] ?? []);
     for (const value of selected) {
       if (!shown.some((item) => item.value === value)) {
         const count = counted.find((item) => item.value === value)?.count ?? 0;

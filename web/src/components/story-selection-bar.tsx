@@ -1,15 +1,25 @@
-import { DeleteOutlined, DownloadOutlined, FolderOutlined, StarOutlined } from "@ant-design/icons";
+import {
+  DeleteOutlined,
+  DownloadOutlined,
+  ExperimentOutlined,
+  FolderOutlined,
+  ShareAltOutlined,
+  StarOutlined,
+} from "@ant-design/icons";
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, Popconfirm, Space, Typography } from "antd";
+import { Button, Dropdown, Popconfirm, Space, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { savePresetRenditions, useUsablePresets } from "../api/presets";
+import { statisticsKeys } from "../api/statistics";
 import {
   addFavorite,
   deleteStory,
-  downloadUrl,
+  markHalfProduct,
   moveStory,
   type Story,
-  saveAttachment,
+  saveStories,
+  storyKeys,
   ZIP_MAX_STORIES,
 } from "../api/stories";
 import { Access } from "../auth/access-component";
@@ -19,6 +29,7 @@ import { STORY_ACCESS, zipBatches } from "./story-actions";
 
 // The folder picker (TreeSelect) loads when a move is asked for.
 const MoveDialog = lazyChunk("story-move-dialog", () => import("./story-move-dialog").then((m) => m.MoveDialog));
+const ShareDialog = lazyChunk("share-dialog", () => import("./share-dialog").then((m) => m.ShareDialog));
 
 /** Runs an action on each story; returns how many failed (each failure was reported by the API client). */
 async function eachStory(stories: readonly Story[], action: (story: Story) => Promise<unknown>): Promise<number> {
@@ -33,6 +44,10 @@ export function StorySelectionBar({ stories, onClear }: { stories: readonly Stor
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [moving, setMoving] = useState(false);
+  const [sharing, setSharing] = useState(false);
+  // Download presets apply to one story type: offered when the selection has one.
+  const commonType = stories.every((story) => story.type === stories[0]?.type) ? stories[0]?.type : undefined;
+  const presets = useUsablePresets(commonType).data ?? [];
   if (stories.length === 0) return null;
   const oneLibrary = stories.every((story) => story.libraryId === stories[0]?.libraryId)
     ? stories[0]?.libraryId
@@ -43,9 +58,9 @@ export function StorySelectionBar({ stories, onClear }: { stories: readonly Stor
     try {
       const failed = await action();
       if (failed === 0) message.success(success);
-      await queryClient.invalidateQueries({ queryKey: ["stories"] });
+      await queryClient.invalidateQueries({ queryKey: storyKeys.all });
       // The header's counts change when stories are deleted.
-      await queryClient.invalidateQueries({ queryKey: ["statistics"] });
+      await queryClient.invalidateQueries({ queryKey: statisticsKeys.all });
     } finally {
       setBusy(false);
     }
@@ -67,9 +82,24 @@ export function StorySelectionBar({ stories, onClear }: { stories: readonly Stor
       <Typography.Text>{t("stories.selected", { count: stories.length })}</Typography.Text>
       <Space wrap>
         <Access action={STORY_ACCESS.download}>
-          <Button
+          <Dropdown.Button
+            data-testid="selection-download"
             icon={<DownloadOutlined />}
             loading={busy}
+            menu={{
+              items: presets.map((preset) => ({ key: preset.id, label: preset.name })),
+              onClick: ({ key }) =>
+                run(async () => {
+                  let failed = 0;
+                  for (const batch of zipBatches(stories, ZIP_MAX_STORIES)) {
+                    await savePresetRenditions(key, batch.libraryId, batch.storyIds, {
+                      fallbackName: `${batch.libraryId}.zip`,
+                    }).catch(() => failed++);
+                  }
+                  if (failed > 0) message.error(t("presets.download.failed"));
+                  return failed;
+                }, t("stories.downloadStarted")),
+            }}
             onClick={() =>
               run(async () => {
                 let failed = 0;
@@ -78,14 +108,14 @@ export function StorySelectionBar({ stories, onClear }: { stories: readonly Stor
                     batch.storyIds.length > 1
                       ? `${batch.libraryId}.zip`
                       : (stories.find((s) => s.storyId === batch.storyIds[0])?.originalName ?? "story");
-                  await saveAttachment(downloadUrl(batch.libraryId, batch.storyIds), name).catch(() => failed++);
+                  await saveStories(batch.libraryId, batch.storyIds, name).catch(() => failed++);
                 }
                 return failed;
               }, t("stories.downloadStarted"))
             }
           >
             {t("stories.download")}
-          </Button>
+          </Dropdown.Button>
         </Access>
         <Button
           icon={<StarOutlined />}
@@ -99,10 +129,36 @@ export function StorySelectionBar({ stories, onClear }: { stories: readonly Stor
         >
           {t("stories.favorite")}
         </Button>
+        <Access action={STORY_ACCESS.share}>
+          <Button icon={<ShareAltOutlined />} onClick={() => setSharing(true)} data-testid="selection-share">
+            {t("stories.share")}
+          </Button>
+        </Access>
         {oneLibrary ? (
           <Access action={STORY_ACCESS.edit}>
             <Button icon={<FolderOutlined />} loading={busy} onClick={() => setMoving(true)}>
               {t("stories.move")}
+            </Button>
+          </Access>
+        ) : null}
+        {stories.some((story) => !story.halfProduct) ? (
+          <Access action={STORY_ACCESS.edit}>
+            <Button
+              icon={<ExperimentOutlined />}
+              loading={busy}
+              data-testid="selection-half-product"
+              onClick={() =>
+                run(
+                  () =>
+                    eachStory(
+                      stories.filter((story) => !story.halfProduct),
+                      (story) => markHalfProduct(story, true),
+                    ),
+                  t("halfproduct.marked"),
+                )
+              }
+            >
+              {t("halfproduct.mark")}
             </Button>
           </Access>
         ) : null}
@@ -128,6 +184,17 @@ export function StorySelectionBar({ stories, onClear }: { stories: readonly Stor
           {t("stories.clearSelection")}
         </Button>
       </Space>
+      {sharing ? (
+        <LazyPart>
+          <ShareDialog
+            target={{
+              kind: "stories",
+              stories: stories.map((story) => ({ libraryId: story.libraryId, storyId: story.storyId })),
+            }}
+            onClose={() => setSharing(false)}
+          />
+        </LazyPart>
+      ) : null}
       {oneLibrary && moving ? (
         <LazyPart>
           <MoveDialog

@@ -1,17 +1,18 @@
 import { type ActionType, type ProColumns, ProTable } from "@ant-design/pro-components";
-import { useQuery } from "@tanstack/react-query";
 import { Empty, Tag, Typography } from "antd";
 import { type ReactNode, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { fetchLibraries, type PageOf, STORY_TYPES, type Story, type StoryQuery } from "../api/stories";
+import { libraryName, useLibraries } from "../api/libraries";
+import type { PageOf } from "../api/paging";
+import { STORY_TYPES, type Story, type StoryQuery } from "../api/stories";
 import { DEFAULT_PAGE_SIZE, rangeParams } from "./crud-table/paging";
 import { useStorySearchState } from "./story-browser";
 import { StoryViewer } from "./story-viewer";
 
 interface StoryFilters {
   keyword?: string;
-  types?: string[];
-  status?: string[];
+  types?: StoryQuery["types"];
+  status?: StoryQuery["status"];
   libraryId?: string;
   current?: number;
   pageSize?: number;
@@ -44,12 +45,15 @@ export function StoryTable({
   list,
   headerTitle,
   rowActions,
+  toolbar,
   hideStatus,
   emptyText,
 }: {
   list: (query: StoryQuery) => Promise<PageOf<Story>>;
   headerTitle?: ReactNode;
   rowActions?: (story: Story, reload: () => Promise<void>) => ReactNode[];
+  /** Buttons above the table (beside reload), given the table's reload. */
+  toolbar?: (reload: () => Promise<void>) => ReactNode[];
   hideStatus?: boolean;
   /** What an empty table says. */
   emptyText: string;
@@ -57,7 +61,7 @@ export function StoryTable({
   const { t, i18n } = useTranslation();
   const actionRef = useRef<ActionType>(null);
   const [state, setState] = useStorySearchState();
-  const libraries = useQuery({ queryKey: ["libraries"], queryFn: fetchLibraries, staleTime: 60_000 });
+  const libraries = useLibraries();
   const reload = async () => {
     await actionRef.current?.reload();
   };
@@ -86,7 +90,7 @@ export function StoryTable({
       dataIndex: "libraryId",
       valueType: "select",
       valueEnum: Object.fromEntries((libraries.data ?? []).map((library) => [library.id, { text: library.name }])),
-      render: (_, story) => libraries.data?.find((library) => library.id === story.libraryId)?.name ?? story.libraryId,
+      render: (_, story) => libraryName(libraries.data, story.libraryId),
     },
     ...(hideStatus
       ? []
@@ -135,6 +139,7 @@ export function StoryTable({
         rowKey={(story) => `${story.libraryId}/${story.storyId}`}
         actionRef={actionRef}
         headerTitle={headerTitle}
+        toolBarRender={toolbar ? () => toolbar(reload) : undefined}
         columns={columns}
         locale={{ emptyText: <Empty description={emptyText} /> }}
         search={{ labelWidth: "auto" }}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { memoryStorage } from "../test-support";
-import { emptyTabs, loadTabs, reduceTabs, saveTabs, type TabsState, tabKeyOf } from "./tabs";
+import { emptyTabs, loadTabs, reduceTabs, saveTabs, type TabsState, tabDetail, tabKeyOf } from "./tabs";
 
 const tab = (key: string) => ({ key, title: `title ${key}` });
 const state = (keys: string[], activeKey: string): TabsState => ({ tabs: keys.map(tab), activeKey });
@@ -87,5 +87,26 @@ describe("tabKeyOf", () => {
     );
     expect(tabKeyOf("/upload/favorite", "?story=product/abc")).toBe("/upload/favorite");
     expect(tabKeyOf("/story/list", "")).toBe("/story/list");
+  });
+});
+
+describe("the search tab", () => {
+  it("is reused by a new search, its label showing the query", () => {
+    let state = emptyTabs;
+    const open = (key: string) => {
+      state = reduceTabs(state, { type: "open", tab: { key, title: "menu.search" } }).state;
+    };
+    open("/frontend/product");
+    open("/frontend/search?fulltext=%E5%8F%B0%E9%A3%8E");
+    open("/frontend/search?fulltext=flood");
+    open("/frontend/search?keyword=rain&types=photo");
+    expect(state.tabs.map((tab) => tab.key)).toEqual([
+      "/frontend/product",
+      "/frontend/search?keyword=rain&types=photo",
+    ]);
+    expect(state.activeKey).toBe("/frontend/search?keyword=rain&types=photo");
+    expect(tabDetail("/frontend/search?fulltext=%E5%8F%B0%E9%A3%8E")).toBe("台风");
+    expect(tabDetail("/frontend/search")).toBeNull();
+    expect(tabDetail("/frontend/product?fulltext=x")).toBeNull();
   });
 });

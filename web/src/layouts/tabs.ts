@@ -23,6 +23,22 @@ export interface Tab {
   title: string;
 }
 
+/**
+ * Pages that keep one tab whatever their query: a new search replaces the
+ * search tab instead of opening another (16 identical 检索 tabs after a
+ * morning's work, issue 15); the tab's label shows the query.
+ */
+const ONE_TAB_PATHS = new Set(["/frontend/search"]);
+
+const pathOf = (key: string) => key.split("?")[0] ?? key;
+
+/** What a tab's label adds to its page title: a search tab's query (full text or keyword), else nothing. */
+export function tabDetail(key: string): string | null {
+  if (!ONE_TAB_PATHS.has(pathOf(key))) return null;
+  const params = new URLSearchParams(key.includes("?") ? key.slice(key.indexOf("?") + 1) : "");
+  return params.get("fulltext")?.trim() || params.get("keyword")?.trim() || null;
+}
+
 export interface TabsState {
   tabs: Tab[];
   activeKey: string | null;
@@ -51,7 +67,15 @@ export const emptyTabs: TabsState = { tabs: [], activeKey: null };
 export function reduceTabs(state: TabsState, action: TabsAction): TabsResult {
   switch (action.type) {
     case "open": {
-      const index = state.tabs.findIndex((tab) => tab.key === action.tab.key);
+      let index = state.tabs.findIndex((tab) => tab.key === action.tab.key);
+      if (index === -1 && ONE_TAB_PATHS.has(pathOf(action.tab.key))) {
+        const path = pathOf(action.tab.key);
+        index = state.tabs.findIndex((tab) => pathOf(tab.key) === path);
+        if (index !== -1) {
+          const tabs = state.tabs.map((tab, i) => (i === index ? action.tab : tab));
+          return { state: { tabs, activeKey: action.tab.key }, effect: {} };
+        }
+      }
       const tabs =
         index === -1
           ? [...state.tabs, action.tab]

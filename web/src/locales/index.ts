@@ -6,7 +6,9 @@ export type { LanguagePack } from "./pack";
 export const LANGUAGES = ["zh-CN", "en-US"] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = "zh-CN";
-const LANGUAGE_KEY = "pro__lang";
+/** Where the chosen language is kept (localStorage). */
+export const LANGUAGE_STORAGE_KEY = "pro__lang";
+const LANGUAGE_KEY = LANGUAGE_STORAGE_KEY;
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === "string" && (LANGUAGES as readonly string[]).includes(value);

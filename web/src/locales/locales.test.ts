@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { adminMenuSeed, type MenuSeedItem, userMenuSeed } from "../../../server/src/modules/menus/menu-seed";
+import { hasMenuIcon } from "../components/menu-icon";
+import { hasPage } from "../router/page-modules";
 import { chunkLoadMessage } from "./chunk-load";
 import enUS from "./en-US";
 import { i18n, loadLanguage } from "./index";
@@ -10,9 +12,8 @@ const seedKeys = (items: MenuSeedItem[]): string[] =>
 const seedComponents = (items: MenuSeedItem[]): string[] =>
   items.flatMap((item) => [...(item.component ? [item.component] : []), ...seedComponents(item.children ?? [])]);
 
-const pageFiles = Object.keys(import.meta.glob("../pages/**/index.tsx")).map((file) =>
-  file.replace(/^\.\.\/pages\//, "").replace(/\/index\.tsx$/, ""),
-);
+const seedIcons = (items: MenuSeedItem[]): string[] =>
+  items.flatMap((item) => [...(item.icon ? [item.icon] : []), ...seedIcons(item.children ?? [])]);
 
 describe("language packs", () => {
   it("bring each language's strings, antd's and dayjs's locale, fetched once", async () => {
@@ -60,11 +61,19 @@ describe("locales", () => {
     }
   });
 
-  it("has a page module, and an empty-state text, for every component the seed names", () => {
+  it("has a page module the router finds, and an empty-state text, for every component the seed names", () => {
     for (const component of [...seedComponents(userMenuSeed), ...seedComponents(adminMenuSeed)]) {
-      expect(pageFiles, component).toContain(component);
+      expect(hasPage(component), component).toBe(true);
       expect(enUS, component).toHaveProperty([`empty.${component.replaceAll("/", ".")}`]);
     }
+  });
+
+  it("draws every icon the seed names", () => {
+    const icons = [...seedIcons(userMenuSeed), ...seedIcons(adminMenuSeed)];
+    expect(icons.length).toBeGreaterThan(10);
+    for (const icon of icons) expect(hasMenuIcon(icon), icon).toBe(true);
+    expect(hasMenuIcon("NoSuchOutlined")).toBe(false);
+    expect(hasPage("frontend/no-such-page")).toBe(false);
   });
 
   it("carries the spec's texts verbatim", () => {

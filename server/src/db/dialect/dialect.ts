@@ -1,4 +1,4 @@
-import type { Dialect, KyselyPlugin, SelectQueryBuilder } from "kysely";
+import type { Dialect, Kysely, KyselyPlugin, RawBuilder, SelectQueryBuilder } from "kysely";
 
 /**
  * Everything that differs between SQLite and PostgreSQL lives behind this
@@ -28,4 +28,17 @@ export interface DialectAdapter {
    * writer at a time, so a claiming UPDATE is already exclusive there.
    */
   skipLocked<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
+  /**
+   * Brings the query planner's statistics up to date where they have gone
+   * stale: SQLite's `PRAGMA optimize` (which analyses only tables that grew or
+   * shrank a lot, within its own time limit); nothing on PostgreSQL, whose
+   * autovacuum daemon analyses changed tables by itself (docs/operations.md).
+   */
+  refreshStatistics<DB>(db: Kysely<DB>): Promise<void>;
+  /**
+   * Whether the JSON list in `column` (a qualified column reference, e.g.
+   * `stories.keywords`) holds `lowerCaseValue`, its items compared in lower
+   * case; a value that is not a list holds nothing.
+   */
+  jsonListHolds(column: string, lowerCaseValue: string): RawBuilder<boolean>;
 }

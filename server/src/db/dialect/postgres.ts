@@ -1,4 +1,4 @@
-import { PostgresDialect } from "kysely";
+import { PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import type { DialectAdapter } from "./dialect.js";
 
@@ -36,5 +36,11 @@ export function postgresAdapter(url: string): DialectAdapter {
     readJson: <T>(value: unknown) => value as T,
     writeJson: (value) => JSON.stringify(value),
     skipLocked: (query) => query.forUpdate().skipLocked(),
+    // Autovacuum analyses a table once a tenth of it changed (autovacuum_analyze_scale_factor).
+    refreshStatistics: async () => {},
+    jsonListHolds: (column, value) => {
+      const ref = sql.ref(column);
+      return sql<boolean>`exists (select 1 from jsonb_array_elements_text(case when jsonb_typeof(${ref}) = 'array' then ${ref} else '[]'::jsonb end) as item(value) where lower(item.value) = ${value})`;
+    },
   };
 }

@@ -10,6 +10,7 @@ import {
   type QueryResult,
   type RootOperationNode,
   SqliteDialect,
+  sql,
   type UnknownRow,
   ValueNode,
 } from "kysely";
@@ -93,5 +94,13 @@ export function sqliteAdapter(file: string): DialectAdapter {
     readJson: <T>(value: unknown) => (typeof value === "string" ? (JSON.parse(value) as T) : (value as T)),
     writeJson: (value) => JSON.stringify(value),
     skipLocked: (query) => query,
+    async refreshStatistics(db) {
+      // 0x10002: check every table (not only those this connection used), analyse those that need it.
+      await sql`pragma optimize=0x10002`.execute(db);
+    },
+    jsonListHolds: (column, value) => {
+      const ref = sql.ref(column);
+      return sql<boolean>`exists (select 1 from json_each(case when json_valid(${ref}) and json_type(${ref}) = 'array' then ${ref} else '[]' end) as item where lower(item.value) = ${value})`;
+    },
   };
 }

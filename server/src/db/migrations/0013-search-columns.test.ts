@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Migrator, sql } from "kysely";
 import { expect, it } from "vitest";
+import { createSearchIndex } from "../../modules/search/search.compose.js";
 import { SearchRepository } from "../../modules/search/search.repository.js";
 import { StoriesRepository } from "../../modules/stories/stories.repository.js";
 import { describeEachDialect, useTestDb } from "../../test/dialects.js";
@@ -16,7 +17,7 @@ describeEachDialect("migration 0013-search-columns", (dialect) => {
     const id = randomUUID();
     const created = "2022-03-04T05:06:07.000Z";
     const captured = "2021-12-25T00:00:00.000Z";
-    await new StoriesRepository(kysely, adapter).insertStory(
+    await new StoriesRepository(kysely, adapter, createSearchIndex(kysely, adapter)).insertStory(
       storyRow({
         id,
         library_id: "material",
@@ -39,7 +40,8 @@ describeEachDialect("migration 0013-search-columns", (dialect) => {
 
     const up = await migrator.migrateToLatest();
     expect(up.error).toBeUndefined();
-    expect(up.results?.map((result) => result.migrationName)).toEqual([
+    // The later migrations apply too; these are the ones this test is about.
+    expect(up.results?.map((result) => result.migrationName).slice(0, 4)).toEqual([
       "0013-search-columns",
       "0014-search-facet-terms",
       "0015-search-slices",
@@ -60,7 +62,7 @@ describeEachDialect("migration 0013-search-columns", (dialect) => {
     );
 
     // A full-text search filtered by the copied columns finds the story from the backfill alone.
-    const search = new SearchRepository(kysely, adapter);
+    const search = new SearchRepository(kysely, adapter, createSearchIndex(kysely, adapter));
     const filter = { libraryIds: ["material"], viewerId: randomUUID(), fulltext: "zqxmigrate" };
     const found = async (extra: object) =>
       (await search.list({ ...filter, ...extra }, { page: 0, size: 10 })).rows.map((row) => row.id);

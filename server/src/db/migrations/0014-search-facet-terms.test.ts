@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Migrator, sql } from "kysely";
 import { expect, it } from "vitest";
+import { createSearchIndex } from "../../modules/search/search.compose.js";
 import { SearchRepository } from "../../modules/search/search.repository.js";
 import { StoriesRepository } from "../../modules/stories/stories.repository.js";
 import { describeEachDialect, useTestDb } from "../../test/dialects.js";
@@ -13,7 +14,7 @@ describeEachDialect("migration 0014-search-facet-terms", (dialect) => {
 
   it("goes down to 0013 and up again filling the facet terms from story_terms; facets come from them", async () => {
     const { kysely, adapter } = db();
-    const stories = new StoriesRepository(kysely, adapter);
+    const stories = new StoriesRepository(kysely, adapter, createSearchIndex(kysely, adapter));
     const id = randomUUID();
     await stories.insertStory(
       storyRow({
@@ -43,7 +44,8 @@ describeEachDialect("migration 0014-search-facet-terms", (dialect) => {
     expect((await migrator.migrateTo("0013-search-columns")).error).toBeUndefined();
     const up = await migrator.migrateToLatest();
     expect(up.error).toBeUndefined();
-    expect(up.results?.map((result) => result.migrationName)).toEqual([
+    // The later migrations apply too; these are the ones this test is about.
+    expect(up.results?.map((result) => result.migrationName).slice(0, 3)).toEqual([
       "0014-search-facet-terms",
       "0015-search-slices",
       "0016-stories-visible-count",
@@ -52,7 +54,7 @@ describeEachDialect("migration 0014-search-facet-terms", (dialect) => {
 
     // The window's facets are counted from the backfilled column alone: story_terms emptied, still counted.
     await kysely.deleteFrom("story_terms").execute();
-    const facets = await new SearchRepository(kysely, adapter).facets({
+    const facets = await new SearchRepository(kysely, adapter, createSearchIndex(kysely, adapter)).facets({
       libraryIds: ["product"],
       viewerId: randomUUID(),
       fulltext: "zqxfacet",

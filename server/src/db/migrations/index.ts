@@ -16,6 +16,27 @@ import { searchColumns } from "./0013-search-columns.js";
 import { searchFacetTerms } from "./0014-search-facet-terms.js";
 import { searchSlices } from "./0015-search-slices.js";
 import { storiesVisibleCount } from "./0016-stories-visible-count.js";
+import { uploadLocks } from "./0017-upload-locks.js";
+import { sharedSecrets } from "./0018-shared-secrets.js";
+import { videoEdit } from "./0019-video-edit.js";
+import { storiesHashIndex } from "./0020-stories-hash-index.js";
+import { auditLog } from "./0021-audit-log.js";
+import { searchFormat } from "./0022-search-format.js";
+import { ingestKeys } from "./0023-ingest-keys.js";
+import { presets } from "./0024-presets.js";
+import { disk } from "./0025-disk.js";
+import { shareLinks } from "./0026-share-links.js";
+import { jobWorkers } from "./0027-job-workers.js";
+import { channels } from "./0028-channels.js";
+import { registration } from "./0029-registration.js";
+import { metadataTemplates } from "./0030-metadata-templates.js";
+import { librarySettings } from "./0031-library-settings.js";
+import { propertyAccess } from "./0032-property-access.js";
+import { storyFilesCreated } from "./0033-story-files-created.js";
+import { storageTargets } from "./0034-storage-targets.js";
+import { usageIndexes } from "./0035-usage-indexes.js";
+import { actionRules } from "./0036-action-rules.js";
+import { channelPresets } from "./0037-channel-presets.js";
 
 // Migrations are frozen history: they must not depend on today's table types.
 // biome-ignore lint/suspicious/noExplicitAny: migrations address tables that later versions may reshape.
@@ -43,6 +64,27 @@ export class DamsMigrationProvider implements MigrationProvider {
       "0014-search-facet-terms": searchFacetTerms(this.adapter),
       "0015-search-slices": searchSlices(this.adapter),
       "0016-stories-visible-count": storiesVisibleCount(this.adapter),
+      "0017-upload-locks": uploadLocks(this.adapter),
+      "0018-shared-secrets": sharedSecrets(this.adapter),
+      "0019-video-edit": videoEdit(this.adapter),
+      "0020-stories-hash-index": storiesHashIndex(),
+      "0021-audit-log": auditLog(this.adapter),
+      "0022-search-format": searchFormat(this.adapter),
+      "0023-ingest-keys": ingestKeys(this.adapter),
+      "0024-presets": presets(this.adapter),
+      "0025-disk": disk(this.adapter),
+      "0026-share-links": shareLinks(this.adapter),
+      "0027-job-workers": jobWorkers(this.adapter),
+      "0028-channels": channels(this.adapter),
+      "0029-registration": registration(this.adapter),
+      "0030-metadata-templates": metadataTemplates(this.adapter),
+      "0031-library-settings": librarySettings(this.adapter),
+      "0032-property-access": propertyAccess(this.adapter),
+      "0033-story-files-created": storyFilesCreated(),
+      "0034-storage-targets": storageTargets(this.adapter),
+      "0035-usage-indexes": usageIndexes(),
+      "0036-action-rules": actionRules(this.adapter),
+      "0037-channel-presets": channelPresets(this.adapter),
     };
   }
 }

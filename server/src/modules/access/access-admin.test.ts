@@ -95,6 +95,15 @@ describeEachDialect("users, roles and grants administration", (dialect) => {
       userId: admin.id,
     });
     expect(bothHolders.body.msg).toContain("body.roleId");
+    // A grant names an existing library (or * for all): the back area picks from the libraries.
+    const unknown = await call(admin, "POST", "/library-grants", {
+      libraryId: "no-such-library",
+      level: "read",
+      roleId: "viewer",
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ error: "library_not_found" });
+    expect(unknown.body.msg).toContain("body.libraryId");
   });
 
   it("updates, disables, enables and resets the password of a user", async () => {

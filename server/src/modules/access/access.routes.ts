@@ -8,6 +8,8 @@ import { createRoleBody, permissionCatalogueSchema, roleIdParams, roleSchema, up
 import type { RolesService } from "./roles.service.js";
 import {
   createUserBody,
+  registrationSettingsBody,
+  registrationSettingsSchema,
   resetPasswordBody,
   updateUserBody,
   userAccountSchema,
@@ -95,6 +97,33 @@ export function accessRoutes({ users, roles, grants }: AccessServices): FastifyP
         async (request) => ok(await users.setEnabled(request.params.id, action === "enable", currentUser(request))),
       );
     }
+    app.get(
+      "/users/registration",
+      {
+        config: { access: { permission: USERS, action: "query" } },
+        schema: {
+          tags: ["users"],
+          summary: "Self-registration: off, approval or open, and the role a new account gets",
+          response: { 200: envelope(registrationSettingsSchema), ...errors },
+        },
+      },
+      async () => ok(await users.registration()),
+    );
+    app.put(
+      "/users/registration",
+      {
+        config: { access: { permission: USERS, action: "update" } },
+        schema: {
+          tags: ["users"],
+          summary: "Set self-registration",
+          description:
+            "approval: registered accounts wait, disabled, until an administrator enables them (and may pick another role). 400 role_not_found for an unknown role; 403 permission_not_held when the role holds more than the caller.",
+          body: registrationSettingsBody,
+          response: { 200: envelope(registrationSettingsSchema), ...errors },
+        },
+      },
+      async (request) => ok(await users.saveRegistration(request.body, currentUser(request))),
+    );
     app.post(
       "/users/:id/password",
       {

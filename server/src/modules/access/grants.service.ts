@@ -5,8 +5,18 @@ import type { CreateGrantBody } from "./grants.schema.js";
 import type { RolesRepository } from "./roles.repository.js";
 import type { UserAdminRepository } from "./user-admin.repository.js";
 
+/**
+ * Whether a library exists: the libraries module answers (it builds on this
+ * module, so the composition root passes its lookup in; see docs/architecture.md).
+ */
+export interface GrantLibraries {
+  exists(libraryId: string): Promise<boolean>;
+}
+
 /** The back area's access control screen: library grants per role and per user. */
 export class GrantsService {
+  #libraries: GrantLibraries | undefined;
+
   constructor(
     private readonly grants: GrantsRepository,
     private readonly roles: RolesRepository,
@@ -14,12 +24,20 @@ export class GrantsService {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
+  /** Grants name existing libraries (or `*`) once the libraries module is known. */
+  useLibraries(libraries: GrantLibraries): void {
+    this.#libraries = libraries;
+  }
+
   async list(query: PageQuery & { libraryId?: string }): Promise<{ content: GrantRecord[]; total: number }> {
     const { grants, total } = await this.grants.list(query);
     return { content: grants, total };
   }
 
   async create(input: CreateGrantBody): Promise<GrantRecord> {
+    if (input.libraryId !== "*" && this.#libraries && !(await this.#libraries.exists(input.libraryId))) {
+      throw new Invalid(`body.libraryId: library ${input.libraryId} does not exist`, "library_not_found");
+    }
     if (input.roleId && !(await this.roles.findById(input.roleId))) {
       throw new Invalid(`body.roleId: role ${input.roleId} does not exist`, "role_not_found");
     }

@@ -68,6 +68,14 @@ export class RolesService {
     return { content: roles.map((role) => toRoleView(role, permissions)), total };
   }
 
+  /** What a role allows, as the auth hook reads it: nothing for no role, a disabled or a deleted one. */
+  async permissionSet(roleId: string | null): Promise<PermissionSet> {
+    const role = roleId ? await this.roles.findById(roleId) : undefined;
+    if (!role || role.status !== 1) return new Map();
+    const records = await this.roles.permissionsOf([role.id]);
+    return new Map(records.map((record) => [record.permissionId, new Set(record.actions)]));
+  }
+
   async get(id: string): Promise<RoleView> {
     const role = await this.roles.findById(id);
     if (!role) throw new NotFound(`role ${id} does not exist`, "role_not_found");
@@ -112,7 +120,7 @@ export class RolesService {
       throw new Conflict(
         `role ${id} is held by ${holders} user${holders === 1 ? "" : "s"}; give them another role first`,
         "role_in_use",
-      );
+      ).withMessageCode("role.inUse", { count: holders });
     }
     await this.roles.softDelete(id);
   }

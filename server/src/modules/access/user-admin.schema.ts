@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { REGISTRATION_MODES } from "../users/registration.js";
 
 export const userAccountSchema = z
   .object({
@@ -39,3 +40,16 @@ export type CreateUserBody = z.infer<typeof createUserBody>;
 export type UpdateUserBody = z.infer<typeof updateUserBody>;
 
 export const userIdParams = z.object({ id: z.string().min(1).max(100) });
+
+export const registrationSettingsBody = z.object({
+  mode: z
+    .enum(REGISTRATION_MODES)
+    .describe(
+      "off: nobody registers; approval: new accounts wait, disabled, for an administrator; open: enabled at once",
+    ),
+  defaultRoleId: z.string().min(1).max(100).describe("the role a registered account gets"),
+});
+
+export const registrationSettingsSchema = registrationSettingsBody
+  .extend({ updatedBy: z.string().nullable(), updatedAt: z.string() })
+  .meta({ id: "RegistrationSettings" });

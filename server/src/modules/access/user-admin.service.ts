@@ -1,5 +1,6 @@
 import type { PageQuery } from "../../http/envelope.js";
 import { Forbidden, Invalid, NotFound } from "../../http/errors.js";
+import type { RegistrationSettings } from "../users/registration.js";
 import type { UsersService } from "../users/users.service.js";
 import type { RolesRepository } from "./roles.repository.js";
 import { assertWithinHolder, type RoleEditor } from "./roles.service.js";
@@ -75,6 +76,25 @@ export class UserAdminService {
     if (!enabled && target.id === actor.id) throw new Forbidden("you cannot disable your own account", "own_account");
     await this.accounts.update(id, { status: enabled ? 1 : 0 }, this.clock().toISOString());
     return toView((await this.accounts.findById(id))!);
+  }
+
+  /** Self-registration as set (docs/security.md, "Accounts"). */
+  registration(): Promise<RegistrationSettings> {
+    return this.users.registrationSettings();
+  }
+
+  /**
+   * Sets self-registration. The default role must exist; a non-administrator
+   * may not make strangers holders of a role with more than they hold.
+   */
+  async saveRegistration(
+    settings: Pick<RegistrationSettings, "mode" | "defaultRoleId">,
+    actor: Actor & { username: string },
+  ): Promise<RegistrationSettings> {
+    const role = await this.roles.findById(settings.defaultRoleId);
+    if (!role) throw new Invalid(`defaultRoleId: role ${settings.defaultRoleId} does not exist`, "role_not_found");
+    assertWithinHolder(actor, await this.roles.permissionsOf([role.id]));
+    return this.users.saveRegistrationSettings(settings, actor.username);
   }
 
   async resetPassword(id: string, password: string, actor: Actor): Promise<void> {

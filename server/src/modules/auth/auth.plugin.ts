@@ -1,9 +1,15 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
 import { Forbidden, Unauthorized } from "../../http/errors.js";
-import type { LibraryAccess } from "../access/library-access.js";
-import { hasPermission, isAction, isAdminOnlyPermission, LIBRARY_LEVELS } from "../access/permissions.js";
+import type { LibraryUser } from "../access/library-access.js";
+import {
+  hasPermission,
+  isAction,
+  isAdminOnlyPermission,
+  LIBRARY_LEVELS,
+  type LibraryLevel,
+} from "../access/permissions.js";
 import type { AuthRepository } from "./auth.repository.js";
-import type { AuthenticatedUser } from "./auth.types.js";
+import type { AuthenticatedUser, RouteAccess, ShareVisitResolver } from "./auth.types.js";
 import "./auth.types.js";
 import type { BearerVerifier, Principal } from "./bearer.js";
 
@@ -13,9 +19,21 @@ export interface ApiAuthOptions {
   /** Asked in order; the first to recognise the token answers. */
   verifiers: BearerVerifier[];
   users: AuthRepository;
-  libraries: LibraryAccess;
+  /** Decides the `share` kind of access (share links' visitors); without it such routes answer 403. */
+  shares?: ShareVisitResolver;
+  /** Checks a route's library level (the libraries module's service: an archived library is read-only). */
+  libraries: { require(user: LibraryUser, libraryId: string, level: LibraryLevel): Promise<unknown> };
   /** Routes under these paths that others register (OpenAPI document, Swagger UI) and that are public. */
   publicPaths?: string[];
+  /**
+   * Paths outside the API whose routes this hook guards as well, with HTTP
+   * Basic credentials instead of a bearer token: a user's name and one of
+   * their personal API tokens as the password (WebDAV clients know no bearer
+   * tokens). Their routes declare access like any other.
+   */
+  basicPrefixes?: string[];
+  /** Checks the password of Basic credentials (the personal API tokens' verifier); null refuses it. */
+  basicVerifier?: BearerVerifier;
   /** Last access is recorded at most once per this interval per user. */
   accessRecordIntervalMs?: number;
   clock?: () => Date;
@@ -24,6 +42,7 @@ export interface ApiAuthOptions {
 export class RouteDeclarationError extends Error {}
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+const BASIC = /^Basic +([A-Za-z0-9+/]+=*) *$/i;
 
 function describeRoute(route: RouteOptions): string {
   return `${Array.isArray(route.method) ? route.method.join(",") : route.method} ${route.url}`;
@@ -42,6 +61,11 @@ function checkDeclaration(route: RouteOptions): void {
     if (config.access !== undefined || config.library !== undefined) fail("a public route declares no access");
     return;
   }
+  if (config.access === "share") {
+    if (config.library !== undefined) fail("a share visitor's route declares no library: the share decides");
+    return;
+  }
+  if (config.shareBeforeUnlock !== undefined) fail("shareBeforeUnlock goes with access 'share'");
   const access = config.access;
   if (access === undefined) fail("no access declared");
   if (typeof access === "object") {
@@ -59,6 +83,9 @@ function checkDeclaration(route: RouteOptions): void {
 
 function describeAccess(config: FastifyContextConfig): string {
   const access = config.access;
+  if (access === "share") {
+    return "a share link's visitor: header `X-Share-Token` (and `X-Share-Session` once a password was given)";
+  }
   const who =
     access === "admin"
       ? "administrators"
@@ -78,6 +105,23 @@ function bearerToken(request: FastifyRequest): string {
   return match[1];
 }
 
+/** The user name and password of `Authorization: Basic …` (RFC 7617, UTF-8). */
+function basicCredentials(request: FastifyRequest): { username: string; password: string } {
+  const header = request.headers.authorization;
+  if (!header) {
+    throw new Unauthorized(
+      "credentials are required: your user name and a personal API token as the password",
+      "credentials_missing",
+    );
+  }
+  const match = BASIC.exec(header);
+  if (!match?.[1]) throw new Unauthorized("the Authorization header must be 'Basic <credentials>'", "token_malformed");
+  const decoded = Buffer.from(match[1], "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon < 0) throw new Unauthorized("Basic credentials are 'name:password'", "token_malformed");
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
 function hasTokenInQuery(request: FastifyRequest): boolean {
   const query = request.query;
   if (query && typeof query === "object" && "access_token" in query) return true;
@@ -95,10 +139,14 @@ export function registerApiAuth(app: FastifyInstance, options: ApiAuthOptions): 
   const publicPaths = options.publicPaths ?? [];
   const interval = options.accessRecordIntervalMs ?? 60_000;
   const clock = options.clock ?? (() => new Date());
-  const underPrefix = (url: string) => url === prefix || url.startsWith(`${prefix}/`);
+  const under = (url: string, base: string) => url === base || url.startsWith(`${base}/`);
+  const basicPrefixes = options.basicPrefixes ?? [];
+  const underBasic = (url: string) => basicPrefixes.some((base) => under(url, base));
+  const underPrefix = (url: string) => under(url, prefix) || underBasic(url);
 
   app.decorateRequest("principal", null);
   app.decorateRequest("currentUser", null);
+  app.decorateRequest("shareVisit", null);
 
   app.addHook("onRoute", (route) => {
     if (!underPrefix(route.url)) return;
@@ -107,8 +155,18 @@ export function registerApiAuth(app: FastifyInstance, options: ApiAuthOptions): 
       return;
     }
     checkDeclaration(route);
+    if (underBasic(route.url)) {
+      if (route.config?.public === true || route.config?.access === "share")
+        throw new RouteDeclarationError(
+          `${describeRoute(route)}: routes with Basic credentials declare a user's access`,
+        );
+      return;
+    }
     // The OpenAPI document says which operations need the bearer token, and what else.
-    if (route.config?.public !== true) {
+    if (route.config?.access === "share") {
+      const description = [route.schema?.description, `Access: ${describeAccess(route.config)}.`];
+      route.schema = { ...route.schema, description: description.filter(Boolean).join("\n\n") };
+    } else if (route.config?.public !== true) {
       const description = [route.schema?.description, `Access: ${describeAccess(route.config ?? {})}.`];
       route.schema = {
         ...route.schema,
@@ -126,6 +184,28 @@ export function registerApiAuth(app: FastifyInstance, options: ApiAuthOptions): 
     throw new Unauthorized("the access token is not valid", "token_invalid");
   }
 
+  async function authenticateBearer(token: string): Promise<{ principal: Principal; user: AuthenticatedUser }> {
+    const principal = await authenticate(token);
+    const user = await users.loadUser(principal.userId);
+    if (user?.status !== 1) throw new Unauthorized("the account does not exist or is disabled", "account_disabled");
+    return { principal, user };
+  }
+
+  /** Basic credentials: the password is a personal API token, and the name must be its owner's. */
+  async function authenticateBasic(
+    request: FastifyRequest,
+  ): Promise<{ principal: Principal; user: AuthenticatedUser }> {
+    const { username, password } = basicCredentials(request);
+    const principal = options.basicVerifier ? await options.basicVerifier.verify(password) : null;
+    if (!principal) throw new Unauthorized("the password must be one of your personal API tokens", "token_invalid");
+    const user = await users.loadUser(principal.userId);
+    if (user?.status !== 1) throw new Unauthorized("the account does not exist or is disabled", "account_disabled");
+    if (user.username.normalize("NFC") !== username.normalize("NFC")) {
+      throw new Unauthorized("the user name is not the token's owner's", "credentials_mismatch");
+    }
+    return { principal, user };
+  }
+
   async function recordAccess(user: AuthenticatedUser, ip: string): Promise<void> {
     const now = clock();
     const last = user.lastAccessTime ? Date.parse(user.lastAccessTime) : Number.NEGATIVE_INFINITY;
@@ -141,6 +221,7 @@ export function registerApiAuth(app: FastifyInstance, options: ApiAuthOptions): 
     const url = request.routeOptions.url;
     if (url === undefined || !underPrefix(url)) return;
     const config = request.routeOptions.config;
+    const basic = underBasic(url);
     try {
       if (hasTokenInQuery(request)) {
         throw new Unauthorized(
@@ -149,29 +230,29 @@ export function registerApiAuth(app: FastifyInstance, options: ApiAuthOptions): 
         );
       }
       if (config.public === true) return;
-      const principal = await authenticate(bearerToken(request));
-      const user = await users.loadUser(principal.userId);
-      if (user?.status !== 1) throw new Unauthorized("the account does not exist or is disabled", "account_disabled");
+      if (config.access === "share") {
+        // A visitor is never a user: a bearer token here is not read, a share token is.
+        if (!options.shares) throw new Forbidden();
+        request.shareVisit = await options.shares.resolve(request, config.shareBeforeUnlock !== true);
+        return;
+      }
+      const { principal, user } = basic
+        ? await authenticateBasic(request)
+        : await authenticateBearer(bearerToken(request));
       request.principal = principal;
       request.currentUser = user;
       await recordAccess(user, request.ip);
     } catch (error) {
-      if (error instanceof Unauthorized) reply.header("www-authenticate", 'Bearer realm="dams"');
+      if (error instanceof Unauthorized) {
+        reply.header("www-authenticate", basic ? 'Basic realm="dams", charset="UTF-8"' : 'Bearer realm="dams"');
+      }
       throw error;
     }
 
     const user = request.currentUser;
     const access = config.access;
     if (access === undefined) throw new Forbidden(); // fail closed; checkDeclaration makes this unreachable
-    if (access === "admin" && !user.admin) throw new Forbidden();
-    if (typeof access === "object" && !user.admin) {
-      if (
-        isAdminOnlyPermission(access.permission) ||
-        !hasPermission(user.permissions, access.permission, access.action)
-      ) {
-        throw new Forbidden();
-      }
-    }
+    if (!permits(user, access)) throw new Forbidden();
     if (config.library) {
       const libraryId = (request.params as Record<string, string | undefined>)[config.library.param];
       if (!libraryId) throw new Forbidden();
@@ -184,4 +265,16 @@ export function registerApiAuth(app: FastifyInstance, options: ApiAuthOptions): 
 export function currentUser(request: FastifyRequest): AuthenticatedUser {
   if (!request.currentUser) throw new Unauthorized();
   return request.currentUser;
+}
+
+/**
+ * Whether `user` passes `access`, as the hook decides for a route (administrators
+ * pass every check; `manage.setting.*` is theirs alone). For a route serving
+ * several things of different access (the exporter), checked per thing.
+ */
+export function permits(user: AuthenticatedUser, access: RouteAccess): boolean {
+  if (user.admin) return true;
+  // "share" routes are decided before this (the share, not the user); as the hook always did, nothing more here.
+  if (typeof access !== "object") return access !== "admin";
+  return !isAdminOnlyPermission(access.permission) && hasPermission(user.permissions, access.permission, access.action);
 }

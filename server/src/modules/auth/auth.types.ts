@@ -1,3 +1,4 @@
+import type { FastifyRequest } from "fastify";
 import type { Action, LibraryLevel, PermissionSet } from "../access/permissions.js";
 import type { Principal } from "./bearer.js";
 
@@ -9,9 +10,30 @@ import type { Principal } from "./bearer.js";
  * - `"authenticated"`: any signed-in, enabled user;
  * - `"admin"`: users.admin;
  * - `{ permission, action }`: the user's role grants `action` on `permission`
- *   (a menu key, spec section 6). Administrators pass every check.
+ *   (a menu key, spec section 6). Administrators pass every check;
+ * - `"share"`: a visitor holding a share link's token (header `X-Share-Token`),
+ *   never a user: the share resolver (modules/shares) decides, and the route
+ *   reads `request.shareVisit`. Such a route answers 401 `share_locked` until
+ *   the visitor has unlocked a password-protected share, unless its config
+ *   says `shareBeforeUnlock: true` (the share's cover page, the password form).
  */
-export type RouteAccess = "authenticated" | "admin" | { permission: string; action: Action };
+export type RouteAccess = "authenticated" | "admin" | "share" | { permission: string; action: Action };
+
+/** A share link's visitor, as the share resolver found them for this request. */
+export interface ShareVisit {
+  shareId: string;
+  /** No password, or the visitor's share session proves they gave it. */
+  unlocked: boolean;
+}
+
+/**
+ * Answers for the `share` kind of access: the share the request's token
+ * opens, or a refusal (the same 410 for unknown, expired and revoked links;
+ * 429 when the address guesses too much; 401 while locked and `needsUnlock`).
+ */
+export interface ShareVisitResolver {
+  resolve(request: FastifyRequest, needsUnlock: boolean): Promise<ShareVisit>;
+}
 
 /** The route's `param` names a library; the caller needs `level` on it (404 when they cannot even read it). */
 export interface LibraryRule {
@@ -39,10 +61,14 @@ declare module "fastify" {
     public?: boolean;
     access?: RouteAccess;
     library?: LibraryRule;
+    /** With access "share": callable before a password-protected share is unlocked. */
+    shareBeforeUnlock?: boolean;
   }
 
   interface FastifyRequest {
     principal: Principal | null;
     currentUser: AuthenticatedUser | null;
+    /** The share link's visitor, on routes with access "share". */
+    shareVisit: ShareVisit | null;
   }
 }

@@ -3,12 +3,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
+import { HeadObjectCommand } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NotFound } from "../../http/errors.js";
+import { rgwAvailable, startRgwBucket, startTestS3Server, type TestS3Server } from "../../test/s3-servers.js";
 import type { BlobStore } from "./blob-store.js";
 import { LocalBlobStore } from "./local-blob-store.js";
 import { S3BlobStore } from "./s3-blob-store.js";
-import { startTestS3Server, type TestS3Server } from "./s3-test-server.js";
 
 async function bytesOf(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -165,42 +166,92 @@ describe("LocalBlobStore start-up", () => {
   });
 });
 
-let s3: TestS3Server;
-blobStoreContract("s3 (s3rver)", async () => {
-  s3 = await startTestS3Server();
-  return { store: new S3BlobStore(s3.config), close: () => s3.close() };
+blobStoreContract("s3 (s3rver, a quick fake)", async () => {
+  const server = await startTestS3Server();
+  return { store: new S3BlobStore(server.config), close: () => server.close() };
 });
 
-describe("S3BlobStore presigned downloads", () => {
-  let server: TestS3Server;
-  beforeAll(async () => {
-    server = await startTestS3Server({ presignedDownloads: true });
+describe.skipIf(!rgwAvailable())("against Ceph RGW", () => {
+  blobStoreContract("s3 (Ceph RGW)", async () => {
+    const bucket = await startRgwBucket();
+    return { store: new S3BlobStore(bucket.config), close: () => bucket.close() };
   });
-  afterAll(() => server.close());
 
-  it("signs a GET that the server honours, with an RFC 6266 file name", async () => {
-    const store = new S3BlobStore(server.config);
-    await store.put("originals/kk/ll/signed", Readable.from([Buffer.from("signed bytes")]));
-    const url = await store.presignedUrl("originals/kk/ll/signed", {
-      fileName: "台风 photo.jpg",
-      contentType: "image/jpeg",
-      expiresInSeconds: 60,
+  describe("S3BlobStore moving objects inside the bucket (a finished tus upload to its blob key)", () => {
+    let bucket: TestS3Server;
+    beforeAll(async () => {
+      bucket = await startRgwBucket();
     });
-    expect(url).toMatch(/X-Amz-Signature=/);
-    const response = await fetch(url!);
-    expect(response.status).toBe(200);
-    expect(await response.text()).toBe("signed bytes");
-    expect(response.headers.get("content-disposition")).toContain("filename*=UTF-8''%E5%8F%B0%E9%A3%8E%20photo.jpg");
-    // s3rver checks the access key of a presigned URL (not the SigV4 signature itself): an unknown key is refused.
-    const foreign = url!.replace("X-Amz-Credential=S3RVER", "X-Amz-Credential=INTRUDER");
-    expect(foreign).not.toBe(url);
-    expect((await fetch(foreign)).status).toBe(403);
+    afterAll(() => bucket.close());
+
+    for (const [how, tuning] of [
+      ["in one copy", {}],
+      // Past the copy limit objects are copied by ranges (UploadPartCopy); small limits exercise it here.
+      ["by parts", { copyObjectLimit: 1024 * 1024, copyPartSize: 5 * 1024 * 1024 }],
+    ] as const) {
+      it(`moves ${how}: the new key has the bytes and the type, the old one is gone`, async () => {
+        const store = new S3BlobStore(bucket.config, tuning);
+        const body = randomBytes(12 * 1024 * 1024 + 11);
+        await store.put("uploads/0123abcd", Readable.from([body]));
+        const moved = await store.moveObject("uploads/0123abcd", "originals/mm/nn/moved", { contentType: "video/mp4" });
+        expect(moved).toEqual({ key: "originals/mm/nn/moved", size: body.length });
+        expect(await store.stat("uploads/0123abcd")).toBeNull();
+        const copy = await bytesOf(await store.get("originals/mm/nn/moved"));
+        expect(createHash("sha256").update(copy).digest("hex")).toBe(createHash("sha256").update(body).digest("hex"));
+        const head = await store.client.send(
+          new HeadObjectCommand({ Bucket: bucket.config.bucket, Key: "originals/mm/nn/moved" }),
+        );
+        expect(head.ContentType).toBe("video/mp4");
+        await expect(store.moveObject("uploads/0123abcd", "originals/mm/nn/again")).rejects.toBeInstanceOf(NotFound);
+      });
+    }
   });
 
-  it("signs nothing when presigned downloads are off", async () => {
-    const store = new S3BlobStore({ ...server.config, presignedDownloads: false });
-    expect(
-      await store.presignedUrl("originals/kk/ll/signed", { fileName: "a", contentType: "a/b", expiresInSeconds: 60 }),
-    ).toBeNull();
+  describe("S3BlobStore presigned downloads", () => {
+    let bucket: TestS3Server;
+    beforeAll(async () => {
+      bucket = await startRgwBucket({ presignedDownloads: true });
+    });
+    afterAll(() => bucket.close());
+
+    it("signs a GET that the server honours, with an RFC 6266 file name, and a changed URL is refused", async () => {
+      const store = new S3BlobStore(bucket.config);
+      await store.put("originals/kk/ll/signed", Readable.from([Buffer.from("signed bytes")]));
+      const url = await store.presignedUrl("originals/kk/ll/signed", {
+        fileName: "台风 photo.jpg",
+        contentType: "image/jpeg",
+        expiresInSeconds: 60,
+      });
+      expect(url).toMatch(/X-Amz-Signature=/);
+      const response = await fetch(url!);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe("signed bytes");
+      expect(response.headers.get("content-type")).toBe("image/jpeg");
+      expect(response.headers.get("content-disposition")).toContain("filename*=UTF-8''%E5%8F%B0%E9%A3%8E%20photo.jpg");
+      // RGW verifies the SigV4 signature: another key, file name or signature is refused.
+      const other = new URL(url!);
+      other.searchParams.set("response-content-disposition", "inline");
+      expect((await fetch(other)).status).toBe(403);
+      const forged = new URL(url!);
+      forged.searchParams.set("X-Amz-Signature", "0".repeat(64));
+      expect((await fetch(forged)).status).toBe(403);
+      const impostor = new S3BlobStore({
+        ...bucket.config,
+        credentials: { accessKeyId: bucket.config.credentials!.accessKeyId, secretAccessKey: "not-the-secret" },
+      });
+      const unsigned = await impostor.presignedUrl("originals/kk/ll/signed", {
+        fileName: "a.jpg",
+        contentType: "image/jpeg",
+        expiresInSeconds: 60,
+      });
+      expect((await fetch(unsigned!)).status).toBe(403);
+    });
+
+    it("signs nothing when presigned downloads are off", async () => {
+      const store = new S3BlobStore({ ...bucket.config, presignedDownloads: false });
+      expect(
+        await store.presignedUrl("originals/kk/ll/signed", { fileName: "a", contentType: "a/b", expiresInSeconds: 60 }),
+      ).toBeNull();
+    });
   });
 });

@@ -24,6 +24,11 @@ export class BlobsRepository {
     await (transaction ?? this.db.kysely).deleteFrom("blobs").where("key", "=", key).execute();
   }
 
+  async deleteMany(keys: string[], transaction?: Kysely<Database>): Promise<void> {
+    if (keys.length === 0) return;
+    await (transaction ?? this.db.kysely).deleteFrom("blobs").where("key", "in", keys).execute();
+  }
+
   /** Which of `keys` have a row. */
   async existingKeys(keys: string[]): Promise<Set<string>> {
     if (keys.length === 0) return new Set();

@@ -7,7 +7,14 @@ describe("storage configuration", () => {
   it("keeps blobs under the data dir by default", () => {
     const config = loadConfig({ DAMS_DATA_DIR: "/srv/dams" });
     expect(config.storage).toEqual({ kind: "local", directory: path.resolve("/srv/dams/blobs") });
-    expect(config.uploads).toEqual({ directory: path.resolve("/srv/dams/uploads"), maxBytes: 20 * 1024 ** 3 });
+    expect(config.uploads).toEqual({
+      store: "directory",
+      directory: path.resolve("/srv/dams/uploads"),
+      s3: undefined,
+      maxBytes: 20 * 1024 ** 3,
+    });
+    // A directory every API node mounts.
+    expect(loadConfig({ DAMS_UPLOADS_DIR: "/mnt/shared/uploads" }).uploads.directory).toBe("/mnt/shared/uploads");
   });
 
   it("reads the S3 settings", () => {
@@ -34,6 +41,11 @@ describe("storage configuration", () => {
       scratchDirectory: path.resolve("/srv/dams/tmp"),
     });
     expect(config.uploads.maxBytes).toBe(1_048_576);
+    // Uploads in progress go to the bucket too, unless a (shared) directory is asked for.
+    expect(config.uploads).toMatchObject({ store: "s3", s3: config.storage });
+    expect(loadConfig({ DAMS_STORAGE: "s3", S3_BUCKET: "b-1", DAMS_UPLOADS_STORE: "directory" }).uploads).toMatchObject(
+      { store: "directory", s3: undefined },
+    );
     expect(buildBlobStore(config.storage).kind).toBe("s3");
   });
 
@@ -44,5 +56,6 @@ describe("storage configuration", () => {
     );
     expect(() => loadConfig({ DAMS_STORAGE: "ftp" })).toThrow(/DAMS_STORAGE/);
     expect(() => loadConfig({ DAMS_UPLOAD_MAX_BYTES: "-1" })).toThrow(/DAMS_UPLOAD_MAX_BYTES/);
+    expect(() => loadConfig({ DAMS_UPLOADS_STORE: "s3" })).toThrow(/DAMS_UPLOADS_STORE: s3 needs DAMS_STORAGE=s3/);
   });
 });

@@ -5,12 +5,17 @@ import path from "node:path";
 import { PassThrough, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CopyObjectCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   S3Client,
   S3ServiceException,
+  UploadPartCopyCommand,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
@@ -19,11 +24,22 @@ import type { StorageConfig } from "../../config.js";
 import { NotFound } from "../../http/errors.js";
 import { assertValidBlobKey } from "./blob-keys.js";
 import type { BlobStore, ByteRange, StoredBlob } from "./blob-store.js";
+import { mapStorageErrors } from "./storage-errors.js";
 
 export type S3StorageConfig = Extract<StorageConfig, { kind: "s3" }>;
 
 /** Multipart part size: 16 MiB parts allow objects up to ~156 GiB within S3's 10,000 parts; 4 in flight bound the memory. */
 const PART_SIZE = 16 * 1024 * 1024;
+
+/** CopyObject copies objects up to 5 GiB; larger ones are copied part by part (UploadPartCopy). */
+const COPY_OBJECT_LIMIT = 5 * 1024 ** 3;
+const COPY_PART_SIZE = 512 * 1024 * 1024;
+
+/** How large objects are copied; tests make the limits small to exercise the multipart copy. */
+export interface CopyTuning {
+  copyObjectLimit: number;
+  copyPartSize: number;
+}
 
 function isNotFound(error: unknown): boolean {
   if (!(error instanceof S3ServiceException)) return false;
@@ -42,8 +58,9 @@ export class S3BlobStore implements BlobStore {
   readonly #bucket: string;
   readonly #scratch: string;
   readonly #presigned: boolean;
+  readonly #copy: CopyTuning;
 
-  constructor(config: S3StorageConfig) {
+  constructor(config: S3StorageConfig, copy: Partial<CopyTuning> = {}) {
     this.client = new S3Client({
       region: config.region,
       endpoint: config.endpoint,
@@ -53,9 +70,94 @@ export class S3BlobStore implements BlobStore {
       requestChecksumCalculation: "WHEN_REQUIRED",
       responseChecksumValidation: "WHEN_REQUIRED",
     });
+    mapStorageErrors(this.client);
     this.#bucket = config.bucket;
     this.#scratch = config.scratchDirectory;
     this.#presigned = config.presignedDownloads;
+    this.#copy = { copyObjectLimit: COPY_OBJECT_LIMIT, copyPartSize: COPY_PART_SIZE, ...copy };
+  }
+
+  /** The bucket, for parts of the server that keep other objects in it (tus uploads in progress). */
+  get bucket(): string {
+    return this.#bucket;
+  }
+
+  /**
+   * Moves an object of the same bucket (a finished tus upload) to `key`,
+   * inside the object store: a server-side copy (by parts past 5 GiB), then
+   * the source is deleted. The copy appears whole or not at all.
+   */
+  /** A server-side copy of `sourceKey` to `key`; with `keepSource` the source stays (else it is deleted: a move). */
+  async moveObject(
+    sourceKey: string,
+    key: string,
+    options: { contentType?: string; keepSource?: boolean } = {},
+  ): Promise<StoredBlob> {
+    assertValidBlobKey(sourceKey);
+    assertValidBlobKey(key);
+    const source = await this.stat(sourceKey);
+    if (!source) throw new NotFound(`object ${sourceKey} does not exist`, "blob_not_found");
+    const copySource = `${this.#bucket}/${sourceKey.split("/").map(encodeURIComponent).join("/")}`;
+    if (source.size <= this.#copy.copyObjectLimit) {
+      await this.client.send(
+        new CopyObjectCommand({
+          Bucket: this.#bucket,
+          Key: key,
+          CopySource: copySource,
+          MetadataDirective: "REPLACE",
+          ContentType: options.contentType,
+        }),
+      );
+    } else {
+      await this.#copyByParts(copySource, key, source.size, options.contentType);
+    }
+    if (!options.keepSource) await this.client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: sourceKey }));
+    return { key, size: source.size };
+  }
+
+  async #copyByParts(copySource: string, key: string, size: number, contentType: string | undefined): Promise<void> {
+    const { UploadId } = await this.client.send(
+      new CreateMultipartUploadCommand({ Bucket: this.#bucket, Key: key, ContentType: contentType }),
+    );
+    try {
+      const ranges: { partNumber: number; first: number; last: number }[] = [];
+      for (let first = 0, partNumber = 1; first < size; first += this.#copy.copyPartSize, partNumber++) {
+        ranges.push({ partNumber, first, last: Math.min(size, first + this.#copy.copyPartSize) - 1 });
+      }
+      const parts: { PartNumber: number; ETag?: string }[] = [];
+      // Four parts in flight, as for uploads.
+      for (let index = 0; index < ranges.length; index += 4) {
+        const batch = await Promise.all(
+          ranges.slice(index, index + 4).map(async ({ partNumber, first, last }) => {
+            const copied = await this.client.send(
+              new UploadPartCopyCommand({
+                Bucket: this.#bucket,
+                Key: key,
+                UploadId,
+                PartNumber: partNumber,
+                CopySource: copySource,
+                CopySourceRange: `bytes=${first}-${last}`,
+              }),
+            );
+            return { PartNumber: partNumber, ETag: copied.CopyPartResult?.ETag };
+          }),
+        );
+        parts.push(...batch);
+      }
+      await this.client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: this.#bucket,
+          Key: key,
+          UploadId,
+          MultipartUpload: { Parts: parts },
+        }),
+      );
+    } catch (error) {
+      await this.client
+        .send(new AbortMultipartUploadCommand({ Bucket: this.#bucket, Key: key, UploadId }))
+        .catch(() => {});
+      throw error;
+    }
   }
 
   async put(key: string, body: Readable, options?: { contentType?: string }): Promise<StoredBlob> {

@@ -4,12 +4,12 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import yauzl from "yauzl";
 import { registerErrorHandler } from "../../http/error-handler.js";
+import { startTestS3Server, type TestS3Server } from "../../test/s3-servers.js";
+import { readZip } from "../../test/zip.js";
 import type { BlobStore } from "./blob-store.js";
 import { LocalBlobStore } from "./local-blob-store.js";
 import { S3BlobStore } from "./s3-blob-store.js";
-import { startTestS3Server, type TestS3Server } from "./s3-test-server.js";
 import { parseRange, sendBlob } from "./send-blob.js";
 import { sendZip } from "./send-zip.js";
 
@@ -23,51 +23,33 @@ const OTHER_KEY = "originals/aa/bb/nikon";
 function downloadApp(store: BlobStore): FastifyInstance {
   const app = Fastify({ logger: false });
   registerErrorHandler(app);
-  app.get<{ Querystring: { key?: string; inline?: string; type?: string } }>("/download", (request, reply) =>
-    sendBlob(request, reply, store, {
-      key: request.query.key ?? KEY,
-      fileName: "台风 Canon 40D.jpg",
-      contentType: request.query.type ?? "image/jpeg",
-      disposition: request.query.inline ? "inline" : "attachment",
-    }),
+  app.get<{ Querystring: { key?: string; inline?: string; type?: string; name?: string } }>(
+    "/download",
+    (request, reply) =>
+      sendBlob(request, reply, store, {
+        key: request.query.key ?? KEY,
+        fileName: request.query.name ?? "台风 Canon 40D.jpg",
+        contentType: request.query.type ?? "image/jpeg",
+        disposition: request.query.inline ? "inline" : "attachment",
+      }),
   );
   app.get<{ Querystring: { missing?: string } }>("/zip", (request, reply) =>
     sendZip(
       reply,
       store,
       [
-        { key: KEY, name: "photo.jpg" },
-        { key: OTHER_KEY, name: "photo.jpg" },
-        { key: OTHER_KEY, name: "../../etc/passwd" },
-        ...(request.query.missing ? [{ key: "originals/no/ne/x", name: "gone.jpg" }] : []),
+        { key: KEY, name: "photo.jpg", contentType: "image/jpeg" },
+        { key: OTHER_KEY, name: "photo.jpg", contentType: "image/jpeg" },
+        { key: OTHER_KEY, name: "../../etc/passwd", contentType: "image/jpeg" },
+        { key: KEY, name: "poly.html", contentType: "image/jpeg" },
+        { key: KEY, name: "invoice\u202egpj.exe", contentType: "image/jpeg" },
+        { key: KEY, name: "a;b\u0000c\r\nd\\e.JPEG", contentType: "image/jpeg" },
+        ...(request.query.missing ? [{ key: "originals/no/ne/x", name: "gone.jpg", contentType: "image/jpeg" }] : []),
       ],
       "三条新闻 stories.zip",
     ),
   );
   return app;
-}
-
-function unzip(zip: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(zip, { lazyEntries: true }, (error, file) => {
-      if (error) return reject(error);
-      const entries = new Map<string, Buffer>();
-      file.on("entry", (entry: yauzl.Entry) => {
-        file.openReadStream(entry, (openError, stream) => {
-          if (openError) return reject(openError);
-          const chunks: Buffer[] = [];
-          stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-          stream.on("end", () => {
-            entries.set(entry.fileName, Buffer.concat(chunks));
-            file.readEntry();
-          });
-        });
-      });
-      file.on("end", () => resolve(entries));
-      file.on("error", reject);
-      file.readEntry();
-    });
-  });
 }
 
 describe("parseRange", () => {
@@ -200,17 +182,47 @@ describe("sendBlob and sendZip on the local store", () => {
     expect(response.json()).toMatchObject({ error: "blob_not_found" });
   });
 
+  it("names a download by its content: the sniffed type's extension, no bidi or control characters, no ; or separators", async () => {
+    const nameOf = async (name: string, type = "image/jpeg") => {
+      const query = new URLSearchParams({ name, type });
+      const response = await app.inject({ method: "GET", url: `/download?${query}` });
+      expect(response.statusCode).toBe(200);
+      const disposition = response.headers["content-disposition"] as string;
+      const star = /filename\*=UTF-8''([^;]+)$/.exec(disposition);
+      return star ? decodeURIComponent(star[1]!) : /filename="([^"]*)"/.exec(disposition)![1]!;
+    };
+    expect(await nameOf("poly.html")).toBe("poly.jpg");
+    expect(await nameOf("report.JPEG")).toBe("report.JPEG");
+    expect(await nameOf("clip.mov", "video/mp4")).toBe("clip.mp4");
+    expect(await nameOf("台风\u202egpj.exe")).toBe("台风gpj.jpg");
+    expect(await nameOf("\u2066a\u2069b\u200f.jpg")).toBe("ab.jpg");
+    expect(await nameOf("a;b.jpg")).toBe("a_b.jpg");
+    expect(await nameOf("x\u0000y.jpg")).toBe("x_y.jpg");
+    expect(await nameOf("..\\..\\windows/evil.jpg")).toBe("_.._windows_evil.jpg");
+    expect(await nameOf("line\r\nbreak\u0085.jpg")).toBe("linebreak.jpg");
+    expect(await nameOf("CON.jpg")).toBe("_CON.jpg");
+    expect(await nameOf("...")).toBe("file.jpg");
+  });
+
   it("streams a zip whose entries are the blobs, with safe and unique names", async () => {
     const response = await app.inject({ method: "GET", url: "/zip" });
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toBe("application/zip");
     expect(response.headers["content-disposition"]).toContain("filename*=UTF-8''%E4%B8%89");
     expect(response.headers["content-length"]).toBe(String(response.rawPayload.length));
-    const entries = await unzip(response.rawPayload);
-    expect([...entries.keys()]).toEqual(["photo.jpg", "photo (2).jpg", "passwd"]);
+    const entries = await readZip(response.rawPayload);
+    // Path separators, ;, NUL and controls neutralised or gone; the extension is the content's.
+    expect([...entries.keys()]).toEqual([
+      "photo.jpg",
+      "photo (2).jpg",
+      "_.._etc_passwd.jpg",
+      "poly.jpg",
+      "invoicegpj.jpg",
+      "a_b_cd_e.JPEG",
+    ]);
     expect(entries.get("photo.jpg")!.equals(photo)).toBe(true);
     expect(entries.get("photo (2).jpg")!.equals(other)).toBe(true);
-    expect(entries.get("passwd")!.equals(other)).toBe(true);
+    expect(entries.get("_.._etc_passwd.jpg")!.equals(other)).toBe(true);
   });
 
   it("refuses a zip with a missing blob before the first byte", async () => {

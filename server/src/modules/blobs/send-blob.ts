@@ -3,10 +3,11 @@ import contentDisposition from "content-disposition";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { NotFound } from "../../http/errors.js";
 import type { BlobStore, ByteRange } from "./blob-store.js";
+import { downloadName } from "./file-names.js";
 
 export interface SendBlobOptions {
   key: string;
-  /** The name the browser saves under (RFC 6266, UTF-8 names as `filename*`). */
+  /** The name the browser saves under (RFC 6266, UTF-8 names as `filename*`); made safe here (`downloadName`). */
   fileName: string;
   contentType: string;
   /** `inline` for players and previews (honoured for INLINE_SAFE types only), `attachment` for downloads. */
@@ -88,8 +89,9 @@ export async function sendBlob(
   store: BlobStore,
   options: SendBlobOptions,
 ): Promise<FastifyReply> {
+  const fileName = downloadName(options.fileName, options.contentType);
   const presigned = await store.presignedUrl(options.key, {
-    fileName: options.fileName,
+    fileName,
     contentType: options.contentType,
     expiresInSeconds: options.presignedUrlSeconds ?? 300,
   });
@@ -104,7 +106,7 @@ export async function sendBlob(
     "cache-control": "private, no-cache",
     etag,
     "content-type": options.contentType,
-    "content-disposition": contentDisposition(options.fileName, {
+    "content-disposition": contentDisposition(fileName, {
       type: options.disposition === "inline" && inlineSafe(options.contentType) ? "inline" : "attachment",
     }),
   });

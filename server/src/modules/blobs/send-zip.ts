@@ -3,31 +3,21 @@ import type { FastifyReply } from "fastify";
 import yazl from "yazl";
 import { NotFound } from "../../http/errors.js";
 import type { BlobStore } from "./blob-store.js";
+import { downloadName } from "./file-names.js";
 import { USER_CONTENT_HEADERS } from "./send-blob.js";
 
 export interface ZipEntry {
   key: string;
-  /** The name inside the zip; made safe and unique here. */
+  /** The name inside the zip; made safe (`downloadName`, by the content type) and unique here. */
   name: string;
-}
-
-/** A name that stays inside the folder it is unpacked in: no directories, no dot-names, no control characters. */
-function safeEntryName(name: string): string {
-  const base = name.split(/[/\\]/).pop() ?? "";
-  const cleaned = [...base]
-    .map((character) => (character.charCodeAt(0) < 0x20 || character.charCodeAt(0) === 0x7f ? "_" : character))
-    .join("")
-    .replace(/[:*?"<>|]/g, "_")
-    .replace(/^\.+/, "")
-    .trim();
-  return cleaned || "file";
+  contentType: string;
 }
 
 /** `a.jpg`, `a (2).jpg`, `a (3).jpg`: two stories may well share a file name. */
 function uniqueNames(entries: ZipEntry[]): string[] {
   const seen = new Set<string>();
-  return entries.map(({ name }) => {
-    const safe = safeEntryName(name);
+  return entries.map(({ name, contentType }) => {
+    const safe = downloadName(name, contentType);
     const dot = safe.lastIndexOf(".");
     const [stem, extension] = dot > 0 ? [safe.slice(0, dot), safe.slice(dot)] : [safe, ""];
     let candidate = safe;
@@ -79,7 +69,7 @@ export async function sendZip(
     .headers({
       ...USER_CONTENT_HEADERS,
       "content-type": "application/zip",
-      "content-disposition": contentDisposition(zipName, { type: "attachment" }),
+      "content-disposition": contentDisposition(downloadName(zipName, "application/zip"), { type: "attachment" }),
       "cache-control": "private, no-store",
     })
     .send(zip.outputStream);

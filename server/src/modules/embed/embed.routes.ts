@@ -25,7 +25,8 @@ export function embedRoutes(origins: readonly string[]): FastifyPluginAsyncZod {
         config: { public: true },
         schema: {
           tags: ["system"],
-          summary: "The origins allowed to frame the embeddable pages (/source/ismpsource, /source/ismpupload)",
+          summary:
+            "The origins allowed to frame the embeddable pages (/source/ismpsource, /source/ismpupload, /source/ismpnetdisk)",
           response: { 200: envelope(embedConfig), ...commonErrorResponses },
         },
       },

@@ -13,7 +13,7 @@ describeEachDialect("embeddable pages", (dialect) => {
     expect(response.statusCode).toBe(200);
     expect(response.json().data).toEqual({
       origins: [CMS, PORTAL],
-      paths: ["/source/ismpsource", "/source/ismpupload"],
+      paths: ["/source/ismpsource", "/source/ismpupload", "/source/ismpnetdisk"],
     });
   });
 

@@ -87,13 +87,6 @@ export class FoldersRepository {
     );
   }
 
-  async hasStories(id: string): Promise<boolean> {
-    return (
-      (await this.db.kysely.selectFrom("stories").select("id").where("folder_id", "=", id).executeTakeFirst()) !==
-      undefined
-    );
-  }
-
   async delete(id: string): Promise<void> {
     await this.db.kysely.deleteFrom("folders").where("id", "=", id).execute();
   }

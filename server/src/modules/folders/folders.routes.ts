@@ -20,7 +20,12 @@ const errors = {
   409: errorEnvelope,
 };
 
-/** Story management (the story list page) holds the folder actions. */
+/**
+ * Story management (the story list page) holds the folder actions; changing a
+ * library's folders also takes the manage level on it (issue 15: "for users
+ * with manage rights on the library"). Filing stories in a folder is a story
+ * edit (write level), not a folder change.
+ */
 const STORIES = "story.list";
 
 export function foldersRoutes(folders: FoldersService): FastifyPluginAsyncZod {
@@ -43,7 +48,7 @@ export function foldersRoutes(folders: FoldersService): FastifyPluginAsyncZod {
       {
         config: {
           access: { permission: STORIES, action: "add" },
-          library: { param: "libraryId", level: "write" },
+          library: { param: "libraryId", level: "manage" },
         },
         schema: {
           tags: ["folders"],
@@ -60,7 +65,7 @@ export function foldersRoutes(folders: FoldersService): FastifyPluginAsyncZod {
       {
         config: {
           access: { permission: STORIES, action: "edit" },
-          library: { param: "libraryId", level: "write" },
+          library: { param: "libraryId", level: "manage" },
         },
         schema: {
           tags: ["folders"],
@@ -77,7 +82,7 @@ export function foldersRoutes(folders: FoldersService): FastifyPluginAsyncZod {
       {
         config: {
           access: { permission: STORIES, action: "delete" },
-          library: { param: "libraryId", level: "write" },
+          library: { param: "libraryId", level: "manage" },
         },
         schema: {
           tags: ["folders"],

@@ -1,5 +1,5 @@
 import { Conflict, Invalid, NotFound } from "../../http/errors.js";
-import type { LibrariesRepository } from "../libraries/libraries.repository.js";
+import type { LibrariesService } from "../libraries/libraries.service.js";
 import type { FolderRecord, FoldersRepository } from "./folders.repository.js";
 
 export interface FolderNode extends FolderRecord {
@@ -19,11 +19,21 @@ export interface UpdateFolderInput {
   sort?: number;
 }
 
+/**
+ * Whether stories are filed in a folder (a folder holding any is not
+ * deleted). The stories module's StoryUsage answers; the folders module does
+ * not read the stories table.
+ */
+export interface FolderUsage {
+  folderHoldsStories(folderId: string): Promise<boolean>;
+}
+
 /** Folder trees inside a library. Library access is checked by the route (config.library). */
 export class FoldersService {
   constructor(
     private readonly folders: FoldersRepository,
-    private readonly libraries: LibrariesRepository,
+    private readonly libraries: LibrariesService,
+    private readonly usage: FolderUsage,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -57,7 +67,7 @@ export class FoldersService {
 
   async create(libraryId: string, input: CreateFolderInput, userId: string): Promise<FolderRecord> {
     // Administrators pass the access check for any id; the library must still exist.
-    if (!(await this.libraries.findById(libraryId))) throw new NotFound(`library ${libraryId} does not exist`);
+    if (!(await this.libraries.find(libraryId))) throw new NotFound(`library ${libraryId} does not exist`);
     const parentId = input.parentId ?? null;
     if (parentId !== null) await this.require(libraryId, parentId, "parentId");
     await this.#requireFreeName(libraryId, parentId, input.name);
@@ -93,10 +103,14 @@ export class FoldersService {
   async delete(libraryId: string, folderId: string): Promise<void> {
     await this.require(libraryId, folderId);
     if (await this.folders.hasChildren(folderId)) {
-      throw new Conflict("the folder has sub-folders: delete or move them first", "folder_not_empty");
+      throw new Conflict("the folder has sub-folders: delete or move them first", "folder_not_empty").withMessageCode(
+        "folder.hasChildren",
+      );
     }
-    if (await this.folders.hasStories(folderId)) {
-      throw new Conflict("the folder holds stories: move or delete them first", "folder_not_empty");
+    if (await this.usage.folderHoldsStories(folderId)) {
+      throw new Conflict("the folder holds stories: move or delete them first", "folder_not_empty").withMessageCode(
+        "folder.hasStories",
+      );
     }
     await this.folders.delete(folderId);
   }
@@ -104,7 +118,10 @@ export class FoldersService {
   async #requireFreeName(libraryId: string, parentId: string | null, name: string, self?: string): Promise<void> {
     const existing = await this.folders.siblingNamed(libraryId, parentId, name);
     if (existing !== undefined && existing !== self) {
-      throw new Conflict(`name: a folder named ${name} already exists here`, "folder_name_taken");
+      throw new Conflict(`name: a folder named ${name} already exists here`, "folder_name_taken").withMessageCode(
+        "folder.nameTaken",
+        { name },
+      );
     }
   }
 }

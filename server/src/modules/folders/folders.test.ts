@@ -3,15 +3,37 @@ import { beforeAll, expect, it } from "vitest";
 import { API_PREFIX } from "../../http/error-handler.js";
 import { describeEachDialect, useTestApp } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
+import { storyRow } from "../../test/stories-app.js";
+import { buildSearch } from "../search/search.compose.js";
+import { StoriesRepository } from "../stories/stories.repository.js";
 
 describeEachDialect("libraries and folders", (dialect) => {
   const ctx = useTestApp(dialect);
+  /** An editor who also holds the manage level on product and material (folders need it). */
   let editor: TestPrincipal;
+  /** An editor with the editor role's own grant: write on every library. */
+  let writer: TestPrincipal;
   let viewer: TestPrincipal;
   let contributor: TestPrincipal;
 
+  const grant = (userId: string, libraryId: string, level: "read" | "write" | "manage") =>
+    ctx()
+      .db.kysely.insertInto("library_grants")
+      .values({
+        id: randomUUID(),
+        library_id: libraryId,
+        role_id: null,
+        user_id: userId,
+        level,
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+
   beforeAll(async () => {
     editor = await createPrincipal(ctx().db, { username: "folder-editor", roleId: "editor" });
+    writer = await createPrincipal(ctx().db, { username: "folder-writer", roleId: "editor" });
+    await grant(editor.id, "product", "manage");
+    await grant(editor.id, "material", "manage");
     viewer = await createPrincipal(ctx().db, { username: "folder-viewer", roleId: "viewer" });
     contributor = await createPrincipal(ctx().db, { username: "folder-contributor", roleId: "contributor" });
   });
@@ -101,5 +123,38 @@ describeEachDialect("libraries and folders", (dialect) => {
     expect((await call(contributor, "POST", "/libraries/department/folders", { name: "mine" })).statusCode).toBe(404);
     // The viewer role lacks the story.list add permission altogether.
     expect((await call(viewer, "POST", "/libraries/product/folders", { name: "v" })).statusCode).toBe(403);
+  });
+
+  it("changes folders only with the manage level on the library; a writer still files stories", async () => {
+    const made = await call(writer, "POST", "/libraries/product/folders", { name: "写者" });
+    expect(made.statusCode).toBe(403);
+    const folder = (await call(editor, "POST", "/libraries/product/folders", { name: "管理者" })).json().data
+      .id as string;
+    expect((await call(writer, "PUT", `/libraries/product/folders/${folder}`, { name: "改名" })).statusCode).toBe(403);
+    expect((await call(writer, "DELETE", `/libraries/product/folders/${folder}`)).statusCode).toBe(403);
+    // Reading the tree needs only read.
+    const tree = (await call(viewer, "GET", "/libraries/product/folders")).json().data as { id: string }[];
+    expect(tree.map((node) => node.id)).toContain(folder);
+    // Manage on product is not manage on personal.
+    expect((await call(editor, "POST", "/libraries/personal/folders", { name: "x" })).statusCode).toBe(403);
+
+    // A story filed in the folder (a story edit: the write level) keeps it from being deleted.
+    const storyId = randomUUID();
+    const db = ctx().db;
+    await new StoriesRepository(db.kysely, db.adapter, buildSearch(db).index).insertStory(
+      storyRow({ id: storyId, library_id: "product", title: "filed" }),
+    );
+    const filed = await call(writer, "PUT", `/workflow-story-edit/photo/${storyId}?libraryId=product`, {
+      folderId: folder,
+    });
+    expect(filed.statusCode).toBe(200);
+    const held = await call(editor, "DELETE", `/libraries/product/folders/${folder}`);
+    expect(held.statusCode).toBe(409);
+    expect(held.json()).toMatchObject({ error: "folder_not_empty", msgCode: "folder.hasStories" });
+    expect(
+      (await call(writer, "PUT", `/workflow-story-edit/photo/${storyId}?libraryId=product`, { folderId: null }))
+        .statusCode,
+    ).toBe(200);
+    expect((await call(editor, "DELETE", `/libraries/product/folders/${folder}`)).statusCode).toBe(200);
   });
 });

@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { describeEachDialect, useTestDb } from "../../test/dialects.js";
 import { retryDelayMs } from "./job-queue.js";
-import { JobAbortedError, type JobContext, type JobDefinition, PermanentJobError } from "./job-types.js";
+import {
+  JobAbortedError,
+  type JobContext,
+  type JobDefinition,
+  jobFailed,
+  jobSkipped,
+  jobSucceeded,
+  PermanentJobError,
+} from "./job-types.js";
 import { LOST_WORKER_REASON } from "./jobs.repository.js";
 import { aborted, eventually, gate, uniqueName, useJobs } from "./test-support/jobs-harness.js";
 
@@ -108,6 +116,38 @@ describeEachDialect("job queue and worker", (dialect) => {
       attempts: 1,
       lastError: "not an image: the file starts with <html>",
     });
+  });
+
+  it("takes the handler's result: skipped ends succeeded, failed is dead at once or tried again as it says", async () => {
+    const queue = jobs.queue();
+    const attempts: Record<string, number[]> = { flaky: [], broken: [] };
+    const definition: JobDefinition<{ kind: "skip" | "flaky" | "broken" }> = {
+      name: uniqueName("results"),
+      maxAttempts: 5,
+      async run({ kind }, context) {
+        if (kind === "skip") return jobSkipped("the story was deleted meanwhile");
+        attempts[kind]!.push(context.attempt);
+        if (kind === "broken") return jobFailed("not an image: the file starts with <html>", { retry: false });
+        return context.attempt < 2 ? jobFailed("the wire service is down", { retry: true }) : jobSucceeded;
+      },
+    };
+    jobs.worker(queue, [definition]);
+    const [skip, flaky, broken] = await Promise.all(
+      (["skip", "flaky", "broken"] as const).map((kind) => queue.enqueue(definition, { kind })),
+    );
+    const finished = (id: string) => jobs.untilState(queue, id!, ["succeeded", "dead"]);
+    expect(await finished(skip!)).toMatchObject({ state: "succeeded", attempts: 1, lastError: null, progress: 100 });
+    expect(await finished(flaky!)).toMatchObject({
+      state: "succeeded",
+      attempts: 2,
+      lastError: "the wire service is down",
+    });
+    expect(await finished(broken!)).toMatchObject({
+      state: "dead",
+      attempts: 1,
+      lastError: "not an image: the file starts with <html>",
+    });
+    expect(attempts).toEqual({ flaky: [1, 2], broken: [1] });
   });
 
   it("sends a job to dead with the last reason when its attempts run out", async () => {

@@ -1,14 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { JobsConfig } from "../../config.js";
 import { Conflict, NotFound } from "../../http/errors.js";
-import {
-  type EnqueueOptions,
-  type JobDefinition,
-  type JobEnqueuer,
-  type JobState,
-  PermanentJobError,
-} from "./job-types.js";
-import type { JobFilter, JobRecord, JobsRepository, Lease } from "./jobs.repository.js";
+import { type EnqueueOptions, type JobDefinition, type JobState, PermanentJobError } from "./job-types.js";
+import type { JobFilter, JobRecord, JobsRepository, Lease, StoryJobFilter } from "./jobs.repository.js";
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
 const MAX_REASON_LENGTH = 2000;
@@ -40,10 +34,11 @@ function iso(milliseconds: number): string {
 }
 
 /**
- * The durable queue: enqueue for the rest of the server, the admin operations
- * (list, cancel, retry) and the lease operations a JobWorker uses.
+ * The durable queue: enqueue (the server enqueues by name through `Jobs`,
+ * jobs.compose.ts), the admin operations (list, cancel, retry), a story's
+ * jobs, and the lease operations a JobWorker uses.
  */
-export class JobQueue implements JobEnqueuer {
+export class JobQueue {
   readonly #enqueueListeners = new Set<() => void>();
   readonly #cancelListeners = new Set<(jobId: string) => void>();
 
@@ -53,7 +48,7 @@ export class JobQueue implements JobEnqueuer {
   ) {}
 
   async enqueue<Payload>(
-    definition: JobDefinition<Payload>,
+    definition: Pick<JobDefinition<Payload>, "name" | "maxAttempts">,
     payload: Payload,
     options: EnqueueOptions = {},
   ): Promise<string> {
@@ -96,6 +91,11 @@ export class JobQueue implements JobEnqueuer {
 
   list(filter: JobFilter): Promise<{ content: JobRecord[]; total: number }> {
     return this.repository.list(filter);
+  }
+
+  /** The jobs of one story (those enqueued with its `storyId`), newest first. */
+  ofStory(storyId: string, filter: StoryJobFilter): Promise<JobRecord[]> {
+    return this.repository.ofStory(storyId, filter);
   }
 
   /** Forgets finished jobs: succeeded and cancelled ones after `doneDays`, dead ones (kept for operators) after `deadDays`. */
@@ -148,7 +148,7 @@ export class JobQueue implements JobEnqueuer {
   }
 
   /** Ends jobs whose worker was lost when they must not run again (cancel requested, or no attempts left). */
-  settleExpired(): Promise<number> {
+  settleExpired(): Promise<{ settled: number; dead: JobRecord[] }> {
     return this.repository.settleExpired(iso(Date.now()));
   }
 

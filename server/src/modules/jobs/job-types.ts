@@ -1,5 +1,8 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../../db/schema.js";
+import type { JobName, JobPayloads } from "./job-names.js";
+
+export type { JobName, JobPayloads } from "./job-names.js";
 
 /** A job's life: queued → running → (succeeded | failed → queued again with backoff | dead | cancelled). */
 export type JobState = "queued" | "running" | "succeeded" | "dead" | "cancelled";
@@ -16,10 +19,33 @@ export interface JobContext {
 }
 
 /**
- * A named, typed handler. Payloads carry ids, never blobs; handlers reload
- * what they need and must be idempotent (a job may run again after a crash).
- * Throw `PermanentJobError` for input that will never work (a broken file):
- * the job goes straight to dead with the reason, without retries.
+ * How an attempt ended, as its handler says: `succeeded`; `skipped` (nothing
+ * to do: the story was deleted meanwhile; the job ends succeeded and the
+ * reason is logged); `failed` with a reason a person can read, tried again
+ * after the backoff when `retry` (a timeout, a service that may come back),
+ * else dead at once (input that will never work: a broken file).
+ */
+export type JobResult =
+  | { outcome: "succeeded" }
+  | { outcome: "skipped"; reason: string }
+  | { outcome: "failed"; reason: string; retry: boolean };
+
+export const jobSucceeded: JobResult = { outcome: "succeeded" };
+
+export function jobSkipped(reason: string): JobResult {
+  return { outcome: "skipped", reason };
+}
+
+export function jobFailed(reason: string, options: { retry: boolean }): JobResult {
+  return { outcome: "failed", reason, retry: options.retry };
+}
+
+/**
+ * A named handler, as the worker runs it. Payloads carry ids, never blobs;
+ * handlers reload what they need and must be idempotent (a job may run again
+ * after a crash). A handler that throws has failed an attempt (retried);
+ * `PermanentJobError` sends the job straight to dead with its reason.
+ * The server's own jobs are `JobHandler`s, which return an explicit result.
  */
 export interface JobDefinition<Payload> {
   name: string;
@@ -27,7 +53,21 @@ export interface JobDefinition<Payload> {
   maxAttempts?: number;
   /** Wall-clock limit of one attempt in ms (default 10 minutes). */
   timeoutMs?: number;
-  run(payload: Payload, context: JobContext): Promise<void>;
+  // biome-ignore lint/suspicious/noConfusingVoidType: a bare definition (the queue's own tests) may return nothing: succeeded.
+  run(payload: Payload, context: JobContext): Promise<JobResult | void>;
+  /**
+   * Told once the job is dead (no attempt follows: its last one failed, or
+   * its worker was lost on the last one), so what the job works on shows it
+   * (a story's processing state). Not told when a crash comes first: the
+   * owner of that state also repairs it at start-up.
+   */
+  onDead?(payload: Payload, reason: string): Promise<void>;
+}
+
+/** A handler of one of the server's jobs (job-names.ts), registered by the module that does the work. */
+export interface JobHandler<Name extends JobName> extends JobDefinition<JobPayloads[Name]> {
+  name: Name;
+  run(payload: JobPayloads[Name], context: JobContext): Promise<JobResult>;
 }
 
 export class PermanentJobError extends Error {}
@@ -43,9 +83,16 @@ export interface EnqueueOptions {
   transaction?: Transaction<Database> | Kysely<Database>;
 }
 
-/** What the rest of the server uses to start work. */
+/** What the rest of the server uses to start work: a job by its name, with its payload. */
 export interface JobEnqueuer {
-  enqueue<Payload>(definition: JobDefinition<Payload>, payload: Payload, options?: EnqueueOptions): Promise<string>;
+  enqueue<Name extends JobName>(name: Name, payload: JobPayloads[Name], options?: EnqueueOptions): Promise<string>;
+}
+
+/** Where a module registers the handlers of the jobs it does the work of (built once: `app.jobs`). */
+export interface JobRegistrar {
+  register<Name extends JobName>(handler: JobHandler<Name>): void;
+  /** A job that runs every `everyMs` while a worker runs (one at a time across processes). */
+  every<Name extends JobName>(handler: JobHandler<Name>, everyMs: number, payload: JobPayloads[Name]): void;
 }
 
 /** Why a job's signal aborted. */

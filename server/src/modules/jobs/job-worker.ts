@@ -2,7 +2,15 @@ import { randomBytes } from "node:crypto";
 import os from "node:os";
 import type { JobsConfig } from "../../config.js";
 import type { ClaimedJob, JobQueue } from "./job-queue.js";
-import { type JobAbortCause, JobAbortedError, type JobContext, type JobDefinition } from "./job-types.js";
+import {
+  type JobAbortCause,
+  JobAbortedError,
+  type JobContext,
+  type JobDefinition,
+  type JobResult,
+  PermanentJobError,
+} from "./job-types.js";
+import { LOST_WORKER_REASON } from "./jobs.repository.js";
 
 export const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 
@@ -14,6 +22,15 @@ export interface JobLogger {
 }
 
 const silentLogger: JobLogger = { info() {}, warn() {}, error() {} };
+
+/** How often a running worker writes its heartbeat (the task monitor's "last seen"). */
+export const HEARTBEAT_MS = 5_000;
+
+/** Where a worker reports that it is alive (JobsMonitor); tests may leave it out. */
+export interface WorkerHeartbeat {
+  beat(worker: { id: string; concurrency: number; running: number; startedAt: string }): Promise<void>;
+  stopped(workerId: string): Promise<void>;
+}
 
 export type WorkerSettings = Pick<
   JobsConfig,
@@ -31,7 +48,7 @@ interface RunningJob {
   leaseExpiresAt: number;
 }
 
-type Settled = { kind: "returned" } | { kind: "threw"; error: unknown } | { kind: "abandoned" };
+type Settled = { kind: "returned"; result: JobResult } | { kind: "threw"; error: unknown } | { kind: "abandoned" };
 
 /**
  * Runs registered job definitions: claims due jobs (up to `workers` at once),
@@ -48,6 +65,8 @@ export class JobWorker {
   #wakePending = false;
   #wakeUp: (() => void) | undefined;
   #lastSettle = 0;
+  #lastBeat = 0;
+  #startedAt = "";
   #claimPasses = 0;
   #stopping: Promise<void> | undefined;
   #unsubscribe: (() => void)[] = [];
@@ -57,6 +76,7 @@ export class JobWorker {
     private readonly queue: JobQueue,
     private readonly settings: WorkerSettings,
     private readonly logger: JobLogger = silentLogger,
+    private readonly heartbeat?: WorkerHeartbeat,
   ) {}
 
   /** Adds a definition; possible before and after start. Names are unique. */
@@ -84,6 +104,13 @@ export class JobWorker {
     return [...this.#definitions.keys()];
   }
 
+  /** The registered definition of `name` (its attempts are written on enqueue); throws when there is none. */
+  definition(name: string): JobDefinition<unknown> {
+    const definition = this.#definitions.get(name);
+    if (!definition) throw new Error(`no handler is registered for job ${name}`);
+    return definition;
+  }
+
   get runningJobs(): number {
     return this.#running.size;
   }
@@ -101,6 +128,7 @@ export class JobWorker {
   start(): void {
     if (this.#state !== "idle" || this.settings.workers === 0) return;
     this.#state = "running";
+    this.#startedAt = new Date().toISOString();
     this.#unsubscribe = [
       this.queue.onEnqueued(() => this.#wake()),
       this.queue.onCancelRequested((jobId) => this.#abort(jobId, "cancelled")),
@@ -149,6 +177,7 @@ export class JobWorker {
       this.logger.warn({ jobId: running.claimed.job.id, released }, "job left running at stop: lease released");
     }
     this.#state = "stopped";
+    await this.heartbeat?.stopped(this.id).catch(() => undefined);
     this.logger.info({ worker: this.id }, "job worker stopped");
   }
 
@@ -176,7 +205,19 @@ export class JobWorker {
       try {
         if (Date.now() - this.#lastSettle >= this.settings.pollIntervalMs) {
           this.#lastSettle = Date.now();
-          await this.queue.settleExpired();
+          const { dead } = await this.queue.settleExpired();
+          for (const job of dead) await this.#tellDead(job.name, job.payload, job.lastError ?? LOST_WORKER_REASON);
+        }
+        if (this.heartbeat && Date.now() - this.#lastBeat >= HEARTBEAT_MS) {
+          this.#lastBeat = Date.now();
+          await this.heartbeat
+            .beat({
+              id: this.id,
+              concurrency: this.settings.workers,
+              running: this.#running.size,
+              startedAt: this.#startedAt,
+            })
+            .catch((error: unknown) => this.logger.warn({ err: error }, "could not write the worker's heartbeat"));
         }
         const free = this.settings.workers - this.#running.size;
         if (free > 0 && this.#definitions.size > 0) {
@@ -250,7 +291,7 @@ export class JobWorker {
     const handler = Promise.resolve()
       .then(() => definition.run(payload, context))
       .then(
-        (): Settled => ({ kind: "returned" }),
+        (result): Settled => ({ kind: "returned", result: result ?? { outcome: "succeeded" } }),
         (error: unknown): Settled => ({ kind: "threw", error }),
       );
     let graceTimer: NodeJS.Timeout | undefined;
@@ -273,15 +314,43 @@ export class JobWorker {
     if (cause === "shutdown" || cause === "lease-lost") return; // no longer ours to write
     // Once the signal has aborted, its cause decides, even if the handler then returned normally.
     let state: string | undefined;
+    const result = settled.kind === "returned" ? settled.result : undefined;
     if (cause === "cancelled") state = await this.queue.finishCancelled(claimed.lease);
     else if (cause === "timeout") state = await this.queue.fail(claimed, new Error(`timed out after ${timeoutMs} ms`));
-    else if (settled.kind === "returned") state = await this.queue.succeed(claimed.lease);
+    else if (result?.outcome === "failed")
+      state = await this.queue.fail(
+        claimed,
+        result.retry ? new Error(result.reason) : new PermanentJobError(result.reason),
+      );
+    else if (result) state = await this.queue.succeed(claimed.lease);
     else state = await this.queue.fail(claimed, settled.kind === "threw" ? settled.error : new Error("abandoned"));
     const error = settled.kind === "threw" ? settled.error : undefined;
+    const reason = result && result.outcome !== "succeeded" ? result.reason : undefined;
+    if (state === "dead") {
+      const why =
+        reason ??
+        (error instanceof Error ? error.message : cause === "timeout" ? `timed out after ${timeoutMs} ms` : "failed");
+      await this.#tellDead(claimed.job.name, claimed.job.payload, why);
+    }
     this.logger.info(
-      { jobId: claimed.job.id, name: claimed.job.name, attempt: claimed.job.attempts, state, err: error },
-      state ? `job ${state}` : "job outcome not recorded: its lease was lost",
+      { jobId: claimed.job.id, name: claimed.job.name, attempt: claimed.job.attempts, state, reason, err: error },
+      !state
+        ? "job outcome not recorded: its lease was lost"
+        : result?.outcome === "skipped" && state === "succeeded"
+          ? "job skipped"
+          : `job ${state}`,
     );
+  }
+
+  /** A dead job's definition learns it (onDead), so what the job works on shows it; its failure is logged. */
+  async #tellDead(name: string, payload: unknown, reason: string): Promise<void> {
+    const definition = this.#definitions.get(name);
+    if (!definition?.onDead) return;
+    try {
+      await definition.onDead(payload, reason);
+    } catch (error) {
+      this.logger.warn({ err: error, name }, "telling a dead job's owner failed");
+    }
   }
 
   async #heartbeat(running: RunningJob): Promise<void> {

@@ -57,6 +57,15 @@ export interface JobFilter {
   size: number;
 }
 
+/** Which of a story's jobs (newest first). */
+export interface StoryJobFilter {
+  name?: string;
+  states?: JobState[];
+  /** Created at or after this time (ISO). */
+  since?: string;
+  limit: number;
+}
+
 const ACTIVE_DEDUPE = sql<boolean>`state in ('queued', 'running') and dedupe_key is not null`;
 export const LOST_WORKER_REASON = "the worker running the last attempt was lost (its lease expired)";
 
@@ -176,8 +185,8 @@ export class JobsRepository {
     return rows.map((row) => this.#toRecord(row));
   }
 
-  /** Ends the running jobs whose worker was lost and that must not run again. */
-  async settleExpired(now: string): Promise<number> {
+  /** Ends the running jobs whose worker was lost and that must not run again; the ones now dead are returned. */
+  async settleExpired(now: string): Promise<{ settled: number; dead: JobRecord[] }> {
     const expired = (query: ReturnType<typeof this.updateJobs>) =>
       query.where("state", "=", "running").where("lease_expires_at", "<", now);
     const cancelled = await expired(this.updateJobs())
@@ -194,8 +203,9 @@ export class JobsRepository {
         updated_at: now,
       })
       .where((eb) => eb("attempts", ">=", eb.ref("max_attempts")))
-      .executeTakeFirst();
-    return Number(cancelled.numUpdatedRows) + Number(dead.numUpdatedRows);
+      .returningAll()
+      .execute();
+    return { settled: Number(cancelled.numUpdatedRows) + dead.length, dead: dead.map((row) => this.#toRecord(row)) };
   }
 
   private updateJobs() {
@@ -284,6 +294,16 @@ export class JobsRepository {
       query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
     ]);
     return { content: rows.map((row) => this.#toRecord(row)), total: Number(count.total) };
+  }
+
+  /** The jobs of one story, by `story_id` (indexed with created_at), newest first. */
+  async ofStory(storyId: string, filter: StoryJobFilter): Promise<JobRecord[]> {
+    let query = this.db.kysely.selectFrom("jobs").selectAll().where("story_id", "=", storyId);
+    if (filter.name) query = query.where("name", "=", filter.name);
+    if (filter.states) query = query.where("state", "in", filter.states);
+    if (filter.since) query = query.where("created_at", ">=", filter.since);
+    const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(filter.limit).execute();
+    return rows.map((row) => this.#toRecord(row));
   }
 
   async countByState(): Promise<Partial<Record<JobState, number>>> {

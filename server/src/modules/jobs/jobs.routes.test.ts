@@ -144,7 +144,8 @@ describeEachDialect("jobs API", (dialect) => {
   it("exports job counts by state on /metrics", async () => {
     const queue = ctx().app.jobs.queue;
     const counts = await queue.countByState();
-    const response = await ctx().app.inject({ method: "GET", url: "/metrics" });
+    const reader = await createPrincipal(ctx().db, { username: "jobs-metrics-reader", roleId: "administrator" });
+    const response = await ctx().app.inject({ method: "GET", url: "/metrics", headers: reader.headers });
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain(`dams_jobs{state="queued"} ${counts.queued ?? 0}`);
     expect(response.body).toContain(`dams_jobs{state="cancelled"} ${counts.cancelled ?? 0}`);

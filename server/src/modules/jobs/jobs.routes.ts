@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { commonErrorResponses, envelope, errorEnvelope, ok, page, toPage } from "../../http/envelope.js";
 import type { JobQueue } from "./job-queue.js";
-import { jobIdParams, jobListQuery, jobSchema } from "./jobs.schema.js";
+import { jobIdParams, jobListQuery, jobSchema, jobSummarySchema, jobWorkerSchema } from "./jobs.schema.js";
+import type { JobsMonitor } from "./jobs-monitor.js";
 
 const errors = {
   ...commonErrorResponses,
@@ -15,8 +17,32 @@ const errors = {
 const TASKS = "manage.monitor.task";
 
 /** The job queue's admin API: list jobs by state or name, look at one, retry or cancel it. */
-export function jobsRoutes(queue: JobQueue): FastifyPluginAsyncZod {
+export function jobsRoutes(queue: JobQueue, monitor: JobsMonitor): FastifyPluginAsyncZod {
   return async (app) => {
+    app.get(
+      "/jobs/summary",
+      {
+        config: { access: { permission: TASKS, action: "query" } },
+        schema: {
+          tags: ["jobs"],
+          summary: "Jobs counted by state and by name (the task monitor)",
+          response: { 200: envelope(jobSummarySchema), ...errors },
+        },
+      },
+      async () => ok(await monitor.summary()),
+    );
+    app.get(
+      "/jobs/workers",
+      {
+        config: { access: { permission: TASKS, action: "query" } },
+        schema: {
+          tags: ["jobs"],
+          summary: "The job workers seen in the last day, with their last heartbeat",
+          response: { 200: envelope(z.array(jobWorkerSchema)), ...errors },
+        },
+      },
+      async () => ok(await monitor.workers()),
+    );
     app.get(
       "/jobs",
       {

@@ -32,3 +32,35 @@ export const jobListQuery = pageQuery.extend({
 });
 
 export const jobIdParams = z.object({ id: z.uuid() });
+
+const stateCounts = z
+  .object(
+    Object.fromEntries(JOB_STATES.map((state) => [state, z.number().int()])) as Record<
+      (typeof JOB_STATES)[number],
+      z.ZodNumber
+    >,
+  )
+  .meta({ id: "JobStateCounts" });
+
+export const jobSummarySchema = z
+  .object({
+    byState: stateCounts.describe("jobs in each state, every name together"),
+    byName: z
+      .array(z.object({ name: z.string(), counts: stateCounts, total: z.number().int() }))
+      .describe("per job name, its jobs in each state"),
+  })
+  .meta({ id: "JobSummary" });
+
+export const jobWorkerSchema = z
+  .object({
+    id: z.string().describe("host:pid:random, as in a running job's leaseOwner"),
+    host: z.string(),
+    pid: z.number().int(),
+    concurrency: z.number().int().describe("jobs it runs at once"),
+    running: z.number().int().describe("jobs it was running at its last heartbeat"),
+    startedAt: z.string(),
+    lastSeenAt: z.string().describe("its last heartbeat (every 5 s while it runs)"),
+    stoppedAt: z.string().nullable(),
+    status: z.enum(["running", "stopped", "lost"]).describe("lost: no heartbeat for 30 s and not stopped cleanly"),
+  })
+  .meta({ id: "JobWorker" });

@@ -15,6 +15,7 @@ export const librarySchema = z
     kind: z.enum(LIBRARY_KINDS),
     description: z.string().nullable(),
     sort: z.number().int(),
+    archivedAt: z.string().nullable().describe("when it was archived (read-only, no new stories), or null"),
     level: z.enum(LIBRARY_LEVELS).describe("the caller's level on the library"),
   })
   .meta({ id: "Library" });

@@ -1,11 +1,12 @@
-import { NotFound } from "../../http/errors.js";
+import { Forbidden, NotFound } from "../../http/errors.js";
 import type { LibraryAccess, LibraryUser } from "../access/library-access.js";
 import type { LibraryLevel } from "../access/permissions.js";
 import type { LibrariesRepository, LibraryRecord } from "./libraries.repository.js";
 
-/** The default library (spec section 3) and the download library. */
+/** The default library (spec section 3). */
 export const DEFAULT_LIBRARY_ID = "product";
-export const DOWNLOAD_LIBRARY_ID = "material";
+/** The material library: where downloads go and new videos are made (spec section 3). */
+export const MATERIAL_LIBRARY_ID = "material";
 
 export interface LibraryView extends LibraryRecord {
   /** The caller's level on the library. */
@@ -35,13 +36,31 @@ export class LibrariesService {
 
   /**
    * The library, when it exists and the user holds `level` on it: 404 when
-   * it does not exist or they cannot read it, 403 when they read it but need more.
+   * it does not exist or they cannot read it, 403 when they read it but need
+   * more, or need to write into an archived library (it is read-only).
    */
   async require(user: LibraryUser, libraryId: string, level: LibraryLevel): Promise<LibraryRecord> {
     await this.access.require(user, libraryId, level);
     const library = await this.libraries.findById(libraryId);
     if (!library) throw new NotFound(`library ${libraryId} does not exist`, "library_not_found");
+    if (level !== "read" && library.archivedAt !== null) {
+      throw new Forbidden(`the library ${library.name} is archived: it is read-only`, "library_archived");
+    }
     return library;
+  }
+
+  /**
+   * The check of a route's declared library level (the auth hook): the
+   * user's grants, and a write into an archived library refused (403).
+   * Unlike `require`, a library without a row passes on its grants.
+   */
+  async checkLevel(user: LibraryUser, libraryId: string, level: LibraryLevel): Promise<void> {
+    await this.access.require(user, libraryId, level);
+    if (level === "read") return;
+    const library = await this.libraries.findById(libraryId);
+    if (library && library.archivedAt !== null) {
+      throw new Forbidden(`the library ${library.name} is archived: it is read-only`, "library_archived");
+    }
   }
 
   async find(libraryId: string): Promise<LibraryRecord | undefined> {

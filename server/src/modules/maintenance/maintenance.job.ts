@@ -1,9 +1,9 @@
 import type { BlobSweeper } from "../blobs/blob-sweeper.js";
+import type { DiskService } from "../disk/disk.service.js";
 import type { JobQueue } from "../jobs/job-queue.js";
-import type { JobDefinition } from "../jobs/job-types.js";
+import { type JobHandler, type JobRegistrar, jobSucceeded } from "../jobs/job-types.js";
 import type { JobLogger } from "../jobs/job-worker.js";
 
-export const MAINTENANCE_JOB = "maintenance";
 /** How often each worker process asks for a maintenance run (one runs at a time across processes). */
 export const MAINTENANCE_EVERY_MS = 6 * 60 * 60 * 1000;
 
@@ -12,6 +12,14 @@ export interface MaintenanceDependencies {
   /** Deletes unfinished uploads past their lifetime; returns their ids. */
   removeAbandonedUploads: () => Promise<string[]>;
   queue: Pick<JobQueue, "prune">;
+  /** Stories left saying "processing" by a job that is dead or gone: marked failed; returns their ids. */
+  repairProcessing?: () => Promise<string[]>;
+  /** The network disk: its trash purged after 30 days, bytes no file holds swept. */
+  disk?: Pick<DiskService, "purgeExpiredTrash" | "sweepOrphans">;
+  /** Brings the query planner's statistics up to date (Db.refreshStatistics). */
+  refreshStatistics: () => Promise<void>;
+  /** Deletes the operation log's rows older than the administrator's retention; returns how many. */
+  pruneAuditLog: () => Promise<number>;
   logger: JobLogger;
 }
 
@@ -19,28 +27,49 @@ export interface MaintenanceDependencies {
  * Housekeeping that keeps the data dir and the database from growing for
  * ever: orphaned blobs (a crash between storing bytes and their row) are
  * deleted after a day, abandoned tus uploads after their lifetime, finished
- * jobs after 14 days (dead ones, which an operator may still look at, after 90).
+ * jobs after 14 days (dead ones, which an operator may still look at, after 90),
+ * operation log rows past the retention an administrator set (docs/audit.md);
+ * the network disk's trash after 30 days, and disk bytes no file holds;
+ * and the query planner's statistics kept current as the tables grow (SQLite
+ * has no daemon for it; see Db.refreshStatistics).
  */
-export function maintenanceJob(deps: MaintenanceDependencies): JobDefinition<Record<string, never>> {
+export function maintenanceJob(deps: MaintenanceDependencies): JobHandler<"maintenance"> {
   return {
-    name: MAINTENANCE_JOB,
+    name: "maintenance",
     maxAttempts: 3,
     timeoutMs: 60 * 60 * 1000,
     async run(_payload, context) {
       const swept = await deps.sweeper.sweep({ graceMs: 24 * 60 * 60 * 1000 });
       await context.progress(50);
       const abandoned = await deps.removeAbandonedUploads();
+      const processingRepaired = (await deps.repairProcessing?.())?.length ?? 0;
       const pruned = await deps.queue.prune({ doneDays: 14, deadDays: 90 });
+      const auditPruned = await deps.pruneAuditLog();
+      const diskTrashPurged = (await deps.disk?.purgeExpiredTrash()) ?? 0;
+      const diskOrphans = (await deps.disk?.sweepOrphans())?.length ?? 0;
+      const started = Date.now();
+      await deps.refreshStatistics();
       deps.logger.info(
         {
           blobsScanned: swept.scanned,
           orphansDeleted: swept.deleted.length,
           blobsMissing: swept.missing,
           abandonedUploads: abandoned.length,
+          processingRepaired,
           jobsPruned: pruned,
+          auditRowsPruned: auditPruned,
+          diskTrashPurged,
+          diskOrphans,
+          statisticsMs: Date.now() - started,
         },
         "maintenance done",
       );
+      return jobSucceeded;
     },
   };
+}
+
+/** Registers the housekeeping to run every MAINTENANCE_EVERY_MS (called once by app.ts). */
+export function registerMaintenance(jobs: JobRegistrar, deps: MaintenanceDependencies): void {
+  jobs.every(maintenanceJob(deps), MAINTENANCE_EVERY_MS, {});
 }

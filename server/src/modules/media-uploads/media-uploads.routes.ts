@@ -1,9 +1,7 @@
-import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { commonErrorResponses, envelope, errorEnvelope, ok } from "../../http/envelope.js";
-import { currentUser } from "../auth/auth.plugin.js";
+import { actorOf } from "../auth/actor.js";
 import { storySchema } from "../stories/stories.schema.js";
-import type { Actor } from "../stories/story-types.js";
 import {
   base64ImageBody,
   coverBody,
@@ -27,11 +25,6 @@ const errors = {
 
 /** Editing a story: the permission of the stories module's edit routes. */
 const EDIT = { permission: "story.list", action: "edit" } as const;
-
-function actorOf(request: FastifyRequest): Actor {
-  const user = currentUser(request);
-  return { id: user.id, username: user.username, admin: user.admin, roleId: user.roleId, ip: request.ip };
-}
 
 /** The media calls of spec section 7: image editor save, cover, re-transcode, transcode progress. */
 export function mediaUploadsRoutes(

@@ -2,20 +2,25 @@ import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { API_PREFIX } from "../../http/error-handler.js";
 import { Conflict, Invalid, type MessageParams, NotFound } from "../../http/errors.js";
-import { checkImageBuffer, type ImageFormat } from "../../media/index.js";
+import type { ImageFormat, MediaTools } from "../../media/index.js";
 import { RefusedFileType, sniffBuffer } from "../../media/sniff.js";
 import { newOriginalKey } from "../blobs/blob-keys.js";
 import type { BlobStore } from "../blobs/blob-store.js";
-import type { BlobsRepository } from "../blobs/blobs.repository.js";
+import type { BlobsService } from "../blobs/blobs.service.js";
 import type { FoldersService } from "../folders/folders.service.js";
-import type { LibrariesService } from "../libraries/libraries.service.js";
+import type { IngestService } from "../ingest/ingest.service.js";
+import type { JobQueue } from "../jobs/job-queue.js";
+import type { JobRecord } from "../jobs/jobs.repository.js";
 import type { StoriesService } from "../stories/stories.service.js";
+import type { StoryAccess } from "../stories/story-access.js";
 import type { StoryQueries } from "../stories/story-queries.service.js";
 import type { Actor, Story } from "../stories/story-types.js";
 import { coverUrl, type StoryView } from "../stories/story-view.js";
 import { decodeBase64Image } from "./base64-image.js";
-import type { MediaJobsRepository, StoryJob } from "./media-jobs.repository.js";
 import type { TRANSCODE_STATES } from "./media-uploads.schema.js";
+
+/** What the transcode task reads of a job. */
+type StoryJob = Pick<JobRecord, "id" | "state" | "progress" | "lastError">;
 
 /** What the image editor and the cover cropper may save: the formats a canvas encodes. */
 const EDITABLE_FORMATS: readonly ImageFormat[] = ["jpeg", "png", "webp"];
@@ -25,16 +30,18 @@ const COVERED_TYPES = new Set(["video", "audio", "composite"]);
 
 export interface MediaUploadsDependencies {
   stories: StoriesService;
+  access: StoryAccess;
   queries: StoryQueries;
-  libraries: LibrariesService;
   folders: FoldersService;
   blobs: BlobStore;
-  blobRows: BlobsRepository;
-  jobs: MediaJobsRepository;
-  /** The name of the media processing job (`stories.process`). */
-  processingJobName: string;
-  /** The decoding limits of `config.media`. */
-  images: { maxPixels: number; timeoutSeconds: number };
+  /** The registry of stored files (the blobs module's): covers are registered there. */
+  blobRows: Pick<BlobsService, "register" | "find" | "forget">;
+  /** The editor's saved image becomes a new version through the ingest command. */
+  ingest: Pick<IngestService, "ingestFile">;
+  /** A story's jobs (the jobs module's). */
+  jobs: Pick<JobQueue, "ofStory">;
+  /** Checks an image before it is stored (format, pixels, a full decode). */
+  media: Pick<MediaTools, "checkImage">;
   /** Bounds what a stored cover read back may weigh (the JSON body limit). */
   maxImageBytes: number;
 }
@@ -82,41 +89,22 @@ export class MediaUploadsService {
     actor: Actor,
     input: { base64String: string; libraryId: string; storyId: string },
   ): Promise<StoryView> {
-    await this.deps.libraries.require(actor, input.libraryId, "write");
-    const story = await this.deps.stories.require(input.libraryId, input.storyId);
+    const story = await this.deps.access.forWrite(actor, input.libraryId, input.storyId);
     if (story.type !== "photo")
       throw new Invalid(`storyId: story ${story.id} is a ${story.type}, not a photo`, "wrong_type");
-    const image = await this.#storeImage(decodeBase64Image(input.base64String));
+    const bytes = decodeBase64Image(input.base64String);
+    const image = await this.#check(bytes);
     const base = (story.originalName ?? "edited").replace(/\.[A-Za-z0-9]{1,5}$/, "");
-    let updated: Story;
-    try {
-      updated = await this.deps.stories.addVersionFromUpload(
-        {
-          userId: actor.id,
-          libraryId: story.libraryId,
-          storyId: story.id,
-          blobKey: image.key,
-          sha256: image.sha256,
-          size: image.size,
-          mime: image.mime,
-          originalName: `${base}.${image.extension}`,
-          note: "edited in the image editor",
-        },
-        {
-          ip: actor.ip,
-          withinTransaction: (trx) => this.deps.blobRows.insert(this.#blobRow(actor, image, "edited"), trx),
-        },
-      );
-    } catch (error) {
-      await this.deps.blobs.delete(image.key).catch(() => undefined);
-      throw error;
-    }
-    // A committed story's new version is queued by the stories service; a draft's is processed now, like an upload.
-    if (updated.processingState === "none") {
-      updated = (await this.deps.stories.requestProcessing(actor, story.libraryId, story.id, { reason: "image-edit" }))
-        .story;
-    }
-    return (await this.deps.queries.views([updated]))[0]!;
+    // A new original: processed at once, whether the story is a draft or committed.
+    await this.deps.ingest.ingestFile({
+      source: { stream: Readable.from([bytes]), sha256: createHash("sha256").update(bytes).digest("hex") },
+      originalName: `${base}.${image.extension}`,
+      declaredType: "photo",
+      userId: actor.id,
+      ip: actor.ip,
+      asNewVersionOf: { libraryId: story.libraryId, storyId: story.id, note: "edited in the image editor" },
+    });
+    return (await this.deps.queries.views([await this.deps.queries.require(story.libraryId, story.id)]))[0]!;
   }
 
   /**
@@ -136,9 +124,9 @@ export class MediaUploadsService {
       storyId?: string;
     },
   ): Promise<CoverResult> {
-    await this.deps.libraries.require(actor, input.libraryId, "write");
+    await this.deps.access.libraryForWrite(actor, input.libraryId);
     if (input.folderId) await this.deps.folders.require(input.libraryId, input.folderId);
-    const story = input.storyId ? await this.deps.stories.require(input.libraryId, input.storyId) : undefined;
+    const story = input.storyId ? await this.deps.access.forWrite(actor, input.libraryId, input.storyId) : undefined;
     if (story && !COVERED_TYPES.has(story.type)) {
       throw new Invalid(`storyId: story ${story.id} is a ${story.type}; a photo is its own cover`, "wrong_type");
     }
@@ -162,7 +150,7 @@ export class MediaUploadsService {
         width: image.width,
         height: image.height,
       });
-      if (deletedBlobKey) await this.deps.blobRows.delete(deletedBlobKey);
+      if (deletedBlobKey) await this.deps.blobRows.forget([deletedBlobKey]);
     } catch (error) {
       if (input.base64String !== undefined) await this.#forget(image.key);
       throw error;
@@ -172,9 +160,12 @@ export class MediaUploadsService {
 
   /** Media processing of the story's current version again; 409 while a job for it is queued or running. */
   async reTranscode(actor: Actor, input: { libraryId: string; storyId: string }): Promise<TranscodeTask> {
-    await this.deps.libraries.require(actor, input.libraryId, "write");
-    const story = await this.deps.stories.require(input.libraryId, input.storyId);
-    const active = await this.deps.jobs.active(this.deps.processingJobName, story.id);
+    const story = await this.deps.access.forWrite(actor, input.libraryId, input.storyId);
+    const [active] = await this.deps.jobs.ofStory(story.id, {
+      name: "stories.process",
+      states: ["queued", "running"],
+      limit: 1,
+    });
     if (active) {
       throw new Conflict(
         `media processing of story ${story.id} is already ${active.state} (job ${active.id}): wait for it to end`,
@@ -186,20 +177,23 @@ export class MediaUploadsService {
       reason: "re-transcode",
       dedupeKey: `reprocess:${story.id}`,
     });
-    return this.#task(queued, { id: jobId, state: "queued", progress: 0, lastError: null, createdAt: "" });
+    return this.#task(queued, { id: jobId, state: "queued", progress: 0, lastError: null });
   }
 
   /** Progress of the media processing of a story's current version (the video editor polls it until 100). */
   async transcodeTask(actor: Actor, input: { videoUrl: string; type?: string }): Promise<TranscodeTask> {
     const target = parseVideoUrl(input.videoUrl);
-    await this.deps.libraries.require(actor, target.libraryId, "read");
-    const story = await this.deps.stories.require(target.libraryId, target.storyId);
+    const story = await this.deps.access.forRead(actor, target.libraryId, target.storyId);
     const type = input.type?.toLowerCase();
     if (type && ["photo", "video", "audio", "composite"].includes(type) && story.type !== type) {
       throw new Invalid(`type: story ${story.id} is a ${story.type}, not a ${type}`, "wrong_type");
     }
     const version = await this.deps.queries.version(story.libraryId, story.id, story.versionNo);
-    const job = await this.deps.jobs.latestSince(this.deps.processingJobName, story.id, version.createdAt);
+    const [job] = await this.deps.jobs.ofStory(story.id, {
+      name: "stories.process",
+      since: version.createdAt,
+      limit: 1,
+    });
     return this.#task(story, job);
   }
 
@@ -217,7 +211,7 @@ export class MediaUploadsService {
   async #storeCover(actor: Actor, bytes: Buffer, ratio: { width: number; height: number }): Promise<StoredImage> {
     const image = await this.#storeImage(bytes, ratio);
     try {
-      await this.deps.blobRows.insert(this.#blobRow(actor, image, "cover"));
+      await this.deps.blobRows.register(this.#blobRow(actor, image, "cover"));
     } catch (error) {
       await this.deps.blobs.delete(image.key).catch(() => undefined);
       throw error;
@@ -272,7 +266,7 @@ export class MediaUploadsService {
         mime.split("/")[1] ?? mime,
       ).withMessageCode("image.refusedType", { type, mime });
     }
-    const { width, height } = await checkImageBuffer(bytes, { ...this.deps.images, formats: EDITABLE_FORMATS });
+    const { width, height } = await this.deps.media.checkImage(bytes, EDITABLE_FORMATS);
     if (ratio && !matchesRatio(width, height, ratio)) {
       throw new Invalid(
         `ratio: the image is ${width}x${height}, not ${ratio.width}:${ratio.height} (the crop box's ratio)`,
@@ -296,7 +290,7 @@ export class MediaUploadsService {
   }
 
   async #forget(key: string): Promise<void> {
-    await this.deps.blobRows.delete(key).catch(() => undefined);
+    await this.deps.blobRows.forget([key]).catch(() => undefined);
     await this.deps.blobs.delete(key).catch(() => undefined);
   }
 }

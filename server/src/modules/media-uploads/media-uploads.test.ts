@@ -227,9 +227,27 @@ describeEachDialect("media uploads: base64 image, cover, re-transcode, transcode
     const done = await story(video);
     expect(done.files.map((file) => file.role)).toContain("proxy");
 
-    // Over (the task reports 100 before the story's processing state is written): a new run may start again.
+    // Over (the task reports 100 before the story's processing state is written, and the job row ends after
+    // its handler returns): once the job has ended, a new run may start again.
     await processed(video);
-    const again = await post<Task>(editor, "/upload-files/re-transcode", video);
+    let again: Task | undefined;
+    for (let attempt = 0; attempt < 600 && !again; attempt++) {
+      const response = await app.inject({
+        method: "POST",
+        url: `${API_PREFIX}/upload-files/re-transcode`,
+        headers: editor.headers,
+        payload: video,
+      });
+      if (response.statusCode === 200) {
+        again = (response.json() as { data: Task }).data;
+      } else {
+        // Only the finished run may still be ending; anything else is a failure.
+        expect(response.json(), response.body).toMatchObject({ error: "processing_active" });
+        expect(response.body).toContain(queued.jobId!);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    if (!again) throw new Error("the finished re-transcode job never ended");
     expect(again.jobId).not.toBe(queued.jobId);
     expect((await processed(video)).processingState).toBe("done");
   }, 120_000);

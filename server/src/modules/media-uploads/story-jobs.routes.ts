@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { envelope, ok } from "../../http/envelope.js";
+import { envelope, apiErrorResponses as errors, ok } from "../../http/envelope.js";
+import { inLibrary } from "../auth/route-config.js";
+import type { JobQueue } from "../jobs/job-queue.js";
 import { JOB_STATES } from "../jobs/jobs.schema.js";
-import { errors } from "../stories/stories.routes.js";
 import { storyParams } from "../stories/stories.schema.js";
 import type { StoryQueries } from "../stories/story-queries.service.js";
 import { PROCESSING_STATES } from "../stories/story-types.js";
-import type { MediaJobsRepository } from "./media-jobs.repository.js";
 
 /** How many of a story's jobs the viewer is shown (newest first). */
 const RECENT_JOBS = 10;
@@ -38,12 +38,15 @@ export const storyProcessingSchema = z
  * A story's processing for anyone who can read it (the jobs API is for
  * administrators): its jobs' states and progress, by the jobs' story_id.
  */
-export function storyJobsRoutes(deps: { queries: StoryQueries; jobs: MediaJobsRepository }): FastifyPluginAsyncZod {
+export function storyJobsRoutes(deps: {
+  queries: StoryQueries;
+  jobs: Pick<JobQueue, "ofStory">;
+}): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       "/stories/:libraryId/:storyId/processing",
       {
-        config: { access: { permission: "search", action: "get" }, library: { param: "libraryId", level: "read" } },
+        config: inLibrary({ permission: "search", action: "get" }, "read"),
         schema: {
           tags: ["stories"],
           summary: "The story's media processing: its state and its jobs with progress, for readers of the story",
@@ -53,7 +56,7 @@ export function storyJobsRoutes(deps: { queries: StoryQueries; jobs: MediaJobsRe
       },
       async (request) => {
         const story = await deps.queries.require(request.params.libraryId, request.params.storyId);
-        const jobs = await deps.jobs.ofStory(story.id, RECENT_JOBS);
+        const jobs = await deps.jobs.ofStory(story.id, { limit: RECENT_JOBS });
         return ok({
           processingState: story.processingState,
           processingError: story.processingError,

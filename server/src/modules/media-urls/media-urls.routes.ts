@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { envelope, errorEnvelope, ok } from "../../http/envelope.js";
+import { envelope, errorEnvelope, apiErrorResponses as errors, ok } from "../../http/envelope.js";
 import { Forbidden } from "../../http/errors.js";
 import { sendBlob } from "../blobs/send-blob.js";
-import { errors } from "../stories/stories.routes.js";
 import { downloadQuery, storyParams } from "../stories/stories.schema.js";
 import type { StoryDownloads } from "../stories/story-downloads.service.js";
 import type { StoryQueries } from "../stories/story-queries.service.js";

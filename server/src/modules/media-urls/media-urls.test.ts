@@ -1,13 +1,9 @@
 import { randomBytes } from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { Readable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import { describeEachDialect } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
-import { loadOrCreateMediaUrlKey } from "./media-url-key.js";
 import { MediaUrlSigner } from "./media-url-signer.js";
 
 const KEY = randomBytes(32).toString("base64url");
@@ -42,24 +38,6 @@ describe("media URL signer", () => {
     expect(signer.url(claims)).toBe(first);
     now += 150_000;
     expect(signer.url(claims)).not.toBe(first);
-  });
-});
-
-describe("media URL key", () => {
-  it("creates the key file once (mode 0600) and reads the same key after", () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dams-media-key-"));
-    try {
-      const keyFile = path.join(dir, "sub", "media-url.key");
-      const first = loadOrCreateMediaUrlKey({ keyFile });
-      expect(first.length).toBeGreaterThanOrEqual(32);
-      expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
-      expect(loadOrCreateMediaUrlKey({ keyFile }).equals(first)).toBe(true);
-      expect(loadOrCreateMediaUrlKey({ key: KEY, keyFile }).toString()).toBe(KEY);
-      fs.writeFileSync(keyFile, "short\n");
-      expect(() => loadOrCreateMediaUrlKey({ keyFile })).toThrow(/no media URL key/);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
   });
 });
 

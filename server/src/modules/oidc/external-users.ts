@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import type { JWTPayload } from "jose";
 import { Unauthorized } from "../../http/errors.js";
+import type { AuditLog } from "../audit/audit-log.js";
+import { auditChanges } from "../audit/audit-log.js";
 import type { UsersRepository } from "../users/users.repository.js";
 import type { UsersService } from "../users/users.service.js";
 
@@ -29,6 +31,7 @@ export class ExternalUsers {
     private readonly repository: UsersRepository,
     private readonly service: UsersService,
     private readonly adminClaim: { name: string; value: string } | undefined,
+    private readonly audit: AuditLog,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -48,6 +51,18 @@ export class ExternalUsers {
         existing.admin !== profile.admin
       ) {
         await this.repository.updateExternalProfile(existing.id, profile, this.clock().toISOString());
+        await this.audit.recordEvent(
+          { id: existing.id, username: existing.username },
+          {
+            action: "user.sync",
+            target: { type: "user", id: existing.id, label: existing.username },
+            ...auditChanges(
+              { name: existing.name, avatarUrl: existing.avatar_url, admin: existing.admin },
+              { name: profile.name, avatarUrl: profile.avatar_url, admin: profile.admin },
+            ),
+            details: { issuer: payload.iss ?? null, subject },
+          },
+        );
       }
       return existing.id;
     }
@@ -60,6 +75,15 @@ export class ExternalUsers {
         avatarUrl: profile.avatar_url,
         admin: profile.admin,
       });
+      await this.audit.recordEvent(
+        { id: created.id, username },
+        {
+          action: "user.provision",
+          target: { type: "user", id: created.id, label: username },
+          after: { username, name: profile.name, admin: profile.admin },
+          details: { issuer: payload.iss ?? null, subject },
+        },
+      );
       return created.id;
     } catch (error) {
       // Two first requests of one new user raced; the other one created the row.

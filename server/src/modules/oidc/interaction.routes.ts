@@ -91,7 +91,10 @@ export function interactionRoutes(provider: Provider, signIn: SignInService): Fa
       async (request, reply) => {
         await details(provider, request, reply, request.params.uid);
         const user = await throttled(reply, () =>
-          signIn.login(request.body.username, request.body.password, request.ip),
+          signIn.login(request.body.username, request.body.password, {
+            ip: request.ip,
+            userAgent: request.headers["user-agent"] ?? null,
+          }),
         );
         const redirectTo = await provider.interactionResult(
           request.raw,
@@ -132,16 +135,19 @@ export function interactionRoutes(provider: Provider, signIn: SignInService): Fa
         config: { public: true },
         schema: {
           tags,
-          summary: "Creates an account (normal user, default role)",
-          description: "Ten attempts per address per hour; then 429 with Retry-After.",
+          summary: "Creates an account under the administrator's registration setting",
+          description:
+            "Off: 403 registration_closed. Approval (a new installation's default): the account is created disabled with the setting's role and `pending: true`. Open: enabled at once. Ten attempts per address per hour; then 429 with Retry-After.",
           body: registerBody,
-          response: { 201: envelope(registeredUser), 409: errorEnvelope, ...errors },
+          response: { 201: envelope(registeredUser), 403: errorEnvelope, 409: errorEnvelope, ...errors },
         },
       },
       async (request, reply) => {
-        const user = await throttled(reply, () => signIn.register(request.body, request.ip));
+        const user = await throttled(reply, () =>
+          signIn.register(request.body, { ip: request.ip, userAgent: request.headers["user-agent"] ?? null }),
+        );
         reply.status(201);
-        return ok({ uuid: user.id, username: user.username, name: user.name });
+        return ok({ uuid: user.id, username: user.username, name: user.name, pending: user.status !== 1 });
       },
     );
   };

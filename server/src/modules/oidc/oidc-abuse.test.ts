@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import { exportJWK, generateKeyPair, importJWK, type JWTPayload, SignJWT } from "jose";
 import * as oauth from "oauth4webapi";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -17,7 +16,7 @@ import {
 } from "../../test/oidc-flow.js";
 import { UsersRepository } from "../users/users.repository.js";
 import { UsersService } from "../users/users.service.js";
-import type { OidcKeys } from "./oidc-keys.js";
+import { parseOidcKeys } from "./oidc-keys.js";
 
 /**
  * Token abuse, each refused (21 cases):
@@ -50,7 +49,13 @@ describeEachDialect("oidc token abuse", (dialect) => {
     base = testApp().config.oidc.publicBase;
     spa = await discover(`${base}/uuas`, `${base}/user/login`, `${base}/dams`);
     userId = (await new UsersService(new UsersRepository(testApp().db)).createUser(editor)).id;
-    const keys = JSON.parse(fs.readFileSync(testApp().config.oidc.keysFile, "utf8")) as OidcKeys;
+    // The keys the app generated for its database (modules/secrets).
+    const stored = await testApp()
+      .db.kysely.selectFrom("shared_secrets")
+      .select("value")
+      .where("name", "=", "oidc.keys")
+      .executeTakeFirstOrThrow();
+    const keys = parseOidcKeys(stored.value!);
     kid = keys.signing[0]!.kid!;
     signingKey = (await importJWK(keys.signing[0]!, "RS256")) as CryptoKey;
   });

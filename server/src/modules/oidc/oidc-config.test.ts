@@ -7,7 +7,8 @@ describe("sign-in configuration", () => {
     const { oidc } = loadConfig({ PORT: "9000", DAMS_DATA_DIR: "/srv/dams" });
     expect(oidc).toEqual({
       publicBase: "http://localhost:9000",
-      keysFile: path.resolve("/srv/dams/oidc-keys.json"),
+      keysFile: undefined,
+      legacyKeysFile: path.resolve("/srv/dams/oidc-keys.json"),
       redirectUris: ["http://localhost:9000/user/login"],
       accessTokenTtlSeconds: 600,
       clientId: "newsroom",

@@ -2,6 +2,8 @@ import { randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
+import type { OidcConfig } from "../../config.js";
+import type { SecretSpec } from "../secrets/shared-secrets.js";
 
 export interface OidcKeys {
   /** Private signing keys (RS256), newest first. */
@@ -27,12 +29,35 @@ async function generateKeys(): Promise<OidcKeys> {
   };
 }
 
-function parse(file: string, text: string): OidcKeys {
+/** The keys from their JSON text (a key file's, or the database's); `where` names it in errors. */
+export function parseOidcKeys(text: string, where = "the OIDC keys"): OidcKeys {
   const parsed = JSON.parse(text) as Partial<OidcKeys>;
   if (!Array.isArray(parsed.signing) || parsed.signing.length === 0 || !Array.isArray(parsed.cookieKeys)) {
-    throw new Error(`${file} is not a dams OIDC key file (expected { signing: [JWK…], cookieKeys: [...] })`);
+    throw new Error(`${where} is not a dams OIDC key set (expected { signing: [JWK…], cookieKeys: [...] })`);
   }
   return parsed as OidcKeys;
+}
+
+const parse = (file: string, text: string) => parseOidcKeys(text, file);
+
+/**
+ * The embedded provider's keys as a shared secret (modules/secrets): the
+ * DAMS_OIDC_KEYS_FILE every node reads, else one set for the whole database,
+ * generated once (or imported from the data dir's `oidc-keys.json` of an
+ * earlier version).
+ */
+export async function oidcKeysSecret(config: Pick<OidcConfig, "keysFile" | "legacyKeysFile">): Promise<SecretSpec> {
+  const configured = config.keysFile ? JSON.stringify(await loadOrCreateKeys(config.keysFile)) : undefined;
+  return {
+    name: "oidc.keys",
+    variable: "DAMS_OIDC_KEYS_FILE",
+    configured,
+    legacy: () =>
+      fs.existsSync(config.legacyKeysFile)
+        ? JSON.stringify(parse(config.legacyKeysFile, fs.readFileSync(config.legacyKeysFile, "utf8")))
+        : undefined,
+    generate: async () => JSON.stringify(await generateKeys()),
+  };
 }
 
 /**

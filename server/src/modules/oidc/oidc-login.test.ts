@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { beforeAll, expect, it } from "vitest";
+import { auditSince, lastAuditId } from "../../test/audit.js";
 import { describeEachDialect, useTestApp } from "../../test/dialects.js";
 import {
   authorize,
@@ -13,8 +14,8 @@ import {
 } from "../../test/oidc-flow.js";
 import { UsersRepository } from "../users/users.repository.js";
 import { UsersService } from "../users/users.service.js";
-import { THROTTLE_RULES } from "./auth-throttle.js";
-import { loadOrCreateKeys } from "./oidc-keys.js";
+import { AuthThrottle, THROTTLE_RULES } from "./auth-throttle.js";
+import { parseOidcKeys } from "./oidc-keys.js";
 
 const photographer = { username: "photo.liu", password: "photographer pass" };
 
@@ -46,12 +47,17 @@ describeEachDialect("oidc login page endpoints", (dialect) => {
     expect(await wrong.json()).toEqual(await unknown.json());
   });
 
-  it("keeps the signing and cookie keys in a 0600 file and reuses them on restart", async () => {
-    const file = testApp().config.oidc.keysFile;
-    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    const first = await loadOrCreateKeys(file);
-    expect(await loadOrCreateKeys(file)).toEqual(first);
-    expect(first.signing[0]).toMatchObject({ kty: "RSA", alg: "RS256", use: "sig" });
+  it("keeps the signing and cookie keys in the database, one set for every node, and writes no key file", async () => {
+    const stored = await testApp()
+      .db.kysely.selectFrom("shared_secrets")
+      .selectAll()
+      .where("name", "=", "oidc.keys")
+      .executeTakeFirstOrThrow();
+    expect(stored.source).toBe("generated");
+    const keys = parseOidcKeys(stored.value!);
+    expect(keys.signing[0]).toMatchObject({ kty: "RSA", alg: "RS256", use: "sig" });
+    expect(keys.cookieKeys).toHaveLength(1);
+    expect(fs.existsSync(testApp().config.oidc.legacyKeysFile)).toBe(false);
   });
 
   it("aborting sends the client access_denied", async () => {
@@ -137,5 +143,28 @@ describeEachDialect("oidc login page endpoints", (dialect) => {
     expect(answer?.status).toBe(429);
     expect(registrations).toBe(THROTTLE_RULES.registerAddress.limit);
     expect(answer?.headers.get("retry-after")).toBeTruthy();
+  });
+
+  it("records every sign-in in the operation log: success, failure, with address and user agent", async () => {
+    // The tests above used up this address's failures.
+    const throttle = new AuthThrottle(testApp().db);
+    for (const address of ["127.0.0.1", "::1", "::ffff:127.0.0.1"]) await throttle.reset(`login:address:${address}`);
+    await throttle.reset(`login:account:${photographer.username}`);
+    const since = await lastAuditId(testApp().db);
+    const { jar, login } = await pending();
+    const browser = { "user-agent": "Mozilla/5.0 (sign-in audit)" };
+    const wrong = await postJson(jar, login, { username: photographer.username, password: "not it at all" }, browser);
+    expect(wrong.status).toBe(400);
+    const right = await postJson(jar, login, photographer, browser);
+    expect(right.status).toBe(200);
+    const records = await auditSince(testApp().db, since);
+    expect(records.map((record) => [record.action, record.result, record.targetLabel, record.userAgent])).toEqual([
+      ["signin.failure", "failed", photographer.username, browser["user-agent"]],
+      ["signin.success", "ok", photographer.username, browser["user-agent"]],
+    ]);
+    expect(records[0]!.details).toEqual({ reason: "invalid_credentials" });
+    expect(records[0]!.actorId).toBeNull();
+    expect(records[1]!.actorName).toBe(photographer.username);
+    expect(records.every((record) => record.ip !== null)).toBe(true);
   });
 });

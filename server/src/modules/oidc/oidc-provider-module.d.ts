@@ -65,6 +65,8 @@ declare module "oidc-provider" {
       route?: string;
     };
     status: number;
+    /** What Koa sends: an object goes out as JSON, nothing as the status's bare text. */
+    body: unknown;
     response: { get(name: string): string };
     cookies: { set(name: string, value: string, options: Record<string, unknown>): void };
   }

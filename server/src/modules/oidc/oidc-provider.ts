@@ -6,6 +6,7 @@ import Provider, {
   type KoaContextWithOIDC,
   type Middleware,
 } from "oidc-provider";
+import { messageForStatus, statusCodes } from "../../http/errors.js";
 import type { OidcRepository } from "./oidc.repository.js";
 import type { Clock } from "./oidc-adapter.js";
 import { oidcAdapterFactory } from "./oidc-adapter.js";
@@ -181,7 +182,35 @@ export function createProvider(settings: ProviderSettings): Provider {
   });
   provider.proxy = settings.trustProxy;
   provider.use(interactionCookieForApi(settings));
+  provider.use(errorsInTheEnvelope());
   return provider;
+}
+
+/**
+ * The provider's errors in the API's envelope too: a path it does not know
+ * (Koa's bare "Not Found") gets `{ code, msg, error }`; a protocol error
+ * (`{ error, error_description }`, RFC 6749) keeps its fields, which OAuth
+ * clients read, and gains `code` and `msg`.
+ */
+function errorsInTheEnvelope(): Middleware {
+  return async (ctx, next) => {
+    await next();
+    const status = ctx.status;
+    if (status < 400) return;
+    const body = ctx.body as unknown;
+    if (body === undefined || body === null) {
+      ctx.body = { code: status, msg: messageForStatus(status), error: statusCodes[status] ?? "error" };
+      ctx.status = status;
+    } else if (typeof body === "object" && !Buffer.isBuffer(body) && "error" in body && !("code" in body)) {
+      const description = (body as { error_description?: unknown }).error_description;
+      ctx.body = {
+        code: status,
+        msg: typeof description === "string" ? description : messageForStatus(status),
+        ...body,
+      };
+      ctx.status = status;
+    }
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { REGISTRATION_MODES } from "../users/registration.js";
 
 export const interactionParams = z.object({ uid: z.string().min(1).max(100) });
 
@@ -29,7 +30,12 @@ export const registerBody = z.object({
 });
 
 export const registeredUser = z
-  .object({ uuid: z.string(), username: z.string(), name: z.string() })
+  .object({
+    uuid: z.string(),
+    username: z.string(),
+    name: z.string(),
+    pending: z.boolean().describe("true: the account waits, disabled, until an administrator enables it"),
+  })
   .meta({ id: "RegisteredUser" });
 
 export const authConfig = z
@@ -46,6 +52,10 @@ export const authConfig = z
       .describe("send as `prompt`: consent is what OpenID Connect requires for offline_access; no screen is shown"),
     redirectUri: z.string(),
     resource: z.string().optional().describe("send as `resource` in the authorization and token requests"),
+    registration: z
+      .enum(REGISTRATION_MODES)
+      .optional()
+      .describe("the embedded sign-in's self-registration: off, approval (accounts wait for an administrator) or open"),
   })
   .meta({ id: "AuthConfig" });
 

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { createLocalJWKSet, createRemoteJWKSet } from "jose";
 import type { OidcConfig } from "../../config.js";
 import type { Db } from "../../db/database.js";
+import type { AuditLog } from "../audit/audit-log.js";
 import type { BearerVerifier } from "../auth/bearer.js";
 import type { UsersRepository } from "../users/users.repository.js";
 import type { UsersService } from "../users/users.service.js";
@@ -13,7 +14,7 @@ import { interactionRoutes } from "./interaction.routes.js";
 import { OidcRepository } from "./oidc.repository.js";
 import type { Clock } from "./oidc-adapter.js";
 import { OIDC_MOUNT, SPA_SCOPE, TOKEN_ROUTE } from "./oidc-constants.js";
-import { loadOrCreateKeys, publicJwk } from "./oidc-keys.js";
+import { type OidcKeys, publicJwk } from "./oidc-keys.js";
 import { createOidcVerifier } from "./oidc-verifier.js";
 import { mountProvider } from "./provider-mount.js";
 import { SignInService } from "./sign-in.service.js";
@@ -24,6 +25,10 @@ export interface OidcDependencies {
   db: Db;
   users: UsersService;
   usersRepository: UsersRepository;
+  /** The embedded provider's signing and cookie keys, the same on every node (asked for only when it runs). */
+  keys: () => Promise<OidcKeys>;
+  /** Sign-ins (success and failure), registrations and provisioned users go to the operation log. */
+  audit: AuditLog;
   clock?: Clock;
   /** How often expired provider rows and old throttle events are deleted. */
   sweepIntervalMs?: number;
@@ -72,7 +77,13 @@ function discoveryOf(issuerUrl: string): () => Promise<Discovery> {
 function buildExternal(deps: OidcDependencies, external: NonNullable<OidcConfig["external"]>): OidcModule {
   const discovery = discoveryOf(external.issuerUrl);
   let remoteKeys: ReturnType<typeof createRemoteJWKSet> | undefined;
-  const externalUsers = new ExternalUsers(deps.usersRepository, deps.users, external.adminClaim, deps.clock);
+  const externalUsers = new ExternalUsers(
+    deps.usersRepository,
+    deps.users,
+    external.adminClaim,
+    deps.audit,
+    deps.clock,
+  );
   const verifier = createOidcVerifier({
     issuer: external.issuerUrl,
     audience: external.audience,
@@ -108,7 +119,7 @@ async function buildEmbedded(deps: OidcDependencies): Promise<OidcModule> {
   const clock = deps.clock ?? (() => new Date());
   const issuer = `${config.publicBase}${OIDC_MOUNT}`;
   const resource = `${config.publicBase}/dams`;
-  const keys = await loadOrCreateKeys(config.keysFile);
+  const keys = await deps.keys();
   // Loaded only when the embedded provider runs: importing oidc-provider prints a runtime warning on Node 20.
   const { createProvider } = await import("./oidc-provider.js");
   const repository = new OidcRepository(db);
@@ -160,14 +171,17 @@ async function buildEmbedded(deps: OidcDependencies): Promise<OidcModule> {
     },
     endSessionEndpoint: async () => null,
   };
-  const signIn = new SignInService(deps.users, throttle);
+  const signIn = new SignInService(deps.users, throttle, deps.audit);
 
   return {
     verifier,
-    apiRoutes: authRoutes(async () => authConfig, signOut),
+    apiRoutes: authRoutes(
+      async () => ({ ...authConfig, registration: (await deps.users.registrationSettings()).mode }),
+      signOut,
+    ),
     async mount(app) {
       await app.register(interactionRoutes(provider, signIn), { prefix: OIDC_MOUNT });
-      await mountProvider(app, provider, OIDC_MOUNT);
+      await mountProvider(app, provider, OIDC_MOUNT, [...config.redirectUris, `${config.publicBase}/`]);
       const sweep = async () => {
         try {
           await repository.sweepExpired(clock().toISOString());

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { Provider } from "oidc-provider";
-import { securityHeaders } from "../../http/security.js";
+import { signInPageHeaders } from "../../http/security.js";
 
 /**
  * Hands every request under `mount` to oidc-provider untouched: Fastify does
@@ -9,10 +9,16 @@ import { securityHeaders } from "../../http/security.js";
  * where it lives. Routes registered elsewhere under the mount (our JSON
  * interaction endpoints) are more specific and win.
  */
-export async function mountProvider(app: FastifyInstance, provider: Provider, mount: string): Promise<void> {
+export async function mountProvider(
+  app: FastifyInstance,
+  provider: Provider,
+  mount: string,
+  /** Where the provider's pages post or redirect results (redirect URIs), for the CSP's form-action. */
+  formTargets: readonly string[],
+): Promise<void> {
   const handle = provider.callback();
-  // The provider renders its own small pages (logout confirmation, errors) with inline styles and scripts.
-  const headers = Object.entries(securityHeaders).filter(([name]) => name !== "content-security-policy");
+  // Set before the provider runs: it adds the hash of each inline script it writes to this CSP.
+  const headers = Object.entries(signInPageHeaders(formTargets));
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser("*", (_request, _payload, done) => done(null));

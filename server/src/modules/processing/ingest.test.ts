@@ -221,4 +221,47 @@ describeEachDialect("ingest: upload → story → media processing", (dialect) =
     expect(second.storyId).not.toBe(first.storyId);
     expect(second.duplicates.map((duplicate) => duplicate.storyId)).toContain(first.storyId);
   });
+
+  it("refuses malformed list metadata with 400 naming the field before any byte, and keeps good lists", async () => {
+    const photo = fs.readFileSync(path.join(CORPUS, "jpg/Sony_HDR-HC3.jpg"));
+    const create = (metadata: Record<string, string | Buffer>) =>
+      fetch(`${base}${API_PREFIX}/uploads`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${editor.token}`,
+          "tus-resumable": "1.0.0",
+          "upload-length": String(photo.length),
+          "upload-metadata": Object.entries(metadata)
+            .map(([key, value]) => `${key} ${Buffer.from(value).toString("base64")}`)
+            .join(","),
+        },
+      });
+    const uploadsDir = path.join(dataDir, "uploads");
+    const before = fs.existsSync(uploadsDir) ? fs.readdirSync(uploadsDir).length : 0;
+    for (const [field, value, error] of [
+      ["keywords", "[bad", "invalid"],
+      ["tags", '["a", 1]', "invalid"],
+      ["authors", "[{}]", "invalid"],
+      ["keywords", Buffer.from([0x5b, 0xff, 0xfe, 0x5d]), "invalid_utf8"],
+    ] as const) {
+      const response = await create({ filename: "x.jpg", [field]: value });
+      const body = await response.json();
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(body).toMatchObject({ code: 400, error });
+      expect(body.msg).toContain(`Upload-Metadata ${field}`);
+      expect(response.headers.get("location")).toBeNull();
+    }
+    // Nothing was created for them.
+    expect(fs.existsSync(uploadsDir) ? fs.readdirSync(uploadsDir).length : 0).toBe(before);
+
+    const uploaded = await upload(path.join(CORPUS, "jpg/Sony_HDR-HC3.jpg"), {
+      keywords: '["台风", "Fish, Chips"]',
+      tags: "洪水, 救援",
+      authors: "[]",
+    });
+    const story = await get<StoryView & { keywords: string[]; tags: string[]; authors: string[] }>(
+      `/stories/${uploaded.libraryId}/${uploaded.storyId}`,
+    );
+    expect([story.keywords, story.tags, story.authors]).toEqual([["台风", "Fish, Chips"], ["洪水", "救援"], []]);
+  });
 });

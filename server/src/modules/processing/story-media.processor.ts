@@ -2,25 +2,9 @@ import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { MediaConfig } from "../../config.js";
-import {
-  audioWaveform,
-  extractImageMetadata,
-  type ImageMetadata,
-  MediaError,
-  type MediaProbe,
-  perceptualHash,
-  probeMedia,
-  renderImageDerivatives,
-  renderPoster,
-  renderThumbnail,
-  renderThumbnailStrip,
-  toolLimitsFrom,
-  transcodeAudioProxy,
-  transcodeVideoProxy,
-} from "../../media/index.js";
+import { type ImageMetadata, MediaError, type MediaProbe, type MediaTools } from "../../media/index.js";
 import type { BlobStore } from "../blobs/blob-store.js";
-import { type JobContext, PermanentJobError } from "../jobs/job-types.js";
+import { type JobContext, type JobResult, jobFailed, jobSkipped, jobSucceeded } from "../jobs/job-types.js";
 import type { StoriesService } from "../stories/stories.service.js";
 import type { ExtractedMetadata } from "../stories/story-metadata.js";
 import type { Story, StoryFile } from "../stories/story-types.js";
@@ -34,7 +18,8 @@ export type ProcessingStories = Pick<
 export interface StoryMediaDependencies {
   stories: ProcessingStories;
   blobs: BlobStore;
-  media: MediaConfig;
+  /** The media tools (SystemMediaTools; a fake in the tests of these rules). */
+  media: MediaTools;
   /** Scratch space for renditions before they go into the blob store (under the data dir: videos are large). */
   workDir: string;
   onBlobDeleteError?: (key: string, error: unknown) => void;
@@ -115,9 +100,14 @@ function mediaFields(probe: MediaProbe): ExtractedMetadata {
 export class StoryMediaProcessor {
   constructor(private readonly deps: StoryMediaDependencies) {}
 
-  async process(storyId: string, context: Pick<JobContext, "signal" | "progress">): Promise<void> {
+  /**
+   * Skipped when the story is gone (deleted meanwhile) or has no file; failed
+   * with the reason, which the story shows too, for good when the same bytes
+   * will fail the same way (a MediaError that is not retryable).
+   */
+  async process(storyId: string, context: Pick<JobContext, "signal" | "progress">): Promise<JobResult> {
     const source = await this.deps.stories.processingSource(storyId);
-    if (!source) return; // deleted meanwhile, or nothing to render
+    if (!source) return jobSkipped(`story ${storyId} is gone or has no file to process`);
     const { story, original } = source;
     await this.deps.stories.setProcessingState(story.id, "running");
     const scratch = path.join(this.deps.workDir, randomUUID());
@@ -129,12 +119,12 @@ export class StoryMediaProcessor {
       });
       await this.deps.stories.setProcessingState(story.id, "done");
       await context.progress(100);
+      return jobSucceeded;
     } catch (error) {
       const reason =
         error instanceof MediaError ? error.reason : error instanceof Error ? error.message : String(error);
       await this.deps.stories.setProcessingState(story.id, "failed", reason);
-      if (error instanceof MediaError && !error.retryable) throw new PermanentJobError(reason, { cause: error });
-      throw error;
+      return jobFailed(reason, { retry: !(error instanceof MediaError) || error.retryable });
     } finally {
       await fs.rm(scratch, { recursive: true, force: true });
     }
@@ -148,23 +138,20 @@ export class StoryMediaProcessor {
     scratch: string,
     context: Pick<JobContext, "signal" | "progress">,
   ): Promise<Output[]> {
-    const limits = toolLimitsFrom(this.deps.media, context.signal);
-    // libvips takes at most an hour; one image never needs more.
-    const imageLimits = {
-      maxPixels: this.deps.media.maxPixels,
-      timeoutSeconds: Math.min(3600, Math.ceil(this.deps.media.timeoutMs / 1000)),
-    };
+    const { media } = this.deps;
+    const { signal } = context;
     switch (story.type) {
       case "photo": {
-        const derivatives = await renderImageDerivatives(file, scratch, imageLimits);
+        const derivatives = await media.imageDerivatives(file, scratch);
         await context.progress(50);
-        const [metadata, hash] = await Promise.all([
-          extractImageMetadata(file, { limits }),
-          perceptualHash(file, imageLimits),
-        ]);
+        const metadata = await media.imageMetadata(file, { signal });
         await this.deps.stories.applyExtractedMetadata(
           story.id,
-          { ...photoFields(metadata, hash), width: derivatives.width, height: derivatives.height },
+          {
+            ...photoFields(metadata, derivatives.perceptualHash),
+            width: derivatives.width,
+            height: derivatives.height,
+          },
           versionNo,
         );
         await context.progress(80);
@@ -178,15 +165,15 @@ export class StoryMediaProcessor {
         }));
       }
       case "video": {
-        const probe = await probeMedia(file, limits);
+        const probe = await media.probe(file, { signal });
         await this.deps.stories.applyExtractedMetadata(story.id, mediaFields(probe), versionNo);
-        const options = { limits, signal: context.signal, probe };
-        const poster = await renderPoster(file, path.join(scratch, "poster.jpg"), options);
-        const thumbnail = await renderThumbnail(poster.path, path.join(scratch, "thumbnail.jpg"), imageLimits);
-        const strip = await renderThumbnailStrip(file, path.join(scratch, "strip"), options);
+        const poster = await media.poster(file, path.join(scratch, "poster.jpg"), { signal, probe });
+        const thumbnail = await media.thumbnail(poster.path, path.join(scratch, "thumbnail.jpg"));
+        const strip = await media.thumbnailStrip(file, path.join(scratch, "strip"), { signal, probe });
         await context.progress(10);
-        const proxy = await transcodeVideoProxy(file, path.join(scratch, "proxy.mp4"), {
-          ...options,
+        const proxy = await media.videoProxy(file, path.join(scratch, "proxy.mp4"), {
+          signal,
+          probe,
           onProgress: (percent) => void context.progress(10 + Math.floor(percent * 0.85)),
         });
         return [
@@ -198,15 +185,15 @@ export class StoryMediaProcessor {
         ];
       }
       case "audio": {
-        const probe = await probeMedia(file, limits);
+        const probe = await media.probe(file, { signal });
         await this.deps.stories.applyExtractedMetadata(story.id, mediaFields(probe), versionNo);
-        const options = { limits, signal: context.signal, probe };
-        const waveform = await audioWaveform(file, options);
+        const waveform = await media.audioWaveform(file, { signal, probe });
         const waveformFile = path.join(scratch, "waveform.json");
         await fs.writeFile(waveformFile, JSON.stringify(waveform));
         await context.progress(10);
-        const proxy = await transcodeAudioProxy(file, path.join(scratch, "proxy.m4a"), {
-          ...options,
+        const proxy = await media.audioProxy(file, path.join(scratch, "proxy.m4a"), {
+          signal,
+          probe,
           onProgress: (percent) => void context.progress(10 + Math.floor(percent * 0.85)),
         });
         return [

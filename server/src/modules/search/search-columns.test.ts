@@ -69,8 +69,8 @@ describeEachDialect("search index columns", (dialect) => {
     expect(await found(editor, "status=draft")).toEqual([neighbour.id]);
     expect(await found(other, "")).toEqual([story.id]);
 
-    // Moved into a folder, then out of it.
-    const folder = await callApi<{ id: string }>(app, editor, "POST", "/libraries/product/folders", {
+    // Moved into a folder (made by the library's manager), then out of it.
+    const folder = await callApi<{ id: string }>(app, admin, "POST", "/libraries/product/folders", {
       name: "zqx folder",
     });
     await callApi(app, editor, "PUT", `/workflow-story-edit/photo/${story.id}?libraryId=product`, {

@@ -2,81 +2,33 @@ import {
   type CompiledQuery,
   type Expression,
   type Kysely,
+  type Selectable,
   type SelectExpression,
   type SelectQueryBuilder,
   type SqlBool,
   sql,
 } from "kysely";
 import type { DialectAdapter } from "../../db/dialect/index.js";
-import type { Database, StoryStatus, StoryType } from "../../db/schema.js";
-import type { StoryRow } from "../stories/story-types.js";
-import { FACET_TERM_KINDS, type SearchIndex, type Slice, searchIndexFor, type WindowColumn } from "./search-index.js";
+import type { Database, StoriesTable } from "../../db/schema.js";
+import { SEARCH_WINDOW, type SearchFilter, type SearchPage, type SearchSort } from "./search.schema.js";
+import type { SearchIndex, Slice, WindowColumn } from "./search-index.js";
 import { parseQuery } from "./search-text.js";
+import {
+  emptyFacets,
+  FACET_LIMIT,
+  type Facets,
+  type FacetValue,
+  type WindowNeeds,
+  type WindowRow,
+  windowFacets,
+  windowOrder,
+} from "./search-window.js";
 
-export const SEARCH_SORTS = ["relevance", "date", "captured", "updated", "title", "size"] as const;
-export type SearchSort = (typeof SEARCH_SORTS)[number];
-export const ORIENTATIONS = ["landscape", "portrait", "square"] as const;
-export type Orientation = (typeof ORIENTATIONS)[number];
-
-export interface SearchFilter {
-  libraryIds: string[];
-  /** Drafts are listed only for the user who created them. */
-  viewerId: string;
-  fulltext?: string;
-  folderId?: string;
-  types?: StoryType[];
-  statuses?: StoryStatus[];
-  halfProduct?: boolean;
-  createdBy?: string;
-  /** Substring of the title or caption (the list's historic `keyword`). */
-  like?: string;
-  capturedFrom?: string;
-  capturedTo?: string;
-  uploadedFrom?: string;
-  uploadedTo?: string;
-  /** Any of the values matches (the selected values of a facet). */
-  author?: string[];
-  source?: string[];
-  tag?: string[];
-  keyword?: string[];
-  /** YYYY-MM of the captured date, else the upload date; any of them. */
-  months?: string[];
-  orientation?: Orientation;
-  hasGps?: boolean;
-}
-
-export interface SearchOrder {
-  sort?: SearchSort;
-  order?: "asc" | "desc";
-}
-
-export interface FacetValue {
-  value: string;
-  count: number;
-}
-
-export interface Facets {
-  type: FacetValue[];
-  library: FacetValue[];
-  month: FacetValue[];
-  author: FacetValue[];
-  source: FacetValue[];
-  tag: FacetValue[];
-}
-
-/** Values listed per facet (the most frequent first). */
-export const FACET_LIMIT = 50;
-
-/**
- * Matching stories a full-text search looks at: the newest this many that
- * pass the filters (SearchIndex.recency). The total, the facets and every
- * sort work within them, so the cost of a search is bounded by the window,
- * not by the number of matches; a larger result reports `capped`.
- */
-export const SEARCH_WINDOW = 2000;
+/** A row of `stories` as the list reads it (the stories module makes stories of them). */
+export type StoryRecord = Selectable<StoriesTable>;
 
 export interface SearchListResult {
-  rows: StoryRow[];
+  rows: StoryRecord[];
   total: number;
   /** More stories match than the window holds: `total` is the window's size. */
   capped: boolean;
@@ -108,103 +60,25 @@ function walkable(filter: SearchFilter): boolean {
   return (
     !filter.folderId &&
     !filter.createdBy &&
-    !filter.like &&
+    !filter.keyword &&
     !filter.uploadedTo &&
     !filter.author?.length &&
     !filter.source?.length &&
     !filter.tag?.length &&
-    !filter.keyword?.length
+    !filter.keywords?.length
   );
 }
 
-/** What a window's rows carry besides the id and dates: the sort's columns of `stories`, the rank, the facets' columns. */
-interface WindowNeeds {
-  stories: boolean;
-  rank: boolean;
-  facets: boolean;
-}
-
-/** A row of a full-text window (#windowRows); the optional columns as WindowNeeds asks. */
-interface WindowRow {
-  id: string;
-  rank?: number;
-  created_at: string;
-  captured_at: string | null;
-  type?: string;
-  library_id?: string;
-  month?: string;
-  /** JSON `[kind, value]` pairs of its authors, sources and tags (null: not indexed so, read story_terms). */
-  facet_terms?: string | null;
-  updated_at?: string;
-  size?: number | null;
-}
-
-const emptyFacets = (): Facets => ({ type: [], library: [], month: [], author: [], source: [], tag: [] });
-
-/**
- * The order of a window's rows for a sort (but the title), as #order gives it
- * in SQL: the sort's column, then the id; a null sorts as the dialect does it
- * (smallest on SQLite, largest on PostgreSQL). Timestamps are ISO strings on
- * both dialects (db/dialect), so they compare as strings.
- */
-export function windowOrder(
-  sort: Exclude<SearchSort, "title">,
-  order: "asc" | "desc" | undefined,
-  nullsLargest: boolean,
-): (a: WindowRow, b: WindowRow) => number {
-  const compare = (x: string | number | null | undefined, y: string | number | null | undefined): number => {
-    if (x === y) return 0;
-    if (x === null || x === undefined) return nullsLargest ? 1 : -1;
-    if (y === null || y === undefined) return nullsLargest ? -1 : 1;
-    return x < y ? -1 : x > y ? 1 : 0;
-  };
-  const by =
-    (pick: (row: WindowRow) => string | number | null | undefined, direction: "asc" | "desc") =>
-    (a: WindowRow, b: WindowRow) =>
-      direction === "asc" ? compare(pick(a), pick(b)) : compare(pick(b), pick(a));
-  const keys: ((a: WindowRow, b: WindowRow) => number)[] = [];
-  switch (sort) {
-    case "relevance":
-      // A lower rank is a better match: "desc" relevance is rank ascending.
-      keys.push(by((row) => row.rank, (order ?? "desc") === "desc" ? "asc" : "desc"));
-      keys.push(by((row) => row.created_at, "desc"));
-      break;
-    case "date":
-      keys.push(by((row) => row.created_at, order ?? "desc"));
-      break;
-    case "captured":
-      keys.push(by((row) => row.captured_at, order ?? "desc"));
-      break;
-    case "updated":
-      keys.push(by((row) => row.updated_at, order ?? "desc"));
-      break;
-    case "size":
-      keys.push(
-        by((row) => (row.size === null || row.size === undefined ? row.size : Number(row.size)), order ?? "desc"),
-      );
-      break;
-  }
-  keys.push(by((row) => row.id, "asc"));
-  return (a, b) => {
-    for (const key of keys) {
-      const result = key(a, b);
-      if (result !== 0) return result;
-    }
-    return 0;
-  };
-}
+type SearchOrder = Pick<SearchPage, "sort" | "order">;
 
 /** The stories list with full-text search, filters, sorts and facets. */
 export class SearchRepository {
-  readonly index: SearchIndex;
-
   constructor(
     private readonly kysely: Kysely<Database>,
     private readonly adapter: DialectAdapter,
+    readonly index: SearchIndex,
     private readonly window = SEARCH_WINDOW,
-  ) {
-    this.index = searchIndexFor(kysely, adapter);
-  }
+  ) {}
 
   /**
    * Filtered stories; `null` when a full-text query holds nothing searchable
@@ -225,7 +99,7 @@ export class SearchRepository {
     const stories =
       !ranked ||
       withStories ||
-      Boolean(filter.like) ||
+      Boolean(filter.keyword) ||
       filter.halfProduct !== undefined ||
       filter.orientation !== undefined ||
       filter.hasGps !== undefined;
@@ -239,13 +113,17 @@ export class SearchRepository {
     base = base.where(column("library_id"), "in", filter.libraryIds);
     if (filter.folderId) base = base.where(column("folder_id"), "=", filter.folderId);
     if (filter.types?.length) base = base.where(column("type"), "in", filter.types);
-    if (filter.statuses?.length) base = base.where(column("status"), "in", filter.statuses);
+    if (filter.status?.length) base = base.where(column("status"), "in", filter.status);
     if (filter.halfProduct !== undefined) base = base.where("stories.half_product", "=", filter.halfProduct);
     if (filter.createdBy) base = base.where(column("created_by"), "=", filter.createdBy);
     const viewer = filter.viewerId;
-    base = base.where((eb) => eb.or([eb(column("status"), "<>", "draft"), eb(column("created_by"), "=", viewer)]));
-    if (filter.like) {
-      const pattern = likePattern(filter.like);
+    // Others' drafts stay hidden, except half products: work in progress others in the library may see and
+    // continue (issue 15), which the half-product list (halfProduct=true) shows to every reader of the library.
+    if (filter.halfProduct !== true) {
+      base = base.where((eb) => eb.or([eb(column("status"), "<>", "draft"), eb(column("created_by"), "=", viewer)]));
+    }
+    if (filter.keyword) {
+      const pattern = likePattern(filter.keyword);
       base = base.where(
         sql<SqlBool>`(lower(stories.title) like ${pattern} escape '\\' or lower(stories.caption) like ${pattern} escape '\\')`,
       );
@@ -254,8 +132,12 @@ export class SearchRepository {
     if (filter.capturedTo) base = base.where(column("captured_at"), "<", filter.capturedTo);
     if (filter.uploadedFrom) base = base.where(column("created_at"), ">=", filter.uploadedFrom);
     if (filter.uploadedTo) base = base.where(column("created_at"), "<", filter.uploadedTo);
-    for (const kind of ["author", "source", "tag", "keyword"] as const) {
-      const values = filter[kind];
+    for (const [kind, values] of [
+      ["author", filter.author],
+      ["source", filter.source],
+      ["tag", filter.tag],
+      ["keyword", filter.keywords],
+    ] as const) {
       if (!values?.length) continue;
       const ids = this.kysely
         .selectFrom("story_terms")
@@ -264,8 +146,8 @@ export class SearchRepository {
         .where("story_terms.value", "in", values);
       base = base.where(id, "in", ids);
     }
-    if (filter.months?.length) {
-      const months = filter.months;
+    if (filter.month?.length) {
+      const months = filter.month;
       base = base.where((eb) => eb.or(months.map((month) => eb(this.index.month(table), "=", month))));
     }
     if (filter.orientation === "landscape") base = base.where(sql<SqlBool>`stories.width > stories.height`);
@@ -332,7 +214,7 @@ export class SearchRepository {
    * The page. With full text the window's narrow rows are sorted and cut
    * first (`p`), and only the page's stories are read whole.
    */
-  #page(filter: SearchFilter, page: { page: number; size: number } & SearchOrder): Base | null {
+  #page(filter: SearchFilter, page: SearchPage): Base | null {
     // Sorts by a column the index does not copy read it from `stories` for the window's rows.
     const needsStories = page.sort === "updated" || page.sort === "title" || page.sort === "size";
     const built = filter.libraryIds.length === 0 ? null : this.#base(filter, needsStories);
@@ -363,7 +245,7 @@ export class SearchRepository {
   }
 
   /** The page query of lists without full text and of full-text searches by title, for EXPLAIN. */
-  listQuery(filter: SearchFilter, page: { page: number; size: number } & SearchOrder): CompiledQuery {
+  listQuery(filter: SearchFilter, page: SearchPage): CompiledQuery {
     const query = this.#page(filter, page);
     if (!query) throw new Error("the filter matches nothing");
     return query.compile();
@@ -380,7 +262,7 @@ export class SearchRepository {
     return base.select((eb) => eb.fn.countAll<number>().as("count"));
   }
 
-  async list(filter: SearchFilter, page: { page: number; size: number } & SearchOrder): Promise<SearchListResult> {
+  async list(filter: SearchFilter, page: SearchPage): Promise<SearchListResult> {
     const { rows, total, capped } = await this.search(filter, page, false);
     return { rows, total, capped };
   }
@@ -401,7 +283,7 @@ export class SearchRepository {
    */
   async search(
     filter: SearchFilter,
-    page: { page: number; size: number } & SearchOrder,
+    page: SearchPage,
     facets: boolean,
   ): Promise<SearchListResult & { facets?: Facets }> {
     const built = filter.libraryIds.length === 0 ? null : this.#base(filter);
@@ -410,7 +292,7 @@ export class SearchRepository {
       const { count } = await this.#count(built.base).executeTakeFirstOrThrow();
       const total = Number(count);
       const offset = page.page * page.size;
-      let rows: StoryRow[];
+      let rows: StoryRecord[];
       if (offset > total / 2 && offset < total) {
         // A page in the second half is read from the end, reversed: its OFFSET stays small (the last page of a
         // million stories was an OFFSET of 999 900 rows, seconds on either dialect).
@@ -420,9 +302,9 @@ export class SearchRepository {
             .selectAll("stories")
             .limit(size)
             .offset(total - offset - size)
-            .execute()) as StoryRow[]
+            .execute()) as StoryRecord[]
         ).reverse();
-      } else rows = (await this.#page(filter, page)!.execute()) as StoryRow[];
+      } else rows = (await this.#page(filter, page)!.execute()) as StoryRecord[];
       const result = { rows, total, capped: false };
       return facets ? { ...result, facets: await this.#tableFacets(built.base) } : result;
     }
@@ -434,10 +316,10 @@ export class SearchRepository {
     });
     const capped = window.length > this.window;
     if (capped) window.length = this.window;
-    let rows: StoryRow[];
+    let rows: StoryRecord[];
     if (sort === "title") {
       // Titles order by the database's collation, which only the database knows.
-      rows = (await this.#page(filter, page)!.execute()) as StoryRow[];
+      rows = (await this.#page(filter, page)!.execute()) as StoryRecord[];
     } else {
       const ids = [...window]
         .sort(windowOrder(sort, page.order, this.adapter.name === "postgres"))
@@ -446,13 +328,17 @@ export class SearchRepository {
       rows = await this.#stories(ids);
     }
     const result = { rows, total: window.length, capped };
-    return facets ? { ...result, facets: await this.#windowFacets(window) } : result;
+    return facets ? { ...result, facets: windowFacets(window) } : result;
   }
 
   /** The stories of these ids, whole, in this order. */
-  async #stories(ids: string[]): Promise<StoryRow[]> {
+  async #stories(ids: string[]): Promise<StoryRecord[]> {
     if (ids.length === 0) return [];
-    const found = (await this.kysely.selectFrom("stories").selectAll().where("id", "in", ids).execute()) as StoryRow[];
+    const found = (await this.kysely
+      .selectFrom("stories")
+      .selectAll()
+      .where("id", "in", ids)
+      .execute()) as StoryRecord[];
     const byId = new Map(found.map((row) => [row.id, row]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
@@ -537,93 +423,5 @@ export class SearchRepository {
       source: await terms("source"),
       tag: await terms("tag"),
     };
-  }
-
-  /**
-   * Facets of a full-text window: type, library and month counted from its
-   * rows, authors, sources and tags from story_terms by key, instead of six
-   * GROUP BYs that would each find the window again.
-   */
-  async #windowFacets(rows: WindowRow[]): Promise<Facets> {
-    const counters = {
-      type: new Map(),
-      library: new Map(),
-      month: new Map(),
-      author: new Map(),
-      source: new Map(),
-      tag: new Map(),
-    } satisfies Record<keyof Facets, Map<string, number>>;
-    const count = (counter: Map<string, number>, value: string | null, n = 1) => {
-      if (value) counter.set(value, (counter.get(value) ?? 0) + n);
-    };
-    for (const row of rows) {
-      count(counters.type, row.type ?? null);
-      count(counters.library, row.library_id ?? null);
-      count(counters.month, row.month ?? null);
-    }
-    const kinds = { author: counters.author, source: counters.source, tag: counters.tag };
-    const unindexed: string[] = [];
-    for (const row of rows) {
-      if (!row.facet_terms) unindexed.push(row.id);
-      else
-        for (const [kind, value] of JSON.parse(row.facet_terms) as [keyof typeof kinds, string][])
-          count(kinds[kind], value);
-    }
-    // Entries written before their facet terms were (none after migration 0014): from story_terms, by key.
-    // Chunks keep each statement under SQLite's bound-parameter limit; a story is in one chunk only.
-    for (let at = 0; at < unindexed.length; at += 500) {
-      const terms = await this.kysely
-        .selectFrom("story_terms")
-        .select(["kind", "value", (eb) => eb.fn.countAll<number>().as("count")])
-        .where("story_id", "in", unindexed.slice(at, at + 500))
-        .where("kind", "in", [...FACET_TERM_KINDS])
-        .groupBy(["kind", "value"])
-        .execute();
-      for (const term of terms) count(kinds[term.kind as keyof typeof kinds], term.value, Number(term.count));
-    }
-    const top = (counter: Map<string, number>): FacetValue[] =>
-      [...counter]
-        .map(([value, n]) => ({ value, count: n }))
-        .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
-        .slice(0, FACET_LIMIT);
-    return {
-      type: top(counters.type),
-      library: top(counters.library),
-      month: top(counters.month),
-      author: top(counters.author),
-      source: top(counters.source),
-      tag: top(counters.tag),
-    };
-  }
-
-  /**
-   * Rebuilds the whole index from the stories table, in batches; returns how
-   * many stories it indexed. Oldest uploads first, so that SQLite's rowids
-   * (SearchIndex.recency) follow the upload order again.
-   */
-  async rebuild(batch = 200): Promise<number> {
-    await this.index.clear();
-    let after: { id: string; created_at: string } | undefined;
-    let count = 0;
-    for (;;) {
-      let next = this.kysely
-        .selectFrom("stories")
-        .select(["id", "created_at"])
-        .orderBy("created_at")
-        .orderBy("id")
-        .limit(batch);
-      if (after !== undefined) {
-        const { id, created_at } = after;
-        next = next.where((eb) =>
-          eb.or([eb("created_at", ">", created_at), eb.and([eb("created_at", "=", created_at), eb("id", ">", id)])]),
-        );
-      }
-      const rows = await next.execute();
-      if (rows.length === 0) return count;
-      count += await this.kysely
-        .transaction()
-        .execute(async (trx) => searchIndexFor(trx, this.adapter).upsertMany(rows.map((row) => row.id)));
-      after = rows[rows.length - 1]!;
-    }
   }
 }

@@ -1,5 +1,41 @@
 import { z } from "zod";
-import { ORIENTATIONS, SEARCH_SORTS, SEARCH_WINDOW } from "./search.repository.js";
+import { STORY_STATUSES, STORY_TYPES } from "../../db/schema.js";
+import { pageQuery } from "../../http/envelope.js";
+import { libraryIdSchema } from "../libraries/libraries.schema.js";
+
+export const SEARCH_SORTS = ["relevance", "date", "captured", "updated", "title", "size"] as const;
+export type SearchSort = (typeof SEARCH_SORTS)[number];
+export const ORIENTATIONS = ["landscape", "portrait", "square"] as const;
+export type Orientation = (typeof ORIENTATIONS)[number];
+
+/**
+ * Matching stories a full-text search looks at: the newest this many that
+ * pass the filters (SearchIndex.recency). The total, the facets and every
+ * sort work within them, so the cost of a search is bounded by the window,
+ * not by the number of matches; a larger result reports `capped`.
+ */
+export const SEARCH_WINDOW = 2000;
+
+/** Splits `a,b` and repeated parameters; upper case accepted (the front end sends types=VIDEO). */
+function listOf<T extends readonly [string, ...string[]]>(values: T) {
+  return z
+    .preprocess(
+      (value) =>
+        value === undefined
+          ? undefined
+          : (Array.isArray(value) ? value : [value])
+              .flatMap((item) => String(item).split(","))
+              .map((item) => item.trim().toLowerCase())
+              .filter(Boolean),
+      z.array(z.enum(values)),
+    )
+    .optional();
+}
+
+const booleanQuery = z
+  .enum(["true", "false", "1", "0"])
+  .transform((value) => value === "true" || value === "1")
+  .optional();
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -59,10 +95,7 @@ export const searchListQuery = z.object({
     .optional()
     .describe("YYYY-MM of the captured date, else the upload date (the month facet); several: any of them"),
   orientation: z.enum(ORIENTATIONS).optional().describe("from width and height"),
-  hasGps: z
-    .enum(["true", "false", "1", "0"])
-    .transform((value) => value === "true" || value === "1")
-    .optional(),
+  hasGps: booleanQuery,
   sort: z
     .enum(SEARCH_SORTS)
     .optional()
@@ -70,12 +103,37 @@ export const searchListQuery = z.object({
       "relevance (default with fulltext; then newest upload), date (uploaded), captured, updated (default without fulltext), title, size",
     ),
   order: z.enum(["asc", "desc"]).optional().describe("default: best/newest/largest first, titles A→Z"),
-  facets: z
-    .enum(["true", "false", "1", "0"])
-    .transform((value) => value === "true" || value === "1")
-    .optional()
-    .describe("counts beside the page; default: true when fulltext is given"),
+  facets: booleanQuery.describe("counts beside the page; default: true when fulltext is given"),
 });
+
+/** The query of `GET /stories`: paging, the list's historic filters and the search's (the one definition of it). */
+export const storyListQuery = pageQuery.extend({
+  libraryId: libraryIdSchema.optional().describe("one library; absent: every library the caller can read"),
+  folderId: z.uuid().optional().describe("stories directly in this folder"),
+  types: listOf(STORY_TYPES).describe("comma-separated: photo,video,audio,composite (any case)"),
+  status: listOf(STORY_STATUSES).describe("comma-separated: draft,committed,published"),
+  halfProduct: booleanQuery,
+  ...searchListQuery.shape,
+});
+export type StoryListQuery = z.output<typeof storyListQuery>;
+
+/** `GET /stories/mystories/{x}`: the same without the library (a path parameter) and the facets. */
+export const myStoriesQuery = storyListQuery.omit({ libraryId: true, facets: true });
+
+/**
+ * What the search repository filters by: the list query's filters (`keyword`
+ * is a substring of title or caption, `keywords` the story's keywords), over
+ * the libraries the caller may read.
+ */
+export type SearchFilter = Omit<StoryListQuery, "page" | "size" | "sort" | "order" | "facets" | "libraryId"> & {
+  libraryIds: string[];
+  /** Drafts are listed only for the user who created them. */
+  viewerId: string;
+  /** Only stories this user created (their own uploads). */
+  createdBy?: string;
+};
+
+export type SearchPage = Pick<StoryListQuery, "page" | "size" | "sort" | "order">;
 
 const facetValues = z.array(z.object({ value: z.string(), count: z.number().int() }));
 

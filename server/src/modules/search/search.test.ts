@@ -5,14 +5,18 @@ import type { StoryType } from "../../db/schema.js";
 import { callApi } from "../../test/api-call.js";
 import { describeEachDialect } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
+import { seededRandom } from "../../test/random.js";
 import { useStoriesApp } from "../../test/stories-app.js";
 import type { StoriesModule } from "../stories/stories.compose.js";
 import { StoriesRepository, type StoryInsert } from "../stories/stories.repository.js";
-import type { StoryListQuery } from "../stories/story-queries.service.js";
 import type { Actor } from "../stories/story-types.js";
-import { type Facets, type SearchFilter, SearchRepository } from "./search.repository.js";
-import { touchesIndex } from "./search-index.js";
-import { fts5Query, parseQuery, tokens, tsQuery } from "./search-text.js";
+import { buildSearch, createSearchIndex } from "./search.compose.js";
+import { SearchRepository } from "./search.repository.js";
+import type { SearchFilter, StoryListQuery } from "./search.schema.js";
+import { SEARCH_FORMAT, storedFormat } from "./search-format.js";
+import { type SearchIndex, touchesIndex } from "./search-index.js";
+import { fieldTokens, fts5Query, GAP, indexBody, parseQuery, tokens, tsQuery, tsvectorLiteral } from "./search-text.js";
+import type { Facets } from "./search-window.js";
 
 const COUNT = 5000;
 const LIBRARIES = ["product", "material", "department"] as const;
@@ -37,17 +41,6 @@ const EN = [
 const AUTHORS = ["张伟", "李娜", "John Smith", "Mary Lee"];
 const SOURCES = ["新华社", "Reuters", null];
 
-/** A small deterministic generator: the same set on every run and dialect. */
-function random(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface Generated {
   row: StoryInsert;
   text: string;
@@ -58,7 +51,7 @@ interface Generated {
 }
 
 function generate(creatorId: string, otherId: string): Generated[] {
-  const next = random(42);
+  const next = seededRandom(42);
   const pick = <T>(values: readonly T[]) => values[Math.floor(next() * values.length)]!;
   const stories: Generated[] = [];
   for (let i = 0; i < COUNT; i++) {
@@ -165,14 +158,54 @@ describe("search text", () => {
     expect(fts5Query(terms)).toBe('"台 风" AND "press conference" AND "conf" *');
     expect(tsQuery(terms)).toBe("('台' <-> '风') & ('press' <-> 'conference') & 'conf':*");
     expect(parseQuery(`" ' ) : *`)).toEqual([]);
-    expect(touchesIndex({ processing_state: "done", updated_at: "now" })).toBe(false);
-    expect(touchesIndex({ caption: "x", updated_at: "now" })).toBe(true);
+    // Script changes end a word; breaks (a space or punctuation by Han, punctuation between words, a field) are GAPs.
+    expect(tokens("5G手机 iPhone发布会 G20峰会")).toEqual([
+      "5g",
+      "手",
+      "机",
+      "iphone",
+      "发",
+      "布",
+      "会",
+      "g20",
+      "峰",
+      "会",
+    ]);
+    expect(fieldTokens("电视台 风险，舞台。press, conference e-mail")).toEqual([
+      "电",
+      "视",
+      "台",
+      GAP,
+      "风",
+      "险",
+      GAP,
+      "舞",
+      "台",
+      GAP,
+      "press",
+      GAP,
+      "conference",
+      "e",
+      "mail",
+    ]);
+    expect(indexBody(["平台", "风险"])).toBe(`平 台 ${GAP} 风 险`);
+    expect(tsvectorLiteral(`台 风 ${GAP} 台`)).toBe("'台':1,4 '风':2");
+    expect(parseQuery('台，风 "press, conference" iPhone发布会*')).toEqual([
+      { tokens: ["台"], prefix: false },
+      { tokens: ["风"], prefix: false },
+      { tokens: ["press"], prefix: false },
+      { tokens: ["conference"], prefix: false },
+      { tokens: ["iphone", "发", "布", "会"], prefix: false },
+    ]);
+    expect(touchesIndex(["processing_state", "updated_at"])).toBe(false);
+    expect(touchesIndex(["caption", "updated_at"])).toBe(true);
   });
 });
 
 describeEachDialect("search", (dialect) => {
   const ctx = useStoriesApp(dialect);
   let module: StoriesModule;
+  let index: SearchIndex;
   let admin: TestPrincipal;
   let contributor: TestPrincipal;
   let adminActor: Actor;
@@ -208,6 +241,7 @@ describeEachDialect("search", (dialect) => {
   beforeAll(async () => {
     const { db } = ctx();
     module = ctx().module;
+    index = createSearchIndex(db.kysely, db.adapter);
     admin = await createPrincipal(db, { username: "search-admin", admin: true });
     contributor = await createPrincipal(db, { username: "search-contributor", roleId: "contributor" });
     const other = await createPrincipal(db, { username: "search-other", roleId: "editor" });
@@ -216,7 +250,7 @@ describeEachDialect("search", (dialect) => {
     const started = performance.now();
     // Through the stories repository, as every write path goes: it keeps the index in step.
     await db.kysely.transaction().execute(async (trx) => {
-      const repository = new StoriesRepository(trx, db.adapter);
+      const repository = new StoriesRepository(trx, db.adapter, index);
       for (const story of stories) await repository.insertStory(story.row);
     });
     console.log(`[${dialect}] inserted ${COUNT} stories in ${Math.round(performance.now() - started)} ms`);
@@ -258,7 +292,7 @@ describeEachDialect("search", (dialect) => {
     const older = make("walrus", "a walrus on the ice floe today", 1);
     const newer = make("walrus", "a walrus on the ice floe today", 2);
     const best = make("walrus walrus", "walrus walrus walrus", 0);
-    const repository = new StoriesRepository(db.kysely, db.adapter);
+    const repository = new StoriesRepository(db.kysely, db.adapter, index);
     for (const row of [older, newer, best]) await repository.insertStory(row);
     expect(await findAll({ fulltext: "walrus" })).toEqual([best.id, newer.id, older.id]);
     expect(await findAll({ fulltext: "walrus", sort: "date" })).toEqual([newer.id, older.id, best.id]);
@@ -349,7 +383,7 @@ describeEachDialect("search", (dialect) => {
   it("looks at the newest matches only when more match than its window, and says so", async () => {
     const { db } = ctx();
     const window = 100;
-    const search = new SearchRepository(db.kysely, db.adapter, window);
+    const search = new SearchRepository(db.kysely, db.adapter, index, window);
     const filter: SearchFilter = { libraryIds: [...LIBRARIES], viewerId: admin.id, fulltext: "press" };
     const matching = stories
       .filter(readable(LIBRARIES))
@@ -371,7 +405,7 @@ describeEachDialect("search", (dialect) => {
     // Exactly as many as the window: all of them, not capped.
     const few = await search.list({ ...filter, fulltext: "walrus zzz" }, { page: 0, size: 10 });
     expect(few).toMatchObject({ total: 0, capped: false });
-    const exact = new SearchRepository(db.kysely, db.adapter, matching.length);
+    const exact = new SearchRepository(db.kysely, db.adapter, index, matching.length);
     expect(await exact.list(filter, { page: 0, size: 1 })).toMatchObject({ total: matching.length, capped: false });
 
     // Through the API: the tag "news" is on every story, more than the default window.
@@ -459,7 +493,7 @@ describeEachDialect("search", (dialect) => {
     expect(await findAll({ fulltext: "summilux" })).toEqual([target.row.id]);
 
     // A new version goes through updateAtVersion: indexed only when it wins.
-    const repository = new StoriesRepository(ctx().db.kysely, ctx().db.adapter);
+    const repository = new StoriesRepository(ctx().db.kysely, ctx().db.adapter, index);
     const versioned = stories[3]!.row;
     expect(await repository.updateAtVersion(versioned.id, 2, { original_name: "narwhal_tusk.tif" })).toBe(false);
     expect(await findAll({ fulltext: "narwhal" })).toEqual([]);
@@ -475,24 +509,40 @@ describeEachDialect("search", (dialect) => {
     stories = stories.filter((story) => story !== target);
   });
 
-  it("rebuilds the index with the same results (dams reindex)", async () => {
+  it("rebuilds the index with the same results (dams reindex), and rewrites an older format in place", async () => {
     const { db } = ctx();
-    const search = new SearchRepository(db.kysely, db.adapter);
+    const { service } = buildSearch(db);
     const before = new Map<string, string[]>();
     for (const { query } of QUERIES) before.set(query, (await findAll({ fulltext: query })).sort());
     // The window (newest matches first) is the same after a rebuild: SQLite's rowids follow the uploads again.
-    const windowed = new SearchRepository(db.kysely, db.adapter, 100);
+    const windowed = new SearchRepository(db.kysely, db.adapter, index, 100);
     const press: SearchFilter = { libraryIds: [...LIBRARIES], viewerId: admin.id, fulltext: "press" };
     const newest = async () => (await windowed.list(press, { page: 0, size: 100 })).rows.map((row) => row.id).sort();
     const newestBefore = await newest();
-    await search.index.clear();
+    const same = async () => {
+      for (const { query } of QUERIES)
+        expect((await findAll({ fulltext: query })).sort(), query).toEqual(before.get(query));
+      expect(await newest()).toEqual(newestBefore);
+    };
+    await index.clear(db.kysely);
     expect(await findAll({ fulltext: "台" })).toEqual([]);
-    const indexed = await search.rebuild();
+    const indexed = await service.rebuild();
     expect(indexed).toBe(stories.length);
-    for (const { query } of QUERIES)
-      expect((await findAll({ fulltext: query })).sort(), query).toEqual(before.get(query));
-    expect(await newest()).toEqual(newestBefore);
+    await same();
     console.log(`[${dialect}] reindex: ${indexed} stories; same results for ${QUERIES.length} queries`);
+
+    // An index of an older format (an upgrade) is rewritten once, in place, by `dams serve`.
+    expect(await service.refreshIfStale()).toBeNull();
+    await db.kysely
+      .updateTable("search_format")
+      .set({ version: SEARCH_FORMAT - 1 })
+      .execute();
+    const batches: number[] = [];
+    expect(await service.refreshIfStale((done) => batches.push(done))).toBe(stories.length);
+    expect(batches.at(-1)).toBe(stories.length);
+    expect(await storedFormat(db.kysely)).toBe(SEARCH_FORMAT);
+    expect(await service.refreshIfStale()).toBeNull();
+    await same();
   }, 120_000);
 
   it("finds the same window walking a common term's newest entries (PostgreSQL) as gathering every match", async () => {
@@ -500,7 +550,7 @@ describeEachDialect("search", (dialect) => {
     // The walk needs the planner's statistics (autovacuum gathers them on a live server).
     if (dialect === "postgres") await sql`analyze story_search`.execute(db.kysely);
     const window = 60;
-    const search = new SearchRepository(db.kysely, db.adapter, window);
+    const search = new SearchRepository(db.kysely, db.adapter, index, window);
     const cases: { filter: Omit<SearchFilter, "libraryIds" | "viewerId">; keep: (story: Generated) => boolean }[] = [
       { filter: { fulltext: "press" }, keep: () => true },
       { filter: { fulltext: "press", types: ["video"] }, keep: (story) => story.row.type === "video" },
@@ -537,7 +587,7 @@ describeEachDialect("search", (dialect) => {
 
   it("reads a page in the second half of a long list from its end: the rows of the forward query", async () => {
     const { db } = ctx();
-    const search = new SearchRepository(db.kysely, db.adapter);
+    const search = new SearchRepository(db.kysely, db.adapter, index);
     const filter: SearchFilter = { libraryIds: [...LIBRARIES], viewerId: admin.id };
     const total = (await search.list(filter, { page: 0, size: 1 })).total;
     const size = 700;
@@ -563,7 +613,7 @@ describeEachDialect("search", (dialect) => {
 
   it("orders a full-text page in the window as the SQL page query does, for every sort and direction", async () => {
     const { db } = ctx();
-    const search = new SearchRepository(db.kysely, db.adapter);
+    const search = new SearchRepository(db.kysely, db.adapter, index);
     const filter: SearchFilter = { libraryIds: [...LIBRARIES], viewerId: admin.id, fulltext: "press" };
     for (const sort of ["relevance", "date", "captured", "updated", "size"] as const)
       for (const order of [undefined, "asc", "desc"] as const)
@@ -595,7 +645,7 @@ describeEachDialect("search", (dialect) => {
     await db.kysely.transaction().execute(async (trx) => {
       // A 5 000-row table is small enough that a sequential scan is cheapest: forbid it to see that an index path exists.
       if (dialect === "postgres") await sql`set local enable_seqscan = off`.execute(trx);
-      const search = new SearchRepository(trx, db.adapter);
+      const search = new SearchRepository(trx, db.adapter, index);
       for (const { name, filter, sort } of filters) {
         const asked = { libraryIds: ["product"], viewerId: admin.id, ...filter };
         // A full-text search runs its window query (on PostgreSQL, a common term's walk over the newest entries of

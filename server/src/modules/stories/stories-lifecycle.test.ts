@@ -1,46 +1,15 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
-import contentDisposition from "content-disposition";
 import type { Kysely } from "kysely";
 import { beforeAll, expect, it, vi } from "vitest";
-import yauzl from "yauzl";
 import type { Database } from "../../db/schema.js";
 import { describeEachDialect } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { api, processingJobsFor, uploadStory, useStoriesApp } from "../../test/stories-app.js";
+import { fileNameOf, readZip } from "../../test/zip.js";
 import { USER_CONTENT_HEADERS } from "../blobs/send-blob.js";
 import type { EnqueueOptions, JobDefinition } from "../jobs/job-types.js";
 import { PROCESS_STORIES_JOB } from "./stories.compose.js";
-
-/** A zip's entries and their bytes, read with yauzl (which checks each entry's CRC as it reads). */
-function readZip(zip: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(zip, { lazyEntries: true }, (error, file) => {
-      if (error) return reject(error);
-      const entries = new Map<string, Buffer>();
-      file.on("entry", (entry: yauzl.Entry) => {
-        file.openReadStream(entry, (openError, stream) => {
-          if (openError) return reject(openError);
-          const chunks: Buffer[] = [];
-          stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-          stream.on("error", reject);
-          stream.on("end", () => {
-            entries.set(entry.fileName, Buffer.concat(chunks));
-            file.readEntry();
-          });
-        });
-      });
-      file.on("end", () => resolve(entries));
-      file.on("error", reject);
-      file.readEntry();
-    });
-  });
-}
-
-/** The file name a Content-Disposition header gives (the UTF-8 `filename*` where there is one). */
-function fileNameOf(header: string | string[] | number | undefined): string | undefined {
-  return contentDisposition.parse(String(header)).parameters.filename;
-}
 
 describeEachDialect("story lifecycle", (dialect) => {
   const ctx = useStoriesApp(dialect);
@@ -592,7 +561,7 @@ describeEachDialect("story lifecycle", (dialect) => {
     expect(withVersion.statusCode).toBe(400);
     expect(withVersion.json().msg).toContain("versionNo");
     const bad = await call(viewer, "GET", `/workflow-story-download/product/${a.id},nope`);
-    expect(bad.json().msg).toContain("params.b");
+    expect(bad.json().msg).toContain("params.storyIds");
   });
 
   it("answers 404 to a download from a library the user cannot read, and records nothing", async () => {

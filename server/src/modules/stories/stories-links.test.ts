@@ -4,7 +4,7 @@ import { beforeAll, expect, it } from "vitest";
 import { describeEachDialect } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { api, sha256, uploadStory, useStoriesApp } from "../../test/stories-app.js";
-import { hashShareToken } from "./story-links.service.js";
+import { hashShareToken } from "../shares/share-tokens.js";
 
 describeEachDialect("story lists, relations, favourites, duplicates", (dialect) => {
   const ctx = useStoriesApp(dialect);
@@ -13,8 +13,10 @@ describeEachDialect("story lists, relations, favourites, duplicates", (dialect) 
   let other: TestPrincipal;
   let viewer: TestPrincipal;
   let contributor: TestPrincipal;
+  let manager: TestPrincipal;
 
   beforeAll(async () => {
+    manager = await createPrincipal(ctx().db, { username: "links-manager", roleId: "administrator" });
     editor = await createPrincipal(ctx().db, { username: "links-editor", roleId: "editor" });
     other = await createPrincipal(ctx().db, { username: "links-other", roleId: "editor" });
     viewer = await createPrincipal(ctx().db, { username: "links-viewer", roleId: "viewer" });
@@ -32,8 +34,56 @@ describeEachDialect("story lists, relations, favourites, duplicates", (dialect) 
     return response.json().data[0] as { id: string; libraryId: string; oid: string };
   }
 
+  it("shows half-product drafts to every reader of the library and lets writers continue them", async () => {
+    const made = await call(other, "POST", "/workflow-story-create/photo", {
+      libraryId: "material",
+      title: "半成品 草稿",
+      halfProduct: true,
+    });
+    expect(made.statusCode).toBe(200);
+    const half = made.json().data as { id: string; status: string; halfProduct: boolean };
+    expect(half).toMatchObject({ status: "draft", halfProduct: true });
+    const plain = (await uploadStory(ctx(), other, { libraryId: "material" })).story;
+
+    const listed = (await call(contributor, "GET", "/stories?libraryId=material&halfProduct=true")).json().data;
+    expect(listed.content.map((story: { id: string }) => story.id)).toContain(half.id);
+    expect(listed.content.map((story: { id: string }) => story.id)).not.toContain(plain.id);
+    // Elsewhere others' drafts stay hidden, the half product too.
+    const all = (await call(contributor, "GET", "/stories?libraryId=material")).json().data;
+    expect(all.content.map((story: { id: string }) => story.id)).not.toContain(half.id);
+    // A reader sees it on the list, cannot change it.
+    const read = (await call(viewer, "GET", "/stories?libraryId=material&halfProduct=true")).json().data;
+    expect(read.content.map((story: { id: string }) => story.id)).toContain(half.id);
+    expect(
+      (await call(viewer, "PUT", `/workflow-story-edit/photo/${half.id}?libraryId=material`, { caption: "x" }))
+        .statusCode,
+    ).toBe(403);
+    // A writer (without the editors' right over others' drafts) continues the half product, not another
+    // user's ordinary draft.
+    const continued = await call(contributor, "PUT", `/workflow-story-edit/photo/${half.id}?libraryId=material`, {
+      caption: "接着写",
+    });
+    expect(continued.statusCode).toBe(200);
+    expect(continued.json().data.caption).toBe("接着写");
+    const refused = await call(contributor, "PUT", `/workflow-story-edit/photo/${plain.id}?libraryId=material`, {
+      caption: "x",
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toBe("draft_of_another_user");
+    // Finished: committed as it stops being a half product.
+    const finished = await call(contributor, "POST", "/workflow-story-create/photo/commit", {
+      libraryId: "material",
+      storyIds: [half.id],
+      metadata: { halfProduct: false },
+    });
+    expect(finished.statusCode).toBe(200);
+    expect(finished.json().data[0]).toMatchObject({ status: "committed", halfProduct: false });
+    const after = (await call(contributor, "GET", "/stories?libraryId=material&halfProduct=true")).json().data;
+    expect(after.content.map((story: { id: string }) => story.id)).not.toContain(half.id);
+  });
+
   it("lists with filters and zero-based paging; others' drafts stay hidden", async () => {
-    const folder = (await call(editor, "POST", "/libraries/department/folders", { name: "要闻" })).json().data.id;
+    const folder = (await call(manager, "POST", "/libraries/department/folders", { name: "要闻" })).json().data.id;
     await committed(editor, { libraryId: "department", folderId: folder, type: "video", mime: "video/mp4" });
     const photo = await committed(editor, { libraryId: "department", folderId: folder });
     await call(editor, "PUT", `/workflow-story-edit/photo/${photo.id}?libraryId=department`, {
@@ -212,7 +262,7 @@ describeEachDialect("story lists, relations, favourites, duplicates", (dialect) 
       folderId: null,
       path: "/frontend/product",
     });
-    const folder = (await call(author, "POST", "/libraries/material/folders", { name: "我的" })).json().data.id;
+    const folder = (await call(manager, "POST", "/libraries/material/folders", { name: "我的" })).json().data.id;
     const saved = await call(
       author,
       "POST",
@@ -263,13 +313,11 @@ describeEachDialect("story lists, relations, favourites, duplicates", (dialect) 
       .where("token_hash", "=", hashShareToken(token))
       .executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain(token);
-    expect(await ctx().module.links.resolveShare(token)).toEqual({ libraryId: "product", storyId: story.id });
-    await ctx()
-      .db.kysely.updateTable("shares")
-      .set({ revoked_at: new Date().toISOString() })
-      .where("id", "=", row.id)
-      .execute();
-    expect(await ctx().module.links.resolveShare(token)).toBeUndefined();
+    // What the token opens, until it expires (the visitor's side is tested in shares/).
+    expect(row).toMatchObject({ kind: "story", library_id: "product", created_by: editor.id, revoked_at: null });
+    expect(Date.parse(row.expires_at!)).toBe(Date.parse(expiresAt));
+    const items = await ctx().db.kysely.selectFrom("share_items").selectAll().where("share_id", "=", row.id).execute();
+    expect(items).toMatchObject([{ library_id: "product", story_id: story.id, position: 0 }]);
   });
 
   it("groups stories in a composite", async () => {

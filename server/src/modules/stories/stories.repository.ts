@@ -1,29 +1,35 @@
 import { randomUUID } from "node:crypto";
-import type { Insertable, Kysely, Updateable } from "kysely";
+import { type Insertable, type Kysely, sql, type Updateable } from "kysely";
 import type { DialectAdapter } from "../../db/dialect/index.js";
 import type { Database, StoriesTable, StoryType } from "../../db/schema.js";
-import { SearchRepository } from "../search/search.repository.js";
-import { touchesIndex } from "../search/search-index.js";
+import type { StoryChangeListener } from "../search/search-index.js";
 import type { Gps, Story, StoryFile, StoryRow, StoryVersion } from "./story-types.js";
 
 export type StoryInsert = Insertable<StoriesTable>;
 export type StoryUpdate = Updateable<StoriesTable>;
+
+/** Story columns holding catalogue values: one value each, or a JSON list of names. */
+export const SINGLE_VALUE_COLUMNS = ["theme", "source", "category"] as const;
+export const LIST_COLUMNS = ["tags", "keywords", "authors"] as const;
+export type CatalogueColumn = (typeof SINGLE_VALUE_COLUMNS)[number] | (typeof LIST_COLUMNS)[number];
 
 /** SQL of stories, their versions, files and composite members. */
 export class StoriesRepository {
   constructor(
     private readonly kysely: Kysely<Database>,
     private readonly adapter: DialectAdapter,
+    /** Told of every write to `stories`, through the same executor (the search index keeps in step). */
+    private readonly changes: StoryChangeListener,
   ) {}
 
   /** The same repository working inside a transaction. */
   with(executor: Kysely<Database>): StoriesRepository {
-    return new StoriesRepository(executor, this.adapter);
+    return new StoriesRepository(executor, this.adapter, this.changes);
   }
 
-  /** The search index and the search list, working through the same executor (a transaction or the pool). */
-  search(): SearchRepository {
-    return new SearchRepository(this.kysely, this.adapter);
+  /** Tells the listener (the search index) that these stories changed, through this repository's executor. */
+  changed(ids: readonly string[], columns?: readonly string[]): Promise<void> {
+    return this.changes.onStoriesChanged(ids, this.kysely, columns);
   }
 
   toStory(row: StoryRow): Story {
@@ -71,22 +77,9 @@ export class StoriesRepository {
     return this.adapter.writeJson(value);
   }
 
-  /** The user behind an ingest call, for the library check (enabled users only). */
-  async loadUser(
-    userId: string,
-  ): Promise<{ id: string; username: string; admin: boolean; roleId: string | null } | undefined> {
-    const row = await this.kysely
-      .selectFrom("users")
-      .select(["id", "username", "admin", "role_id", "status"])
-      .where("id", "=", userId)
-      .executeTakeFirst();
-    if (row?.status !== 1) return undefined;
-    return { id: row.id, username: row.username, admin: this.adapter.readBoolean(row.admin), roleId: row.role_id };
-  }
-
   async insertStory(row: StoryInsert): Promise<void> {
     await this.kysely.insertInto("stories").values(row).execute();
-    await this.search().index.upsert(row.id);
+    await this.changed([row.id]);
   }
 
   async find(id: string): Promise<Story | undefined> {
@@ -102,7 +95,28 @@ export class StoriesRepository {
 
   async update(id: string, changes: StoryUpdate): Promise<void> {
     await this.kysely.updateTable("stories").set(changes).where("id", "=", id).execute();
-    if (touchesIndex(changes)) await this.search().index.upsert(id);
+    await this.changed([id], Object.keys(changes));
+  }
+
+  /** Stories whose processing state says a job is queued or running for them (ids, at most `limit`). */
+  async inProcessing(limit: number, after?: string): Promise<string[]> {
+    let query = this.kysely.selectFrom("stories").select("id").where("processing_state", "in", ["queued", "running"]);
+    if (after !== undefined) query = query.where("id", ">", after);
+    const rows = await query.orderBy("id").limit(limit).execute();
+    return rows.map((row) => row.id);
+  }
+
+  /** Processing failed with `error`, only while the story still says queued or running; false otherwise. */
+  async failProcessing(id: string, error: string): Promise<boolean> {
+    const result = await this.kysely
+      .updateTable("stories")
+      .set({ processing_state: "failed", processing_error: error })
+      .where("id", "=", id)
+      .where("processing_state", "in", ["queued", "running"])
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return false;
+    await this.changed([id], ["processing_state", "processing_error"]);
+    return true;
   }
 
   /** Updates the story only while it is still at `versionNo`; false when another version came first. */
@@ -114,7 +128,7 @@ export class StoriesRepository {
       .where("version_no", "=", versionNo)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return false;
-    if (touchesIndex(changes)) await this.search().index.upsert(id);
+    await this.changed([id], Object.keys(changes));
     return true;
   }
 
@@ -132,14 +146,33 @@ export class StoriesRepository {
       .where("status", "=", "draft")
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return false;
-    // The index holds the status (search filters drafts of others out).
-    await this.search().index.upsert(id);
+    await this.changed([id], ["status"]);
     return true;
   }
 
   async delete(id: string): Promise<void> {
-    await this.search().index.remove(id);
     await this.kysely.deleteFrom("stories").where("id", "=", id).execute();
+    await this.changed([id]);
+  }
+
+  async anyInFolder(folderId: string): Promise<boolean> {
+    const row = await this.kysely
+      .selectFrom("stories")
+      .select("id")
+      .where("folder_id", "=", folderId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Every story (drafts and trash included) per library: what a library's delete is refused for. */
+  async countPerLibrary(libraryId?: string): Promise<Map<string, number>> {
+    let query = this.kysely
+      .selectFrom("stories")
+      .select(["library_id", (eb) => eb.fn.countAll<number>().as("count")])
+      .groupBy("library_id");
+    if (libraryId !== undefined) query = query.where("library_id", "=", libraryId);
+    const rows = await query.execute();
+    return new Map(rows.map((row) => [row.library_id, Number(row.count)]));
   }
 
   /** Non-draft stories per type in these libraries. */
@@ -193,6 +226,59 @@ export class StoriesRepository {
       .where("perceptual_hash", "is not", null)
       .execute();
     return rows.map((row) => ({ id: row.id, hash: row.perceptual_hash! }));
+  }
+
+  // Catalogue values
+
+  /**
+   * Stories holding a catalogue value, compared in lower case: a single-value
+   * column holding any of `values` (a name, or an id), a list column holding
+   * `values[0]` (lists hold names).
+   */
+  #holding(column: CatalogueColumn, values: string[]) {
+    return (LIST_COLUMNS as readonly string[]).includes(column)
+      ? this.adapter.jsonListHolds(`stories.${column}`, values[0]!)
+      : sql<boolean>`lower(${sql.ref(`stories.${column}`)}) in (${sql.join(values)})`;
+  }
+
+  async countHolding(column: CatalogueColumn, values: string[]): Promise<number> {
+    const row = await this.kysely
+      .selectFrom("stories")
+      .select((eb) => eb.fn.countAll<number>().as("count"))
+      .where(this.#holding(column, values))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /** The stories holding the value, with what the column holds now (a list decoded). */
+  async holding(
+    column: CatalogueColumn,
+    values: string[],
+  ): Promise<{ id: string; libraryId: string; value: unknown }[]> {
+    const rows = await this.kysely
+      .selectFrom("stories")
+      .select(["id", "library_id", `${column} as value`])
+      .where(this.#holding(column, values))
+      .execute();
+    const list = (LIST_COLUMNS as readonly string[]).includes(column);
+    return rows.map((row) => ({
+      id: row.id,
+      libraryId: row.library_id,
+      value: list && row.value !== null && row.value !== undefined ? this.adapter.readJson(row.value) : row.value,
+    }));
+  }
+
+  /** Sets one column of several stories, each to its own value (a list encoded); the search index follows. */
+  async setColumn(column: CatalogueColumn, values: { id: string; value: unknown }[], now: string): Promise<void> {
+    const list = (LIST_COLUMNS as readonly string[]).includes(column);
+    for (const { id, value } of values) {
+      await this.kysely
+        .updateTable("stories")
+        .set({ [column]: list ? this.json(value) : value, updated_at: now })
+        .where("id", "=", id)
+        .execute();
+    }
+    await this.changed(values.map((row) => row.id));
   }
 
   // Versions
@@ -311,12 +397,6 @@ export class StoriesRepository {
       this.kysely.selectFrom("stories").select("id").where("cover_key", "=", blobKey).executeTakeFirst(),
     ]);
     return file !== undefined || version !== undefined || cover !== undefined;
-  }
-
-  /** Drops the upload registry rows (`blobs`) of keys no story uses any more; their bytes go after the commit. */
-  async forgetBlobs(keys: string[]): Promise<void> {
-    if (keys.length === 0) return;
-    await this.kysely.deleteFrom("blobs").where("key", "in", keys).execute();
   }
 
   /** Sets the pixel size of a version's file where it is not known yet (the original, once a media job has read it). */

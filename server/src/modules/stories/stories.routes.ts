@@ -1,120 +1,37 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { commonErrorResponses, envelope, errorEnvelope, ok, page } from "../../http/envelope.js";
-import { Invalid } from "../../http/errors.js";
-import { currentUser } from "../auth/auth.plugin.js";
-import { sendBlob } from "../blobs/send-blob.js";
-import { sendZip } from "../blobs/send-zip.js";
-import { facetsSchema, totalCappedSchema } from "../search/search.schema.js";
+import { envelope, errorEnvelope, apiErrorResponses as errors, ok, page } from "../../http/envelope.js";
+import { actorOf } from "../auth/actor.js";
+import { inLibrary } from "../auth/route-config.js";
+import { facetsSchema, myStoriesQuery, storyListQuery, totalCappedSchema } from "../search/search.schema.js";
+import { sendStoryFile } from "./send-story-files.js";
 import {
-  createRelationBody,
   downloadQuery,
   duplicateGroupSchema,
   myStoriesParams,
-  myStoriesQuery,
-  relationIdParams,
-  relationParams,
-  relationSchema,
   repeatQuery,
   storyActionSchema,
   storyActionsQuery,
-  storyListQuery,
   storyParams,
   storySchema,
   usedInfoSchema,
   versionParams,
   versionSchema,
 } from "./stories.schema.js";
-import type { DownloadRequest, StoryDownloads } from "./story-downloads.service.js";
-import type { StoryLinksService } from "./story-links.service.js";
+import type { StoryActionLog } from "./story-actions.service.js";
+import type { StoryDownloads } from "./story-downloads.service.js";
 import type { StoryQueries } from "./story-queries.service.js";
-import type { Actor } from "./story-types.js";
-
-export const errors = {
-  ...commonErrorResponses,
-  401: errorEnvelope,
-  403: errorEnvelope,
-  404: errorEnvelope,
-  409: errorEnvelope,
-};
 
 /** Searching and looking at stories is the search page's permission. */
 const SEARCH = "search";
 
-export function actorOf(request: FastifyRequest): Actor {
-  const user = currentUser(request);
-  return { id: user.id, username: user.username, admin: user.admin, roleId: user.roleId, ip: request.ip };
-}
-
-/**
- * Whether a request reads the file from its first byte. A single range that
- * starts later (`bytes=500-`, `bytes=-500`) is a player seeking; anything
- * else (no range, `bytes=0-…`, several ranges, which get the whole file) is
- * a download starting.
- */
-function fromFirstByte(request: FastifyRequest): boolean {
-  const single = /^bytes=(\d*)-(\d*)$/.exec(request.headers.range?.trim() ?? "");
-  if (!single) return true;
-  const [, first, last] = single;
-  return first === "" ? last === "" : Number(first) === 0;
-}
-
-/**
- * Sends a story's file through `sendBlob` (single ranges, validators, the
- * user-content headers, a presigned redirect on S3). Attachments are recorded
- * as story actions; inline files (thumbnails, covers, proxies shown in the
- * page) only when they are the original. Of ranged requests only the one
- * from byte 0 counts, and HEAD not at all.
- */
-export async function sendStoryFile(
-  downloads: StoryDownloads,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  target: DownloadRequest,
-  disposition: "attachment" | "inline",
-) {
-  const resolved = await downloads.resolve(target);
-  const wholeDownload = disposition === "attachment" || (target.rendition ?? "original") === "original";
-  if (wholeDownload && request.method !== "HEAD" && fromFirstByte(request)) {
-    await downloads.record(actorOf(request), [{ request: target, resolved }]);
-  }
-  return sendBlob(request, reply, downloads.blobs, {
-    key: resolved.blobKey,
-    fileName: resolved.fileName,
-    contentType: resolved.contentType,
-    disposition,
-  });
-}
-
-/** Several stories of one library as one zip through `sendZip`; each story's download is recorded. */
-export async function sendStoriesZip(
-  downloads: StoryDownloads,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  target: { libraryId: string; storyIds: string[]; rendition?: string; versionNo?: number },
-) {
-  if (target.versionNo !== undefined) throw new Invalid("versionNo: give it for one story only");
-  const files = [];
-  for (const storyId of target.storyIds) {
-    const one = { libraryId: target.libraryId, storyId, rendition: target.rendition };
-    files.push({ request: one, resolved: await downloads.resolve(one) });
-  }
-  if (request.method !== "HEAD") await downloads.record(actorOf(request), files);
-  return sendZip(
-    reply,
-    downloads.blobs,
-    files.map(({ resolved }) => ({ key: resolved.blobKey, name: resolved.fileName })),
-    `${target.libraryId}-${files.length}-stories.zip`,
-  );
-}
-
+/** Lists, search, one story, its versions and files, duplicates, counts and its action trail. */
 export function storiesRoutes(services: {
   queries: StoryQueries;
-  links: StoryLinksService;
+  actions: StoryActionLog;
   downloads: StoryDownloads;
 }): FastifyPluginAsyncZod {
-  const { queries, links, downloads } = services;
+  const { queries, actions, downloads } = services;
   return async (app) => {
     app.get(
       "/stories",
@@ -151,7 +68,7 @@ export function storiesRoutes(services: {
       },
     );
     app.get(
-      "/stories/mystories/:x",
+      "/stories/mystories/:libraryId",
       {
         config: { access: { permission: "upload.my", action: "query" } },
         schema: {
@@ -164,7 +81,7 @@ export function storiesRoutes(services: {
       },
       async (request) => {
         const actor = actorOf(request);
-        const libraryId = request.params.x === "all" ? undefined : request.params.x;
+        const libraryId = request.params.libraryId === "all" ? undefined : request.params.libraryId;
         const { content, total } = await queries.list(actor, { ...request.query, libraryId }, actor.id);
         return ok({ content, totalElements: total, size: request.query.size, number: request.query.page });
       },
@@ -183,52 +100,9 @@ export function storiesRoutes(services: {
       async (request) => ok(await queries.repeat(actorOf(request), request.query)),
     );
     app.get(
-      "/stories/relation/:a/:b",
-      {
-        config: { access: { permission: SEARCH, action: "get" }, library: { param: "a", level: "read" } },
-        schema: {
-          tags: ["stories"],
-          summary: "Relations of story b in library a (to stories the caller can read)",
-          params: relationParams,
-          response: { 200: envelope(z.array(relationSchema)), ...errors },
-        },
-      },
-      async (request) => ok(await links.relations(actorOf(request), request.params.a, request.params.b)),
-    );
-    app.post(
-      "/stories/relation/:a/:b",
-      {
-        config: { access: { permission: "story.list", action: "edit" }, library: { param: "a", level: "write" } },
-        schema: {
-          tags: ["stories"],
-          summary: "Relate story b of library a to another story the caller can read",
-          params: relationParams,
-          body: createRelationBody,
-          response: { 200: envelope(z.array(relationSchema)), ...errors },
-        },
-      },
-      async (request) => ok(await links.relate(actorOf(request), request.params.a, request.params.b, request.body)),
-    );
-    app.delete(
-      "/stories/relation/:a/:b/:relationId",
-      {
-        config: { access: { permission: "story.list", action: "edit" }, library: { param: "a", level: "write" } },
-        schema: {
-          tags: ["stories"],
-          summary: "Remove a relation of story b",
-          params: relationIdParams,
-          response: { 200: envelope(z.null()), ...errors },
-        },
-      },
-      async (request) => {
-        await links.unrelate(actorOf(request), request.params.a, request.params.b, request.params.relationId);
-        return ok(null);
-      },
-    );
-    app.get(
       "/stories/download/:libraryId/:storyId",
       {
-        config: { access: { permission: SEARCH, action: "get" }, library: { param: "libraryId", level: "read" } },
+        config: inLibrary({ permission: SEARCH, action: "get" }, "read"),
         schema: {
           tags: ["stories"],
           summary: "A story's file for display (inline): the original or a rendition, of a version",
@@ -249,7 +123,7 @@ export function storiesRoutes(services: {
     app.get(
       "/stories/:libraryId/:storyId",
       {
-        config: { access: { permission: SEARCH, action: "get" }, library: { param: "libraryId", level: "read" } },
+        config: inLibrary({ permission: SEARCH, action: "get" }, "read"),
         schema: {
           tags: ["stories"],
           summary: "One story",
@@ -262,7 +136,7 @@ export function storiesRoutes(services: {
     app.get(
       "/stories/:libraryId/:storyId/versions",
       {
-        config: { access: { permission: SEARCH, action: "get" }, library: { param: "libraryId", level: "read" } },
+        config: inLibrary({ permission: SEARCH, action: "get" }, "read"),
         schema: {
           tags: ["stories"],
           summary: "Every version of a story with its files, oldest first",
@@ -275,7 +149,7 @@ export function storiesRoutes(services: {
     app.get(
       "/stories/:libraryId/:storyId/versions/:versionNo",
       {
-        config: { access: { permission: SEARCH, action: "get" }, library: { param: "libraryId", level: "read" } },
+        config: inLibrary({ permission: SEARCH, action: "get" }, "read"),
         schema: {
           tags: ["stories"],
           summary: "One version of a story with its files",
@@ -310,7 +184,7 @@ export function storiesRoutes(services: {
         },
       },
       async (request) => {
-        const { content, total } = await links.storyActions(actorOf(request), request.query);
+        const { content, total } = await actions.list(actorOf(request), request.query);
         return ok({ content, totalElements: total, size: request.query.size, number: request.query.page });
       },
     );

@@ -1,32 +1,10 @@
 import { z } from "zod";
 import { pageQuery } from "../../http/envelope.js";
 import { libraryIdSchema } from "../libraries/libraries.schema.js";
-import { searchListQuery } from "../search/search.schema.js";
-import { PROCESSING_STATES, RELATION_TYPES, STORY_STATUSES, STORY_TYPES } from "./story-types.js";
+import { PROCESSING_STATES, STORY_STATUSES, STORY_TYPES } from "./story-types.js";
 
 const shortText = z.string().trim().max(500);
 const nameList = z.array(z.string().trim().min(1).max(200)).max(100);
-
-/** Splits `a,b` and repeated parameters; upper case accepted (the front end sends types=VIDEO). */
-function listOf<T extends readonly [string, ...string[]]>(values: T) {
-  return z
-    .preprocess(
-      (value) =>
-        value === undefined
-          ? undefined
-          : (Array.isArray(value) ? value : [value])
-              .flatMap((item) => String(item).split(","))
-              .map((item) => item.trim().toLowerCase())
-              .filter(Boolean),
-      z.array(z.enum(values)),
-    )
-    .optional();
-}
-
-const booleanQuery = z
-  .enum(["true", "false", "1", "0"])
-  .transform((value) => value === "true" || value === "1")
-  .optional();
 
 export const gpsSchema = z.object({
   latitude: z.number().min(-90).max(90),
@@ -130,21 +108,11 @@ export const versionSchema = z
 export const storyParams = z.object({ libraryId: libraryIdSchema, storyId: z.uuid() });
 export const versionParams = storyParams.extend({ versionNo: z.coerce.number().int().min(1) });
 
-export const storyListQuery = pageQuery.extend({
-  libraryId: libraryIdSchema.optional().describe("one library; absent: every library the caller can read"),
-  folderId: z.uuid().optional().describe("stories directly in this folder"),
-  types: listOf(STORY_TYPES).describe("comma-separated: photo,video,audio,composite (any case)"),
-  status: listOf(STORY_STATUSES).describe("comma-separated: draft,committed,published"),
-  halfProduct: booleanQuery,
-  ...searchListQuery.shape,
-});
-
 export const myStoriesParams = z.object({
-  x: z
+  libraryId: z
     .union([z.literal("all"), libraryIdSchema])
     .describe("a library id, or `all` for every library the caller can read"),
 });
-export const myStoriesQuery = storyListQuery.omit({ libraryId: true, facets: true });
 
 export const repeatQuery = z.object({
   libraryId: libraryIdSchema,
@@ -171,24 +139,6 @@ export const duplicateGroupSchema = z
     stories: z.array(storySchema),
   })
   .meta({ id: "DuplicateGroup" });
-
-export const relationSchema = z
-  .object({
-    id: z.string(),
-    type: z.string(),
-    direction: z.enum(["outgoing", "incoming"]),
-    createdAt: z.string(),
-    story: storySchema,
-  })
-  .meta({ id: "StoryRelation" });
-
-export const relationParams = z.object({ a: libraryIdSchema.describe("library id"), b: z.uuid().describe("story id") });
-export const relationIdParams = relationParams.extend({ relationId: z.uuid() });
-export const createRelationBody = z.object({
-  relatedLibraryId: libraryIdSchema,
-  relatedStoryId: z.uuid(),
-  type: z.enum(RELATION_TYPES).default("related"),
-});
 
 export const usedInfoSchema = z
   .object({ photo: z.number().int(), video: z.number().int(), audio: z.number().int(), composite: z.number().int() })

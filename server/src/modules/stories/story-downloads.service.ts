@@ -1,6 +1,10 @@
 import { NotFound } from "../../http/errors.js";
+import type { AuditLog } from "../audit/audit-log.js";
 import type { BlobStore } from "../blobs/blob-store.js";
+import { downloadName, extensionForType, safeFileNameText, TYPE_EXTENSIONS } from "../blobs/file-names.js";
 import type { StoriesRepository } from "./stories.repository.js";
+import type { StoryAccess } from "./story-access.js";
+import { storyAction, storyAudit } from "./story-action.js";
 import type { StoryActionsRepository } from "./story-actions.repository.js";
 import type { Actor, Story } from "./story-types.js";
 
@@ -20,52 +24,15 @@ export interface ResolvedDownload {
   contentType: string;
 }
 
-/** Extensions of the types the server stores (uploads as sniffed, renditions as the media jobs write them). */
-const EXTENSIONS: Record<string, string> = {
-  "image/jpeg": "jpg",
-  "image/png": "png",
-  "image/webp": "webp",
-  "image/gif": "gif",
-  "image/tiff": "tif",
-  "image/heic": "heic",
-  "image/heif": "heif",
-  "image/avif": "avif",
-  "image/bmp": "bmp",
-  "video/mp4": "mp4",
-  "video/quicktime": "mov",
-  "video/x-m4v": "m4v",
-  "video/webm": "webm",
-  "video/matroska": "mkv",
-  "video/vnd.avi": "avi",
-  "video/mp2t": "ts",
-  "video/3gpp": "3gp",
-  "video/3gpp2": "3g2",
-  "application/mxf": "mxf",
-  "audio/mpeg": "mp3",
-  "audio/mp4": "m4a",
-  "audio/x-m4a": "m4a",
-  "audio/aac": "aac",
-  "audio/wav": "wav",
-  "audio/flac": "flac",
-  "audio/ogg": "ogg",
-  "application/json": "json",
-};
-
 /** Bytes a file name's stem may take in UTF-8 (file systems stop at 255 for the whole name). */
 const MAX_STEM_BYTES = 200;
 
 /**
- * A title as a file name's stem: whitespace as one space; no path separators,
- * reserved or control characters; no leading or trailing dots; bounded.
+ * A title as a file name's stem: whitespace as one space, then safe as a file
+ * name (`safeFileNameText`); bounded.
  */
 export function fileStem(title: string): string {
-  let stem = [...title.replace(/\s+/g, " ")]
-    .map((character) => {
-      const code = character.codePointAt(0)!;
-      return code < 0x20 || code === 0x7f || '/\\:*?"<>|'.includes(character) ? "_" : character;
-    })
-    .join("")
-    .replace(/^[\s.]+|[\s.]+$/g, "");
+  let stem = safeFileNameText(title.replace(/\s+/g, " "));
   while (Buffer.byteLength(stem, "utf8") > MAX_STEM_BYTES) stem = [...stem].slice(0, -1).join("");
   return stem.trimEnd();
 }
@@ -76,9 +43,10 @@ function extensionOf(name: string | null | undefined): string | undefined {
 }
 
 /**
- * `<title>.<ext>` for the original (the extension the uploaded file had, else
- * the type's), `<title>-<role>.<ext>` for a rendition or the cover. A title
- * that already ends with the extension keeps it once.
+ * `<title>.<ext>` for the original, `<title>-<role>.<ext>` for a rendition
+ * or the cover. The extension is the content type's (sniffed from the bytes),
+ * or the uploaded file's when the type is known by it (`.JPEG`, `.tiff`); a
+ * title that already ends with the extension keeps it once.
  */
 export function downloadFileName(
   story: Pick<Story, "id" | "title" | "originalName">,
@@ -86,32 +54,30 @@ export function downloadFileName(
   contentType: string,
   originalName?: string | null,
 ): string {
-  const extension =
-    (role === "original" ? extensionOf(originalName ?? story.originalName) : undefined) ??
-    EXTENSIONS[contentType] ??
-    "bin";
+  const uploaded = role === "original" ? extensionOf(originalName ?? story.originalName) : undefined;
+  const typeKnowsIt = uploaded !== undefined && TYPE_EXTENSIONS[contentType]?.includes(uploaded.toLowerCase());
+  const extension = (typeKnowsIt ? uploaded : extensionForType(contentType)) ?? "bin";
   const stem =
     fileStem(story.title) || fileStem((originalName ?? story.originalName ?? "").replace(/\.[^.]*$/, "")) || story.id;
   const base = stem.toLowerCase().endsWith(`.${extension.toLowerCase()}`) ? stem.slice(0, -extension.length - 1) : stem;
-  return `${base}${role === "original" ? "" : `-${role}`}.${extension}`;
+  return downloadName(`${base}${role === "original" ? "" : `-${role}`}.${extension}`, contentType);
 }
 
 /** Finds the blob behind a download and records downloads as story actions; the routes send it (sendBlob, sendZip). */
 export class StoryDownloads {
   constructor(
     private readonly stories: StoriesRepository,
+    private readonly access: StoryAccess,
     private readonly actions: StoryActionsRepository,
     /** Where the files are; the routes hand it to sendBlob and sendZip. */
     readonly blobs: BlobStore,
+    private readonly audit: AuditLog,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
   /** The file a download asks for: 404 for a story of another library, a missing version or rendition. */
   async resolve(request: DownloadRequest): Promise<ResolvedDownload> {
-    const story = await this.stories.find(request.storyId);
-    if (!story || story.libraryId !== request.libraryId) {
-      throw new NotFound(`story ${request.storyId} is not in library ${request.libraryId}`);
-    }
+    const story = await this.access.find(request.libraryId, request.storyId);
     const role = request.rendition ?? "original";
     const versionNo = request.versionNo ?? story.versionNo;
     if (role === "cover") {
@@ -130,24 +96,30 @@ export class StoryDownloads {
     };
   }
 
-  /** Records downloads as story actions, all or none. */
+  /** Records downloads as story actions and in the operation log (one entry per file), all or none of each. */
   async record(actor: Actor, downloads: { request: DownloadRequest; resolved: ResolvedDownload }[]): Promise<void> {
     const at = this.clock().toISOString();
     await this.actions.recordMany(
-      downloads.map(({ request, resolved }) => ({
-        libraryId: request.libraryId,
-        storyId: request.storyId,
-        userId: actor.id,
-        username: actor.username,
-        action: "download" as const,
-        ip: actor.ip,
-        details: {
+      downloads.map(({ request, resolved }) =>
+        storyAction(actor, { libraryId: request.libraryId, id: request.storyId }, "download", {
           rendition: request.rendition ?? "original",
           versionNo: request.versionNo ?? null,
           fileName: resolved.fileName,
-        },
-      })),
+        }),
+      ),
       at,
+    );
+    await this.audit.recordEvent(
+      actor,
+      downloads.map(({ request, resolved }) =>
+        storyAudit({ libraryId: request.libraryId, id: request.storyId }, "download", {
+          details: {
+            rendition: request.rendition ?? "original",
+            versionNo: request.versionNo ?? null,
+            fileName: resolved.fileName,
+          },
+        }),
+      ),
     );
   }
 }

@@ -1,16 +1,13 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { Readable } from "node:stream";
 import { beforeAll, expect, it } from "vitest";
 import { callApi } from "../../test/api-call.js";
 import { describeEachDialect } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
-import { api, sha256, uploadStory, useStoriesApp } from "../../test/stories-app.js";
-import { GrantsRepository } from "../access/grants.repository.js";
-import { LibraryAccess } from "../access/library-access.js";
-import { newOriginalKey } from "../blobs/blob-keys.js";
-import { MediaUrlSigner } from "../media-urls/media-url-signer.js";
-import { StoryUploadSink } from "../processing/story-upload-sink.js";
-import { buildStories, PROCESS_STORIES_JOB } from "./stories.compose.js";
+import { api, buildStoryServices, ingestOf, uploadStory, useStoriesApp } from "../../test/stories-app.js";
+import { ingestTargetOf } from "../uploads/upload-metadata.js";
+import { CORPUS } from "../uploads/uploads.test-support.js";
 
 interface Keyword {
   name: string;
@@ -45,26 +42,15 @@ describeEachDialect("keyword use counted as stories get keywords", (dialect) => 
         keywords: ["台风", "storm", "台风"],
       }),
     );
-    // Uploads with keywords in their metadata: through the service and through the upload sink.
+    // Uploads with keywords in their metadata: through the service, and through the ingest command as a tus upload's metadata.
     const uploaded = (await uploadStory(ctx(), editor, { keywords: ["台风"] })).story;
     await uploadStory(ctx(), editor, { keywords: ["台风"] });
-    const bytes = Buffer.from(`sink ${randomUUID()}`);
-    const blobKey = newOriginalKey();
-    await ctx().blobs.put(blobKey, Readable.from([bytes]));
-    const sunk = (await new StoryUploadSink(ctx().module.stories, ctx().module.links).onUploadStored(
-      {
-        id: randomUUID(),
-        userId: editor.id,
-        blobKey,
-        sha256: sha256(bytes),
-        size: bytes.length,
-        mime: "image/jpeg",
-        kind: "photo",
-        originalName: "洪水.jpg",
-        metadata: { libraryId: "product", keywords: "洪水, 台风" },
-      },
-      { insertBlobRow: async () => {} },
-    )) as { storyId: string };
+    const sunk = await ingestOf(ctx()).ingestFile({
+      source: { stream: Readable.from([fs.readFileSync(path.join(CORPUS, "jpg/Canon_40D.jpg"))]) },
+      originalName: "洪水.jpg",
+      userId: editor.id,
+      ...ingestTargetOf({ libraryId: "product", keywords: "洪水, 台风" }),
+    });
 
     // Commit with the form's keywords: only those a story did not have yet count.
     await data(
@@ -105,14 +91,9 @@ describeEachDialect("keyword use counted as stories get keywords", (dialect) => 
   it("keeps the story's change when the count cannot be written, and reports it", async () => {
     const { db } = ctx();
     const failures: string[][] = [];
-    const signer = new MediaUrlSigner(randomBytes(32), 600);
-    const module = buildStories({
-      db,
-      access: new LibraryAccess(new GrantsRepository(db)),
+    const module = buildStoryServices(db, {
       blobs: ctx().blobs,
-      jobs: ctx().app.jobs.queue,
-      processingJob: { name: PROCESS_STORIES_JOB, run: async () => {} },
-      signMediaUrl: (claims) => signer.url(claims),
+      jobs: ctx().app.jobs,
       keywordUse: {
         recordUse: async () => {
           throw new Error("the catalogue is unavailable");

@@ -1,9 +1,10 @@
 import type { Kysely } from "kysely";
 import type { Database, ProcessingState } from "../../db/schema.js";
-import { NotFound } from "../../http/errors.js";
+import { Invalid, NotFound } from "../../http/errors.js";
+import { nowOf, type StoryWriteDependencies } from "./stories.dependencies.js";
+import { storyAction, storyAudit } from "./story-action.js";
 import { type ExtractedMetadata, extractedChanges } from "./story-metadata.js";
-import type { Story, StoryFile } from "./story-types.js";
-import type { StoriesServiceDependencies, StoryWriteSupport } from "./story-write-support.js";
+import type { Actor, Story, StoryFile } from "./story-types.js";
 
 export interface Rendition {
   storyId: string;
@@ -17,12 +18,18 @@ export interface Rendition {
   height?: number | null;
 }
 
-/** What the media jobs write back: renditions, extracted metadata, the processing state (the system acts). */
+type ProcessingDependencies = Pick<
+  StoryWriteDependencies,
+  "db" | "stories" | "actions" | "audit" | "access" | "processing" | "keywords" | "clock"
+>;
+
+/**
+ * Media processing of stories: asking for it again, and what the media jobs
+ * write back (renditions, extracted metadata, the processing state; the
+ * system acts).
+ */
 export class StoryProcessing {
-  constructor(
-    private readonly deps: StoriesServiceDependencies,
-    private readonly support: StoryWriteSupport,
-  ) {}
+  constructor(private readonly deps: ProcessingDependencies) {}
 
   /**
    * What a media job works from: the story and the original file of its
@@ -46,8 +53,8 @@ export class StoryProcessing {
     const story = await repository.find(rendition.storyId);
     if (!story) throw new NotFound(`story ${rendition.storyId} does not exist`);
     const versionNo = rendition.versionNo ?? story.versionNo;
-    const now = this.support.now();
-    return this.support.transaction(options.transaction, async (trx) => {
+    const now = nowOf(this.deps);
+    const write = async (trx: Kysely<Database>) => {
       const stories = this.deps.stories.with(trx);
       const replacedBlobKey = await stories.putFile(
         {
@@ -72,9 +79,11 @@ export class StoryProcessing {
       }
       await this.deps.actions
         .with(trx)
-        .record(this.support.action(null, story)("rendition", { versionNo, role: rendition.role }), now);
+        .record(storyAction(null, story, "rendition", { versionNo, role: rendition.role }), now);
       return { replacedBlobKey };
-    });
+    };
+    // In the caller's transaction when given, else in one of its own.
+    return options.transaction ? write(options.transaction) : this.deps.db.kysely.transaction().execute(write);
   }
 
   /**
@@ -104,15 +113,15 @@ export class StoryProcessing {
       changes.height = original.height;
     }
     if (Object.keys(changes).length === 0) return story;
-    const now = this.support.now();
+    const now = nowOf(this.deps);
     await this.deps.db.kysely.transaction().execute(async (trx) => {
       await this.deps.stories.with(trx).update(story.id, changes);
       await this.deps.actions
         .with(trx)
-        .record(this.support.action(null, story)("metadata", { fields: Object.keys(changes) }), now);
+        .record(storyAction(null, story, "metadata", { fields: Object.keys(changes) }), now);
     });
     // Keywords fill an empty list only, so all of them are new to the story.
-    if (changes.keywords !== undefined) await this.support.countKeywordUse([fields.keywords ?? []]);
+    if (changes.keywords !== undefined) await this.deps.keywords.count([fields.keywords ?? []]);
     return (await this.deps.stories.find(story.id))!;
   }
 
@@ -125,9 +134,68 @@ export class StoryProcessing {
     });
     if (state === "done" || state === "failed") {
       await this.deps.actions.record(
-        this.support.action(null, story)("processing", { state, error: error ?? null }),
-        this.support.now(),
+        storyAction(null, story, "processing", { state, error: error ?? null }),
+        nowOf(this.deps),
       );
     }
+  }
+
+  /** Stories that say processing is queued or running (for the processing module's repair; at most `limit`, ids after `after`). */
+  inProcessing(limit: number, after?: string): Promise<string[]> {
+    return this.deps.stories.inProcessing(limit, after);
+  }
+
+  /**
+   * Processing failed, when its job will not report it any more (dead, or
+   * gone): only while the story still says queued or running (a job that
+   * finished meanwhile has said done or failed itself); with the story action.
+   */
+  async failStuckProcessing(storyId: string, reason: string): Promise<boolean> {
+    const story = await this.deps.stories.find(storyId);
+    if (!story || !(await this.deps.stories.failProcessing(storyId, reason))) return false;
+    await this.deps.actions.record(
+      storyAction(null, story, "processing", { state: "failed", error: reason }),
+      nowOf(this.deps),
+    );
+    return true;
+  }
+
+  /**
+   * Media processing of the story's current version once more (a
+   * re-transcode, or an edited draft): the queued state, the job and the
+   * story action commit together. `dedupeKey` keeps a second job from being
+   * queued while one with the same key is queued or running.
+   */
+  async request(
+    actor: Actor,
+    libraryId: string,
+    storyId: string,
+    options: { dedupeKey?: string; reason: string },
+  ): Promise<{ story: Story; jobId: string }> {
+    const story = await this.deps.access.forWrite(actor, libraryId, storyId);
+    if (!(await this.source(story.id))) {
+      throw new Invalid(`story ${storyId} has no file to process`, "nothing_to_process");
+    }
+    const now = nowOf(this.deps);
+    const jobId = await this.deps.db.kysely.transaction().execute(async (trx) => {
+      await this.deps.stories.with(trx).update(story.id, { processing_state: "queued", processing_error: null });
+      const id = await this.deps.processing.enqueueOne(trx, story.id, options.dedupeKey);
+      await this.deps.actions.with(trx).record(
+        storyAction(actor, story, "processing", {
+          state: "queued",
+          reason: options.reason,
+          versionNo: story.versionNo,
+          jobId: id,
+        }),
+        now,
+      );
+      await this.deps.audit.record(
+        trx,
+        actor,
+        storyAudit(story, "reprocess", { details: { reason: options.reason, versionNo: story.versionNo, jobId: id } }),
+      );
+      return id;
+    });
+    return { story: (await this.deps.stories.find(story.id))!, jobId };
   }
 }

@@ -1,44 +1,15 @@
-import type { StoryStatus, StoryType } from "../../db/schema.js";
+import type { StoryType } from "../../db/schema.js";
 import { NotFound } from "../../http/errors.js";
 import type { LibraryUser } from "../access/library-access.js";
 import type { LibrariesService } from "../libraries/libraries.service.js";
-import type { Facets, Orientation, SearchFilter, SearchSort } from "../search/search.repository.js";
+import type { StoryListQuery } from "../search/search.schema.js";
+import type { SearchService } from "../search/search.service.js";
+import type { Facets } from "../search/search-window.js";
 import { groupPairs, nearPairs } from "./duplicates.js";
 import type { StoriesRepository } from "./stories.repository.js";
-import type { StoryActionRecord, StoryActionsRepository } from "./story-actions.repository.js";
+import type { StoryAccess } from "./story-access.js";
 import type { Story } from "./story-types.js";
 import { type SignMediaUrl, type StoryView, toStoryView, toVersionView, type VersionView } from "./story-view.js";
-
-export interface StoryListQuery {
-  page: number;
-  size: number;
-  libraryId?: string;
-  folderId?: string;
-  types?: StoryType[];
-  status?: StoryStatus[];
-  /** Substring of the title or caption. */
-  keyword?: string;
-  halfProduct?: boolean;
-  /** Full-text query (see docs/search.md). */
-  fulltext?: string;
-  capturedFrom?: string;
-  capturedTo?: string;
-  uploadedFrom?: string;
-  uploadedTo?: string;
-  author?: string[];
-  source?: string[];
-  tag?: string[];
-  /** The story's keywords, exactly (any of them). */
-  keywords?: string[];
-  /** YYYY-MM of the captured date, else the upload date (any of them). */
-  month?: string[];
-  orientation?: Orientation;
-  hasGps?: boolean;
-  sort?: SearchSort;
-  order?: "asc" | "desc";
-  /** Counts per type, library, month, author, source and tag beside the page. */
-  facets?: boolean;
-}
 
 export interface DuplicateGroup {
   kind: "exact" | "near";
@@ -52,13 +23,14 @@ export interface DuplicateGroup {
 /** Library-wide scans return at most this many groups of each kind. */
 const MAX_GROUPS = 200;
 
-/** Reads: lists, one story, versions, duplicates, counts, story actions. */
+/** Reads: lists, one story, versions, duplicates, counts. */
 export class StoryQueries {
   constructor(
     private readonly stories: StoriesRepository,
-    private readonly actionLog: StoryActionsRepository,
+    private readonly access: StoryAccess,
     private readonly libraries: LibrariesService,
     private readonly signMediaUrl: SignMediaUrl,
+    private readonly search: SearchService,
   ) {}
 
   async views(stories: Story[]): Promise<StoryView[]> {
@@ -69,10 +41,14 @@ export class StoryQueries {
     return stories.map((story) => toStoryView(story, files, this.signMediaUrl, members.get(story.id) ?? []));
   }
 
+  /** These stories (those that exist), in no particular order. */
+  async findMany(ids: string[]): Promise<Story[]> {
+    return this.stories.findMany(ids);
+  }
+
+  /** The story, when it is in this library (StoryAccess.find): for routes whose config checked the library. */
   async require(libraryId: string, storyId: string): Promise<Story> {
-    const story = await this.stories.find(storyId);
-    if (!story || story.libraryId !== libraryId) throw new NotFound(`story ${storyId} is not in library ${libraryId}`);
-    return story;
+    return this.access.find(libraryId, storyId);
   }
 
   async get(libraryId: string, storyId: string): Promise<StoryView> {
@@ -94,30 +70,13 @@ export class StoryQueries {
     query: StoryListQuery,
     createdBy?: string,
   ): Promise<{ content: StoryView[]; total: number; capped: boolean; facets?: Facets }> {
-    const filter: SearchFilter = {
-      libraryIds: await this.#libraryIds(user, query.libraryId),
-      viewerId: user.id,
-      fulltext: query.fulltext,
-      folderId: query.folderId,
-      types: query.types,
-      statuses: query.status,
-      halfProduct: query.halfProduct,
-      createdBy,
-      like: query.keyword,
-      capturedFrom: query.capturedFrom,
-      capturedTo: query.capturedTo,
-      uploadedFrom: query.uploadedFrom,
-      uploadedTo: query.uploadedTo,
-      author: query.author,
-      source: query.source,
-      tag: query.tag,
-      keyword: query.keywords,
-      months: query.month,
-      orientation: query.orientation,
-      hasGps: query.hasGps,
-    };
-    const search = this.stories.search();
-    const { rows, total, capped, facets } = await search.search(filter, query, Boolean(query.facets));
+    const { page, size, sort, order, facets: withFacets, libraryId, ...filters } = query;
+    const libraryIds = await this.#libraryIds(user, libraryId);
+    const { rows, total, capped, facets } = await this.search.search(
+      { ...filters, libraryIds, viewerId: user.id, createdBy },
+      { page, size, sort, order },
+      Boolean(withFacets),
+    );
     const content = await this.views(rows.map((row) => this.stories.toStory(row)));
     return facets ? { content, total, capped, facets } : { content, total, capped };
   }
@@ -184,15 +143,5 @@ export class StoryQueries {
       groups.push({ kind: "near", sha256: null, distance, stories: await this.views(stories) });
     }
     return groups;
-  }
-
-  async actions(
-    libraryId: string,
-    storyId: string,
-    page: { page: number; size: number },
-  ): Promise<{ content: StoryActionRecord[]; total: number }> {
-    // The trail outlives the story: it is looked up by library and story id alone.
-    const { actions, total } = await this.actionLog.list(libraryId, storyId, page);
-    return { content: actions, total };
   }
 }

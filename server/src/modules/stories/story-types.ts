@@ -1,11 +1,10 @@
 import type { Selectable } from "kysely";
 import type { ProcessingState, StoriesTable, StoryStatus, StoryType } from "../../db/schema.js";
 
-export const STORY_TYPES = ["photo", "video", "audio", "composite"] as const satisfies readonly StoryType[];
+export { STORY_STATUSES, STORY_TYPES } from "../../db/schema.js";
 /** Types that carry a media file (a composite groups other stories). */
 export const MEDIA_TYPES = ["photo", "video", "audio"] as const satisfies readonly StoryType[];
 export type MediaType = (typeof MEDIA_TYPES)[number];
-export const STORY_STATUSES = ["draft", "committed", "published"] as const satisfies readonly StoryStatus[];
 export const PROCESSING_STATES = [
   "none",
   "queued",
@@ -13,10 +12,6 @@ export const PROCESSING_STATES = [
   "done",
   "failed",
 ] as const satisfies readonly ProcessingState[];
-/** Roles of a story's files; the media jobs may add others. */
-export const FILE_ROLES = ["original", "thumbnail", "preview", "proxy", "poster", "strip", "waveform"] as const;
-export const RELATION_TYPES = ["related", "derived", "same-event"] as const;
-export type RelationType = (typeof RELATION_TYPES)[number];
 
 export type StoryRow = Selectable<StoriesTable>;
 
@@ -26,14 +21,7 @@ export interface Gps {
   altitude?: number;
 }
 
-/** Who makes a change and from where; every change is recorded as a story action. */
-export interface Actor {
-  id: string;
-  username: string;
-  admin: boolean;
-  roleId: string | null;
-  ip: string | null;
-}
+export type { Actor } from "../auth/actor.js";
 
 /** A story as repositories hand it to services (JSON and booleans decoded). */
 export interface Story {

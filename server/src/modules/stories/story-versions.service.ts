@@ -2,14 +2,10 @@ import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { Conflict, Forbidden, Invalid } from "../../http/errors.js";
+import { HEX64, nowOf, type StoryWriteDependencies } from "./stories.dependencies.js";
+import { storyAction, storyAudit } from "./story-action.js";
+import type { IngestOptions, UploadedOriginal } from "./story-drafts.service.js";
 import type { Actor, MediaType, Story } from "./story-types.js";
-import {
-  HEX64,
-  type IngestOptions,
-  type StoriesServiceDependencies,
-  type StoryWriteSupport,
-  type UploadedOriginal,
-} from "./story-write-support.js";
 
 export interface NewVersionInput {
   libraryId: string;
@@ -25,12 +21,14 @@ export type UploadedVersion = Omit<UploadedOriginal, "type" | "folderId" | "meta
   note?: string | null;
 };
 
+type VersionDependencies = Pick<
+  StoryWriteDependencies,
+  "db" | "stories" | "actions" | "audit" | "access" | "users" | "processing" | "clock"
+>;
+
 /** New versions of a story; every version keeps its files. */
 export class StoryVersioning {
-  constructor(
-    private readonly deps: StoriesServiceDependencies,
-    private readonly support: StoryWriteSupport,
-  ) {}
+  constructor(private readonly deps: VersionDependencies) {}
 
   /**
    * A new version of a story from a draft that carries the new file: the
@@ -38,10 +36,8 @@ export class StoryVersioning {
    * previous version's oid, every earlier version's files stay.
    */
   async newVersion(actor: Actor, type: MediaType, input: NewVersionInput): Promise<Story> {
-    await this.deps.libraries.require(actor, input.libraryId, "write");
-    await this.deps.libraries.require(actor, input.fromLibraryId, "write");
-    const story = await this.support.require(input.libraryId, input.storyId);
-    const draft = await this.support.require(input.fromLibraryId, input.fromStoryId);
+    const story = await this.deps.access.forWrite(actor, input.libraryId, input.storyId);
+    const draft = await this.deps.access.forWrite(actor, input.fromLibraryId, input.fromStoryId);
     if (story.type !== type) throw new Invalid(`storyId: story ${story.id} is a ${story.type}, not a ${type}`);
     if (draft.type !== type) throw new Invalid(`fromStoryId: story ${draft.id} is a ${draft.type}, not a ${type}`);
     if (draft.status !== "draft") throw new Conflict(`fromStoryId: story ${draft.id} is not a draft`, "not_a_draft");
@@ -56,15 +52,15 @@ export class StoryVersioning {
       originalName: source.originalName,
       note: input.note ?? null,
     };
-    return this.#addVersion(actor, story, file, async (trx) => {
+    return this.#addVersion(actor, story, file, { fromStoryId: draft.id }, async (trx) => {
       const repository = this.deps.stories.with(trx);
       await repository.moveFiles(draft.id, story.id, story.versionNo + 1);
       await repository.delete(draft.id);
       await this.deps.actions
         .with(trx)
         .record(
-          this.support.action(actor, draft)("merged-into", { libraryId: story.libraryId, storyId: story.id }),
-          this.support.now(),
+          storyAction(actor, draft, "merged-into", { libraryId: story.libraryId, storyId: story.id }),
+          nowOf(this.deps),
         );
     });
   }
@@ -72,13 +68,12 @@ export class StoryVersioning {
   /** The upload module's entry point for a new version of an existing story. */
   async addVersionFromUpload(input: UploadedVersion, options: IngestOptions = {}): Promise<Story> {
     if (!HEX64.test(input.sha256)) throw new Invalid("sha256: must be 64 lower-case hex characters");
-    const user = await this.deps.stories.loadUser(input.userId);
+    const user = await this.deps.users.enabledUser(input.userId);
     if (!user) throw new Forbidden("the account does not exist or is disabled");
-    await this.deps.libraries.require(user, input.libraryId, "write");
-    const story = await this.support.require(input.libraryId, input.storyId);
+    const story = await this.deps.access.forWrite(user, input.libraryId, input.storyId);
     const versionNo = story.versionNo + 1;
     return this.#addVersion(
-      { ...user, ip: options.ip ?? null },
+      { ...user, ip: options.ip ?? null, userAgent: options.userAgent ?? null },
       story,
       {
         blobKey: input.blobKey,
@@ -88,6 +83,7 @@ export class StoryVersioning {
         originalName: input.originalName,
         note: input.note ?? null,
       },
+      { originalName: input.originalName },
       async (trx) => {
         await this.deps.stories.with(trx).putFile(
           {
@@ -100,10 +96,11 @@ export class StoryVersioning {
             width: null,
             height: null,
           },
-          this.support.now(),
+          nowOf(this.deps),
         );
         await options.withinTransaction?.(trx, { id: story.id, libraryId: story.libraryId, versionNo });
       },
+      options.enqueueProcessing ?? false,
     );
   }
 
@@ -118,15 +115,18 @@ export class StoryVersioning {
       originalName: string | null;
       note: string | null;
     },
+    details: Record<string, unknown>,
     attachFiles: (trx: Kysely<Database>) => Promise<void>,
+    /** Process the new file now even when the story is a draft (an ingest); a committed story's always is. */
+    processNow = false,
   ): Promise<Story> {
-    const now = this.support.now();
+    const now = nowOf(this.deps);
     const versionNo = story.versionNo + 1;
     const oid = randomUUID();
     await this.deps.db.kysely.transaction().execute(async (trx) => {
       const repository = this.deps.stories.with(trx);
       // Technical facts belong to the file: the new one's are extracted again by the media job.
-      const processing = story.status !== "draft";
+      const processing = processNow || story.status !== "draft";
       // Guarded by the version this call started from: of two concurrent new versions, one wins.
       const moved = await repository.updateAtVersion(story.id, story.versionNo, {
         oid,
@@ -163,7 +163,7 @@ export class StoryVersioning {
         await repository.update(story.id, { width: original.width, height: original.height });
       }
       await this.deps.actions.with(trx).record(
-        this.support.action(actor, story)("new-version", {
+        storyAction(actor, story, "new-version", {
           versionNo,
           oid,
           lastVersion: story.oid,
@@ -171,7 +171,16 @@ export class StoryVersioning {
         }),
         now,
       );
-      if (processing) await this.support.enqueueProcessing(trx, [story.id]);
+      await this.deps.audit.record(
+        trx,
+        actor,
+        storyAudit(story, "new-version", {
+          before: { versionNo: story.versionNo },
+          after: { versionNo },
+          details: { ...details, note: source.note },
+        }),
+      );
+      if (processing) await this.deps.processing.enqueue(trx, [story.id]);
     });
     return (await this.deps.stories.find(story.id))!;
   }

@@ -1,39 +1,33 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { StoryType } from "../../db/schema.js";
-import { envelope, errorEnvelope, ok, page } from "../../http/envelope.js";
+import { envelope, errorEnvelope, apiErrorResponses as errors, ok } from "../../http/envelope.js";
 import type { Action } from "../access/permissions.js";
+import { actorOf } from "../auth/actor.js";
+import { inLibrary } from "../auth/route-config.js";
 import type { FoldersService } from "../folders/folders.service.js";
 import type { LibrariesService } from "../libraries/libraries.service.js";
-import { actorOf, errors, sendStoriesZip, sendStoryFile } from "./stories.routes.js";
-import { downloadQuery, storySchema } from "./stories.schema.js";
+import type { UserSettingsService } from "../user-settings/user-settings.service.js";
+import { createForm } from "./create-form.js";
+import { sendStoriesZip, sendStoryFile } from "./send-story-files.js";
+import { downloadQuery, storyParams, storySchema } from "./stories.schema.js";
 import type { StoriesService } from "./stories.service.js";
 import type { StoryDownloads } from "./story-downloads.service.js";
-import { createForm, type StoryLinksService } from "./story-links.service.js";
 import type { StoryQueries } from "./story-queries.service.js";
 import { MEDIA_TYPES, STORY_TYPES } from "./story-types.js";
 import {
-  abParams,
   commitBody,
   createFormQuery,
   createFormSchema,
   createStoryBody,
-  defaultLibraryQuery,
-  defaultLibrarySchema,
   downloadParams,
   editBody,
   editParams,
   editQuery,
-  favoriteBody,
-  favoriteDeleteQuery,
-  favoriteListQuery,
-  favoriteSchema,
-  libIdParams,
   newVersionBody,
-  publishBody,
-  publishRecordSchema,
-  shareQuery,
-  shareSchema,
+  ZIP_MAX_STORIES,
+  zipDownloadParams,
+  zipDownloadQuery,
 } from "./workflow.schema.js";
 
 /** The upload page that holds the right to create each type. */
@@ -53,15 +47,19 @@ const uploadAccess = (type: StoryType, action: Action): { permission: string; ac
 export interface WorkflowServices {
   stories: StoriesService;
   queries: StoryQueries;
-  links: StoryLinksService;
   downloads: StoryDownloads;
   libraries: LibrariesService;
   folders: FoldersService;
+  settings: UserSettingsService;
 }
 
-/** The workflow-story-* calls of spec section 7: create, commit, new version, edit, delete, favourite, publish, share, download. */
+/**
+ * The workflow-story-* calls of spec section 7 that make and change stories:
+ * create, commit, new version, edit, delete, download. Favourites, publish
+ * and share are their own modules' routes.
+ */
 export function workflowRoutes(services: WorkflowServices): FastifyPluginAsyncZod {
-  const { stories, queries, links, downloads, libraries, folders } = services;
+  const { stories, queries, downloads } = services;
   const view = async (story: Parameters<StoryQueries["views"]>[0][number]) => (await queries.views([story]))[0]!;
   return async (app) => {
     for (const type of STORY_TYPES) {
@@ -76,7 +74,7 @@ export function workflowRoutes(services: WorkflowServices): FastifyPluginAsyncZo
             response: { 200: envelope(createFormSchema), ...errors },
           },
         },
-        async (request) => ok(await createForm(links, libraries, folders, actorOf(request), type, request.query)),
+        async (request) => ok(await createForm(services, actorOf(request), type, request.query)),
       );
       app.post(
         `/workflow-story-create/${type}`,
@@ -96,7 +94,7 @@ export function workflowRoutes(services: WorkflowServices): FastifyPluginAsyncZo
         async (request) => ok(await view(await stories.createDraft(actorOf(request), type, request.body))),
       );
       app.put(
-        `/workflow-story-edit/${type}/:id`,
+        `/workflow-story-edit/${type}/:storyId`,
         {
           config: { access: { permission: STORIES, action: "edit" } },
           schema: {
@@ -111,7 +109,7 @@ export function workflowRoutes(services: WorkflowServices): FastifyPluginAsyncZo
         async (request) =>
           ok(
             await view(
-              await stories.edit(actorOf(request), type, request.query.libraryId, request.params.id, request.body),
+              await stories.edit(actorOf(request), type, request.query.libraryId, request.params.storyId, request.body),
             ),
           ),
       );
@@ -146,99 +144,25 @@ export function workflowRoutes(services: WorkflowServices): FastifyPluginAsyncZo
       );
     }
     app.delete(
-      "/workflow-story-delete/:lib/:id",
+      "/workflow-story-delete/:libraryId/:storyId",
       {
-        config: { access: { permission: STORIES, action: "delete" }, library: { param: "lib", level: "write" } },
+        config: inLibrary({ permission: STORIES, action: "delete" }, "write"),
         schema: {
           tags: ["workflow"],
           summary: "Delete a story with every version and file",
-          params: libIdParams,
+          params: storyParams,
           response: { 200: envelope(z.null()), ...errors },
         },
       },
       async (request) => {
-        await stories.delete(actorOf(request), request.params.lib, request.params.id);
+        await stories.delete(actorOf(request), request.params.libraryId, request.params.storyId);
         return ok(null);
       },
     );
-    app.post(
-      "/workflow-story-favorite",
-      {
-        config: { access: "authenticated" },
-        schema: {
-          tags: ["workflow"],
-          summary: "Add a story to the caller's favourites (again: no change)",
-          body: favoriteBody,
-          response: { 200: envelope(favoriteSchema), ...errors },
-        },
-      },
-      async (request) => ok(await links.addFavorite(actorOf(request), request.body)),
-    );
     app.get(
-      "/workflow-story-favorite",
+      "/workflow-story-download/:libraryId/:storyIds",
       {
-        config: { access: "authenticated" },
-        schema: {
-          tags: ["workflow"],
-          summary: "The caller's favourites, newest first",
-          querystring: favoriteListQuery,
-          response: { 200: envelope(page(favoriteSchema)), ...errors },
-        },
-      },
-      async (request) => {
-        const { content, total } = await links.favorites(actorOf(request), request.query);
-        return ok({ content, totalElements: total, size: request.query.size, number: request.query.page });
-      },
-    );
-    app.delete(
-      "/workflow-story-favorite",
-      {
-        config: { access: "authenticated" },
-        schema: {
-          tags: ["workflow"],
-          summary: "Remove a story from the caller's favourites",
-          querystring: favoriteDeleteQuery,
-          response: { 200: envelope(z.null()), ...errors },
-        },
-      },
-      async (request) => {
-        await links.removeFavorite(actorOf(request), request.query);
-        return ok(null);
-      },
-    );
-    app.post(
-      "/workflow-story-publish/:a/:b",
-      {
-        config: { access: { permission: STORIES, action: "update" }, library: { param: "a", level: "write" } },
-        schema: {
-          tags: ["workflow"],
-          summary: "Publish a committed story: a publish record, the story becomes published",
-          params: abParams,
-          body: publishBody,
-          response: { 200: envelope(publishRecordSchema), ...errors },
-        },
-      },
-      async (request) => ok(await links.publish(actorOf(request), request.params.a, request.params.b, request.body)),
-    );
-    app.get(
-      "/workflow-story-share/story/:a/:b",
-      {
-        config: { access: { permission: "share.netdisk", action: "add" }, library: { param: "a", level: "read" } },
-        schema: {
-          tags: ["workflow"],
-          summary: "Create a share link: an unguessable token that expires",
-          params: abParams,
-          querystring: shareQuery,
-          response: { 200: envelope(shareSchema), ...errors },
-        },
-      },
-      async (request) =>
-        ok(await links.share(actorOf(request), request.params.a, request.params.b, request.query.expiresInDays)),
-    );
-    app.get(
-      "/workflow-story-download/:a/:b",
-      {
-        config: { access: { permission: "upload.download", action: "get" }, library: { param: "a", level: "read" } },
+        config: inLibrary({ permission: "upload.download", action: "get" }, "read"),
         schema: {
           tags: ["workflow"],
           summary: "Download a story's original or a rendition as an attachment; several stories as one zip",
@@ -254,7 +178,7 @@ export function workflowRoutes(services: WorkflowServices): FastifyPluginAsyncZo
         },
       },
       async (request, reply) => {
-        const { a: libraryId, b: storyIds } = request.params;
+        const { libraryId, storyIds } = request.params;
         if (storyIds.length > 1)
           return sendStoriesZip(downloads, request, reply, { libraryId, storyIds, ...request.query });
         return sendStoryFile(
@@ -267,29 +191,21 @@ export function workflowRoutes(services: WorkflowServices): FastifyPluginAsyncZo
       },
     );
     app.get(
-      "/default-library",
+      "/workflow-story-download/:libraryId",
       {
-        config: { access: "authenticated" },
+        config: inLibrary({ permission: "upload.download", action: "get" }, "read"),
         schema: {
           tags: ["workflow"],
-          summary: "The caller's default library and folder (product unless they chose another)",
-          response: { 200: envelope(defaultLibrarySchema), ...errors },
+          summary: `Several stories of one library as one zip: up to ${ZIP_MAX_STORIES} ids in the query`,
+          description:
+            "The same zip as /workflow-story-download/{libraryId}/{storyIds} with several ids, for lists too long for a path parameter. Each story downloaded is recorded as a story action.",
+          params: zipDownloadParams,
+          querystring: zipDownloadQuery,
+          response: { 200: z.any().describe("a zip of the stories' files"), ...errors },
         },
       },
-      async (request) => ok(await links.defaultLibrary(actorOf(request))),
-    );
-    app.post(
-      "/default-library",
-      {
-        config: { access: "authenticated" },
-        schema: {
-          tags: ["workflow"],
-          summary: "Save the caller's default library (and folder) from a front-area path",
-          querystring: defaultLibraryQuery,
-          response: { 200: envelope(defaultLibrarySchema), ...errors },
-        },
-      },
-      async (request) => ok(await links.setDefaultLibrary(actorOf(request), request.query.path)),
+      async (request, reply) =>
+        sendStoriesZip(downloads, request, reply, { libraryId: request.params.libraryId, ...request.query }),
     );
   };
 }

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { pageQuery } from "../../http/envelope.js";
 import { libraryIdSchema } from "../libraries/libraries.schema.js";
-import { storyMetadataSchema, storySchema } from "./stories.schema.js";
+import { downloadQuery, storyMetadataSchema } from "./stories.schema.js";
 
 const memberRef = z.object({ libraryId: libraryIdSchema, storyId: z.uuid() });
 
@@ -48,7 +47,7 @@ export const newVersionBody = z.object({
   note: z.string().max(2000).nullable().optional(),
 });
 
-export const editParams = z.object({ id: z.uuid() });
+export const editParams = z.object({ storyId: z.uuid() });
 export const editQuery = z.object({ libraryId: libraryIdSchema });
 export const editBody = storyMetadataSchema.extend({
   properties: storyMetadataSchema.shape.properties.describe(
@@ -67,68 +66,25 @@ export const editBody = storyMetadataSchema.extend({
     .describe("an image file (thumbnail, preview, poster…) to show as the cover; null removes the cover"),
 });
 
-export const libIdParams = z.object({ lib: libraryIdSchema, id: z.uuid() });
-export const abParams = z.object({ a: libraryIdSchema.describe("library id"), b: z.uuid().describe("story id") });
+/** The most stories one zip holds (docs/stories.md). */
+export const ZIP_MAX_STORIES = 100;
 
-const UUID_LIST =
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(,[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}){0,99}$/i;
+const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+const UUID_LIST = new RegExp(`^${UUID}(,${UUID}){0,${ZIP_MAX_STORIES - 1}}$`, "i");
+
+const storyIdList = z
+  .string()
+  .regex(UUID_LIST, `must be a story id or up to ${ZIP_MAX_STORIES} comma-separated story ids`)
+  .transform((value) => [...new Set(value.toLowerCase().split(","))]);
 
 export const downloadParams = z.object({
-  a: libraryIdSchema.describe("library id"),
-  b: z
-    .string()
-    .regex(UUID_LIST, "must be a story id or up to 100 comma-separated story ids")
-    .transform((value) => [...new Set(value.toLowerCase().split(","))])
-    .describe("a story id, or several comma-separated (a zip of their files)"),
-});
-
-export const favoriteBody = z.object({
   libraryId: libraryIdSchema,
-  storyId: z.uuid(),
-  type: z.string().trim().min(1).max(50).optional().describe("default: the story's type"),
+  storyIds: storyIdList.describe(
+    "a story id, or several comma-separated (a zip of their files); a path parameter holds at most 500 characters (13 ids): use the storyIds query for more",
+  ),
 });
-export const favoriteDeleteQuery = z.object({ libraryId: libraryIdSchema, storyId: z.uuid() });
-export const favoriteListQuery = pageQuery.omit({ keyword: true }).extend({
-  libraryId: libraryIdSchema.optional(),
-  storyId: z.uuid().optional(),
-  type: z.string().max(50).optional(),
+
+export const zipDownloadParams = z.object({ libraryId: libraryIdSchema });
+export const zipDownloadQuery = downloadQuery.omit({ v: true, versionNo: true }).extend({
+  storyIds: storyIdList.describe(`up to ${ZIP_MAX_STORIES} comma-separated story ids of the library`),
 });
-export const favoriteSchema = z
-  .object({ libraryId: z.string(), storyId: z.string(), type: z.string(), createdAt: z.string(), story: storySchema })
-  .meta({ id: "Favorite" });
-
-export const publishBody = z
-  .object({
-    channel: z.string().trim().max(200).nullable().optional().describe("the publishing channel (tunnel), when known"),
-    note: z.string().max(2000).nullable().optional(),
-  })
-  .default({});
-export const publishRecordSchema = z
-  .object({
-    id: z.string(),
-    libraryId: z.string(),
-    storyId: z.string(),
-    versionNo: z.number().int(),
-    channel: z.string().nullable(),
-    note: z.string().nullable(),
-    status: z.string(),
-    publishedBy: z.string().nullable(),
-    publishedAt: z.string(),
-  })
-  .meta({ id: "PublishRecord" });
-
-export const shareQuery = z.object({ expiresInDays: z.coerce.number().int().min(1).max(365).default(7) });
-export const shareSchema = z
-  .object({
-    token: z.string().describe("shown once; only its sha256 is stored"),
-    url: z.string(),
-    expiresAt: z.string(),
-  })
-  .meta({ id: "ShareToken" });
-
-export const defaultLibraryQuery = z.object({
-  path: z.string().min(1).max(300).describe("/frontend/{library} or /frontend/{library}/{folderId}"),
-});
-export const defaultLibrarySchema = z
-  .object({ libraryId: z.string(), folderId: z.string().nullable(), path: z.string() })
-  .meta({ id: "DefaultLibrary" });

@@ -1,9 +1,11 @@
-import { createHash, type Hash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
+import fsp from "node:fs/promises";
 import path from "node:path";
-import { pipeline, type Readable, Transform } from "node:stream";
+import type { Readable } from "node:stream";
 import { pipeline as pipelineAsync } from "node:stream/promises";
 import { FileStore } from "@tus/file-store";
+import { RunningHashes } from "./running-hashes.js";
 
 /** What the tus server names uploads (16 random bytes, hex) — and nothing else gets near the file system. */
 export const UPLOAD_ID = /^[0-9a-f]{32}$/;
@@ -11,18 +13,13 @@ export const UPLOAD_ID = /^[0-9a-f]{32}$/;
 /** An unfinished upload may be resumed for this long after its creation; then removeAbandoned deletes it. */
 export const UPLOAD_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** Uploads whose running hash is kept; past this the oldest are forgotten (they are hashed from disk at the end). */
-const MAX_TRACKED = 10_000;
-
 /**
- * The tus file store, hashing the bytes as they arrive: when the last byte
- * lands, the SHA-256 is already known and the finished file needs no second
- * read. The running hash lives in memory, so after a restart (or when a
- * PATCH lands on another node, or a write ended in an error) it is gone and
- * `sha256Of` reads the file once instead: never a wrong hash, only a slower one.
+ * The tus file store (a local directory, or one every API node mounts),
+ * hashing the bytes as they arrive (RunningHashes): when the last byte lands
+ * the SHA-256 is usually known, else `sha256Of` reads the file once.
  */
 export class HashingFileStore extends FileStore {
-  readonly #running = new Map<string, { hash: Hash; offset: number }>();
+  readonly #hashes = new RunningHashes();
 
   constructor(readonly uploadDirectory: string) {
     // Not tus's expiration extension: it re-reads a finished upload after the POST that completed it, which
@@ -31,57 +28,59 @@ export class HashingFileStore extends FileStore {
   }
 
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
-    const previous = this.#running.get(id);
-    this.#running.delete(id);
-    const running =
-      previous?.offset === offset ? previous : offset === 0 ? { hash: createHash("sha256"), offset } : null;
-    if (!running) return super.write(readable, id, offset);
-
-    let seen = 0;
-    const tap = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        running.hash.update(chunk);
-        seen += chunk.length;
-        callback(null, chunk);
-      },
-    });
-    const newOffset = await super.write(
-      pipeline(readable, tap, () => {}),
-      id,
-      offset,
-    );
-    // Keep the hash only if it saw exactly the bytes that reached the file.
-    if (seen === newOffset - offset) {
-      if (this.#running.size >= MAX_TRACKED) this.#running.delete(this.#running.keys().next().value!);
-      this.#running.set(id, { hash: running.hash, offset: newOffset });
-    }
+    const { source, settle } = this.#hashes.tap(id, offset, readable);
+    const newOffset = await super.write(source, id, offset);
+    settle(newOffset);
     return newOffset;
   }
 
   override async remove(id: string): Promise<void> {
-    this.#running.delete(id);
+    this.#hashes.forget(id);
     await super.remove(id);
   }
 
   /** The SHA-256 (hex) of a finished upload of `size` bytes: from the running hash, or one read of the file. */
   async sha256Of(id: string, size: number): Promise<{ sha256: string; fromRunningHash: boolean }> {
-    const running = this.#running.get(id);
-    this.#running.delete(id);
-    if (running?.offset === size) return { sha256: running.hash.digest("hex"), fromRunningHash: true };
+    const running = this.#hashes.take(id, size);
+    if (running) return { sha256: running, fromRunningHash: true };
     const hash = createHash("sha256");
     await pipelineAsync(fs.createReadStream(this.fileOf(id)), hash);
     return { sha256: hash.digest("hex"), fromRunningHash: false };
   }
 
+  /**
+   * A second name (a hard link) for a finished upload's file, under
+   * `.moving/`, for the blob store to take away while the upload keeps its
+   * own; a copy where links are not possible. The caller deletes it.
+   */
+  async linkForMove(id: string): Promise<string> {
+    const directory = path.join(this.uploadDirectory, ".moving");
+    await fsp.mkdir(directory, { recursive: true, mode: 0o700 });
+    const moving = path.join(directory, `${id}-${randomUUID()}`);
+    try {
+      await fsp.link(this.fileOf(id), moving);
+    } catch {
+      await fsp.copyFile(this.fileOf(id), moving);
+    }
+    return moving;
+  }
+
   /** Forgets a finished upload whose file was moved away (into the blob store). */
   async forget(id: string): Promise<void> {
-    this.#running.delete(id);
+    this.#hashes.forget(id);
     await this.configstore.delete(id);
   }
 
   /** Deletes unfinished uploads created more than `lifetimeMs` ago; returns their ids. */
   async removeAbandoned(lifetimeMs = UPLOAD_LIFETIME_MS, now = new Date()): Promise<string[]> {
     const removed: string[] = [];
+    // Second names a crash left in `.moving/` (making the link sets ctime; an hour is far longer than any move).
+    const moving = path.join(this.uploadDirectory, ".moving");
+    for (const name of await fsp.readdir(moving).catch(() => [] as string[])) {
+      const file = path.join(moving, name);
+      const stats = await fsp.stat(file).catch(() => undefined);
+      if (stats && now.getTime() - stats.ctimeMs > 60 * 60 * 1000) await fsp.rm(file, { force: true });
+    }
     for (const id of (await this.configstore.list?.()) ?? []) {
       const upload = await this.configstore.get(id);
       const created = upload?.creation_date ? Date.parse(upload.creation_date) : Number.NaN;

@@ -1,9 +1,11 @@
 import type { IncomingMessage } from "node:http";
-import { MemoryLocker, Server, type ServerOptions } from "@tus/server";
+import { Server, type ServerOptions } from "@tus/server";
 import type { FastifyBaseLogger } from "fastify";
 import { ok } from "../../http/envelope.js";
-import { AppError, type MessageParams, messageForStatus, statusCodes } from "../../http/errors.js";
-import type { HashingFileStore } from "./hashing-file-store.js";
+import { AppError, Invalid, type MessageParams, messageForStatus, statusCodes } from "../../http/errors.js";
+import { storageError } from "../blobs/storage-errors.js";
+import type { DatabaseLocker } from "./upload-locker.js";
+import type { UploadStaging } from "./upload-staging.js";
 import { OWNER_METADATA_KEY, type UploadsService } from "./uploads.service.js";
 
 type TusRequest = Parameters<NonNullable<ServerOptions["onUploadCreate"]>>[0];
@@ -18,8 +20,24 @@ function ownerOf(request: TusRequest): string {
   return owner;
 }
 
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Upload-Metadata values are base64 of UTF-8 text; tus decodes them leniently (U+FFFD), so they are checked here. */
+function requireUtf8Metadata(header: string | null): void {
+  for (const pair of header?.split(",") ?? []) {
+    const [key = "", value] = pair.trim().split(" ");
+    try {
+      if (value) utf8.decode(Buffer.from(value, "base64"));
+    } catch {
+      throw new Invalid(`Upload-Metadata ${key}: not valid UTF-8`, "invalid_utf8");
+    }
+  }
+}
+
 /** tus errors are `{ status_code, body }` with a text body; ours are AppErrors. Both leave as the API's error envelope. */
-function toErrorEnvelope(error: unknown, log: FastifyBaseLogger): { status_code: number; body: string } {
+function toErrorEnvelope(caught: unknown, log: FastifyBaseLogger): { status_code: number; body: string } {
+  // An unreachable bucket (uploads in S3) is a 503 the client retries, not a 500.
+  const error = storageError(caught);
   let status = 500;
   let code = "server_error";
   let msg = messageForStatus(500);
@@ -40,54 +58,95 @@ function toErrorEnvelope(error: unknown, log: FastifyBaseLogger): { status_code:
   return { status_code: status, body: JSON.stringify({ code: status, msg, error: code, ...coded }) };
 }
 
+/** A tus server whose every error answer is the API's envelope, as JSON; tus writes some (412, 400 on headers) as text. */
+class EnvelopeTusServer extends Server {
+  constructor(
+    options: ServerOptions & { datastore: ConstructorParameters<typeof Server>[0]["datastore"] },
+    private readonly log: FastifyBaseLogger,
+  ) {
+    super(options);
+  }
+
+  override async write(...[context, headers, status, body = ""]: Parameters<Server["write"]>) {
+    if (status < 400) return super.write(context, headers, status, body);
+    headers.set("Content-Type", "application/json; charset=utf-8");
+    const enveloped = isEnvelope(body) ? body : toErrorEnvelope({ status_code: status, body }, this.log).body;
+    return super.write(context, headers, status, enveloped);
+  }
+}
+
+function isEnvelope(body: string): boolean {
+  try {
+    const parsed = JSON.parse(body) as { code?: unknown; msg?: unknown };
+    return typeof parsed.code === "number" && typeof parsed.msg === "string";
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The tus 1.0 server (creation, creation-with-upload, creation-defer-length,
- * termination) on the file store. The locker is in memory: right
- * for one process; several API nodes need a shared one (docs/storage.md).
+ * termination) on the upload staging (a directory or the S3 bucket), with
+ * its locks in the database: any API node can serve any request of an upload.
  */
 export function buildTusServer(deps: {
   path: string;
   maxBytes: number;
-  fileStore: HashingFileStore;
+  staging: UploadStaging;
+  locker: DatabaseLocker;
   service: UploadsService;
   log: FastifyBaseLogger;
 }): Server {
-  const { fileStore, service, log } = deps;
-  const locker = new MemoryLocker();
-  return new Server({
-    path: deps.path,
-    datastore: fileStore,
-    locker,
-    maxSize: deps.maxBytes,
-    relativeLocation: true,
-    // Stop a finished upload from being deleted while it is being moved into the blob store.
-    disableTerminationForFinishedUploads: true,
-    async onUploadCreate(request, upload) {
-      // The owner is recorded server-side; whatever the client put under this key is replaced.
-      return { metadata: { ...upload.metadata, [OWNER_METADATA_KEY]: ownerOf(request) } };
+  const { staging, locker, service, log } = deps;
+  // A test hook (only under NODE_ENV=test): the process dies right after an upload's last byte is written and
+  // before its completion, as a kill -9 at the worst moment would (uploads-crash.test.ts).
+  const crashAfterLastByte = process.env.NODE_ENV === "test" && process.env.DAMS_TEST_CRASH_AFTER_UPLOAD_BYTES === "1";
+  return new EnvelopeTusServer(
+    {
+      path: deps.path,
+      // Same-origin only: no Access-Control-Allow-Origin (tus answers * by default).
+      allowedOrigins: [],
+      datastore: staging.datastore,
+      locker,
+      maxSize: deps.maxBytes,
+      namingFunction: () => staging.newId(),
+      // Relative Locations: the upload's URL holds only the segment, whatever the store calls it.
+      generateUrl: (_request, { path, id }) => `${path}/${staging.urlSegment(id)}`,
+      getFileIdFromRequest: (_request, segment) => (segment ? (staging.idFromUrl(segment) ?? undefined) : undefined),
+      // Stop a finished upload from being deleted while it is being moved into the blob store.
+      disableTerminationForFinishedUploads: true,
+      async onUploadCreate(request, upload) {
+        requireUtf8Metadata(request.headers.get("upload-metadata"));
+        const owner = ownerOf(request);
+        await service.checkNewUpload(upload.metadata ?? {}, owner, upload.size);
+        // The owner is recorded server-side; whatever the client put under this key is replaced.
+        return { metadata: { ...upload.metadata, [OWNER_METADATA_KEY]: owner } };
+      },
+      async onUploadFinish(request, upload) {
+        if (crashAfterLastByte) process.kill(process.pid, "SIGKILL");
+        // Hold the upload's lock while it is moved, so a DELETE or a stray PATCH waits.
+        const lock = locker.newLock(upload.id);
+        await lock.lock(new AbortController().signal, () => {});
+        try {
+          const outcome = await service.complete({
+            id: upload.id,
+            size: upload.size ?? upload.offset,
+            metadata: upload.metadata ?? {},
+          });
+          return {
+            // tus says 204, but clients read a body from any 2xx; POST must stay 201 (it carries Location).
+            status_code: request.method === "POST" ? 201 : 200,
+            headers: { "Content-Type": "application/json; charset=utf-8" },
+            body: JSON.stringify(ok(outcome)),
+          };
+        } finally {
+          await lock.unlock();
+        }
+      },
+      onResponseError(_request, error) {
+        return toErrorEnvelope(error, log);
+      },
     },
-    async onUploadFinish(request, upload) {
-      // Hold the upload's lock while it is moved, so a DELETE or a stray PATCH waits.
-      const lock = locker.newLock(upload.id);
-      await lock.lock(new AbortController().signal, () => {});
-      try {
-        const outcome = await service.complete({
-          id: upload.id,
-          size: upload.size ?? upload.offset,
-          metadata: upload.metadata ?? {},
-        });
-        return {
-          // tus says 204, but clients read a body from any 2xx; POST must stay 201 (it carries Location).
-          status_code: request.method === "POST" ? 201 : 200,
-          headers: { "Content-Type": "application/json; charset=utf-8" },
-          body: JSON.stringify(ok(outcome)),
-        };
-      } finally {
-        await lock.unlock();
-      }
-    },
-    onResponseError(_request, error) {
-      return toErrorEnvelope(error, log);
-    },
-  });
+    log,
+  );
 }

@@ -4,13 +4,14 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { NotFound } from "../../http/errors.js";
 import { currentUser } from "../auth/auth.plugin.js";
-import { type HashingFileStore, UPLOAD_ID } from "./hashing-file-store.js";
 import { uploadOwners } from "./tus-server.js";
-import { OWNER_METADATA_KEY } from "./uploads.service.js";
+import type { UploadStaging } from "./upload-staging.js";
+import { OWNER_METADATA_KEY, type UploadsService } from "./uploads.service.js";
 
 export interface UploadsRoutesDeps {
   tus: Server;
-  fileStore: HashingFileStore;
+  staging: UploadStaging;
+  service: Pick<UploadsService, "completeStaged" | "completedUpload">;
 }
 
 const uploadIdParams = z.object({ id: z.string().describe("the upload id from the Location of the POST") });
@@ -25,7 +26,7 @@ and the answer (201 to a POST with the whole body, else 200 to the last PATCH) c
  * auth hook runs at onRequest) but must not read the body, so this plugin's
  * content-type parser leaves the stream alone.
  */
-export function uploadsRoutes({ tus, fileStore }: UploadsRoutesDeps): FastifyPluginAsyncZod {
+export function uploadsRoutes({ tus, staging, service }: UploadsRoutesDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser("*", (_request, _payload, done) => done(null));
@@ -51,9 +52,55 @@ export function uploadsRoutes({ tus, fileStore }: UploadsRoutesDeps): FastifyPlu
     /** Another user's upload is answered like one that does not exist. */
     async function requireOwnUpload(request: FastifyRequest, id: string): Promise<void> {
       const missing = () => new NotFound("upload not found", "upload_not_found");
-      if (!UPLOAD_ID.test(id)) throw missing();
-      const upload = await fileStore.configstore.get(id);
-      if (upload?.metadata?.[OWNER_METADATA_KEY] !== currentUser(request).id) throw missing();
+      const uploadId = staging.idFromUrl(id);
+      if (!uploadId) throw missing();
+      const metadata = await staging.metadataOf(uploadId);
+      if (metadata?.[OWNER_METADATA_KEY] !== currentUser(request).id) throw missing();
+    }
+
+    /** HEAD's answer for an upload whose every byte is here: offset = length. */
+    function finishedHead(reply: FastifyReply, size: number): FastifyReply {
+      return reply
+        .code(200)
+        .header("Tus-Resumable", "1.0.0")
+        .header("Cache-Control", "no-store")
+        .header("Upload-Offset", String(size))
+        .header("Upload-Length", String(size))
+        .send();
+    }
+
+    /**
+     * HEAD promises "complete" (offset = length) only for an upload whose
+     * completion is recorded: one still staged with all its bytes (a crash
+     * came between its last byte and its story) is completed first, and one
+     * completed earlier (gone from staging, its story made) still answers
+     * complete, so a resuming client reports success and sends nothing again.
+     */
+    async function headOfFinished(request: FastifyRequest, reply: FastifyReply, id: string): Promise<boolean> {
+      const uploadId = staging.idFromUrl(id);
+      if (!uploadId) return false;
+      const user = currentUser(request).id;
+      const metadata = await staging.metadataOf(uploadId);
+      if (metadata === undefined) {
+        const completed = await service.completedUpload(user, id);
+        if (!completed) return false;
+        finishedHead(reply, completed.size);
+        return true;
+      }
+      if (metadata[OWNER_METADATA_KEY] !== user) return false;
+      const finished = await staging.finishedUpload(uploadId);
+      if (!finished) {
+        // Unfinished — or completed a moment ago, its staged bytes being removed right now.
+        const completed = await service.completedUpload(user, id);
+        if (!completed) return false;
+        finishedHead(reply, completed.size);
+        return true;
+      }
+      const outcome = await service.completeStaged(uploadId);
+      // Completed meanwhile by another request: complete only if that made its story.
+      if (!outcome && !(await service.completedUpload(user, id))) return false;
+      finishedHead(reply, finished.size);
+      return true;
     }
 
     app.post(
@@ -71,7 +118,11 @@ export function uploadsRoutes({ tus, fileStore }: UploadsRoutesDeps): FastifyPlu
     app.route({
       method: ["HEAD", "PATCH", "DELETE"],
       url: "/uploads/:id",
-      config: { access: "authenticated" },
+      config: {
+        access: "authenticated",
+        notAudited:
+          "tus chunks (PATCH) and dropping an unfinished upload (DELETE) change no story; the story an upload becomes is recorded when it is made",
+      },
       schema: {
         tags: ["uploads"],
         summary: "The caller's upload: HEAD its offset, PATCH bytes at Upload-Offset, DELETE it (tus)",
@@ -79,6 +130,7 @@ export function uploadsRoutes({ tus, fileStore }: UploadsRoutesDeps): FastifyPlu
         params: uploadIdParams,
       },
       handler: async (request, reply) => {
+        if (request.method === "HEAD" && (await headOfFinished(request, reply, request.params.id))) return reply;
         await requireOwnUpload(request, request.params.id);
         await passToTus(request, reply);
       },

@@ -1,10 +1,16 @@
 import type { FastifyBaseLogger } from "fastify";
-import { RefusedFileType, sniffFile } from "../../media/sniff.js";
-import { newOriginalKey } from "../blobs/blob-keys.js";
-import type { BlobStore } from "../blobs/blob-store.js";
-import type { BlobsRepository } from "../blobs/blobs.repository.js";
-import type { HashingFileStore } from "./hashing-file-store.js";
-import type { StoredUpload, UploadSink } from "./upload-sink.js";
+import { Invalid } from "../../http/errors.js";
+import type { MediaKind } from "../../media/sniff.js";
+import type { IngestedStory, IngestService } from "../ingest/ingest.service.js";
+import type { StagedBytes } from "../ingest/ingest-source.js";
+import type { DatabaseLocker } from "./upload-locker.js";
+import { ingestTargetOf } from "./upload-metadata.js";
+import type { UploadStaging } from "./upload-staging.js";
+
+/** The ingest key of an upload's story: the owner and the upload's id, so the same upload never makes two. */
+export function uploadIngestKey(userId: string, uploadId: string): string {
+  return `upload:${userId}:${uploadId}`;
+}
 
 /** Upload-Metadata keys the server sets; a client's values for them are dropped. */
 export const OWNER_METADATA_KEY = "dams-owner";
@@ -15,11 +21,43 @@ export interface FinishedUpload {
   metadata: Record<string, string | null>;
 }
 
+/** The answer to an upload's last request. */
 export interface UploadOutcome {
-  upload: Omit<StoredUpload, "metadata" | "userId">;
-  /** What the sink returned (the draft story, once stories exist). */
-  result: unknown;
+  upload: {
+    /** The upload's id as its URL names it. */
+    id: string;
+    blobKey: string;
+    sha256: string;
+    size: number;
+    /** From the content (magic bytes), never from the client. */
+    mime: string;
+    kind: MediaKind;
+    /** The file name the client sent in Upload-Metadata (`filename` or `name`), or null. */
+    originalName: string | null;
+  };
+  /** The story the upload became. */
+  result: Pick<IngestedStory, "libraryId" | "storyId" | "versionNo" | "duplicates">;
 }
+
+/**
+ * Somewhere else a finished upload may go instead of becoming a story, chosen
+ * by the client's Upload-Metadata `target` (the network disk: `target=disk`).
+ * Its module implements it; the tus protocol, staging and locks stay here.
+ */
+export interface UploadDestination {
+  /** At the upload's creation, before any byte: throws (a 413 for a full disk, a 400, a 404) to refuse it. */
+  check(userId: string, metadata: Record<string, string>, size: number | undefined): Promise<void>;
+  /** On the last byte: takes the staged bytes (moving them) and answers what they became. */
+  complete(
+    userId: string,
+    metadata: Record<string, string>,
+    staged: StagedBytes,
+    clientName: string | null,
+  ): Promise<Record<string, unknown>>;
+}
+
+/** The answer of an upload that went to a destination (`target`): the upload's id and what the destination said. */
+export type DestinationOutcome = { upload: { id: string; originalName: string | null } } & Record<string, unknown>;
 
 function clientMetadata(metadata: Record<string, string | null>): Record<string, string> {
   const kept: Record<string, string> = {};
@@ -30,88 +68,153 @@ function clientMetadata(metadata: Record<string, string | null>): Record<string,
 }
 
 /**
- * What happens on an upload's last byte: type by content (refused → the tus
- * upload is deleted and the client told why), SHA-256, move into the blob
- * store under a server-made key, then the registry row and the sink in one
- * transaction. The blob and its row exist together or not at all: when the
- * transaction fails the blob is deleted; a crash between the two leaves an
- * orphan the sweeper removes.
+ * What happens on an upload's last byte: the ingest command (modules/ingest)
+ * takes the staged bytes — content check, SHA-256 (the running one when this
+ * node has it), the move into the blob store, the story in one transaction —
+ * and the upload is forgotten. An upload that did not become a story is not
+ * kept, not even to resume: refused content, or a finished upload that would
+ * look "finished" to a client asking HEAD with nothing stored; it is sent
+ * again from the start.
  */
 export class UploadsService {
   constructor(
     private readonly deps: {
-      uploads: HashingFileStore;
-      store: BlobStore;
-      blobs: BlobsRepository;
-      sink: UploadSink;
+      staging: UploadStaging;
+      ingest: Pick<IngestService, "ingestFile" | "madeBy">;
+      /** The uploads' locks: a completion holds its upload's. */
+      locker: Pick<DatabaseLocker, "newLock">;
       log: FastifyBaseLogger;
+      /** Other places an upload may go, by the Upload-Metadata `target` they answer to. */
+      destinations?: Record<string, UploadDestination>;
     },
   ) {}
 
-  async complete(finished: FinishedUpload): Promise<UploadOutcome> {
-    const { uploads, store, blobs, sink, log } = this.deps;
+  #destination(metadata: Record<string, string>): UploadDestination | undefined {
+    const target = metadata.target;
+    if (target === undefined || target === "" || target === "library") return undefined;
+    const destination = this.deps.destinations?.[target];
+    if (!destination) throw new Invalid(`Upload-Metadata target: ${target} is not a destination`);
+    return destination;
+  }
+
+  /** A new upload's metadata, checked before its bytes come (the same reading as on the last byte; throws Invalid). */
+  async checkNewUpload(metadata: Record<string, string | null>, userId: string, size?: number): Promise<void> {
+    const kept = clientMetadata(metadata);
+    const destination = this.#destination(kept);
+    if (destination) await destination.check(userId, kept, size);
+    else ingestTargetOf(kept);
+  }
+
+  /**
+   * Completes a finished upload still in staging, holding its lock: on a
+   * HEAD that finds all the bytes but no recorded completion, and on start-up
+   * and in maintenance for uploads a crash left between their last byte and
+   * their story. Undefined when it is not (or no longer) a finished upload here.
+   */
+  async completeStaged(id: string): Promise<UploadOutcome | DestinationOutcome | undefined> {
+    const lock = this.deps.locker.newLock(id);
+    await lock.lock(new AbortController().signal, () => {});
+    try {
+      const finished = await this.deps.staging.finishedUpload(id);
+      return finished && (await this.complete(finished));
+    } finally {
+      await lock.unlock();
+    }
+  }
+
+  /**
+   * Every finished upload in staging without a recorded completion, completed
+   * once (what a crash between the last byte and the story left); returns the
+   * ids completed and those that failed (refused content is removed).
+   */
+  async completeStranded(): Promise<{ completed: string[]; failed: string[] }> {
+    const completed: string[] = [];
+    const failed: string[] = [];
+    for (const id of await this.deps.staging.list()) {
+      if (!(await this.deps.staging.finishedUpload(id))) continue;
+      try {
+        if (await this.completeStaged(id)) completed.push(id);
+      } catch (error) {
+        this.deps.log.warn({ err: error, uploadId: id }, "a finished upload left by a crash could not be completed");
+        failed.push(id);
+      }
+    }
+    if (completed.length || failed.length) this.deps.log.info({ completed, failed }, "finished uploads completed");
+    return { completed, failed };
+  }
+
+  /** What the user's upload `uploadId` (its URL segment) became, when it was completed as a story. */
+  async completedUpload(userId: string, uploadId: string): Promise<{ size: number } | undefined> {
+    const made = await this.deps.ingest.madeBy(uploadIngestKey(userId, uploadId));
+    return made && { size: made.blob.size };
+  }
+
+  async complete(finished: FinishedUpload): Promise<UploadOutcome | DestinationOutcome> {
+    const { staging, ingest, log } = this.deps;
     const userId = finished.metadata[OWNER_METADATA_KEY];
     if (!userId) throw new Error(`upload ${finished.id} has no owner`);
-    const file = uploads.fileOf(finished.id);
-
-    let sniffed: Awaited<ReturnType<typeof sniffFile>>;
-    try {
-      sniffed = await sniffFile(file);
-    } catch (error) {
-      // Refused content is not kept, not even as an upload to resume.
-      if (error instanceof RefusedFileType) await uploads.remove(finished.id).catch(() => {});
-      throw error;
-    }
-    const { sha256 } = await uploads.sha256Of(finished.id, finished.size);
     const metadata = clientMetadata(finished.metadata);
-    const stored: StoredUpload = {
-      id: finished.id,
-      userId,
-      blobKey: newOriginalKey(),
-      sha256,
-      size: finished.size,
-      mime: sniffed.mime,
-      kind: sniffed.kind,
-      originalName: metadata.filename ?? metadata.name ?? null,
-      metadata,
+    const clientName = metadata.filename ?? metadata.name ?? null;
+    const destination = this.#destination(metadata);
+    let moved = false;
+    // A story's upload keeps its staged bytes until the story is recorded (the ingest key makes a second
+    // completion after a crash give the same story). A destination has no key: its bytes move at once, so
+    // bytes still staged always mean "not completed yet".
+    const keepStaged = !destination;
+    const staged: StagedBytes = {
+      size: async () => finished.size,
+      sniff: () => staging.sniff(finished.id),
+      sha256: () => staging.sha256Of(finished.id, finished.size),
+      moveInto: async (key, contentType) => {
+        try {
+          await staging.moveInto(finished.id, key, contentType, { keepStaged });
+          moved = true;
+        } catch (error) {
+          log.error({ err: error, uploadId: finished.id }, "moving a finished upload into the blob store failed");
+          throw error;
+        }
+      },
     };
-
-    try {
-      await store.putFile(stored.blobKey, file, { contentType: stored.mime });
-    } catch (error) {
-      // A complete upload that cannot be stored must not linger: a client asking HEAD would see it
-      // "finished" and stop, with nothing stored. Gone, it is sent again from the start.
-      log.error({ err: error, uploadId: finished.id }, "moving a finished upload into the blob store failed");
-      await store.delete(stored.blobKey).catch(() => {});
-      await uploads.remove(finished.id).catch(() => {});
-      throw error;
+    if (destination) {
+      let answer: Record<string, unknown>;
+      try {
+        answer = await destination.complete(userId, metadata, staged, clientName);
+      } catch (error) {
+        if (moved) await staging.forget(finished.id).catch(() => {});
+        else await staging.remove(finished.id).catch(() => {});
+        throw error;
+      }
+      await staging.forget(finished.id);
+      return { ...answer, upload: { id: staging.urlSegment(finished.id), originalName: clientName } };
     }
-    let result: unknown;
+    let stored: IngestedStory;
     try {
-      const row = {
-        key: stored.blobKey,
-        sha256: stored.sha256,
-        size: stored.size,
-        mime: stored.mime,
-        kind: stored.kind,
-        original_name: stored.originalName,
-        created_by: userId,
-        created_at: new Date().toISOString(),
-      };
-      result = await sink.onUploadStored(stored, {
-        insertBlobRow: (transaction) => blobs.insert(row, transaction),
+      stored = await ingest.ingestFile({
+        source: { staged },
+        ingestKey: uploadIngestKey(userId, staging.urlSegment(finished.id)),
+        originalName: (content) => clientName ?? `upload.${content.mime.split("/")[1] ?? "bin"}`,
+        userId,
+        ...ingestTargetOf(metadata),
       });
     } catch (error) {
-      log.error({ err: error, uploadId: finished.id, blobKey: stored.blobKey }, "storing a finished upload failed");
-      await store.delete(stored.blobKey).catch((cleanup: unknown) => {
-        // The sweeper will find it: it has no row.
-        log.error({ err: cleanup, blobKey: stored.blobKey }, "could not delete the blob of a failed upload");
-      });
-      await uploads.forget(finished.id).catch(() => {});
+      if (moved) log.error({ err: error, uploadId: finished.id }, "storing a finished upload failed");
+      await staging.remove(finished.id).catch(() => {});
       throw error;
     }
-    await uploads.forget(finished.id);
-    const { metadata: _metadata, userId: _userId, ...upload } = stored;
-    return { upload, result };
+    // The story is recorded: the staged bytes (still there, or a second completion's) can go.
+    await staging.remove(finished.id).catch(() => {});
+    const { blob, libraryId, storyId, versionNo, duplicates } = stored;
+    return {
+      upload: {
+        id: staging.urlSegment(finished.id),
+        blobKey: blob.key,
+        sha256: blob.sha256,
+        size: blob.size,
+        mime: blob.mime,
+        kind: blob.kind,
+        originalName: clientName,
+      },
+      result: { libraryId, storyId, versionNo, duplicates },
+    };
   }
 }

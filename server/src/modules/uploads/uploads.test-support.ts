@@ -9,29 +9,13 @@ import { buildApp } from "../../app.js";
 import { type Config, loadConfig } from "../../config.js";
 import type { Db } from "../../db/database.js";
 import { API_PREFIX } from "../../http/error-handler.js";
-import type { InsertBlobRow, StoredUpload, UploadSink } from "./upload-sink.js";
+import { buildBlobStore } from "../blobs/build-blob-store.js";
 
 export const UPLOADS = `${API_PREFIX}/uploads`;
 export const CORPUS = path.resolve(import.meta.dirname, "../../../../../shared/corpus/exif-samples");
 
 export function sha256(bytes: Buffer): string {
   return createHash("sha256").update(bytes).digest("hex");
-}
-
-/** A sink that records what it was given, answers with a fake story, and fails on request (metadata `fail`). */
-export class RecordingSink implements UploadSink {
-  readonly received: StoredUpload[] = [];
-  constructor(private readonly db: () => Db) {}
-  async onUploadStored(upload: StoredUpload, { insertBlobRow }: { insertBlobRow: InsertBlobRow }): Promise<unknown> {
-    await this.db()
-      .kysely.transaction()
-      .execute(async (transaction) => {
-        await insertBlobRow(transaction);
-        if (upload.metadata.fail) throw new Error("the sink refused this upload");
-      });
-    this.received.push(upload);
-    return { storyId: `story-of-${upload.originalName}` };
-  }
 }
 
 export interface RunningApp {
@@ -41,17 +25,25 @@ export interface RunningApp {
 }
 
 /** The whole app on an ephemeral loopback port, on a data dir and database that outlive it (restarts). */
-export async function startApp(db: Db, dataDir: string, sink: UploadSink, env: Record<string, string> = {}) {
+export async function startApp(db: Db, dataDir: string, env: Record<string, string> = {}) {
   const config = loadConfig({
     DAMS_DATA_DIR: dataDir,
     DAMS_WEB_DIR: path.join(dataDir, "web"),
     DAMS_LOG_LEVEL: "silent",
     ...env,
   });
-  const app = await buildApp({ config, db, logger: false, uploadSink: sink });
+  const app = await buildApp({ config, db, logger: false });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const { port } = app.server.address() as AddressInfo;
   return { app, config, base: `http://127.0.0.1:${port}` } satisfies RunningApp;
+}
+
+/** The bytes of a blob, read from the store the app is configured with. */
+export async function storedBytes(running: RunningApp, key: string): Promise<Buffer> {
+  const store = buildBlobStore(running.config.storage);
+  const chunks: Buffer[] = [];
+  for await (const chunk of await store.get(key)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 export function temporaryDataDir(): string {
@@ -164,15 +156,4 @@ export async function interruptedPatch(url: string, token: string, file: Buffer,
       setTimeout(() => req.destroy(), 50);
     });
   });
-}
-
-/** A deterministic PRNG (mulberry32), so "random" offsets are the same on every run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -1,23 +1,22 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { DetailedError } from "tus-js-client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEachDialect, useTestDb } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
+import { seededRandom } from "../../test/random.js";
 import { BlobsRepository } from "../blobs/blobs.repository.js";
 import { buildBlobStore } from "../blobs/build-blob-store.js";
-import { startTestS3Server, type TestS3Server } from "../blobs/s3-test-server.js";
 import { HashingFileStore, UPLOAD_LIFETIME_MS } from "./hashing-file-store.js";
 import {
   CORPUS,
   createUpload,
   interruptedPatch,
   offsetOf,
-  RecordingSink,
   type RunningApp,
-  seededRandom,
   sha256,
   startApp,
+  storedBytes,
   temporaryDataDir,
   tusHeaders,
   tusUpload,
@@ -27,13 +26,6 @@ import {
 const MAX_BYTES = 4 * 1024 * 1024;
 const nokia = fs.readFileSync(path.join(CORPUS, "jpg/mobile/HMD_Nokia_8.3_5G.jpg"));
 const canon = fs.readFileSync(path.join(CORPUS, "jpg/Canon_40D.jpg"));
-
-async function storedBytes(running: RunningApp, key: string): Promise<Buffer> {
-  const store = buildBlobStore(running.config.storage);
-  const chunks: Buffer[] = [];
-  for await (const chunk of await store.get(key)) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
 
 function refusal(error: unknown): {
   status: number;
@@ -47,13 +39,12 @@ function refusal(error: unknown): {
 describeEachDialect("tus uploads", (dialect) => {
   const db = useTestDb(dialect);
   const dataDir = temporaryDataDir();
-  const sink = new RecordingSink(db);
   let running: RunningApp;
   let alice: TestPrincipal;
   let bob: TestPrincipal;
 
   beforeAll(async () => {
-    running = await startApp(db(), dataDir, sink, { DAMS_UPLOAD_MAX_BYTES: String(MAX_BYTES) });
+    running = await startApp(db(), dataDir, { DAMS_UPLOAD_MAX_BYTES: String(MAX_BYTES) });
     alice = await createPrincipal(db(), { username: "alice", roleId: "contributor" });
     bob = await createPrincipal(db(), { username: "bob", roleId: "contributor" });
   });
@@ -62,7 +53,7 @@ describeEachDialect("tus uploads", (dialect) => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("stores a corpus JPEG whole: blob, registry row and sink agree with the source", async () => {
+  it("stores a corpus JPEG whole: blob, registry row and draft story agree with the source", async () => {
     const done = await tusUpload(running.base, alice.token, canon, {
       metadata: { filename: "Canon 40D 台风.jpg", filetype: "text/html", libraryId: "product" },
     });
@@ -71,19 +62,31 @@ describeEachDialect("tus uploads", (dialect) => {
     expect(upload).toMatchObject({ sha256: sha256(canon), size: canon.length, mime: "image/jpeg", kind: "photo" });
     expect(upload.originalName).toBe("Canon 40D 台风.jpg");
     expect(upload.blobKey).toMatch(/^originals\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f-]{36}$/);
-    expect(result).toEqual({ storyId: "story-of-Canon 40D 台风.jpg" });
+    expect(result).toEqual({ libraryId: "product", storyId: expect.any(String), versionNo: 1, duplicates: [] });
     expect(sha256(await storedBytes(running, upload.blobKey))).toBe(sha256(canon));
 
     const row = await new BlobsRepository(db()).find(upload.blobKey);
     expect(row).toMatchObject({ sha256: sha256(canon), size: canon.length, mime: "image/jpeg", kind: "photo" });
     expect(row?.created_by).toBe(alice.id);
 
-    const received = sink.received.find((item) => item.blobKey === upload.blobKey)!;
-    expect(received.userId).toBe(alice.id);
-    // The client's filetype is passed on as metadata but never trusted for the type.
-    expect(received.metadata).toEqual({ filename: "Canon 40D 台风.jpg", filetype: "text/html", libraryId: "product" });
-    // The finished upload is gone from the upload area.
-    expect((await fetch(done.url, { method: "HEAD", headers: tusHeaders(alice.token) })).status).toBe(404);
+    const story = await db()
+      .kysely.selectFrom("stories")
+      .selectAll()
+      .where("id", "=", (result as { storyId: string }).storyId)
+      .executeTakeFirstOrThrow();
+    expect(story).toMatchObject({ library_id: "product", status: "draft", created_by: alice.id, type: "photo" });
+    // The client's filetype is never trusted for the type; the name is the one it sent.
+    expect(story).toMatchObject({ mime: "image/jpeg", original_name: "Canon 40D 台风.jpg", title: "Canon 40D 台风" });
+    expect(story.content_sha256).toBe(sha256(canon));
+    // The finished upload is gone from the upload area; HEAD still says it is complete (its story is recorded),
+    // so a client resuming it reports success instead of sending it again.
+    const id = new URL(done.url).pathname.split("/").pop()!;
+    expect(fs.existsSync(path.join(running.config.uploads.directory, id))).toBe(false);
+    const head = await fetch(done.url, { method: "HEAD", headers: tusHeaders(alice.token) });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("upload-offset")).toBe(String(canon.length));
+    expect(head.headers.get("upload-length")).toBe(String(canon.length));
+    expect((await fetch(done.url, { method: "HEAD", headers: tusHeaders(bob.token) })).status).toBe(404);
   });
 
   it("stores in one request with creation-with-upload (201 and the result)", async () => {
@@ -134,7 +137,7 @@ describeEachDialect("tus uploads", (dialect) => {
     expect(before).toBeGreaterThan(0);
 
     await running.app.close();
-    running = await startApp(db(), dataDir, sink, { DAMS_UPLOAD_MAX_BYTES: String(MAX_BYTES) });
+    running = await startApp(db(), dataDir, { DAMS_UPLOAD_MAX_BYTES: String(MAX_BYTES) });
     const resumedUrl = `${running.base}${new URL(url).pathname}`;
     expect(await offsetOf(resumedUrl, alice.token)).toBe(before);
 
@@ -164,6 +167,47 @@ describeEachDialect("tus uploads", (dialect) => {
     expect(response.status).toBe(409);
     expect(await response.json()).toMatchObject({ code: 409, error: "conflict" });
     expect(await offsetOf(url, alice.token)).toBe(0);
+  });
+
+  it("answers every protocol error as the JSON envelope with the security headers, and no cross-origin access", async () => {
+    const url = await createUpload(running.base, alice.token, canon.length);
+    const auth = { authorization: `Bearer ${alice.token}`, origin: "https://elsewhere.example" };
+    const answers = [
+      // No Tus-Resumable (tus writes "Tus-Resumable Required" as text).
+      [412, await fetch(`${running.base}${UPLOADS}`, { method: "POST", headers: { ...auth, "upload-length": "10" } })],
+      // A PATCH with the wrong content type ("Invalid content-type" as text).
+      [
+        400,
+        await fetch(url, {
+          method: "PATCH",
+          headers: tusHeaders(alice.token, { "upload-offset": "0", "content-type": "text/plain", ...auth }),
+          body: "abc",
+        }),
+      ],
+      // No length at all.
+      [400, await fetch(`${running.base}${UPLOADS}`, { method: "POST", headers: tusHeaders(alice.token, auth) })],
+      // A wrong offset.
+      [
+        409,
+        await fetch(url, {
+          method: "PATCH",
+          headers: tusHeaders(alice.token, {
+            "upload-offset": "5",
+            "content-type": "application/offset+octet-stream",
+            ...auth,
+          }),
+          body: "abc",
+        }),
+      ],
+    ] as const;
+    for (const [status, response] of answers) {
+      expect(response.status).toBe(status);
+      expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      expect(await response.json()).toMatchObject({ code: status, msg: expect.any(String), error: expect.any(String) });
+      expect(response.headers.get("content-security-policy")).toContain("default-src 'self'");
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(response.headers.get("access-control-allow-origin")).toBeNull();
+    }
   });
 
   it("refuses more than the maximum with 413: by Upload-Length, and by bytes sent", async () => {
@@ -242,7 +286,9 @@ describeEachDialect("tus uploads", (dialect) => {
     const rowsAfter = await db().kysely.selectFrom("blobs").select("key").execute();
     expect(rowsAfter).toHaveLength(rowsBefore.length);
     // Refused uploads leave no file in the upload area.
-    const leftovers = fs.readdirSync(running.config.uploads.directory).filter((name) => !name.endsWith(".json"));
+    const leftovers = fs
+      .readdirSync(running.config.uploads.directory)
+      .filter((name) => !name.endsWith(".json") && name !== ".moving");
     const configs = fs.readdirSync(running.config.uploads.directory).filter((name) => name.endsWith(".json"));
     expect(leftovers.length).toBe(configs.length);
   });
@@ -268,58 +314,19 @@ describeEachDialect("tus uploads", (dialect) => {
     expect((await fetch(url, { method: "HEAD", headers: tusHeaders(alice.token) })).status).toBe(404);
   });
 
-  it("keeps blob and row together: when the sink fails, the blob is deleted and the client told", async () => {
+  it("keeps blob and row together: when the story cannot be made, the blob is deleted and the client told", async () => {
     const keysBefore: string[] = [];
     for await (const key of buildBlobStore(running.config.storage).list("originals/")) keysBefore.push(key);
+    // A folder that does not exist: refused by the stories module after the bytes were stored.
     const error = await tusUpload(running.base, alice.token, canon, {
-      metadata: { filename: "x.jpg", fail: "1" },
+      metadata: { filename: "x.jpg", libraryId: "product", folderId: "00000000-0000-4000-8000-000000000000" },
     }).catch((caught: unknown) => caught);
-    expect(refusal(error).status).toBe(500);
+    expect(refusal(error).status).toBe(404);
+    expect(refusal(error).body.msg).toMatch(/folder/);
     const keysAfter: string[] = [];
     for await (const key of buildBlobStore(running.config.storage).list("originals/")) keysAfter.push(key);
     expect(keysAfter.sort()).toEqual(keysBefore.sort());
     const rows = await db().kysely.selectFrom("blobs").select("key").execute();
     expect(rows.map((row) => row.key).sort()).toEqual(keysBefore.sort());
-  });
-});
-
-describe("tus uploads into S3 (s3rver)", () => {
-  const db = useTestDb("sqlite");
-  const dataDir = temporaryDataDir();
-  const sink = new RecordingSink(db);
-  let s3: TestS3Server;
-  let running: RunningApp;
-  let carol: TestPrincipal;
-
-  beforeAll(async () => {
-    s3 = await startTestS3Server();
-    const { config } = s3;
-    running = await startApp(db(), dataDir, sink, {
-      DAMS_STORAGE: "s3",
-      S3_BUCKET: config.bucket,
-      S3_ENDPOINT: config.endpoint!,
-      S3_REGION: config.region,
-      S3_ACCESS_KEY_ID: config.credentials!.accessKeyId,
-      S3_SECRET_ACCESS_KEY: config.credentials!.secretAccessKey,
-      S3_FORCE_PATH_STYLE: "true",
-    });
-    carol = await createPrincipal(db(), { username: "carol", roleId: "contributor" });
-  });
-  afterAll(async () => {
-    await running.app.close();
-    await s3.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  it("resumes an interrupted upload and stores the exact bytes in the bucket, leaving nothing on the disk", async () => {
-    const url = await createUpload(running.base, carol.token, nokia.length, { filename: "to-s3.jpg" });
-    await interruptedPatch(url, carol.token, nokia, 0, 500_000);
-    const done = await tusUpload(running.base, carol.token, nokia, { uploadUrl: url });
-    const { blobKey, sha256: stored } = done.body.data.upload;
-    expect(stored).toBe(sha256(nokia));
-    expect(running.config.storage.kind).toBe("s3");
-    expect(sha256(await storedBytes(running, blobKey))).toBe(sha256(nokia));
-    expect(fs.readdirSync(running.config.uploads.directory)).toEqual([]);
-    expect(await new BlobsRepository(db()).find(blobKey)).toMatchObject({ size: nokia.length, kind: "photo" });
   });
 });

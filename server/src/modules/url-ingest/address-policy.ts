@@ -65,16 +65,81 @@ function ipv6Groups(address: string): number[] {
   return [...left, ...Array<number>(zeros).fill(0), ...right];
 }
 
-/** The IPv4 address an IPv6 one carries (mapped `::ffff:a.b.c.d`, compatible `::a.b.c.d`, NAT64 `64:ff9b::/96`), or null. */
-export function embeddedIPv4(address: string): string | null {
-  const groups = ipv6Groups(address);
-  const first5Zero = groups.slice(0, 5).every((group) => group === 0);
-  const mapped = first5Zero && groups[5] === 0xffff;
-  const compatible = first5Zero && groups[5] === 0 && (groups[6] !== 0 || groups[7]! > 1);
-  const nat64 = groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((group) => group === 0);
-  if (!mapped && !compatible && !nat64) return null;
-  const [high, low] = [groups[6]!, groups[7]!];
+/** Four bytes as a dotted IPv4 address. */
+function dotted(high: number, low: number): string {
   return `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
+}
+
+/**
+ * The IPv6 ranges that carry an IPv4 address, and where it sits in the
+ * eight groups. A connection to any of them may end at that IPv4 address
+ * (the kernel for mapped ones, a translator or relay for the others), so the
+ * IPv4 rules decide.
+ */
+const IPV4_CARRIERS: { name: string; matches(groups: number[]): boolean; ipv4(groups: number[]): string[] }[] = [
+  {
+    // ::ffff:a.b.c.d (RFC 4291) and the deprecated "compatible" ::a.b.c.d (not :: and ::1).
+    name: "mapped or compatible",
+    matches: (g) =>
+      g.slice(0, 5).every((group) => group === 0) && (g[5] === 0xffff || (g[5] === 0 && (g[6] !== 0 || g[7]! > 1))),
+    ipv4: (g) => [dotted(g[6]!, g[7]!)],
+  },
+  {
+    // ::ffff:0:a.b.c.d, IPv4-translated (RFC 2765, SIIT).
+    name: "translated",
+    matches: (g) => g.slice(0, 4).every((group) => group === 0) && g[4] === 0xffff && g[5] === 0,
+    ipv4: (g) => [dotted(g[6]!, g[7]!)],
+  },
+  {
+    // 64:ff9b::/96, the NAT64 well-known prefix (RFC 6052).
+    name: "NAT64",
+    matches: (g) => g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((group) => group === 0),
+    ipv4: (g) => [dotted(g[6]!, g[7]!)],
+  },
+  {
+    // 64:ff9b:1::/48, NAT64 local use (RFC 8215): the operator picks a prefix of /48, /56, /64 or /96
+    // inside it and the IPv4 address follows it (RFC 6052 §2.2: bits 64-71 zero, zeros after the address).
+    // Every reading with that shape counts; /96 always has it.
+    name: "NAT64 local use",
+    matches: (g) => g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1,
+    ipv4: (g) => {
+      const u = g[4]! >> 8;
+      const readings: [boolean, string][] = [
+        [
+          u === 0 && (g[5]! & 0xff) === 0 && g[6] === 0 && g[7] === 0,
+          dotted(g[3]!, ((g[4]! & 0xff) << 8) | (g[5]! >> 8)),
+        ],
+        [u === 0 && g[6] === 0 && g[7] === 0, dotted(((g[3]! & 0xff) << 8) | (g[4]! & 0xff), g[5]!)],
+        [
+          u === 0 && (g[6]! & 0xff) === 0 && g[7] === 0,
+          dotted(((g[4]! & 0xff) << 8) | (g[5]! >> 8), ((g[5]! & 0xff) << 8) | (g[6]! >> 8)),
+        ],
+        [true, dotted(g[6]!, g[7]!)],
+      ];
+      return readings.filter(([shaped]) => shaped).map(([, ipv4]) => ipv4);
+    },
+  },
+  {
+    // 2002:aabb:ccdd::/48, 6to4 (RFC 3056).
+    name: "6to4",
+    matches: (g) => g[0] === 0x2002,
+    ipv4: (g) => [dotted(g[1]!, g[2]!)],
+  },
+  {
+    // 2001:0:<server>:<flags>:<port>:<client, inverted> (RFC 4380): the Teredo server and the client.
+    name: "Teredo",
+    matches: (g) => g[0] === 0x2001 && g[1] === 0,
+    ipv4: (g) => [dotted(g[2]!, g[3]!), dotted(g[6]! ^ 0xffff, g[7]! ^ 0xffff)],
+  },
+];
+
+/**
+ * The IPv4 addresses an IPv6 one carries (mapped, compatible, translated,
+ * NAT64 and its local-use prefix, 6to4, Teredo), or an empty list.
+ */
+export function embeddedIPv4(address: string): string[] {
+  const groups = ipv6Groups(address);
+  return IPV4_CARRIERS.find((carrier) => carrier.matches(groups))?.ipv4(groups) ?? [];
 }
 
 function blockList(ranges: Range[], type: "ipv4" | "ipv6") {
@@ -116,10 +181,10 @@ export class AddressPolicy {
     const family = isIP(address);
     if (family === 0) return { reason: "not an IP address", range: "notIp" };
     if (family === 6) {
-      const v4 = embeddedIPv4(address);
-      if (v4 !== null) {
+      // Every IPv4 address it carries must pass; the IPv6 rules then judge the rest.
+      for (const v4 of embeddedIPv4(address)) {
         const inner = this.refusal(v4);
-        return inner === null ? null : { ...inner, reason: `${inner.reason} written as IPv6 (${v4})`, ipv4: v4 };
+        if (inner !== null) return { ...inner, reason: `${inner.reason} written as IPv6 (${v4})`, ipv4: v4 };
       }
     }
     const type = family === 4 ? "ipv4" : "ipv6";

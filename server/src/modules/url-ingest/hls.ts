@@ -1,8 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { FFMPEG_PREAMBLE, safeInput } from "../../media/ffmpeg-args.js";
-import { runTool } from "../../media/run-tool.js";
 import { FetchRefused } from "./address-policy.js";
 import { type FetchProgress, formatBytes, parseFetchUrl, type SafeFetcher } from "./safe-fetcher.js";
 
@@ -240,31 +238,4 @@ export async function fetchHlsStream(options: {
     onProgress({ bytes, total: null, segmentsDone: index + 1, segmentsTotal: parts.length });
   }
   return { file: joined, bytes, segments: parts.length, playlistUrl };
-}
-
-/**
- * One MP4 of the joined segments: ffmpeg copies the streams (no re-encoding)
- * from a local file, with the protocol and demuxer allow-lists of every other
- * ffmpeg run (no playlist demuxer, no network).
- */
-export async function remuxToMp4(input: string, out: string, signal: AbortSignal, timeoutMs: number): Promise<void> {
-  await runTool(
-    "ffmpeg",
-    [
-      ...FFMPEG_PREAMBLE,
-      ...safeInput(input),
-      "-map",
-      "0:v?",
-      "-map",
-      "0:a?",
-      "-c",
-      "copy",
-      "-movflags",
-      "+faststart",
-      "-f",
-      "mp4",
-      `file:${path.resolve(out)}`,
-    ],
-    { timeoutMs, signal, memoryBytes: 2 * 1024 ** 3 },
-  );
 }

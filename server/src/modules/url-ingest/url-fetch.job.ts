@@ -1,23 +1,15 @@
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { pipeline } from "node:stream/promises";
-import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema.js";
 import { AppError } from "../../http/errors.js";
-import { RefusedFileType, type SniffedType, sniffFile } from "../../media/sniff.js";
-import { newOriginalKey } from "../blobs/blob-keys.js";
-import type { BlobStore } from "../blobs/blob-store.js";
-import type { BlobRow } from "../blobs/blobs.repository.js";
-import { JobAbortedError, type JobDefinition, PermanentJobError } from "../jobs/job-types.js";
-import type { StoriesService } from "../stories/stories.service.js";
+import type { MediaTools } from "../../media/index.js";
+import { type MediaKind, RefusedFileType, type SniffedType } from "../../media/sniff.js";
+import { type IngestService, IngestTypeMismatch } from "../ingest/ingest.service.js";
+import { JobAbortedError, type JobHandler, jobFailed, jobSkipped, jobSucceeded } from "../jobs/job-types.js";
 import { FetchRefused } from "./address-policy.js";
-import { fetchHlsStream, type HlsProgress, isHlsPlaylist, remuxToMp4 } from "./hls.js";
+import { fetchHlsStream, type HlsProgress, isHlsPlaylist } from "./hls.js";
 import type { FetchedFile, FetchProgress, SafeFetcher } from "./safe-fetcher.js";
 import type { UrlIngestRepository } from "./url-ingest.repository.js";
-import type { UrlFetchPayload } from "./url-ingest.service.js";
 
-export const URL_FETCH_JOB = "url-ingest.fetch";
 const MAX_ATTEMPTS = 3;
 /** Progress rows are written at most this often while bytes stream. */
 const PROGRESS_EVERY_MS = 500;
@@ -25,19 +17,13 @@ const PROGRESS_EVERY_MS = 500;
 export interface UrlFetchJobDependencies {
   repository: UrlIngestRepository;
   fetcher: SafeFetcher;
-  blobs: BlobStore;
-  insertBlobRow: (row: BlobRow, transaction: Kysely<Database>) => Promise<void>;
-  /** Late: the stories service is built after the job is defined. */
-  stories: () => StoriesService;
+  /** Joins an HLS stream's segments into one MP4. */
+  media: Pick<MediaTools, "remuxToMp4">;
+  /** The fetched file becomes a draft story. */
+  ingest: Pick<IngestService, "ingestFile">;
   workDir: string;
   timeoutMs: number;
   hls: { maxSegments: number; timeoutMs: number };
-}
-
-async function sha256Of(file: string): Promise<string> {
-  const hash = createHash("sha256");
-  await pipeline(fs.createReadStream(file), hash);
-  return hash.digest("hex");
 }
 
 /** Why the job's signal aborted: a user's cancel, or the worker's own reasons (shutdown, lease lost, timeout). */
@@ -46,7 +32,7 @@ function abortCause(signal: AbortSignal): string | null {
   return signal.reason instanceof JobAbortedError ? signal.reason.abortCause : "aborted";
 }
 
-const KINDS = new Set(["photo", "video", "audio"]);
+const KINDS = new Set<string>(["photo", "video", "audio"]);
 
 /** The stored name: the URL's last path segment with the extension the content has. */
 function originalName(finalUrl: string, sniffed: SniffedType, suffix: string | null): string {
@@ -59,15 +45,17 @@ function originalName(finalUrl: string, sniffed: SniffedType, suffix: string | n
  * Fetches one URL of the download centre into a blob and a draft story.
  * Idempotent: a fetch that already has its story is not fetched again.
  */
-export function urlFetchJob(deps: UrlFetchJobDependencies): JobDefinition<UrlFetchPayload> {
+export function urlFetchJob(deps: UrlFetchJobDependencies): JobHandler<"url-ingest.fetch"> {
   return {
-    name: URL_FETCH_JOB,
+    name: "url-ingest.fetch",
     maxAttempts: MAX_ATTEMPTS,
     timeoutMs: deps.timeoutMs,
     async run({ fetchId }, { signal, progress, attempt }) {
       const row = await deps.repository.find(fetchId);
       // Done already (a run after a crash), or cancelled by its user before it ran.
-      if (!row || row.story_id || row.state === "cancelled") return;
+      if (!row) return jobSkipped(`fetch ${fetchId} is gone`);
+      if (row.story_id) return jobSkipped(`fetch ${fetchId} has its story already`);
+      if (row.state === "cancelled") return jobSkipped(`fetch ${fetchId} was cancelled`);
       await deps.repository.update(fetchId, {
         state: "running",
         error: null,
@@ -98,11 +86,10 @@ export function urlFetchJob(deps: UrlFetchJobDependencies): JobDefinition<UrlFet
           .then(() => (total ? progress(Math.min(99, Math.floor((bytes / total) * 100))) : undefined))
           .catch(() => undefined);
       };
-      let blobKey: string | undefined;
       // An HLS stream also ends at its own wall-clock limit.
       const deadline = AbortSignal.timeout(deps.hls.timeoutMs);
       try {
-        let fetched: FetchedFile = await deps.fetcher.fetchToFile(row.url, file, { signal, onProgress });
+        const fetched: FetchedFile = await deps.fetcher.fetchToFile(row.url, file, { signal, onProgress });
         await pending;
         await deps.repository.update(fetchId, {
           bytes_received: fetched.size,
@@ -111,6 +98,8 @@ export function urlFetchJob(deps: UrlFetchJobDependencies): JobDefinition<UrlFet
         });
         let storedFile = file;
         let nameUrl = fetched.finalUrl;
+        /** Known when the fetcher hashed the bytes it wrote; a remuxed stream is hashed by the ingest. */
+        let sha256: string | undefined = fetched.sha256;
         if (isHlsPlaylist(file, fetched.contentType)) {
           fs.mkdirSync(hlsDir, { recursive: true });
           const hlsSignal = AbortSignal.any([signal, deadline]);
@@ -133,21 +122,17 @@ export function urlFetchJob(deps: UrlFetchJobDependencies): JobDefinition<UrlFet
               segments_total: stream.segments,
             });
             storedFile = path.join(hlsDir, "joined.mp4");
-            await remuxToMp4(stream.file, storedFile, hlsSignal, deps.hls.timeoutMs).catch((error: Error) => {
-              if (hlsSignal.aborted) throw error;
-              throw new FetchRefused(
-                `Refused: the stream's segments could not be joined into one video (${error.message}).`,
-                "fetch.hls.remuxFailed",
-                { reason: error.message },
-              );
-            });
-            const size = fs.statSync(storedFile).size;
-            fetched = {
-              finalUrl: stream.playlistUrl,
-              size,
-              sha256: await sha256Of(storedFile),
-              contentType: "video/mp4",
-            };
+            await deps.media
+              .remuxToMp4(stream.file, storedFile, { signal: hlsSignal, timeoutMs: deps.hls.timeoutMs })
+              .catch((error: Error) => {
+                if (hlsSignal.aborted) throw error;
+                throw new FetchRefused(
+                  `Refused: the stream's segments could not be joined into one video (${error.message}).`,
+                  "fetch.hls.remuxFailed",
+                  { reason: error.message },
+                );
+              });
+            sha256 = undefined;
             nameUrl = stream.playlistUrl;
           } catch (error) {
             if (deadline.aborted && !signal.aborted) {
@@ -161,63 +146,40 @@ export function urlFetchJob(deps: UrlFetchJobDependencies): JobDefinition<UrlFet
             throw error;
           }
         }
-        const sniffed = await sniffFile(storedFile);
-        if (row.type && KINDS.has(row.type) && row.type !== sniffed.kind)
-          throw new FetchRefused(
-            `Refused: a ${row.type} was expected, but the file is ${sniffed.mime}.`,
-            "fetch.typeMismatch",
-            { expected: row.type, mime: sniffed.mime },
-          );
-        const name = originalName(nameUrl, sniffed, row.suffix);
-        blobKey = newOriginalKey();
-        await deps.blobs.putFile(blobKey, storedFile, { contentType: sniffed.mime });
-        const key = blobKey;
-        await deps.stories().createDraftFromUpload(
-          {
+        await deps.ingest
+          .ingestFile({
+            source: { file: storedFile, sha256 },
+            originalName: (content) => originalName(nameUrl, content, row.suffix),
+            declaredType: row.type && KINDS.has(row.type) ? (row.type as MediaKind) : undefined,
             userId: row.user_id,
             libraryId: row.library_id,
             folderId: row.folder_id,
-            type: sniffed.kind,
-            blobKey: key,
-            sha256: fetched.sha256,
-            size: fetched.size,
-            mime: sniffed.mime,
-            originalName: name,
-          },
-          {
-            enqueueProcessing: true,
             // The fetch is done exactly when its story exists: a job run again after a crash finds story_id and stops.
-            withinTransaction: async (trx, story) => {
-              await deps.insertBlobRow(
-                {
-                  key,
-                  sha256: fetched.sha256,
-                  size: fetched.size,
-                  mime: sniffed.mime,
-                  kind: sniffed.kind,
-                  original_name: name,
-                  created_by: row.user_id,
-                  created_at: new Date().toISOString(),
-                },
-                trx,
-              );
-              await deps.repository.update(
+            withinTransaction: (trx, story) =>
+              deps.repository.update(
                 fetchId,
                 { state: "done", story_id: story.id, error: null, error_code: null, error_params: null },
                 trx,
-              );
-            },
-          },
-        );
+              ),
+          })
+          .catch((error: unknown) => {
+            if (!(error instanceof IngestTypeMismatch)) throw error;
+            const { declared, content } = error;
+            throw new FetchRefused(
+              `Refused: a ${declared} was expected, but the file is ${content.mime}.`,
+              "fetch.typeMismatch",
+              { expected: declared, mime: content.mime },
+            );
+          });
         await progress(100);
+        return jobSucceeded;
       } catch (error) {
         await pending;
-        if (blobKey) await deps.blobs.delete(blobKey).catch(() => undefined);
         const cause = abortCause(signal);
         if (cause === "cancelled") {
-          // The user's cancel: the row says so; the worker records the job as cancelled.
+          // The user's cancel: the row says so; the worker records the job as cancelled (the signal's cause decides).
           await deps.repository.update(fetchId, { state: "cancelled", error: null, error_code: null, speed: 0 });
-          throw signal.reason;
+          return jobFailed("cancelled by its user", { retry: false });
         }
         // Refusals (address, type, size, access) will not change by trying again.
         const permanent =
@@ -232,7 +194,7 @@ export function urlFetchJob(deps: UrlFetchJobDependencies): JobDefinition<UrlFet
           error_params: coded?.msgCode ? JSON.stringify(coded.msgParams ?? {}) : null,
           speed: 0,
         });
-        throw permanent ? new PermanentJobError(reason) : error;
+        return jobFailed(reason, { retry: !permanent });
       } finally {
         fs.rmSync(file, { force: true });
         fs.rmSync(hlsDir, { recursive: true, force: true });

@@ -1,36 +1,30 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { UrlIngestConfig } from "../../config.js";
 import type { Db } from "../../db/database.js";
-import type { BlobStore } from "../blobs/blob-store.js";
-import { BlobsRepository } from "../blobs/blobs.repository.js";
+import type { MediaTools } from "../../media/index.js";
 import type { FoldersService } from "../folders/folders.service.js";
-import type { JobDefinition, JobEnqueuer } from "../jobs/job-types.js";
+import type { IngestService } from "../ingest/ingest.service.js";
+import type { JobEnqueuer, JobRegistrar } from "../jobs/job-types.js";
 import type { LibrariesService } from "../libraries/libraries.service.js";
-import type { StoriesService } from "../stories/stories.service.js";
 import { AddressPolicy } from "./address-policy.js";
 import { SafeFetcher } from "./safe-fetcher.js";
 import { urlFetchJob } from "./url-fetch.job.js";
 import { UrlIngestRepository } from "./url-ingest.repository.js";
 import { urlIngestRoutes } from "./url-ingest.routes.js";
-import { type UrlFetchPayload, UrlIngestService } from "./url-ingest.service.js";
+import { UrlIngestService } from "./url-ingest.service.js";
 
-export interface UrlIngestModule {
-  routes: FastifyPluginAsyncZod;
-  /** Register on the worker (app.ts). */
-  job: JobDefinition<UrlFetchPayload>;
-}
-
-/** Builds the download centre once (called by app.ts). */
+/** Builds the download centre once and registers its job, "url-ingest.fetch" (called by app.ts). */
 export function buildUrlIngest(deps: {
   config: UrlIngestConfig;
   db: Db;
-  blobs: BlobStore;
-  /** Enqueues the fetch and cancels it (the durable queue). */
-  jobs: JobEnqueuer & { cancel(jobId: string): Promise<unknown> };
-  stories: StoriesService;
+  media: MediaTools;
+  /** Enqueues the fetch and cancels it; the fetch's handler is registered here. */
+  jobs: JobEnqueuer & JobRegistrar & { cancel(jobId: string): Promise<unknown> };
+  /** A fetched file becomes a story through the ingest command. */
+  ingest: Pick<IngestService, "ingestFile">;
   libraries: LibrariesService;
   folders: FoldersService;
-}): UrlIngestModule {
+}): FastifyPluginAsyncZod {
   const repository = new UrlIngestRepository(deps.db);
   const fetcher = new SafeFetcher({
     policy: new AddressPolicy(deps.config.allowPrivate),
@@ -38,13 +32,11 @@ export function buildUrlIngest(deps: {
     connectTimeoutMs: deps.config.connectTimeoutMs,
     idleTimeoutMs: deps.config.idleTimeoutMs,
   });
-  const blobRows = new BlobsRepository(deps.db);
   const job = urlFetchJob({
     repository,
     fetcher,
-    blobs: deps.blobs,
-    insertBlobRow: (row, trx) => blobRows.insert(row, trx),
-    stories: () => deps.stories,
+    media: deps.media,
+    ingest: deps.ingest,
     workDir: deps.config.workDir,
     // The spec sets no timeout on the client's call; the job still has one, long enough for large videos.
     timeoutMs: 6 * 3600_000,
@@ -56,8 +48,8 @@ export function buildUrlIngest(deps: {
     folders: deps.folders,
     checkUrl: (url) => fetcher.checkUrl(url),
     jobs: deps.jobs,
-    fetchJob: job,
     transaction: (work) => deps.db.kysely.transaction().execute(work),
   });
-  return { routes: urlIngestRoutes(service), job };
+  deps.jobs.register(job);
+  return urlIngestRoutes(service);
 }

@@ -3,17 +3,13 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { AppError, Conflict, Invalid, type MessageParams, NotFound } from "../../http/errors.js";
 import type { LibraryUser } from "../access/library-access.js";
-import type { JobDefinition, JobEnqueuer } from "../jobs/job-types.js";
+import type { JobEnqueuer } from "../jobs/job-types.js";
 import type { LibraryRecord } from "../libraries/libraries.repository.js";
 import { FetchRefused } from "./address-policy.js";
 import type { UrlFetchRow, UrlIngestRepository } from "./url-ingest.repository.js";
 import type { FetchBody, UrlFetchView } from "./url-ingest.schema.js";
 
 export const DEFAULT_FETCH_LIBRARY = "material";
-
-export interface UrlFetchPayload {
-  fetchId: string;
-}
 
 export interface UrlIngestServiceDependencies {
   repository: UrlIngestRepository;
@@ -22,8 +18,8 @@ export interface UrlIngestServiceDependencies {
   folders: { require(libraryId: string, folderId: string): Promise<unknown> };
   /** Resolves and checks a URL's host, for an early refusal (the fetch checks every hop again). */
   checkUrl(url: string): Promise<URL>;
+  /** Enqueues "url-ingest.fetch" and cancels it. */
   jobs: JobEnqueuer & { cancel(jobId: string): Promise<unknown> };
-  fetchJob: JobDefinition<UrlFetchPayload>;
   transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
 }
 
@@ -99,7 +95,7 @@ export class UrlIngestService {
         trx,
       );
       const jobId = await this.deps.jobs.enqueue(
-        this.deps.fetchJob,
+        "url-ingest.fetch",
         { fetchId: id },
         { transaction: trx, dedupeKey: `url:${id}` },
       );
@@ -132,7 +128,7 @@ export class UrlIngestService {
     await this.deps.libraries.require(user, row.library_id, "write");
     await this.deps.transaction(async (trx) => {
       const jobId = await this.deps.jobs.enqueue(
-        this.deps.fetchJob,
+        "url-ingest.fetch",
         { fetchId: id },
         { transaction: trx, dedupeKey: `url:${id}` },
       );

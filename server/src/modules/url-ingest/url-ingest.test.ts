@@ -261,6 +261,16 @@ describeEachDialect("url ingest: the download centre and its SSRF rules", (diale
       "fetch.address.ipv6",
       { range: "metadata", ipv4: "169.254.169.254" },
     );
+    // Translated, NAT64 (well-known and local use), 6to4 and Teredo carry an IPv4 address too.
+    for (const [url, ipv4] of [
+      ["http://[::ffff:0:127.0.0.1]/", "127.0.0.1"],
+      ["http://[64:ff9b::a9fe:a9fe]/", "169.254.169.254"],
+      ["http://[64:ff9b:1:7f00:0:100::]/", "127.0.0.1"],
+      ["http://[2002:7f00:1::1]/", "127.0.0.1"],
+      ["http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/", "127.0.0.1"],
+    ] as const) {
+      await refusedOnStart(url, /written as IPv6/, "fetch.address.ipv6", { ipv4 });
+    }
     await refusedOnStart("http://2130706433/", /127\.0\.0\.1 is a loopback address/, "fetch.address", {
       range: "loopback",
     });

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/database.js";
 import type { NewUserRow, UserRow } from "../../db/schema.js";
+import { type RegistrationSettings, toRegistrationSettings } from "./registration.js";
 
 export interface UserRecord extends Omit<UserRow, "admin"> {
   admin: boolean;
@@ -7,6 +8,29 @@ export interface UserRecord extends Omit<UserRow, "admin"> {
 
 export class UsersRepository {
   constructor(private readonly db: Db) {}
+
+  /** The one row of registration_settings (migration 0029); without it nobody registers. */
+  async registrationSettings(): Promise<RegistrationSettings> {
+    const row = await this.db.kysely
+      .selectFrom("registration_settings")
+      .selectAll()
+      .where("id", "=", 1)
+      .executeTakeFirst();
+    if (!row) return { mode: "off", defaultRoleId: "viewer", updatedBy: null, updatedAt: new Date(0).toISOString() };
+    return toRegistrationSettings(row);
+  }
+
+  async saveRegistrationSettings(
+    settings: Pick<RegistrationSettings, "mode" | "defaultRoleId">,
+    by: string,
+    at: string,
+  ): Promise<void> {
+    await this.db.kysely
+      .updateTable("registration_settings")
+      .set({ mode: settings.mode, default_role_id: settings.defaultRoleId, updated_by: by, updated_at: at })
+      .where("id", "=", 1)
+      .execute();
+  }
 
   #toRecord(row: UserRow): UserRecord {
     return { ...row, admin: this.db.adapter.readBoolean(row.admin) };

@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { Conflict, Invalid, NotFound } from "../../http/errors.js";
+import { Conflict, Forbidden, Invalid, NotFound } from "../../http/errors.js";
 import { BUILT_IN_ROLES, DEFAULT_ROLE_ID } from "../access/permissions.js";
 import { hashPassword, verifyPassword } from "./password.js";
+import type { RegistrationSettings } from "./registration.js";
 import type { UserRecord, UsersRepository } from "./users.repository.js";
 
 export interface NewUser {
@@ -11,6 +12,8 @@ export interface NewUser {
   admin?: boolean;
   /** roles.id; administrators default to the administrator role, everyone else to contributor. */
   roleId?: string;
+  /** false: the account exists disabled (a registration awaiting approval). Default true. */
+  enabled?: boolean;
 }
 
 const USERNAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{1,63}$/;
@@ -52,6 +55,7 @@ export class UsersService {
       avatar_url: null,
       admin: input.admin ?? false,
       role_id: input.roleId ?? (input.admin ? BUILT_IN_ROLES.administrator : DEFAULT_ROLE_ID),
+      status: input.enabled === false ? 0 : 1,
       last_access_ip: null,
       last_access_time: null,
       created_at: now,
@@ -94,6 +98,49 @@ export class UsersService {
       created_at: now,
       updated_at: now,
     });
+  }
+
+  /** Self-registration as the administrator set it (docs/security.md, "Accounts"). */
+  registrationSettings(): Promise<RegistrationSettings> {
+    return this.users.registrationSettings();
+  }
+
+  async saveRegistrationSettings(
+    settings: Pick<RegistrationSettings, "mode" | "defaultRoleId">,
+    by: string,
+  ): Promise<RegistrationSettings> {
+    await this.users.saveRegistrationSettings(settings, by, this.clock().toISOString());
+    return this.users.registrationSettings();
+  }
+
+  /**
+   * A self-registration under the administrator's setting: refused when it is
+   * off; otherwise an account with the setting's role, disabled until an
+   * administrator enables it when approval is asked for.
+   */
+  async register(input: { username: string; name: string; password: string }): Promise<UserRecord> {
+    const { mode, defaultRoleId } = await this.users.registrationSettings();
+    if (mode === "off") {
+      throw new Forbidden("registration is closed: ask an administrator for an account", "registration_closed");
+    }
+    return this.createUser({ ...input, roleId: defaultRoleId, enabled: mode === "open" });
+  }
+
+  /** The account behind an id while it is enabled (an ingest call, a job acting for its user). */
+  async enabledUser(
+    id: string,
+  ): Promise<{ id: string; username: string; admin: boolean; roleId: string | null } | undefined> {
+    const user = await this.users.findById(id);
+    if (user?.status !== 1) return undefined;
+    return { id: user.id, username: user.username, admin: user.admin, roleId: user.role_id };
+  }
+
+  /** The enabled account of this user name (a colleague named in a share). */
+  async enabledUserByName(
+    username: string,
+  ): Promise<{ id: string; username: string; admin: boolean; roleId: string | null } | undefined> {
+    const user = await this.users.findByUsername(username);
+    return user ? this.enabledUser(user.id) : undefined;
   }
 
   async setPassword(username: string, password: string): Promise<void> {

@@ -1,10 +1,12 @@
 import { PictureOutlined, UploadOutlined } from "@ant-design/icons";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Modal, Segmented, Space, Upload } from "antd";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useCanWrite } from "../../api/libraries";
 import { saveCover } from "../../api/media";
-import { fetchLibraries, fileOf, type Story } from "../../api/stories";
+import { type Story, storyKeys } from "../../api/stories";
+import { fileOf } from "../../api/story-detail";
 import { useFeedback } from "../feedback";
 import { CoverCropper, type CroppedCover } from ".";
 import { COVER_RATIO_TEXT } from "./geometry";
@@ -43,7 +45,7 @@ export function CoverCropperModal({ story, open, onClose }: { story: Story; open
     onSuccess: async () => {
       message.success(t("cover.saved"));
       onClose();
-      await queryClient.invalidateQueries({ queryKey: ["stories"] });
+      await queryClient.invalidateQueries({ queryKey: storyKeys.all });
     },
   });
   const [frame, setFrame] = useState<string | null>(null);
@@ -156,9 +158,8 @@ function FramePicker({ story, onPick }: { story: Story; onPick: (dataUrl: string
 export function CoverAction({ story }: { story: Story }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
-  const libraries = useQuery({ queryKey: ["libraries"], queryFn: fetchLibraries, staleTime: 60_000 });
-  const level = libraries.data?.find((library) => library.id === story.libraryId)?.level;
-  if (!takesCover(story) || !level || level === "read") return null;
+  const writable = useCanWrite(story.libraryId);
+  if (!takesCover(story) || !writable) return null;
   return (
     <>
       <Button icon={<PictureOutlined />} onClick={() => setOpen(true)} data-testid="cover-action">

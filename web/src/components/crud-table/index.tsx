@@ -4,10 +4,11 @@ import { Button, Popconfirm } from "antd";
 import { type ReactNode, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError, localizedMessage } from "../../api/http";
+import type { ListQuery, Page } from "../../api/paging";
 import { Access } from "../../auth/access-component";
 import { useFeedback } from "../feedback";
 import { type MergeChoice, MergeDialog } from "./merge-dialog";
-import { DEFAULT_PAGE_SIZE, type ListQuery, type Page, rangeParams, toListQuery, toTableResult } from "./paging";
+import { DEFAULT_PAGE_SIZE, rangeParams, toListQuery, toTableResult } from "./paging";
 
 /** Spec section 9: the add/edit modal is 600px wide. */
 export const EDIT_MODAL_WIDTH = 600;
@@ -24,10 +25,14 @@ export interface CrudTableProps<T extends Record<string, unknown>, V extends Rec
   formFields?: (record?: T) => ReactNode;
   /** The edit form's initial values for a record (the record itself when absent). */
   toFormValues?: (record: T) => Partial<V>;
+  /** The add form's initial values (a new entry's defaults). */
+  newValues?: Partial<V>;
   /** Spec section 6: the 'permissionId.action' checks of the add, edit and delete buttons. */
   access?: { add?: string; edit?: string; delete?: string };
   /** A delete refused because stories use the entry offers to merge it into another of the same kind. */
   merge?: MergeChoice<T>;
+  /** More buttons in the toolbar, before "add". */
+  toolbarExtra?: ReactNode[];
   /** More buttons in a row's action column; `reload` refreshes the list. */
   rowActions?: (record: T, reload: () => Promise<void>) => ReactNode[];
 }
@@ -72,6 +77,8 @@ export function CrudTable<T extends Record<string, unknown>, V extends Record<st
     title: t("crud.actions"),
     valueType: "option",
     key: "crud-actions",
+    // Always in view (the rows scroll beneath it on a phone), never clipped by the columns before it.
+    fixed: "right",
     render: (_, record) => [
       props.update
         ? guarded(
@@ -124,6 +131,7 @@ export function CrudTable<T extends Record<string, unknown>, V extends Record<st
         actionRef={actionRef}
         headerTitle={props.headerTitle}
         columns={columns}
+        scroll={{ x: "max-content" }}
         search={false}
         options={{ search: { placeholder: t("crud.keyword") }, reload: true, density: false, setting: false }}
         pagination={{
@@ -133,8 +141,9 @@ export function CrudTable<T extends Record<string, unknown>, V extends Record<st
           showTotal: (total, range) => t("crud.range", rangeParams(range, total)),
         }}
         request={async (params) => toTableResult(await props.list(toListQuery(params)))}
-        toolBarRender={() =>
-          props.create
+        toolBarRender={() => [
+          ...(props.toolbarExtra ?? []),
+          ...(props.create
             ? [
                 guarded(
                   props.access?.add,
@@ -144,15 +153,17 @@ export function CrudTable<T extends Record<string, unknown>, V extends Record<st
                   </Button>,
                 ),
               ]
-            : []
-        }
+            : []),
+        ]}
       />
       <ModalForm<V>
         key={editing?.record ? String(editing.record[props.rowKey]) : "new"}
         title={editing?.record ? t("crud.edit") : t("crud.add")}
         width={EDIT_MODAL_WIDTH}
         open={editing !== null}
-        initialValues={editing?.record && (props.toFormValues ? props.toFormValues(editing.record) : editing.record)}
+        initialValues={
+          editing?.record ? (props.toFormValues ? props.toFormValues(editing.record) : editing.record) : props.newValues
+        }
         modalProps={{ destroyOnHidden: true, onCancel: () => setEditing(null) }}
         onFinish={async (values) => {
           try {

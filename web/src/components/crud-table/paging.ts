@@ -1,24 +1,10 @@
 /**
  * Translation between ProTable's paging (1-based `current`, `pageSize`) and the
- * API's list query (spec section 7 / DESIGN.md section 3: `keyword`, zero-based
- * `page`, `size` default 10) and page result (`content`, `totalElements`).
+ * API's list query and page (api/paging.ts; `size` default 10).
  */
+import type { ListQuery, Page } from "../../api/paging";
 
 export const DEFAULT_PAGE_SIZE = 10;
-
-export interface ListQuery {
-  keyword?: string;
-  page: number;
-  size: number;
-  name?: string;
-}
-
-export interface Page<T> {
-  content: T[];
-  totalElements: number;
-  size?: number;
-  number?: number;
-}
 
 export interface TableParams {
   current?: number;

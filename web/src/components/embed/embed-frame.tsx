@@ -3,10 +3,12 @@ import { useQuery } from "@tanstack/react-query";
 import { Button, Result, Space } from "antd";
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { embedKeys, fetchEmbedConfig } from "../../api/embed";
 import { hasSession } from "../../api/session";
 import { PageLoading } from "../page-loading";
 import {
   EMBED_MESSAGES,
+  type EmbedPageName,
   type EmbedTarget,
   embedTarget,
   isPing,
@@ -15,18 +17,7 @@ import {
   postToOpener,
 } from "./protocol";
 
-export type EmbedPage = "ismpsource" | "ismpupload";
-
-interface EmbedConfig {
-  origins: string[];
-}
-
-/** The allow-list, public (the page may have no session yet). */
-async function fetchEmbedConfig(): Promise<EmbedConfig> {
-  const response = await fetch("/dams/api/v1/embed/config", { headers: { accept: "application/json" } });
-  if (!response.ok) throw new Error(`embed config: ${response.status}`);
-  return ((await response.json()) as { data: EmbedConfig }).data;
-}
+export type EmbedPage = EmbedPageName;
 
 export interface Embed {
   target: EmbedTarget & { ok: true };
@@ -39,16 +30,31 @@ export interface Embed {
  * a separate window otherwise), announces the page to the opener and answers
  * its pings. `children` get the way to post to the opener.
  */
-export function EmbedFrame({ page, children }: { page: EmbedPage; children: (embed: Embed) => ReactNode }) {
+export function EmbedFrame({
+  page,
+  allowSelf = false,
+  children,
+}: {
+  page: EmbedPage;
+  /** Our own pages may open it too (the video edit dialog frames the video editor). */
+  allowSelf?: boolean;
+  children: (embed: Embed) => ReactNode;
+}) {
   const { t } = useTranslation();
   const config = useQuery({
-    queryKey: ["embed-config"],
+    queryKey: embedKeys.config(),
     queryFn: fetchEmbedConfig,
     staleTime: Number.POSITIVE_INFINITY,
   });
   const target = useMemo(
-    () => (config.data ? embedTarget(window.location.search, config.data.origins) : null),
-    [config.data],
+    () =>
+      config.data
+        ? embedTarget(
+            window.location.search,
+            allowSelf ? [...config.data.origins, window.location.origin] : config.data.origins,
+          )
+        : null,
+    [config.data, allowSelf],
   );
   const opener = useMemo(() => openerOf(window), []);
   const signedIn = useSignedIn();

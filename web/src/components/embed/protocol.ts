@@ -16,9 +16,22 @@ export const EMBED_MESSAGES = {
   selection: "dams:selection",
   /** ismpupload: the stories the user uploaded and committed. */
   uploaded: "dams:uploaded",
+  /** ismpnetdisk: the files the user chose from their network disk. */
+  diskSelection: "dams:disk-selection",
   /** The user closed the page without a choice. */
   cancel: "dams:cancel",
+  /** ismpVideosEdit, opener → page: the edit command (render the edit and answer with its video). */
+  videoEdit: "dams:video-edit",
+  /** ismpVideosEdit: the render's progress, 0–100. */
+  videoProgress: "dams:video-progress",
+  /** ismpVideosEdit: the render is done; `videoUrl` names it (create-from-URL takes it). */
+  videoRendered: "dams:video-rendered",
+  /** ismpVideosEdit: the edit could not be rendered; `message` says why. */
+  videoError: "dams:video-error",
 } as const;
+
+/** The pages that talk to their opener. */
+export type EmbedPageName = "ismpsource" | "ismpupload" | "ismpVideosEdit" | "ismpnetdisk";
 
 /** A story as the opener receives it: ids, what it is, and where its files are (API URLs; a bearer token reads them). */
 export interface EmbeddedStory {
@@ -35,11 +48,24 @@ export interface EmbeddedStory {
   downloadUrl: string;
 }
 
+/** A file of the user's network disk; `contentUrl` answers the user's bearer token (GET, docs/disk.md). */
+export interface EmbeddedDiskFile {
+  id: string;
+  name: string;
+  size: number;
+  mime: string | null;
+  contentUrl: string;
+}
+
 export type OutgoingMessage =
-  | { type: typeof EMBED_MESSAGES.ready; page: "ismpsource" | "ismpupload" }
+  | { type: typeof EMBED_MESSAGES.ready; page: EmbedPageName }
+  | { type: typeof EMBED_MESSAGES.diskSelection; files: EmbeddedDiskFile[] }
   | { type: typeof EMBED_MESSAGES.selection; stories: EmbeddedStory[] }
   | { type: typeof EMBED_MESSAGES.uploaded; stories: EmbeddedStory[] }
-  | { type: typeof EMBED_MESSAGES.cancel };
+  | { type: typeof EMBED_MESSAGES.cancel }
+  | { type: typeof EMBED_MESSAGES.videoProgress; progress: number }
+  | { type: typeof EMBED_MESSAGES.videoRendered; videoUrl: string; title: string; durationSeconds: number | null }
+  | { type: typeof EMBED_MESSAGES.videoError; message: string };
 
 export type EmbedTarget =
   | { ok: true; origin: string }
@@ -101,6 +127,16 @@ export function isPing(
 ) {
   const data = event.data as { type?: unknown } | null;
   return isFromOpener(event, target, opener) && typeof data === "object" && data?.type === EMBED_MESSAGES.ping;
+}
+
+/** The opener's edit command to the video editor, accepted only from the opener. */
+export function isVideoEditCommand(
+  event: Pick<MessageEvent, "origin" | "source" | "data">,
+  target: EmbedTarget,
+  opener: MessageEventSource | null,
+) {
+  const data = event.data as { type?: unknown } | null;
+  return isFromOpener(event, target, opener) && typeof data === "object" && data?.type === EMBED_MESSAGES.videoEdit;
 }
 
 /** A story of the API as the opener receives it, with absolute URLs on `pageOrigin` (ours). */

@@ -54,8 +54,10 @@ export const CropBox = forwardRef<CropBoxHandle, { url: string; aspectRatio: num
   }));
 
   return (
-    <div style={{ width: "100%", height: "100%" }} data-testid="crop-box">
-      <img ref={image} src={url} alt={alt} style={{ display: "block", maxWidth: "100%" }} />
+    // The cropper takes its container's size: the image is held inside it (a tall image at its natural size made
+    // the container, and so the crop area, larger than the canvas, with scrollbars — issue 15).
+    <div style={{ width: "100%", height: "100%", overflow: "hidden" }} data-testid="crop-box">
+      <img ref={image} src={url} alt={alt} style={{ display: "block", maxWidth: "100%", maxHeight: "100%" }} />
     </div>
   );
 });

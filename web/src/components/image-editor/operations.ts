@@ -120,19 +120,6 @@ export function rotatedSize(width: number, height: number, degrees: number): { w
   return { width: Math.round(width * cos + height * sin), height: Math.round(width * sin + height * cos) };
 }
 
-export function outputSize(operation: Operation, width: number, height: number): { width: number; height: number } {
-  switch (operation.kind) {
-    case "crop":
-    case "resize":
-      return { width: operation.width, height: operation.height };
-    case "rotate":
-      return rotatedSize(width, height, operation.degrees);
-    case "colour":
-    case "watermark":
-      return { width, height };
-  }
-}
-
 // ---------------------------------------------------------------- watermark placement
 
 /** Distance of a corner watermark from the edges: 2 % of the shorter side. */

@@ -23,7 +23,3 @@ export async function saveAsNewVersion(ref: StoryRef, image: Blob): Promise<Stor
     }),
   );
 }
-
-/** The original file of a story's current version, as the editor's source (fetched with the bearer token). */
-export const storyOriginalUrl = (ref: StoryRef): string =>
-  `/dams/api/v1/stories/download/${encodeURIComponent(ref.libraryId)}/${encodeURIComponent(ref.storyId)}`;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Operation } from "./operations";
+import { initialColour, initialRotate, initialWatermark } from "./params";
+import { initialResize, LARGE_LIMITS, SMALL_LIMITS } from "./rules";
 import {
   canRedo,
   canReset,
@@ -190,5 +192,138 @@ describe("image editing session (spec section 4)", () => {
       edited: false,
       editable: false,
     });
+  });
+});
+
+describe("each mode's unconfirmed parameters (spec section 4)", () => {
+  const big = { ...entry("blob:big"), width: 8000, height: 4000 };
+  const turned = { slider: 30, turns: 90, flipH: true, flipV: false };
+  const darker = { brightness: -20, contrast: 5, sharpen: 0 };
+
+  it("entering a mode starts every mode's parameters afresh, the resize at the current image's size", () => {
+    const changed = run(
+      [
+        { type: "enterMode", mode: MODES.rotate },
+        { type: "rotate", rotate: turned },
+        { type: "aspect", aspect: "16:9" },
+        { type: "watermark", watermark: { ...initialWatermark, text: "新华社" } },
+        { type: "resize", resize: { width: 50, height: 25, percent: 50, locked: true } },
+      ],
+      ready,
+    );
+    expect(changed.params).toMatchObject({ rotate: turned, aspect: "16:9", resize: { width: 50, percent: 50 } });
+    expect(run([{ type: "enterMode", mode: MODES.colour }], changed).params).toEqual({
+      aspect: "free",
+      rotate: initialRotate,
+      colour: initialColour,
+      watermark: initialWatermark,
+      resize: { width: 100, height: 50, percent: 100, locked: true },
+    });
+  });
+
+  it("a rotate or colour change is a change in progress that locks undo and redo; the others are not", () => {
+    const edited = run([{ type: "confirm", image: first }], ready);
+    const rotating = run(
+      [
+        { type: "enterMode", mode: MODES.rotate },
+        { type: "rotate", rotate: turned },
+      ],
+      edited,
+    );
+    expect(rotating).toMatchObject({ inProgress: true, params: { rotate: turned } });
+    expect(canUndo(rotating)).toBe(false);
+    const colouring = run(
+      [
+        { type: "enterMode", mode: MODES.colour },
+        { type: "colour", colour: darker },
+      ],
+      edited,
+    );
+    expect(canUndo(colouring)).toBe(false);
+    const marking = run(
+      [
+        { type: "enterMode", mode: MODES.watermark },
+        { type: "watermark", watermark: { ...initialWatermark, opacity: 50 } },
+      ],
+      edited,
+    );
+    expect(canUndo(marking)).toBe(true);
+    const cropping = run(
+      [
+        { type: "enterMode", mode: MODES.crop },
+        { type: "aspect", aspect: "1:1" },
+      ],
+      edited,
+    );
+    expect(canUndo(cropping)).toBe(true);
+  });
+
+  it("confirming starts the next rotation and colour change from neutral, and keeps the watermark", () => {
+    const mark = { ...initialWatermark, type: 2 as const, text: "新华社" };
+    const confirmed = run(
+      [
+        { type: "rotate", rotate: turned },
+        { type: "colour", colour: darker },
+        { type: "watermark", watermark: mark },
+        { type: "confirm", image: first },
+      ],
+      ready,
+    );
+    expect(confirmed.params).toMatchObject({ rotate: initialRotate, colour: initialColour, watermark: mark });
+  });
+
+  it("the resize parameters follow the current image: loaded, confirmed, undone, redone, reset", () => {
+    const small = { ...entry("blob:small"), width: 40, height: 20 };
+    const resized = { ...entry("blob:resized", [crop]), width: 200, height: 100 };
+    const typed = { width: 7, height: 7, percent: 7, locked: false };
+    const at = (state: SessionState) => state.params.resize;
+    const loaded = run([{ type: "loaded", image: small }, { type: "editable" }]);
+    expect(at(loaded)).toEqual(initialResize(small, LARGE_LIMITS.maxResizeLength));
+    const confirmed = run(
+      [
+        { type: "resize", resize: typed },
+        { type: "confirm", image: resized },
+      ],
+      loaded,
+    );
+    expect(at(confirmed)).toEqual(initialResize(resized, LARGE_LIMITS.maxResizeLength));
+    const undone = run([{ type: "resize", resize: typed }, { type: "undo" }], confirmed);
+    expect(at(undone)).toMatchObject({ width: 40, height: 20, percent: 100 });
+    expect(at(run([{ type: "redo" }], undone))).toMatchObject({ width: 200, height: 100 });
+    expect(at(run([{ type: "resize", resize: typed }, { type: "reset" }], confirmed))).toMatchObject({ width: 40 });
+    // A view change keeps what was typed.
+    expect(
+      at(
+        run(
+          [
+            { type: "resize", resize: typed },
+            { type: "viewMode", viewMode: 2 },
+          ],
+          loaded,
+        ),
+      ),
+    ).toEqual(typed);
+  });
+
+  it("the platform's limits cap the resize: a 32-bit Windows browser starts an 8000 px image at 62 %", () => {
+    const loaded = run([{ type: "loaded", image: big }]);
+    expect(loaded.params.resize.percent).toBe(100);
+    const limited = run([{ type: "limits", limits: SMALL_LIMITS }], loaded);
+    expect(limited.limits).toBe(SMALL_LIMITS);
+    expect(limited.params.resize).toEqual({ width: 4960, height: 2480, percent: 62, locked: true });
+  });
+
+  it("loading another image keeps the mode, its parameters and the limits", () => {
+    const before = run(
+      [
+        { type: "limits", limits: SMALL_LIMITS },
+        { type: "enterMode", mode: MODES.crop },
+        { type: "aspect", aspect: "4:3" },
+      ],
+      ready,
+    );
+    const next = run([{ type: "load" }], before);
+    expect(next).toMatchObject({ mode: MODES.crop, limits: SMALL_LIMITS, loading: true, current: null });
+    expect(next.params.aspect).toBe("4:3");
   });
 });

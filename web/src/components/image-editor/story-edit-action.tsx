@@ -1,15 +1,17 @@
 import { EditOutlined } from "@ant-design/icons";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Button, Modal } from "antd";
-import { useState } from "react";
+import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { fetchLibraries, type Story } from "../../api/stories";
+import { useCanWrite } from "../../api/libraries";
+import { type Story, storyKeys } from "../../api/stories";
+import { fetchStoryOriginal } from "../../api/story-detail";
 import { useAccess } from "../../auth/access-component";
 import { EDITOR_MODAL_HEIGHT, EDITOR_MODAL_SIZE } from "../../config";
 import { useFeedback } from "../feedback";
 import { STORY_ACCESS } from "../story-actions";
 import { ImageEditor } from ".";
-import { saveAsNewVersion, storyOriginalUrl } from "./save-version";
+import { saveAsNewVersion } from "./save-version";
 
 /**
  * The story viewer's "edit" action for photos the user may write: the image
@@ -21,18 +23,18 @@ export function StoryImageEditAction({ story }: { story: Story }) {
   const allowed = useAccess();
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
-  const libraries = useQuery({ queryKey: ["libraries"], queryFn: fetchLibraries, staleTime: 60_000 });
+  const writable = useCanWrite(story.libraryId);
   const ref = { libraryId: story.libraryId, storyId: story.storyId };
+  const { libraryId, storyId } = ref;
+  const original = useCallback(() => fetchStoryOriginal({ libraryId, storyId }), [libraryId, storyId]);
   const save = useMutation({
     mutationFn: (image: Blob) => saveAsNewVersion(ref, image),
     onSuccess: async (saved) => {
       message.success(t("imageEditor.saved", { no: saved.versionNo }));
       setOpen(false);
-      await queryClient.invalidateQueries({ queryKey: ["stories"] });
+      await queryClient.invalidateQueries({ queryKey: storyKeys.all });
     },
   });
-  const library = libraries.data?.find((candidate) => candidate.id === story.libraryId);
-  const writable = library !== undefined && library.level !== "read";
   if (story.type !== "photo" || !allowed(STORY_ACCESS.edit) || !writable) return null;
   return (
     <>
@@ -51,7 +53,7 @@ export function StoryImageEditAction({ story }: { story: Story }) {
         onCancel={() => setOpen(false)}
       >
         <ImageEditor
-          source={storyOriginalUrl(ref)}
+          source={original}
           fileName={story.originalName ?? undefined}
           onSave={(image) => (image ? save.mutate(image) : setOpen(false))}
           onClose={() => setOpen(false)}

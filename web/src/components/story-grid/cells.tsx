@@ -1,5 +1,6 @@
 import { type CSSProperties, memo, useEffect, useRef, useState } from "react";
 import type { Story, StoryType } from "../../api/stories";
+import { startStoryDrag } from "../story-drag";
 import { cardImageUrl, StoryTypeIcon } from "../story-media";
 import { CAPTION_HEIGHT, CELL_HEIGHT, LIST_ROW_HEIGHT } from "./geometry";
 
@@ -116,6 +117,7 @@ function CellThumbnail({ story, palette, iconSize }: { story: Story; palette: Gr
           alt={story.title}
           loading="lazy"
           decoding="async"
+          draggable={false}
           onError={() => setFailed(src)}
           style={{ width: "100%", height: "100%", objectFit: "contain", display: "block" }}
         />
@@ -169,7 +171,14 @@ export const GridCell = memo(function GridCell({
   if (!story) return <Placeholder style={{ ...card(false, palette, width), padding: 8 }} palette={palette} />;
   const title = titleOf(story, labels);
   return (
-    <div style={card(selected, palette, width)} data-testid="story-card" data-story={storyKey(story)}>
+    // biome-ignore lint/a11y/noStaticElementInteractions: a card is dragged onto a folder to file it (the keyboard's way is the selection bar's 移动)
+    <div
+      style={card(selected, palette, width)}
+      data-testid="story-card"
+      data-story={storyKey(story)}
+      draggable
+      onDragStart={(event) => startStoryDrag(event, story)}
+    >
       <button
         type="button"
         onClick={() => onOpen(story)}
@@ -187,9 +196,15 @@ export const GridCell = memo(function GridCell({
         style={{ ...checkbox(palette), position: "absolute", top: 8, left: 8 }}
       />
       <div style={{ padding: "4px 8px" }}>
-        <span style={oneLine} title={story.title}>
+        <button
+          type="button"
+          onClick={() => onOpen(story)}
+          title={story.title}
+          data-testid="story-card-title"
+          style={{ ...unsetButton, ...oneLine, width: "100%" }}
+        >
           {title}
-        </span>
+        </button>
         <span style={{ ...oneLine, fontSize: 12, color: palette.secondary }}>
           <StoryTypeIcon type={story.type} style={{ verticalAlign: "-2px" }} /> {labels.types[story.type]}
           {story.status === "draft" ? (
@@ -220,9 +235,12 @@ export const ListRow = memo(function ListRow({ story, index, selected, onToggle,
     );
   const title = titleOf(story, labels);
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: a row is dragged onto a folder to file it (the keyboard's way is the selection bar's 移动)
     <div
       data-testid="story-card"
       data-story={storyKey(story)}
+      draggable
+      onDragStart={(event) => startStoryDrag(event, story)}
       style={{
         flex: 1,
         minWidth: 0,

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { Facets, PageOf, Story } from "../../api/stories";
+import type { PageOf } from "../../api/paging";
+import type { Facets, Story } from "../../api/stories";
 import { pagesFor } from "./scroll-mapping";
 
 export const GRID_PAGE_SIZE = 100;

@@ -6,48 +6,39 @@ import {
   StarFilled,
   StarOutlined,
 } from "@ant-design/icons";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import {
-  Alert,
-  Button,
-  Drawer,
-  Dropdown,
-  Modal,
-  Popconfirm,
-  Result,
-  Skeleton,
-  Space,
-  Tabs,
-  Tag,
-  Typography,
-} from "antd";
-import dayjs from "dayjs";
+import { partialMatchKey, useMutation, useQueryClient } from "@tanstack/react-query";
+import { Alert, Button, Drawer, Dropdown, Popconfirm, Result, Skeleton, Space, Tabs, Tag } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../api/http";
+import { savePresetRenditions, useUsablePresets } from "../../api/presets";
+import { statisticsKeys } from "../../api/statistics";
 import {
   addFavorite,
   deleteStory,
-  downloadUrl,
-  fetchFavorites,
-  fetchStory,
-  publishStory,
   removeFavorite,
   type Story,
   type StoryRef,
-  type StoryVersion,
-  saveAttachment,
-  shareStory,
+  saveStories,
+  storyKeys,
 } from "../../api/stories";
+import { type StoryVersion, useIsFavorite, useStory } from "../../api/story-detail";
 import { Access } from "../../auth/access-component";
 import { CoverAction } from "../cover-cropper/cover-modal";
 import { useFeedback } from "../feedback";
 import { StoryImageEditAction } from "../image-editor/story-edit-action";
+import { LazyPart, lazyChunk } from "../lazy-part";
 import { STORY_ACCESS } from "../story-actions";
-import { StoryHistory, StoryRelations, StoryVersions } from "./story-history";
+import { StoryVideoEditAction } from "../video-editor/story-video-edit-action";
+import { StoryHistory, StoryVersions } from "./story-history";
 import { StoryMetadata } from "./story-metadata";
 import { StoryPlayer } from "./story-player";
 import { StoryProcessingProgress } from "./story-processing";
+import { StoryRelations } from "./story-relations";
+
+// The share dialog (a form, the list of my shares) loads when a share is asked for.
+const PublishDialog = lazyChunk("publish-dialog", () => import("./publish-dialog").then((m) => m.PublishDialog));
+const ShareDialog = lazyChunk("share-dialog", () => import("../share-dialog").then((m) => m.ShareDialog));
 
 /** While the media job runs, the story is asked for again this often. */
 const PROCESSING_POLL_MS = 2000;
@@ -66,15 +57,11 @@ export function StoryViewer({
   onOpen: (ref: StoryRef) => void;
 }) {
   const { t } = useTranslation();
-  const story = useQuery({
-    queryKey: ["stories", "one", target?.libraryId, target?.storyId],
-    queryFn: () => fetchStory(target!.libraryId, target!.storyId, { silentStatuses: [404] }),
-    enabled: target !== null,
+  const story = useStory(target, {
+    call: { silentStatuses: [404] },
     retry: false,
-    refetchInterval: (query) => {
-      const state = query.state.data?.processingState;
-      return state === "queued" || state === "running" ? PROCESSING_POLL_MS : false;
-    },
+    poll: (data) =>
+      data?.processingState === "queued" || data?.processingState === "running" ? PROCESSING_POLL_MS : false,
   });
   return (
     <Drawer
@@ -149,26 +136,16 @@ function StoryBody({ story, onOpen }: { story: Story; onOpen: (ref: StoryRef) =>
 function StoryToolbar({ story, onDeleted }: { story: Story; onDeleted: () => void }) {
   const { t } = useTranslation();
   const { message } = useFeedback();
-  const [modal, modalHolder] = Modal.useModal();
   const queryClient = useQueryClient();
   const ref = { libraryId: story.libraryId, storyId: story.storyId };
-  const favorite = useQuery({
-    queryKey: ["stories", "favorite", story.libraryId, story.storyId],
-    queryFn: () => fetchFavorites({ ...ref, page: 0, size: 1 }),
-  });
-  const isFavorite = (favorite.data?.totalElements ?? 0) > 0;
+  const favorite = useIsFavorite(ref);
+  const isFavorite = favorite.isFavorite;
+  const presets = useUsablePresets(story.type).data ?? [];
   const toggleFavorite = useMutation({
     mutationFn: () => (isFavorite ? removeFavorite(ref) : addFavorite({ ...ref, type: story.type })),
     onSuccess: () => {
       message.success(isFavorite ? t("stories.unfavorited") : t("stories.favorited"));
-      return queryClient.invalidateQueries({ queryKey: ["stories"] });
-    },
-  });
-  const publish = useMutation({
-    mutationFn: () => publishStory(ref),
-    onSuccess: () => {
-      message.success(t("stories.published"));
-      return queryClient.invalidateQueries({ queryKey: ["stories"] });
+      return queryClient.invalidateQueries({ queryKey: storyKeys.all });
     },
   });
   const remove = useMutation({
@@ -179,46 +156,53 @@ function StoryToolbar({ story, onDeleted }: { story: Story; onDeleted: () => voi
       // The deleted story's own queries would only answer 404 now, so they are neither fetched again nor
       // removed: removing a query the still-open viewer observes makes its next render fetch it anew (the
       // drawer closes after this render).
-      const ofThisStory = (query: { queryKey: readonly unknown[] }) => query.queryKey.includes(story.storyId);
-      await queryClient.cancelQueries({ queryKey: ["stories"], predicate: ofThisStory });
-      await queryClient.invalidateQueries({ queryKey: ["stories"], predicate: (query) => !ofThisStory(query) });
-      await queryClient.invalidateQueries({ queryKey: ["statistics"] });
-    },
-  });
-  const share = useMutation({
-    mutationFn: () => shareStory(ref),
-    onSuccess: (token) => {
-      const url = new URL(token.url, window.location.origin).toString();
-      modal.info({
-        title: t("stories.shareTitle"),
-        content: (
-          <>
-            <Typography.Paragraph
-              copyable={{ text: url, tooltips: [t("stories.copy"), t("stories.copied")] }}
-              style={{ wordBreak: "break-all" }}
-            >
-              {url}
-            </Typography.Paragraph>
-            <Typography.Text type="secondary">
-              {t("stories.shareExpires", { date: dayjs(token.expiresAt).format("YYYY-MM-DD HH:mm") })}
-            </Typography.Text>
-          </>
-        ),
+      const thisStory = storyKeys.detail(ref);
+      await queryClient.cancelQueries({ queryKey: thisStory });
+      await queryClient.invalidateQueries({
+        queryKey: storyKeys.all,
+        predicate: (query) => !partialMatchKey(query.queryKey, thisStory),
       });
+      await queryClient.invalidateQueries({ queryKey: statisticsKeys.all });
     },
   });
+  const [sharing, setSharing] = useState(false);
+  const [publishing, setPublishing] = useState(false);
   const renditions = [
     "original",
     ...story.files.map((file) => file.role).filter((role) => role !== "original" && role !== "strip-index"),
   ];
+  const presetPrefix = "preset:";
+  const downloadWithPreset = (presetId: string) => {
+    const hide = message.loading(t("presets.download.preparing"), 0);
+    savePresetRenditions(presetId, story.libraryId, [story.storyId], { fallbackName: story.originalName ?? "story" })
+      .catch(() => message.error(t("presets.download.failed")))
+      .finally(hide);
+  };
   const download = (rendition: string) =>
-    void saveAttachment(
-      downloadUrl(story.libraryId, [story.storyId], rendition === "original" ? {} : { rendition }),
-      story.originalName ?? "story",
-    ).catch(() => undefined);
+    rendition.startsWith(presetPrefix)
+      ? downloadWithPreset(rendition.slice(presetPrefix.length))
+      : void saveStories(
+          story.libraryId,
+          [story.storyId],
+          story.originalName ?? "story",
+          rendition === "original" ? {} : { rendition },
+        ).catch(() => undefined);
   return (
     <>
-      {modalHolder}
+      {publishing ? (
+        <LazyPart>
+          <PublishDialog libraryId={story.libraryId} storyId={story.storyId} onClose={() => setPublishing(false)} />
+        </LazyPart>
+      ) : null}
+      {sharing ? (
+        <LazyPart>
+          <ShareDialog
+            target={{ kind: "story", libraryId: story.libraryId, storyId: story.storyId }}
+            defaultTitle={story.title || story.originalName || ""}
+            onClose={() => setSharing(false)}
+          />
+        </LazyPart>
+      ) : null}
       <Space wrap>
         {story.status !== "draft" ? null : <Tag>{t("stories.status.draft")}</Tag>}
         <Button
@@ -234,10 +218,14 @@ function StoryToolbar({ story, onDeleted }: { story: Story; onDeleted: () => voi
             icon={<DownloadOutlined />}
             onClick={() => download("original")}
             menu={{
-              items: renditions.map((role) => ({
-                key: role,
-                label: t(`stories.rendition.${role}`, { defaultValue: role }),
-              })),
+              items: [
+                ...renditions.map((role) => ({
+                  key: role,
+                  label: t(`stories.rendition.${role}`, { defaultValue: role }),
+                })),
+                ...(presets.length > 0 ? [{ type: "divider" as const }] : []),
+                ...presets.map((preset) => ({ key: `${presetPrefix}${preset.id}`, label: preset.name })),
+              ],
               onClick: ({ key }) => download(key),
             }}
           >
@@ -248,23 +236,17 @@ function StoryToolbar({ story, onDeleted }: { story: Story; onDeleted: () => voi
           <CoverAction story={story} />
         </Access>
         <StoryImageEditAction story={story} />
+        <StoryVideoEditAction story={story} />
         <Access action={STORY_ACCESS.share}>
-          <Button icon={<ShareAltOutlined />} loading={share.isPending} onClick={() => share.mutate()}>
+          <Button icon={<ShareAltOutlined />} onClick={() => setSharing(true)} data-testid="story-share">
             {t("stories.share")}
           </Button>
         </Access>
         {story.status === "committed" ? (
           <Access action={STORY_ACCESS.publish}>
-            <Popconfirm
-              title={t("stories.publishConfirm")}
-              okText={t("crud.ok")}
-              cancelText={t("crud.cancel")}
-              onConfirm={() => publish.mutate()}
-            >
-              <Button icon={<SendOutlined />} loading={publish.isPending}>
-                {t("stories.publish")}
-              </Button>
-            </Popconfirm>
+            <Button icon={<SendOutlined />} onClick={() => setPublishing(true)} data-testid="story-publish">
+              {t("stories.publish")}
+            </Button>
           </Access>
         ) : null}
         <Access action={STORY_ACCESS.delete}>

@@ -1,6 +1,6 @@
 import { type RefObject, useRef, useState } from "react";
 import type { Story, StoryFile } from "../../api/stories";
-import { fetchMediaUrl } from "../../api/story-media";
+import { fetchMediaUrl } from "../../api/story-detail";
 
 /** A URL is renewed at most once in this interval, so a file that is really broken ends as an error. */
 const MIN_RENEWAL_INTERVAL_MS = 60_000;
@@ -29,7 +29,7 @@ export function useRenewableSource(
     lastRenewal.current = Date.now();
     const media = element.current;
     resumeAt.current = media ? { time: media.currentTime, playing: !media.paused } : null;
-    fetchMediaUrl(story.libraryId, story.storyId, { rendition: file.role, versionNo: file.versionNo }).then(
+    fetchMediaUrl(story, { rendition: file.role, versionNo: file.versionNo }).then(
       (fresh) => setSrc(fresh.url),
       () => setFailed(true),
     );

@@ -1,16 +1,9 @@
-import { useQuery } from "@tanstack/react-query";
 import { Alert, Button, Checkbox, Empty, List, Skeleton, Space, Tag, Timeline, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import {
-  downloadUrl,
-  fetchRelations,
-  fetchStoryActions,
-  fetchVersions,
-  type Story,
-  type StoryVersion,
-  saveAttachment,
-} from "../../api/stories";
+import { type Story, saveStories } from "../../api/stories";
+import type { StoryVersion } from "../../api/story-detail";
+import { useStoryActions, useStoryVersions } from "../../api/story-detail";
 import { Access } from "../../auth/access-component";
 import { STORY_ACCESS } from "../story-actions";
 import { formatSize } from "./format";
@@ -27,10 +20,7 @@ export function StoryVersions({
   onOpen: (version: StoryVersion | null) => void;
 }) {
   const { t, i18n } = useTranslation();
-  const versions = useQuery({
-    queryKey: ["stories", "versions", story.libraryId, story.storyId, story.versionNo],
-    queryFn: () => fetchVersions(story.libraryId, story.storyId),
-  });
+  const versions = useStoryVersions(story);
   // Version numbers ticked for comparison, the last two ticked kept.
   const [ticked, setTicked] = useState<number[]>([]);
   const [comparing, setComparing] = useState<[StoryVersion, StoryVersion] | null>(null);
@@ -90,10 +80,9 @@ export function StoryVersions({
                 <Button
                   size="small"
                   onClick={() =>
-                    void saveAttachment(
-                      downloadUrl(story.libraryId, [story.storyId], { versionNo: version.versionNo }),
-                      version.originalName ?? "story",
-                    ).catch(() => undefined)
+                    void saveStories(story.libraryId, [story.storyId], version.originalName ?? "story", {
+                      versionNo: version.versionNo,
+                    }).catch(() => undefined)
                   }
                 >
                   {t("stories.download")}
@@ -112,7 +101,7 @@ export function StoryVersions({
                 version.originalName,
                 version.size != null ? formatSize(version.size) : null,
                 new Date(version.createdAt).toLocaleString(i18n.language),
-                version.note,
+                version.note ? t(`stories.versionNote.${version.note}`, { defaultValue: version.note }) : null,
               ]
                 .filter(Boolean)
                 .join(" · ")}
@@ -124,41 +113,10 @@ export function StoryVersions({
   );
 }
 
-/** The story's relations, from both ends. */
-export function StoryRelations({ story, onOpen }: { story: Story; onOpen: (related: Story) => void }) {
-  const { t } = useTranslation();
-  const relations = useQuery({
-    queryKey: ["stories", "relations", story.libraryId, story.storyId],
-    queryFn: () => fetchRelations(story.libraryId, story.storyId),
-  });
-  if (relations.isLoading) return <Skeleton active />;
-  if (relations.isError) return <Alert type="error" message={t("stories.viewer.loadFailed")} />;
-  return (
-    <List
-      dataSource={relations.data ?? []}
-      locale={{ emptyText: <Empty description={t("stories.viewer.noRelations")} /> }}
-      renderItem={(relation) => (
-        <List.Item>
-          <Space>
-            <Tag>{t(`stories.relation.${relation.direction}`)}</Tag>
-            <Tag color="geekblue">{relation.type}</Tag>
-            <Typography.Link onClick={() => onOpen(relation.story)}>
-              {relation.story.title || relation.story.originalName || relation.story.storyId}
-            </Typography.Link>
-          </Space>
-        </List.Item>
-      )}
-    />
-  );
-}
-
 /** The story's action history (`/story-actions`), newest first. */
 export function StoryHistory({ story }: { story: Story }) {
   const { t, i18n } = useTranslation();
-  const actions = useQuery({
-    queryKey: ["stories", "actions", story.libraryId, story.storyId],
-    queryFn: () => fetchStoryActions(story.libraryId, story.storyId),
-  });
+  const actions = useStoryActions(story);
   if (actions.isLoading) return <Skeleton active />;
   if (actions.isError) return <Alert type="error" message={t("stories.viewer.loadFailed")} />;
   const items = actions.data?.content ?? [];

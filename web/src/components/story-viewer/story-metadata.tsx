@@ -1,9 +1,11 @@
-import { useQuery } from "@tanstack/react-query";
 import { Descriptions, Typography } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { formProperties, type StoryProperty } from "../../api/catalogue";
-import { fetchLibraries, type Story } from "../../api/stories";
+import type { StoryProperty } from "../../api/catalogue";
+import { useFormProperties } from "../../api/catalogue";
+import { libraryName as nameOf, useLibraries } from "../../api/libraries";
+import type { Story } from "../../api/stories";
+import { seededPropertyLabel } from "../../locales/seeded";
 import { formatDuration, formatSize, propertyText } from "./format";
 
 type Row = [labelKey: string, value: string | null | undefined];
@@ -11,15 +13,13 @@ type Row = [labelKey: string, value: string | null | undefined];
 /** The story's metadata in groups, each value copyable. */
 export function StoryMetadata({ story }: { story: Story }) {
   const { t, i18n } = useTranslation();
-  const libraries = useQuery({ queryKey: ["libraries"], queryFn: fetchLibraries, staleTime: 60_000 });
+  const libraries = useLibraries();
   // Custom properties show with their labels (and a code list's labels) where the catalogue defines them.
-  const definitions = useQuery({
-    queryKey: ["story-viewer", "properties", story.type, story.libraryId],
-    queryFn: () => formProperties({ storytype: story.type as StoryProperty["storyType"], libraryId: story.libraryId }),
+  const definitions = useFormProperties(story.type as StoryProperty["storyType"], story.libraryId, {
     enabled: story.type === "photo" || story.type === "video" || story.type === "audio",
     staleTime: 60_000,
   });
-  const libraryName = libraries.data?.find((library) => library.id === story.libraryId)?.name ?? story.libraryId;
+  const libraryName = nameOf(libraries.data, story.libraryId);
   const date = (value: string | null) => (value ? new Date(value).toLocaleString(i18n.language) : null);
   const join = (values: string[]) => (values.length > 0 ? values.join(", ") : null);
   const groups: [titleKey: string, rows: Row[]][] = [
@@ -93,7 +93,7 @@ export function StoryMetadata({ story }: { story: Story }) {
           {properties.map(([key, value]) => {
             const definition = definitions.data?.find((property) => property.name === key);
             return (
-              <Descriptions.Item key={key} label={definition?.label ?? key}>
+              <Descriptions.Item key={key} label={definition ? seededPropertyLabel(definition, t) : key}>
                 <Copyable value={propertyText(value, definition)} />
               </Descriptions.Item>
             );

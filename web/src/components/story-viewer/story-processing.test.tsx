@@ -5,14 +5,20 @@ import { createRoot, type Root } from "react-dom/client";
 import { I18nextProvider } from "react-i18next";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Story } from "../../api/stories";
-import type { StoryProcessing } from "../../api/story-media";
+import type { StoryProcessing } from "../../api/story-detail";
 import { createI18n } from "../../locales/both-languages";
 import { StoryProcessingProgress } from "./story-processing";
 
+// The server's answers to the processing route, through the real typed client.
 const answers: StoryProcessing[] = [];
-vi.mock("../../api/story-media", () => ({
-  fetchProcessing: vi.fn(async () => answers.shift() ?? answers.at(-1)),
-}));
+const asked: string[] = [];
+vi.stubGlobal("fetch", async (request: Request) => {
+  asked.push(new URL(request.url).pathname);
+  const data = answers.shift() ?? answers.at(-1);
+  return new Response(JSON.stringify({ code: 0, msg: "ok", data }), {
+    headers: { "content-type": "application/json" },
+  });
+});
 
 import { stubMatchMedia } from "../../test-support";
 
@@ -46,6 +52,7 @@ afterEach(() => {
   act(() => root.unmount());
   container.remove();
   answers.length = 0;
+  asked.length = 0;
 });
 
 async function render(element: React.ReactNode, client: QueryClient) {
@@ -79,6 +86,7 @@ describe("the viewer's processing progress", () => {
     expect(container.querySelector("[data-testid=processing-progress]")?.textContent).toContain("42%");
     expect(container.textContent).toContain("Attempt 2 of 3");
     expect(container.textContent).toContain("ffmpeg exited with code 1");
+    expect(asked[0]).toBe("/dams/api/v1/stories/product/s1/processing");
   });
 
   it("reloads the story when its job has ended", async () => {
@@ -87,7 +95,7 @@ describe("the viewer's processing progress", () => {
     const invalidate = vi.spyOn(client, "invalidateQueries");
     await render(<StoryProcessingProgress story={story("running")} />, client);
     await until(() => invalidate.mock.calls.length > 0);
-    expect(invalidate).toHaveBeenCalledWith({ queryKey: ["stories", "one", "product", "s1"] });
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ["stories", "detail", "product", "s1"], exact: true });
   });
 
   it("shows nothing for a story that is done", async () => {

@@ -1,9 +1,10 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { Alert, Progress, Space, Typography } from "antd";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import type { Story } from "../../api/stories";
-import { fetchProcessing, type StoryJob } from "../../api/story-media";
+import { type Story, storyKeys } from "../../api/stories";
+import type { StoryJob } from "../../api/story-detail";
+import { useStoryProcessing } from "../../api/story-detail";
 
 /** While the story is processed its jobs are asked for this often (job progress is written at most once a second). */
 const PROGRESS_POLL_MS = 1000;
@@ -19,17 +20,17 @@ const active = (state: Story["processingState"] | undefined) => state === "queue
 export function StoryProcessingProgress({ story }: { story: Story }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const processing = useQuery({
-    queryKey: ["stories", "processing", story.libraryId, story.storyId],
-    queryFn: () => fetchProcessing(story.libraryId, story.storyId),
-    enabled: active(story.processingState) || story.processingState === "failed",
-    refetchInterval: (query) => (active(query.state.data?.processingState) ? PROGRESS_POLL_MS : false),
-  });
+  const processing = useStoryProcessing(
+    story,
+    active(story.processingState) || story.processingState === "failed",
+    (data) => (active(data?.processingState) ? PROGRESS_POLL_MS : false),
+  );
   const latest = processing.data;
   // The job ended before the story's own poll noticed: reload the story, and with it its media.
   useEffect(() => {
     if (latest && active(story.processingState) && !active(latest.processingState)) {
-      void queryClient.invalidateQueries({ queryKey: ["stories", "one", story.libraryId, story.storyId] });
+      const ref = { libraryId: story.libraryId, storyId: story.storyId };
+      void queryClient.invalidateQueries({ queryKey: storyKeys.detail(ref), exact: true });
     }
   }, [latest, story.processingState, story.libraryId, story.storyId, queryClient]);
 

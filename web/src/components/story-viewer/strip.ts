@@ -1,4 +1,4 @@
-import type { StripIndex } from "../../api/stories";
+import type { StripIndex } from "../../api/story-detail";
 
 /** The strip frame to show for a time: the last frame taken at or before it (the first before any). */
 export function frameAt(strip: Pick<StripIndex, "frames">, seconds: number) {

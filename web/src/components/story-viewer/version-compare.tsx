@@ -1,9 +1,10 @@
-import { useQuery } from "@tanstack/react-query";
 import { Col, Empty, Modal, Row, Segmented, Slider, Space, Table, Tag, Typography } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { fetchStoryActions, type Story, type StoryVersion } from "../../api/stories";
+import type { Story } from "../../api/stories";
+import type { StoryVersion } from "../../api/story-detail";
+import { useStoryActions } from "../../api/story-detail";
 import { versionAuthors, versionDifferences, versionImage } from "./version-diff";
 
 const FRAME = { width: "100%", height: "min(50vh, 420px)", objectFit: "contain", background: "#000" } as const;
@@ -37,10 +38,7 @@ export function VersionCompare({
 function Comparison({ story, a, b }: { story: Story; a: StoryVersion; b: StoryVersion }) {
   const { t } = useTranslation();
   const [mode, setMode] = useState<"sideBySide" | "swipe">("sideBySide");
-  const actions = useQuery({
-    queryKey: ["stories", "actions", story.libraryId, story.storyId, "all"],
-    queryFn: () => fetchStoryActions(story.libraryId, story.storyId, 0, 500),
-  });
+  const actions = useStoryActions(story, 500);
   const rows = versionDifferences(a, b, versionAuthors(actions.data?.content ?? []), (iso) =>
     dayjs(iso).format("YYYY-MM-DD HH:mm:ss"),
   );

@@ -1,4 +1,5 @@
-import type { StoryAction, StoryFile, StoryVersion } from "../../api/stories";
+import type { StoryFile } from "../../api/stories";
+import type { StoryAction, StoryVersion } from "../../api/story-detail";
 import { formatSize } from "./format";
 
 export type VersionField =

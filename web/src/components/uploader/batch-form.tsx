@@ -1,18 +1,10 @@
-import { useQuery } from "@tanstack/react-query";
 import type { FormInstance } from "antd";
 import { DatePicker, Form, Input, InputNumber, Select, Switch } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import {
-  allCategories,
-  keywordHistory,
-  listAuthors,
-  listTags,
-  listThemes,
-  mostUsedKeywords,
-  sourceOptions,
-} from "../../api/catalogue";
+import type { CatalogueNameKind } from "../../api/catalogue";
+import { useCatalogueNames, useKeywordHistory, useMostUsedKeywords } from "../../api/catalogue";
 import type { PropertyField } from "./upload-logic";
 
 const PICKER_SIZE = 50;
@@ -21,16 +13,8 @@ const unique = (values: string[]) => [...new Set(values.filter(Boolean))].map((v
 /** Keywords: the user's history first, then the most used; new ones may be typed. */
 function KeywordSelect(props: { value?: string[]; onChange?: (value: string[]) => void; id?: string }) {
   const [search, setSearch] = useState("");
-  const history = useQuery({
-    queryKey: ["upload", "keyword-history"],
-    queryFn: () => keywordHistory({ page: 0, size: 20 }),
-    staleTime: 60_000,
-  });
-  const used = useQuery({
-    queryKey: ["upload", "keywords", search],
-    queryFn: () => mostUsedKeywords(search || undefined, PICKER_SIZE),
-    staleTime: 30_000,
-  });
+  const history = useKeywordHistory();
+  const used = useMostUsedKeywords(search, PICKER_SIZE);
   const options = unique([
     ...(search ? [] : (history.data?.content ?? []).map((entry) => entry.keyword)),
     ...(used.data ?? []).map((keyword) => keyword.name),
@@ -53,31 +37,11 @@ function CatalogueSelect(props: {
   onChange?: (value: string | string[]) => void;
   id?: string;
   multiple?: boolean;
-  kind: "authors" | "tags" | "themes" | "sources" | "categories";
+  kind: CatalogueNameKind;
 }) {
   const { kind, multiple, ...rest } = props;
   const [search, setSearch] = useState("");
-  const query = useQuery({
-    queryKey: ["upload", "picker", kind, search],
-    staleTime: 30_000,
-    queryFn: async (): Promise<string[]> => {
-      const list = { keyword: search || undefined, page: 0, size: PICKER_SIZE };
-      switch (kind) {
-        case "authors":
-          return (await listAuthors(list)).content.map((author) => author.name);
-        case "tags":
-          return (await listTags(list)).content.map((tag) => tag.name);
-        case "themes":
-          return (await listThemes(list)).content.map((theme) => theme.name);
-        case "sources":
-          return (await sourceOptions(search || undefined)).map((option) => option.label);
-        case "categories":
-          return (await allCategories())
-            .map((category) => category.name)
-            .filter((name) => !search || name.toLowerCase().includes(search.toLowerCase()));
-      }
-    },
-  });
+  const query = useCatalogueNames(kind, search, PICKER_SIZE);
   return (
     <Select
       {...rest}

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { StoryProperty } from "../../api/catalogue";
 import {
   ACCEPTED,
+  batchChanges,
+  commitRequests,
   defaultOf,
   encodeUploadMetadata,
   fieldsFromProperties,
@@ -112,6 +114,37 @@ describe("propertyValues", () => {
   });
 });
 
+describe("commitRequests", () => {
+  const fields = fieldsFromProperties([property({ name: "desk" }), property({ name: "shift", kind: "number" })]);
+  const row = (fileId: string, libraryId: string) => ({ fileId, libraryId, storyId: `story-${fileId}` });
+
+  it("commits each library's drafts once, with the batch's properties and each file's own over them", () => {
+    const own: Record<string, Record<string, unknown>> = { b: { desk: "体育", shift: "" }, c: { other: "x" } };
+    const requests = commitRequests(
+      [row("a", "product"), row("b", "material"), row("c", "product")],
+      fields,
+      { desk: "国内", shift: 2, unknown: "dropped" },
+      (fileId) => own[fileId] ?? {},
+    );
+    expect(requests).toEqual([
+      {
+        libraryId: "product",
+        storyIds: ["story-a", "story-c"],
+        extra: { metadata: { properties: { desk: "国内", shift: 2 } } },
+      },
+      {
+        libraryId: "material",
+        storyIds: ["story-b"],
+        extra: { metadata: { properties: { desk: "国内", shift: 2 } }, properties: { "story-b": { desk: "体育" } } },
+      },
+    ]);
+  });
+
+  it("commits nothing when every story is committed already", () => {
+    expect(commitRequests([], fields, { desk: "国内" }, () => ({}))).toEqual([]);
+  });
+});
+
 describe("parseUploadResult", () => {
   it("reads the story of the last PATCH answer", () => {
     const body = JSON.stringify({
@@ -177,5 +210,34 @@ describe("helpers", () => {
     expect(ACCEPTED.video).toContain(".mkv");
     expect(ACCEPTED.audio).toContain(".flac");
     expect(ACCEPTED.photo).not.toContain(".mp4");
+  });
+});
+
+describe("batch changes made after the upload", () => {
+  it("are what the form changed since the file was sent, cleared fields included", () => {
+    const sent = encodeUploadMetadata({ title: "台风", keywords: ["风"], source: "新华社" });
+    const now = encodeUploadMetadata({ title: "台风", caption: "山竹过境", keywords: ["风", "雨"] });
+    expect(batchChanges(sent, now)).toEqual({ caption: "山竹过境", keywords: ["风", "雨"], source: null });
+    expect(batchChanges(now, now)).toEqual({});
+  });
+
+  it("go with the commit, one request per library and set of changes", () => {
+    const rows = [
+      { fileId: "a", libraryId: "product", storyId: "sa" },
+      { fileId: "b", libraryId: "product", storyId: "sb" },
+      { fileId: "c", libraryId: "product", storyId: "sc" },
+    ];
+    const changes: Record<string, object> = { a: { caption: "新" }, b: { caption: "新" }, c: {} };
+    const requests = commitRequests(
+      rows,
+      [],
+      {},
+      () => ({}),
+      (fileId) => changes[fileId] ?? {},
+    );
+    expect(requests).toEqual([
+      { libraryId: "product", storyIds: ["sa", "sb"], extra: { metadata: { caption: "新", properties: {} } } },
+      { libraryId: "product", storyIds: ["sc"], extra: { metadata: { properties: {} } } },
+    ]);
   });
 });

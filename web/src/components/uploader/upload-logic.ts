@@ -4,12 +4,11 @@
  * from `/properties/list`, and how a story's processing state is shown.
  */
 import type { StoryProperty } from "../../api/catalogue";
-import type { Story } from "../../api/stories";
+import type { Story, UploadType } from "../../api/stories";
+import type { CommitBody } from "../../api/uploads";
 
-export type UploadType = "photo" | "video" | "audio";
+export type { UploadType };
 
-/** The tus endpoint (docs/storage.md). */
-export const TUS_ENDPOINT = "/dams/api/v1/uploads";
 /** Each PATCH carries at most this much: well inside DAMS_REQUEST_TIMEOUT_MS (120 s). */
 export const CHUNK_SIZE = 50 * 1024 * 1024;
 
@@ -144,6 +143,85 @@ export function propertyValues(
     }
   }
   return result;
+}
+
+/** Story metadata a commit may set (the batch form's fields). */
+export type BatchMetadata = Partial<
+  Record<"title" | "caption", string> &
+    Record<"source" | "theme" | "category", string | null> &
+    Record<(typeof METADATA_LIST_KEYS)[number], string[]>
+>;
+
+/**
+ * What the batch form changed after a file's upload began: the form's
+ * Upload-Metadata now against what the file was sent with (both as
+ * `encodeUploadMetadata` writes them). The server read the metadata at the
+ * upload; a change made in 应用于全部文件 later is applied by the commit
+ * (issue 15: it was silently dropped). A field cleared later is cleared.
+ */
+export function batchChanges(sent: Record<string, string | undefined>, now: Record<string, string>): BatchMetadata {
+  const changes: BatchMetadata = {};
+  for (const key of METADATA_TEXT_KEYS) {
+    const before = sent[key] ?? "";
+    const after = now[key] ?? "";
+    if (before === after) continue;
+    if (key === "title" || key === "caption") changes[key] = after;
+    else changes[key] = after === "" ? null : after;
+  }
+  for (const key of METADATA_LIST_KEYS) {
+    const before = sent[key] ?? "";
+    const after = now[key] ?? "";
+    if (before !== after) changes[key] = after === "" ? [] : (JSON.parse(after) as string[]);
+  }
+  return changes;
+}
+
+/** One commit request: the drafts of one library, the batch's properties and each file's own. */
+export interface CommitRequest {
+  libraryId: string;
+  storyIds: string[];
+  extra: Pick<CommitBody, "metadata" | "properties">;
+}
+
+/**
+ * The commits of the uploaded stories not yet committed, one per library
+ * (and per set of batch-form changes made after the files were sent, `changed`).
+ * Custom properties are not Upload-Metadata: each commit carries the batch's
+ * values and, by story, the values a file set for itself (its own form's raw
+ * values by file id), which win over the batch's on the server.
+ */
+export function commitRequests(
+  rows: readonly { fileId: string; libraryId: string; storyId: string }[],
+  fields: readonly PropertyField[],
+  batch: Record<string, unknown>,
+  own: (fileId: string) => Record<string, unknown>,
+  changed: (fileId: string) => BatchMetadata = () => ({}),
+): CommitRequest[] {
+  const properties = propertyValues(fields, batch);
+  // One request per library and per set of later batch changes (files sent at different moments differ).
+  const groups = new Map<string, { libraryId: string; metadata: BatchMetadata; rows: (typeof rows)[number][] }>();
+  for (const row of rows) {
+    const metadata = changed(row.fileId);
+    const key = JSON.stringify([row.libraryId, metadata]);
+    const group = groups.get(key) ?? { libraryId: row.libraryId, metadata, rows: [] };
+    group.rows.push(row);
+    groups.set(key, group);
+  }
+  return [...groups.values()].map(({ libraryId, metadata, rows: group }) => {
+    const perStory: Record<string, Record<string, unknown>> = {};
+    for (const row of group) {
+      const values = propertyValues(fields, own(row.fileId));
+      if (Object.keys(values).length > 0) perStory[row.storyId] = values;
+    }
+    return {
+      libraryId,
+      storyIds: group.map((row) => row.storyId),
+      extra: {
+        metadata: { ...metadata, properties },
+        ...(Object.keys(perStory).length > 0 ? { properties: perStory } : {}),
+      },
+    };
+  });
 }
 
 /** What the last PATCH of an upload answers (docs/storage.md). */

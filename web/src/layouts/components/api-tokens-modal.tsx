@@ -1,13 +1,12 @@
 import { CopyOutlined, KeyOutlined, PlusOutlined } from "@ant-design/icons";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Form, Input, InputNumber, Modal, Popconfirm, Space, Table, Tag, Typography } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { type ApiToken, createApiToken, listApiTokens, revokeApiToken } from "../../api/identity-admin";
+import { type ApiToken, createApiToken, identityKeys, revokeApiToken, useApiTokens } from "../../api/identity-admin";
 import { useFeedback } from "../../components/feedback";
 
-const TOKENS_QUERY = ["api-tokens"] as const;
 const when = (value: string | null) => (
   <span style={{ whiteSpace: "nowrap" }}>{value ? dayjs(value).format("YYYY-MM-DD HH:mm") : "—"}</span>
 );
@@ -56,7 +55,7 @@ export function ApiTokensModal({ open, onClose }: { open: boolean; onClose: () =
   const { t } = useTranslation();
   const { message } = useFeedback();
   const queryClient = useQueryClient();
-  const tokens = useQuery({ queryKey: TOKENS_QUERY, queryFn: listApiTokens, enabled: open });
+  const tokens = useApiTokens(open);
   const [form] = Form.useForm<{ name: string; expiresInDays?: number | null }>();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
@@ -76,7 +75,7 @@ export function ApiTokensModal({ open, onClose }: { open: boolean; onClose: () =
         </Space>
       }
       open={open}
-      width={860}
+      width={1060}
       onCancel={close}
       footer={<Button onClick={close}>{t("layout.close")}</Button>}
       destroyOnHidden
@@ -93,7 +92,7 @@ export function ApiTokensModal({ open, onClose }: { open: boolean; onClose: () =
             const result = await createApiToken({ name: name.trim(), expiresInDays: expiresInDays ?? undefined });
             setCreated({ name: result.token.name, secret: result.secret });
             form.resetFields();
-            await queryClient.invalidateQueries({ queryKey: TOKENS_QUERY });
+            await queryClient.invalidateQueries({ queryKey: identityKeys.apiTokens() });
           } catch {
             // The API client has shown the error.
           } finally {
@@ -137,30 +136,34 @@ export function ApiTokensModal({ open, onClose }: { open: boolean; onClose: () =
         loading={tokens.isPending}
         dataSource={tokens.data ?? []}
         pagination={false}
-        scroll={{ y: 280 }}
+        // Fixed widths that fit a "YYYY-MM-DD HH:mm" (the date columns overlapped in a fixed layout); narrower
+        // windows scroll sideways instead of squeezing them.
+        scroll={{ x: 990, y: 280 }}
         locale={{ emptyText: t("layout.getToken.none") }}
         columns={[
-          { title: t("layout.getToken.name"), dataIndex: "name", ellipsis: true },
+          { title: t("layout.getToken.name"), dataIndex: "name", ellipsis: true, width: 160 },
           {
             title: t("layout.getToken.prefix"),
             dataIndex: "prefix",
-            width: 180,
+            width: 150,
             render: (prefix: string) => (
               <Typography.Text code style={{ whiteSpace: "nowrap" }}>
                 {prefix}…
               </Typography.Text>
             ),
           },
-          { title: t("layout.getToken.createdAt"), dataIndex: "createdAt", render: when },
-          { title: t("layout.getToken.lastUsed"), dataIndex: "lastUsedAt", render: when, width: 150 },
+          { title: t("layout.getToken.createdAt"), dataIndex: "createdAt", render: when, width: 160 },
+          { title: t("layout.getToken.lastUsed"), dataIndex: "lastUsedAt", render: when, width: 160 },
           {
             title: t("layout.getToken.expiresAt"),
             dataIndex: "expiresAt",
+            width: 160,
             render: (value: string | null) => (value ? when(value) : t("layout.getToken.never")),
           },
           {
             title: t("admin.status"),
             key: "state",
+            width: 110,
             render: (_, token) => {
               const state = tokenState(token);
               const color = state === "active" ? "success" : state === "expired" ? "warning" : "default";
@@ -180,7 +183,7 @@ export function ApiTokensModal({ open, onClose }: { open: boolean; onClose: () =
                   onConfirm={async () => {
                     await revokeApiToken(token.id);
                     message.success(t("crud.saved"));
-                    await queryClient.invalidateQueries({ queryKey: TOKENS_QUERY });
+                    await queryClient.invalidateQueries({ queryKey: identityKeys.apiTokens() });
                   }}
                 >
                   <Button type="link" size="small" danger>

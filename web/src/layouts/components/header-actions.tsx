@@ -1,4 +1,4 @@
-import { EditOutlined, KeyOutlined, PictureOutlined, VideoCameraOutlined } from "@ant-design/icons";
+import { EditOutlined, HomeOutlined, KeyOutlined, PictureOutlined, VideoCameraOutlined } from "@ant-design/icons";
 import { Button, Input, Space } from "antd";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -91,6 +91,7 @@ function FrontActions({ compact, color }: { compact: boolean; color: string }) {
         <LazyPart>
           <EditorModal
             title={editor ? t(`layout.${editor}`) : ""}
+            kind={editor === "imageToVideo" ? "slideshow" : "video"}
             open={editor !== null}
             onClose={() => setEditor(null)}
           />
@@ -100,13 +101,24 @@ function FrontActions({ compact, color }: { compact: boolean; color: string }) {
   );
 }
 
-/** Back area: the 'get token' action. */
-function BackActions() {
+/** Back area: the way back to the front area and the 'get token' action. */
+function BackActions({ compact }: { compact: boolean }) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const opened = useOpenedOnce(open);
   return (
     <>
+      <Button
+        type="text"
+        icon={<HomeOutlined />}
+        onClick={() => navigate("/frontend")}
+        data-testid="to-front-area"
+        title={t("layout.frontArea")}
+        aria-label={t("layout.frontArea")}
+      >
+        {compact ? null : t("layout.frontArea")}
+      </Button>
       <Button type="text" icon={<KeyOutlined />} onClick={() => setOpen(true)}>
         {t("layout.getToken")}
       </Button>
@@ -123,9 +135,9 @@ export function HeaderActions({ area, compact, onDark }: { area: Area; compact: 
   const color = onDark ? "rgba(255,255,255,0.85)" : "rgba(0,0,0,0.88)";
   return (
     <Space size={4} wrap={false} style={{ color }}>
-      {area === "front" ? <FrontActions compact={compact} color={color} /> : <BackActions />}
+      {area === "front" ? <FrontActions compact={compact} color={color} /> : <BackActions compact={compact} />}
       <LanguageSwitch />
-      <UserMenu />
+      <UserMenu area={area} />
     </Space>
   );
 }

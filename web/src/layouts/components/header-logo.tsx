@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Space, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
-import { fetchUsedInfo } from "../../api/statistics";
+import { fetchUsedInfo, statisticsKeys } from "../../api/statistics";
 import type { Area } from "../settings";
 
 const COUNTS = ["photo", "video", "audio", "composite"] as const;
@@ -11,7 +11,7 @@ const COUNTS = ["photo", "video", "audio", "composite"] as const;
 export function HeaderLogo({ area, compact, onDark }: { area: Area; compact: boolean; onDark: boolean }) {
   const { t } = useTranslation();
   const usedInfo = useQuery({
-    queryKey: ["statistics", "usedInfo"],
+    queryKey: statisticsKeys.usedInfo(),
     queryFn: fetchUsedInfo,
     enabled: area === "front",
     retry: false,

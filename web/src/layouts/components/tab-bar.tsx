@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { useFeedback } from "../../components/feedback";
-import { loadTabs, reduceTabs, saveTabs, type TabsAction, type TabsState } from "../tabs";
+import { loadTabs, reduceTabs, saveTabs, type TabsAction, type TabsState, tabDetail } from "../tabs";
 
 interface TabBarProps {
   area: string;
@@ -59,6 +59,8 @@ export function TabBar({ area, home, currentKey, currentTitleKey }: TabBarProps)
       type="editable-card"
       hideAdd
       size="small"
+      // rc-tabs labels each close button "remove" unless told otherwise.
+      locale={{ removeAriaLabel: t("layout.tabs.close"), dropdownAriaLabel: t("layout.tabs.more") }}
       activeKey={state.activeKey ?? undefined}
       onChange={(key) => navigate(key)}
       onEdit={(key, action) => {
@@ -76,7 +78,7 @@ export function TabBar({ area, home, currentKey, currentTitleKey }: TabBarProps)
         closable: true,
         label: (
           <Dropdown menu={menuFor(tab.key)} trigger={["contextMenu"]}>
-            <span>{t(tab.title)}</span>
+            <span>{tabDetail(tab.key) ? `${t(tab.title)}: ${tabDetail(tab.key)}` : t(tab.title)}</span>
           </Dropdown>
         ),
       }))}

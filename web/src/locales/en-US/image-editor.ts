@@ -64,6 +64,7 @@ export default {
   "imageEditor.watermark.tooLong": "watermark text may contain at most 100 characters.",
   "imageEditor.saved": "Saved as version {{no}}",
   "imageEditor.saving": "Saving…",
+  "imageEditor.pickFile": "Choose an image",
   "imageEditor.noImage": "No image opened. Pick an image to edit.",
   "imageEditor.unchanged": "Nothing was edited.",
   "imageEditor.downloaded": "The edited image was downloaded.",

@@ -44,7 +44,7 @@ export default {
   "menu.manage.setting.keyword": "Keywords",
   "menu.manage.setting.source": "Sources",
   "menu.manage.setting.log": "Audit log",
-  "menu.manage.setting.catalogue": "Catalogue",
+  "menu.manage.setting.catalogue": "Folder catalogue",
   "menu.manage.setting.author": "Authors",
   "menu.manage.setting.watermark": "Watermarks",
   "menu.manage.setting.storyProperties": "Story properties",

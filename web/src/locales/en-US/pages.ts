@@ -26,7 +26,6 @@ export default {
   "library.heading": "Library {{library}}",
 
   // Hidden /source tools, embedded by the editors.
-  "source.ismpVideosEdit.empty": "No video opened in the video tools.",
   "source.ismpnetdisk.empty": "Your network disk is empty.",
   "share.storyPreview.empty": "No shared manuscript to show. Open a share link to view one.",
   "test.home.heading": "Test home",

@@ -58,10 +58,21 @@ export default {
   "server.state.done": "done",
   "server.state.failed": "failed",
   "server.state.cancelled": "cancelled",
+  "server.disk.quotaExceeded":
+    "The disk quota is exceeded: {{used}} of {{quota}} bytes are used and this file needs {{size}} more.",
   "server.file.empty":
     "This file is empty, which cannot be uploaded. Accepted: images ({{photoTypes}}), video ({{videoTypes}}) and audio ({{audioTypes}}).",
   "server.file.unrecognised":
     "This file is of a type that could not be recognised from its content, which cannot be uploaded. Accepted: images ({{photoTypes}}), video ({{videoTypes}}) and audio ({{audioTypes}}).",
+  "server.storage.targetNotWorking": "The storage {{name}} does not pass its connection test and cannot be used.",
+  "server.storage.targetHoldsFiles":
+    "The storage {{name}} holds {{files}} files: its kind, folder, bucket and prefix cannot change. Move its libraries away first.",
+  "server.storage.builtInTarget": "The built-in storage cannot be deleted.",
+  "server.storage.targetInUse":
+    "The storage {{name}} is in use: {{libraries}} libraries put new files there and it holds {{files}} files.",
+  "server.storage.nameTaken": "A storage is already called {{name}}.",
+  "server.storage.moveInProgress": "The library {{name}} is being moved; wait for the move to end.",
+  "server.storage.unavailable": "The media storage cannot be reached at the moment; try again shortly.",
   "server.file.refused":
     "This file is {{content}}, which cannot be uploaded. Accepted: images ({{photoTypes}}), video ({{videoTypes}}) and audio ({{audioTypes}}).",
   "server.file.refusedType":
@@ -106,4 +117,12 @@ export default {
     'The option "{{value}}" is the default value of {{count}} story property and cannot be deleted.',
   "server.catalogue.optionIsDefault_other":
     'The option "{{value}}" is the default value of {{count}} story properties and cannot be deleted.',
+  "server.library.hasStories_one": "The library {{name}} holds {{count}} story; move or delete it first.",
+  "server.library.hasStories_other": "The library {{name}} holds {{count}} stories; move or delete them first.",
+  "server.library.builtIn": "The library {{name}} is built in: it cannot be archived or deleted.",
+  "server.role.inUse_one": "{{count}} user holds this role; give them another role first.",
+  "server.role.inUse_other": "{{count}} users hold this role; give them another role first.",
+  "server.folder.hasChildren": "The folder has sub-folders: delete or move them first.",
+  "server.folder.hasStories": "The folder holds stories: move or delete them first.",
+  "server.folder.nameTaken": "A folder named {{name}} already exists here.",
 };

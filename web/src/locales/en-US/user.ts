@@ -30,7 +30,10 @@ export default {
   "user.field.confirm.required": "Enter the password again.",
   "user.field.confirm.mismatch": "The two passwords do not match.",
   "user.register.title": "Create an account",
-  "user.register.subtitle": "New accounts start as contributors; an administrator can change the role.",
+  "user.register.subtitle": "A new account waits for an administrator to approve it.",
+  "user.register.subtitleOpen": "You can sign in right after registering; an administrator can change your role.",
+  "user.register.closedTitle": "Registration is closed",
+  "user.register.closed": "This system does not take self-registrations: ask an administrator for an account.",
   "user.register.submit": "Register",
   "user.register.taken": "This username is already taken.",
   "user.register.throttled": "Too many registrations from this address. Try again {{wait}}.",
@@ -40,4 +43,7 @@ export default {
   "user.registerResult.subtitle": "Your account is ready. Sign in to start.",
   "user.registerResult.account": "Your account {{username}} is ready. Sign in to start.",
   "user.registerResult.signIn": "Sign in",
+  "user.registerResult.pendingTitle": "Registered: awaiting approval",
+  "user.registerResult.pending":
+    "The account {{username}} was created; you can sign in once an administrator approves it.",
 };

@@ -64,6 +64,7 @@ export default {
   "imageEditor.watermark.tooLong": "水印文字最多 100 个字符。",
   "imageEditor.saved": "已保存为第 {{no}} 版",
   "imageEditor.saving": "保存中…",
+  "imageEditor.pickFile": "选择图片",
   "imageEditor.noImage": "尚未打开图片，请选择要编辑的图片。",
   "imageEditor.unchanged": "图片未作修改。",
   "imageEditor.downloaded": "编辑后的图片已下载。",

@@ -43,7 +43,7 @@ export default {
   "menu.manage.setting.keyword": "关键词",
   "menu.manage.setting.source": "来源",
   "menu.manage.setting.log": "审计日志",
-  "menu.manage.setting.catalogue": "编目",
+  "menu.manage.setting.catalogue": "目录",
   "menu.manage.setting.author": "作者",
   "menu.manage.setting.watermark": "水印",
   "menu.manage.setting.storyProperties": "稿件属性",

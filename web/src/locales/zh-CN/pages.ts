@@ -24,7 +24,6 @@ export default {
   "library.folderEmpty": "该文件夹暂无稿件。",
   "library.heading": "媒资库 {{library}}",
 
-  "source.ismpVideosEdit.empty": "视频工具中尚未打开视频。",
   "source.ismpnetdisk.empty": "你的网盘是空的。",
   "share.storyPreview.empty": "暂无可查看的分享稿件，请通过分享链接打开。",
   "test.home.heading": "测试首页",

@@ -55,10 +55,20 @@ export default {
   "server.state.done": "已完成",
   "server.state.failed": "已失败",
   "server.state.cancelled": "已取消",
+  "server.disk.quotaExceeded": "网盘空间不足：已用 {{used}} / {{quota}} 字节，此文件还需要 {{size}} 字节。",
   "server.file.empty":
     "此文件为空，不能上传。可上传：图片（{{photoTypes}}）、视频（{{videoTypes}}）和音频（{{audioTypes}}）。",
   "server.file.unrecognised":
     "无法从内容识别此文件的类型，不能上传。可上传：图片（{{photoTypes}}）、视频（{{videoTypes}}）和音频（{{audioTypes}}）。",
+  "server.storage.targetNotWorking": "存储“{{name}}”未通过连接测试，不能使用。",
+  "server.storage.targetHoldsFiles":
+    "存储“{{name}}”中有 {{files}} 个文件，不能更改类型、文件夹、存储桶或前缀；请先把媒资库迁走。",
+  "server.storage.builtInTarget": "内置存储不能删除。",
+  "server.storage.targetInUse":
+    "存储“{{name}}”正在使用：{{libraries}} 个媒资库把新文件存放在这里，其中有 {{files}} 个文件。",
+  "server.storage.nameTaken": "已有名为“{{name}}”的存储。",
+  "server.storage.moveInProgress": "媒资库“{{name}}”正在迁移，请等待完成。",
+  "server.storage.unavailable": "暂时无法连接媒体存储，请稍后再试。",
   "server.file.refused":
     "此文件是{{content}}，不能上传。可上传：图片（{{photoTypes}}）、视频（{{videoTypes}}）和音频（{{audioTypes}}）。",
   "server.file.refusedType":
@@ -99,4 +109,12 @@ export default {
   "server.catalogue.hasChildren_other": "分类“{{name}}”有 {{count}} 个子分类；请先删除或移动它们。",
   "server.catalogue.optionIsDefault_one": "选项“{{value}}”是 {{count}} 个稿件属性的默认值，不能删除。",
   "server.catalogue.optionIsDefault_other": "选项“{{value}}”是 {{count}} 个稿件属性的默认值，不能删除。",
+  "server.library.hasStories_one": "媒资库“{{name}}”中有 {{count}} 篇稿件，请先移动或删除。",
+  "server.library.hasStories_other": "媒资库“{{name}}”中有 {{count}} 篇稿件，请先移动或删除。",
+  "server.library.builtIn": "媒资库“{{name}}”是系统内置的，不能归档或删除。",
+  "server.role.inUse_one": "有 {{count}} 位用户正在使用这个角色，请先为他们换一个角色。",
+  "server.role.inUse_other": "有 {{count}} 位用户正在使用这个角色，请先为他们换一个角色。",
+  "server.folder.hasChildren": "该目录下还有子目录，请先删除或移动它们。",
+  "server.folder.hasStories": "该目录中还有稿件，请先移动或删除它们。",
+  "server.folder.nameTaken": "这里已有名为“{{name}}”的目录。",
 };

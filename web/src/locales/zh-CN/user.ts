@@ -30,7 +30,10 @@ export default {
   "user.field.confirm.required": "请再次输入密码。",
   "user.field.confirm.mismatch": "两次输入的密码不一致。",
   "user.register.title": "注册账号",
-  "user.register.subtitle": "新账号默认为投稿人角色，管理员可以调整。",
+  "user.register.subtitle": "注册后账号需经管理员审核启用。",
+  "user.register.subtitleOpen": "注册后即可登录，管理员可以调整角色。",
+  "user.register.closedTitle": "暂未开放注册",
+  "user.register.closed": "本系统未开放自助注册，请联系管理员开通账号。",
   "user.register.submit": "注册",
   "user.register.taken": "该用户名已被占用。",
   "user.register.throttled": "该地址注册次数过多，请{{wait}}再试。",
@@ -40,4 +43,6 @@ export default {
   "user.registerResult.subtitle": "账号已创建，登录即可开始使用。",
   "user.registerResult.account": "账号 {{username}} 已创建，登录即可开始使用。",
   "user.registerResult.signIn": "去登录",
+  "user.registerResult.pendingTitle": "注册已提交，等待审核",
+  "user.registerResult.pending": "账号 {{username}} 已创建，管理员审核启用后即可登录。",
 };

@@ -1,11 +1,21 @@
-import { FolderOutlined } from "@ant-design/icons";
-import { useQuery } from "@tanstack/react-query";
-import { Alert, Breadcrumb, Skeleton, Tree } from "antd";
+import { ShareAltOutlined } from "@ant-design/icons";
+import { Breadcrumb, Button } from "antd";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom";
-import { fetchFolders, fetchLibraries, searchStories } from "../../../api/stories";
+import { useFolders } from "../../../api/folders";
+import { libraryName, useLibraries } from "../../../api/libraries";
+import { searchStories, storyKeys } from "../../../api/stories";
+import { Access } from "../../../auth/access-component";
+import { LazyPart, lazyChunk } from "../../../components/lazy-part";
+import { STORY_ACCESS } from "../../../components/story-actions";
 import { StoryBrowser, StoryTypeFilter, useStorySearchState } from "../../../components/story-browser";
-import { folderPath, toTreeData } from "./components/folder-path";
+import { folderPath } from "./components/folder-path";
+import { LibraryFolders } from "./components/library-folders";
+
+const ShareDialog = lazyChunk("share-dialog", () =>
+  import("../../../components/share-dialog").then((m) => m.ShareDialog),
+);
 
 /** Browsing a library, or a folder in it: /frontend/:library/:folderId? with `types`. */
 export default function LibraryPage() {
@@ -14,27 +24,30 @@ export default function LibraryPage() {
   const [params] = useSearchParams();
   const { library = "", folderId } = useParams();
   const [state] = useStorySearchState();
-  const libraries = useQuery({ queryKey: ["libraries"], queryFn: fetchLibraries, staleTime: 60_000 });
-  const folders = useQuery({
-    queryKey: ["folders", library],
-    queryFn: () => fetchFolders(library),
-    enabled: library !== "",
-  });
-  const libraryName = libraries.data?.find((item) => item.id === library)?.name ?? library;
+  const libraries = useLibraries();
+  const folders = useFolders(library || undefined);
   const path = folderPath(folders.data ?? [], folderId);
   const keep = params.get("types") ? `?types=${encodeURIComponent(params.get("types") ?? "")}` : "";
   const query = { libraryId: library, folderId, types: state.types };
+  const [sharing, setSharing] = useState(false);
+  const folder = path[path.length - 1];
   return (
     <StoryBrowser
-      queryKey={["stories", "library", query]}
-      fetchPage={(page, size) => searchStories({ ...query, page, size, ...(page > 0 ? { facets: false } : {}) })}
+      queryKey={storyKeys.list("library", query)}
+      fetchPage={(page, size) => searchStories({ ...query, page, size, ...(page > 0 ? { facets: "false" } : {}) })}
       emptyText={folderId ? t("library.folderEmpty") : t("library.empty")}
       header={
         <>
           <Breadcrumb
             data-testid="library-breadcrumb"
             items={[
-              { title: <Link to={`/frontend/${encodeURIComponent(library)}${keep}`}>{libraryName}</Link> },
+              {
+                title: (
+                  <Link to={`/frontend/${encodeURIComponent(library)}${keep}`}>
+                    {libraryName(libraries.data, library)}
+                  </Link>
+                ),
+              },
               ...path.map((node) => ({
                 title: (
                   <Link to={`/frontend/${encodeURIComponent(library)}/${encodeURIComponent(node.id)}${keep}`}>
@@ -45,33 +58,41 @@ export default function LibraryPage() {
             ]}
           />
           <StoryTypeFilter />
+          {folderId && folder ? (
+            <Access action={STORY_ACCESS.share}>
+              <Button
+                size="small"
+                icon={<ShareAltOutlined />}
+                onClick={() => setSharing(true)}
+                data-testid="folder-share"
+              >
+                {t("share.shareFolder")}
+              </Button>
+            </Access>
+          ) : null}
+          {sharing && folderId ? (
+            <LazyPart>
+              <ShareDialog
+                target={{ kind: "folder", libraryId: library, folderId }}
+                defaultTitle={folder?.name ?? ""}
+                onClose={() => setSharing(false)}
+              />
+            </LazyPart>
+          ) : null}
         </>
       }
-      side={() =>
-        folders.isLoading ? (
-          <Skeleton active />
-        ) : folders.isError ? (
-          <Alert type="error" message={t("library.foldersFailed")} />
-        ) : (
-          <nav aria-label={t("library.folders")} data-testid="folder-tree">
-            <Tree
-              showIcon
-              blockNode
-              defaultExpandAll
-              icon={<FolderOutlined />}
-              selectedKeys={folderId ? [folderId] : []}
-              treeData={toTreeData(folders.data ?? [])}
-              onSelect={(keys) => {
-                const key = keys[0];
-                navigate(
-                  `/frontend/${encodeURIComponent(library)}${key ? `/${encodeURIComponent(String(key))}` : ""}${keep}`,
-                );
-              }}
-            />
-            {(folders.data ?? []).length === 0 ? <Alert type="info" message={t("library.noFolders")} /> : null}
-          </nav>
-        )
-      }
+      side={(_, selection) => (
+        <LibraryFolders
+          libraryId={library}
+          libraryName={libraryName(libraries.data, library)}
+          level={libraries.data?.find((candidate) => candidate.id === library)?.level}
+          folderId={folderId}
+          selection={selection}
+          onOpenFolder={(id) =>
+            navigate(`/frontend/${encodeURIComponent(library)}${id ? `/${encodeURIComponent(id)}` : ""}${keep}`)
+          }
+        />
+      )}
     />
   );
 }

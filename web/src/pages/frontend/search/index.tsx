@@ -1,11 +1,11 @@
-import { useQuery } from "@tanstack/react-query";
 import { Input } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { fetchLibraries, searchStories } from "../../../api/stories";
+import { libraryName, useLibraries } from "../../../api/libraries";
+import { searchStories, storyKeys } from "../../../api/stories";
 import { StoryBrowser, StoryTypeFilter, useStorySearchState } from "../../../components/story-browser";
-import { StoryFacets } from "../../../components/story-facets";
 import { facetGroups, toggleFacet, toStoryQuery } from "../../../components/story-search-state";
+import { StoryFacets } from "./components/story-facets";
 
 /** Full-text search; the query lives in the `fulltext` parameter (spec section 2), driven by the header's box too. */
 export default function SearchPage() {
@@ -13,13 +13,12 @@ export default function SearchPage() {
   const [state, setState] = useStorySearchState();
   const [value, setValue] = useState(state.fulltext);
   useEffect(() => setValue(state.fulltext), [state.fulltext]);
-  const libraries = useQuery({ queryKey: ["libraries"], queryFn: fetchLibraries, staleTime: 60_000 });
+  const libraries = useLibraries();
   const query = toStoryQuery(state);
-  const libraryName = (id: string) => libraries.data?.find((library) => library.id === id)?.name ?? id;
   return (
     <StoryBrowser
-      queryKey={["stories", "search", query]}
-      fetchPage={(page, size) => searchStories({ ...query, page, size, ...(page > 0 ? { facets: false } : {}) })}
+      queryKey={storyKeys.list("search", query)}
+      fetchPage={(page, size) => searchStories({ ...query, page, size, ...(page > 0 ? { facets: "false" } : {}) })}
       emptyText={state.fulltext ? t("search.emptyFor", { fulltext: state.fulltext }) : t("search.empty")}
       header={
         <>
@@ -41,7 +40,7 @@ export default function SearchPage() {
           <StoryFacets
             facets={facets}
             state={state}
-            libraryName={libraryName}
+            libraryName={(id) => libraryName(libraries.data, id)}
             onToggle={(key, facetValue) => setState(toggleFacet(state, key, facetValue))}
           />
         )

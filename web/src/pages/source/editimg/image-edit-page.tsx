@@ -1,12 +1,18 @@
+import { UploadOutlined } from "@ant-design/icons";
 import { useQueryClient } from "@tanstack/react-query";
-import { Result, Typography } from "antd";
-import { useMemo } from "react";
+import { Button, Result, Typography } from "antd";
+import { useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate, useSearchParams } from "react-router-dom";
+import { saveBlob } from "../../../api/files";
+import { storyKeys } from "../../../api/stories";
+import { fetchStoryOriginal } from "../../../api/story-detail";
 import { useFeedback } from "../../../components/feedback";
 import { ImageEditor } from "../../../components/image-editor";
+import { HEADER_UPLOAD_EXTENSIONS, isAcceptedImage } from "../../../components/image-editor/file-types";
 import { extensionOf } from "../../../components/image-editor/rules";
-import { saveAsNewVersion, storyOriginalUrl } from "../../../components/image-editor/save-version";
+import { saveAsNewVersion } from "../../../components/image-editor/save-version";
+import { IMAGE_EDIT_ACCEPT } from "../../../config";
 
 /** What the route edits: a file handed over by the header's image-edit upload, a story, or a URL. */
 export type EditTarget =
@@ -35,17 +41,6 @@ export function editedName(name: string, type: string): string {
   return `${base}-edited.${ext}`;
 }
 
-function download(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = name;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
-
 /**
  * `/source/editimg` and `/source/editphoto`: the image editor on a whole page.
  * A story's edit is saved as its new version; a file or URL is downloaded.
@@ -57,11 +52,48 @@ export function ImageEditPage() {
   const location = useLocation();
   const [search] = useSearchParams();
   const queryClient = useQueryClient();
+  const picker = useRef<HTMLInputElement>(null);
   const target = useMemo(() => editTarget(location.state, search), [location.state, search]);
+  // A story's original comes through the typed client; one loader per target, so the editor loads it once.
+  const source = useMemo(() => {
+    if (!target) return null;
+    if (target.kind === "file") return target.file;
+    if (target.kind === "url") return target.url;
+    const ref = { libraryId: target.libraryId, storyId: target.storyId };
+    return () => fetchStoryOriginal(ref);
+  }, [target]);
 
-  if (!target) return <Result status="info" title={t("imageEditor.noImage")} />;
+  // Opened bare (no file, story or URL): offer a file picker, as the header's image-edit action does.
+  if (!target || !source)
+    return (
+      <Result
+        status="info"
+        title={t("imageEditor.noImage")}
+        extra={
+          <>
+            <input
+              ref={picker}
+              type="file"
+              accept={IMAGE_EDIT_ACCEPT}
+              hidden
+              data-testid="editimg-file-input"
+              onChange={(event) => {
+                const file = event.target.files?.[0];
+                event.target.value = "";
+                if (!file) return;
+                if (isAcceptedImage(file, HEADER_UPLOAD_EXTENSIONS))
+                  navigate(location.pathname + location.search, { state: { file, fileName: file.name } });
+                else message.warning(t("imageEditor.notImage"));
+              }}
+            />
+            <Button type="primary" icon={<UploadOutlined />} onClick={() => picker.current?.click()}>
+              {t("imageEditor.pickFile")}
+            </Button>
+          </>
+        }
+      />
+    );
 
-  const source = target.kind === "file" ? target.file : target.kind === "story" ? storyOriginalUrl(target) : target.url;
   const name = target.kind === "file" ? target.name : "";
   const close = () => (window.history.length > 1 ? navigate(-1) : navigate("/frontend"));
 
@@ -73,10 +105,10 @@ export function ImageEditPage() {
     if (target.kind === "story") {
       const story = await saveAsNewVersion(target, image);
       message.success(t("imageEditor.saved", { no: story.versionNo }));
-      await queryClient.invalidateQueries({ queryKey: ["stories"] });
+      await queryClient.invalidateQueries({ queryKey: storyKeys.all });
       return;
     }
-    download(image, editedName(name, image.type));
+    saveBlob(image, editedName(name, image.type));
     message.success(t("imageEditor.downloaded"));
   };
 

@@ -1,5 +1,88 @@
-import { EmptyPage } from "../../../components/empty-page";
+import { Alert, Spin } from "antd";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { type Embed, EmbedFrame } from "../../../components/embed/embed-frame";
+import { EMBED_MESSAGES, isVideoEditCommand, openerOf } from "../../../components/embed/protocol";
+import { type EditorKind, useVideoEditSession, VideoEditor } from "../../../components/video-editor";
+import { useRender } from "../../../components/video-editor/use-render";
 
+/**
+ * The video tools (spec section 2, /source/ismpVideosEdit), framed by the video
+ * edit dialog (or by an allowed system, docs/embedding.md): `?mode=slideshow`
+ * is the image-to-video editor, `?libraryId=&storyId=` opens a video to edit.
+ * The opener's edit command (`dams:video-edit`) renders the edit on the server;
+ * the page answers with the video's URL (`dams:video-rendered`) or the reason
+ * it could not (`dams:video-error`).
+ */
 export default function SourceVideosEditPage() {
-  return <EmptyPage messageKey="source.ismpVideosEdit.empty" />;
+  return (
+    <EmbedFrame page="ismpVideosEdit" allowSelf>
+      {(embed) => <VideoTools embed={embed} />}
+    </EmbedFrame>
+  );
+}
+
+function VideoTools({ embed }: { embed: Embed }) {
+  const { t } = useTranslation();
+  const params = useMemo(() => new URLSearchParams(window.location.search), []);
+  const kind: EditorKind = params.get("mode") === "slideshow" ? "slideshow" : "video";
+  const session = useVideoEditSession(kind);
+  const { status, render } = useRender();
+  const opener = useMemo(() => openerOf(window), []);
+  const [opening, setOpening] = useState(false);
+  const [openFailed, setOpenFailed] = useState(false);
+  const { openStory } = session;
+
+  useEffect(() => {
+    const libraryId = params.get("libraryId");
+    const storyId = params.get("storyId");
+    if (!libraryId || !storyId) return;
+    setOpening(true);
+    openStory({ libraryId, storyId })
+      .catch(() => setOpenFailed(true))
+      .finally(() => setOpening(false));
+  }, [params, openStory]);
+
+  // The edit command renders what is on the timeline when it arrives.
+  const edl = useRef(session.edl);
+  edl.current = session.edl;
+  const busy = useRef(false);
+  useEffect(() => {
+    const onMessage = (event: MessageEvent) => {
+      if (!isVideoEditCommand(event, embed.target, opener) || busy.current) return;
+      busy.current = true;
+      const edit = edl.current;
+      render(edit, (progress) => embed.post({ type: EMBED_MESSAGES.videoProgress, progress }))
+        .then((done) =>
+          embed.post({
+            type: EMBED_MESSAGES.videoRendered,
+            videoUrl: done.videoUrl,
+            title: edit.title,
+            durationSeconds: done.durationSeconds,
+          }),
+        )
+        .catch((error: unknown) =>
+          embed.post({
+            type: EMBED_MESSAGES.videoError,
+            message: error instanceof Error ? error.message : String(error),
+          }),
+        )
+        .finally(() => {
+          busy.current = false;
+        });
+    };
+    window.addEventListener("message", onMessage);
+    return () => window.removeEventListener("message", onMessage);
+  }, [embed, opener, render]);
+
+  return (
+    <div style={{ padding: 8, minWidth: 0 }} data-testid="video-tools" data-kind={kind}>
+      {openFailed ? (
+        <Alert type="warning" showIcon message={t("videoEditor.openFailed")} style={{ marginBottom: 8 }} />
+      ) : null}
+      <Spin spinning={opening}>
+        <VideoEditor session={session} render={status} />
+      </Spin>
+    </div>
+  );
 }

@@ -1,14 +1,22 @@
-import { useQuery } from "@tanstack/react-query";
 import { Button, Checkbox, Empty, Input, Select, Space, Typography } from "antd";
 import { useCallback, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { fetchLibraries, STORY_TYPES, type Story, type StoryQuery, searchStories } from "../../../api/stories";
+import { useLibraries } from "../../../api/libraries";
+import {
+  STORY_TYPES,
+  type Story,
+  type StoryQuery,
+  type StoryType,
+  searchStories,
+  storyKeys,
+} from "../../../api/stories";
 import { type Embed, EmbedFrame } from "../../../components/embed/embed-frame";
 import { EMBED_MESSAGES, toEmbeddedStory } from "../../../components/embed/protocol";
 import { useFeedback } from "../../../components/feedback";
 import { storyKey } from "../../../components/story-grid";
 import { PagedStoryGrid } from "../../../components/story-grid/paged-story-grid";
 import { usePagedStories } from "../../../components/story-grid/use-paged-stories";
+import { storyTypes } from "../../../components/story-search-state";
 
 /**
  * Material selection (spec section 2, /source/ismpsource), for other newsroom
@@ -22,19 +30,12 @@ export default function SourceIsmpsourcePage() {
 function MaterialSelection({ embed }: { embed: Embed }) {
   const { t } = useTranslation();
   const { message } = useFeedback();
-  const initialTypes = useMemo(
-    () =>
-      (new URLSearchParams(window.location.search).get("types") ?? "")
-        .split(",")
-        .map((type) => type.trim().toLowerCase())
-        .filter((type) => (STORY_TYPES as readonly string[]).includes(type)),
-    [],
-  );
+  const initialTypes = useMemo(() => storyTypes(new URLSearchParams(window.location.search).get("types")), []);
   const [text, setText] = useState("");
   const [query, setQuery] = useState<StoryQuery>({ types: initialTypes });
   const [selected, setSelected] = useState<Map<string, Story>>(new Map());
-  const libraries = useQuery({ queryKey: ["libraries"], queryFn: fetchLibraries, staleTime: 60_000 });
-  const storiesKey = ["stories", "embed", query];
+  const libraries = useLibraries();
+  const storiesKey = storyKeys.list("embed", query);
   const fetchPage = (page: number, size: number) => searchStories({ ...query, page, size });
   const stories = usePagedStories(storiesKey, fetchPage);
   const toggle = useCallback((story: Story) => {
@@ -82,7 +83,7 @@ function MaterialSelection({ embed }: { embed: Embed }) {
         />
         <Checkbox.Group
           value={[...(query.types ?? [])]}
-          onChange={(types) => setQuery({ ...query, types: types as string[] })}
+          onChange={(types) => setQuery({ ...query, types: types as StoryType[] })}
           options={STORY_TYPES.map((type) => ({ value: type, label: t(`stories.type.${type}`) }))}
         />
       </Space>

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { fetchStory } from "../../../api/stories";
+import { fetchStory } from "../../../api/story-detail";
 import { type Embed, EmbedFrame } from "../../../components/embed/embed-frame";
 import { EMBED_MESSAGES, toEmbeddedStory } from "../../../components/embed/protocol";
 import { useFeedback } from "../../../components/feedback";
@@ -18,7 +18,7 @@ function ImageUpload({ embed }: { embed: Embed }) {
   const { t } = useTranslation();
   const { message } = useFeedback();
   const sendCommitted = async (rows: UploadedRow[]) => {
-    const stories = await Promise.all(rows.map((row) => fetchStory(row.libraryId, row.storyId)));
+    const stories = await Promise.all(rows.map((row) => fetchStory(row)));
     const sent = embed.post({
       type: EMBED_MESSAGES.uploaded,
       stories: stories.map((story) => toEmbeddedStory(story, window.location.origin)),

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { fetchFavorites } from "../../../api/stories";
+import { fetchFavorites, storyKeys } from "../../../api/stories";
 import { StoryBrowser, StoryTypeFilter, useStorySearchState } from "../../../components/story-browser";
 
 /** /upload/favorite: the user's favourites, as a grid with the viewer. */
@@ -10,7 +10,7 @@ export default function UploadFavoritePage() {
   const type = state.types.length === 1 ? state.types[0] : undefined;
   return (
     <StoryBrowser
-      queryKey={["stories", "favorites", type ?? "all"]}
+      queryKey={storyKeys.list("favorites", type ?? "all")}
       fetchPage={async (page, size) => {
         const favorites = await fetchFavorites({ type, page, size });
         return { ...favorites, content: favorites.content.map((favorite) => favorite.story) };

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { fetchMyStories } from "../../../api/stories";
+import { fetchMyStories, storyKeys } from "../../../api/stories";
 import { StoryBrowser, StoryTypeFilter, useStorySearchState } from "../../../components/story-browser";
 
 /** /upload/my: the stories the user created, drafts included. */
@@ -8,7 +8,7 @@ export default function UploadMyPage() {
   const [state] = useStorySearchState();
   return (
     <StoryBrowser
-      queryKey={["stories", "mine", state.types]}
+      queryKey={storyKeys.list("mine", state.types)}
       fetchPage={(page, size) => fetchMyStories(undefined, { types: state.types, page, size })}
       header={<StoryTypeFilter />}
       emptyText={t("empty.upload.my")}

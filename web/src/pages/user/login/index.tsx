@@ -8,6 +8,7 @@ import { hasSession, storeTokens } from "../../../api/session";
 import { completeSignIn, safeReturnTo, startSignIn } from "../../../api/sign-in";
 import { PageLoading } from "../../../components/page-loading";
 import { AuthCard } from "../components/auth-card";
+import { useRegistrationMode } from "../components/registration-mode";
 import { retryWait } from "../components/retry-wait";
 
 interface Credentials {
@@ -19,6 +20,7 @@ interface Credentials {
 function LoginForm({ uid }: { uid: string }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<Credentials>();
+  const registration = useRegistrationMode();
   const [interaction, setInteraction] = useState<SignInInteraction | null>(null);
   const [expired, setExpired] = useState(false);
   const [submitting, setSubmitting] = useState(false);
@@ -115,10 +117,12 @@ function LoginForm({ uid }: { uid: string }) {
           </Button>
         </Form.Item>
       </Form>
-      <Typography.Paragraph type="secondary" style={{ textAlign: "center", marginBottom: 0 }}>
-        {t("user.login.noAccount")}{" "}
-        <Link to={`/user/register?uid=${encodeURIComponent(uid)}`}>{t("user.login.register")}</Link>
-      </Typography.Paragraph>
+      {registration === "off" ? null : (
+        <Typography.Paragraph type="secondary" style={{ textAlign: "center", marginBottom: 0 }}>
+          {t("user.login.noAccount")}{" "}
+          <Link to={`/user/register?uid=${encodeURIComponent(uid)}`}>{t("user.login.register")}</Link>
+        </Typography.Paragraph>
+      )}
     </AuthCard>
   );
 }

@@ -7,14 +7,21 @@ export default function UserRegisterResultPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const username = params.get("username");
+  const pending = params.get("pending") === "1";
   const uid = params.get("uid");
   const signIn = uid ? `/user/login?uid=${encodeURIComponent(uid)}` : "/user/login";
   return (
     <AuthCard>
       <Result
-        status="success"
-        title={t("user.registerResult.title")}
-        subTitle={username ? t("user.registerResult.account", { username }) : t("user.registerResult.subtitle")}
+        status={pending ? "info" : "success"}
+        title={t(pending ? "user.registerResult.pendingTitle" : "user.registerResult.title")}
+        subTitle={
+          pending
+            ? t("user.registerResult.pending", { username: username ?? "" })
+            : username
+              ? t("user.registerResult.account", { username })
+              : t("user.registerResult.subtitle")
+        }
         extra={
           <Link to={signIn}>
             <Button type="primary" size="large">

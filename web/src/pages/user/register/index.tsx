@@ -1,10 +1,11 @@
 import { IdcardOutlined, LockOutlined, UserOutlined } from "@ant-design/icons";
-import { Alert, Button, Form, Input, Typography } from "antd";
+import { Alert, Button, Form, Input, Result, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useSearchParams } from "react-router-dom";
 import { IdentityError, register } from "../../../api/identity";
 import { AuthCard } from "../components/auth-card";
+import { useRegistrationMode } from "../components/registration-mode";
 import { retryWait } from "../components/retry-wait";
 
 interface Registration {
@@ -27,6 +28,7 @@ export default function UserRegisterPage() {
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const signInLink = uid ? `/user/login?uid=${encodeURIComponent(uid)}` : "/user/login";
+  const registration = useRegistrationMode();
 
   const onFinish = async (values: Registration) => {
     setSubmitting(true);
@@ -38,11 +40,14 @@ export default function UserRegisterPage() {
         password: values.password,
       });
       const next = new URLSearchParams({ username: user.username });
+      if (user.pending) next.set("pending", "1");
       if (uid) next.set("uid", uid);
       navigate(`/user/register-result?${next.toString()}`);
     } catch (failure) {
       setSubmitting(false);
-      if (failure instanceof IdentityError && failure.status === 409) {
+      if (failure instanceof IdentityError && failure.status === 403) {
+        setError(t("user.register.closed"));
+      } else if (failure instanceof IdentityError && failure.status === 409) {
         form.setFields([{ name: "username", errors: [t("user.register.taken")] }]);
       } else if (failure instanceof IdentityError && failure.status === 429) {
         setError(t("user.register.throttled", { wait: retryWait(failure.retryAfterSeconds, t) }));
@@ -54,8 +59,28 @@ export default function UserRegisterPage() {
     }
   };
 
+  if (registration === "off") {
+    return (
+      <AuthCard>
+        <Result
+          status="info"
+          title={t("user.register.closedTitle")}
+          subTitle={t("user.register.closed")}
+          extra={
+            <Link to={signInLink}>
+              <Button type="primary">{t("user.register.signIn")}</Button>
+            </Link>
+          }
+        />
+      </AuthCard>
+    );
+  }
+
   return (
-    <AuthCard title={t("user.register.title")} subtitle={t("user.register.subtitle")}>
+    <AuthCard
+      title={t("user.register.title")}
+      subtitle={t(registration === "open" ? "user.register.subtitleOpen" : "user.register.subtitle")}
+    >
       {error ? <Alert type="error" showIcon message={error} style={{ marginBottom: 24 }} /> : null}
       <Form<Registration> form={form} layout="vertical" size="large" requiredMark={false} onFinish={onFinish}>
         <Form.Item

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { FolderNode } from "../../../../api/stories";
+import type { FolderNode } from "../../../../api/folders";
 import { folderPath, toTreeData } from "./folder-path";
 
 const node = (id: string, children: FolderNode[] = []): FolderNode => ({

@@ -1,4 +1,4 @@
-import type { FolderNode } from "../../../../api/stories";
+import type { FolderNode } from "../../../../api/folders";
 
 /** The folders from the root down to `folderId` (empty when absent or unknown): the breadcrumb. */
 export function folderPath(nodes: readonly FolderNode[], folderId: string | undefined): FolderNode[] {

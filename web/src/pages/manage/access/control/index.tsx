@@ -1,29 +1,21 @@
-import {
-  type ProColumns,
-  ProFormDependency,
-  ProFormRadio,
-  ProFormSelect,
-  ProFormText,
-} from "@ant-design/pro-components";
-import { useQuery } from "@tanstack/react-query";
+import { type ProColumns, ProFormDependency, ProFormRadio, ProFormSelect } from "@ant-design/pro-components";
 import { Space, Tag } from "antd";
 import { useTranslation } from "react-i18next";
 import {
-  allRoles,
   createGrant,
   deleteGrant,
   type GrantLevel,
   type LibraryGrant,
   listGrants,
   listUsers,
+  useAllRoles,
 } from "../../../../api/identity-admin";
+import { libraryName, useLibraries } from "../../../../api/libraries";
 import { CrudTable } from "../../../../components/crud-table";
 
 const PERMISSION = "manage.access.control";
 const LEVELS: GrantLevel[] = ["read", "write", "manage"];
 const LEVEL_COLOR: Record<GrantLevel, string> = { read: "blue", write: "green", manage: "volcano" };
-/** The server's rule for a grant's library: a library id or `*`. */
-const LIBRARY_PATTERN = /^(\*|[A-Za-z0-9][A-Za-z0-9._-]{0,199})$/;
 
 interface GrantForm extends Record<string, unknown> {
   libraryId: string;
@@ -35,13 +27,20 @@ interface GrantForm extends Record<string, unknown> {
 
 export default function ManageAccessControlPage() {
   const { t } = useTranslation();
-  const roles = useQuery({ queryKey: ["roles", "all"], queryFn: allRoles });
+  const roles = useAllRoles();
+  // A grant names a library that exists (the server refuses others), or every library.
+  const libraries = useLibraries();
 
   const columns: ProColumns<LibraryGrant>[] = [
     {
       title: t("admin.grant.library"),
       dataIndex: "libraryId",
-      render: (_, grant) => (grant.libraryId === "*" ? <Tag>{t("admin.grant.everyLibrary")}</Tag> : grant.libraryId),
+      render: (_, grant) =>
+        grant.libraryId === "*" ? (
+          <Tag>{t("admin.grant.everyLibrary")}</Tag>
+        ) : (
+          libraryName(libraries.data, grant.libraryId)
+        ),
     },
     {
       title: t("admin.grant.subject"),
@@ -76,7 +75,7 @@ export default function ManageAccessControlPage() {
       access={{ add: `${PERMISSION}.add`, delete: `${PERMISSION}.delete` }}
       create={(values) =>
         createGrant({
-          libraryId: values.libraryId.trim(),
+          libraryId: values.libraryId,
           level: values.level,
           ...(values.subject === "role" ? { roleId: values.roleId } : { userId: values.userId }),
         })
@@ -84,15 +83,20 @@ export default function ManageAccessControlPage() {
       remove={(grant) => deleteGrant(grant.id)}
       formFields={() => (
         <>
-          <ProFormText
+          <ProFormSelect
             name="libraryId"
             label={t("admin.grant.library")}
             tooltip={t("admin.grant.library.hint")}
-            placeholder="product"
-            rules={[
-              { required: true, whitespace: true, message: t("admin.grant.library.required") },
-              { pattern: LIBRARY_PATTERN, message: t("admin.grant.library.pattern") },
+            showSearch
+            options={[
+              { label: t("admin.grant.everyLibrary"), value: "*" },
+              ...(libraries.data ?? []).map((library) => ({
+                label: `${library.name} (${library.id})`,
+                value: library.id,
+              })),
             ]}
+            fieldProps={{ loading: libraries.isPending }}
+            rules={[{ required: true, message: t("admin.grant.library.required") }]}
           />
           <ProFormRadio.Group
             name="subject"

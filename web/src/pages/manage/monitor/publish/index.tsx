@@ -1,5 +1,55 @@
-import { EmptyPage } from "../../../../components/empty-page";
+import { Alert, Card, Col, Row, Statistic, Typography } from "antd";
+import { useTranslation } from "react-i18next";
+import { useChannelStats } from "../../../../api/publishing";
+import "../../../../locales/monitor";
+import { DeliveryTable } from "./components/delivery-table";
 
+/** The publish monitor (/manage/monitor/publish): per channel success rate and last error, then every delivery; polled. */
 export default function ManageMonitorPublishPage() {
-  return <EmptyPage messageKey="empty.manage.monitor.publish" />;
+  const { t } = useTranslation();
+  const stats = useChannelStats();
+  const channels = stats.data ?? [];
+  return (
+    <div style={{ display: "flex", flexDirection: "column", gap: 16 }}>
+      {stats.isError ? <Alert type="error" message={t("monitor.loadFailed")} /> : null}
+      <Row gutter={[16, 16]}>
+        {channels.map((channel) => (
+          <Col key={channel.channelId} xs={24} sm={12} lg={8}>
+            <Card size="small" title={channel.channelName} data-testid="channel-stats">
+              <Statistic
+                title={t("monitor.publish.successRate")}
+                value={channel.successRate === null ? "—" : Math.round(channel.successRate * 100)}
+                suffix={channel.successRate === null ? undefined : "%"}
+              />
+              <Typography.Text type="secondary">
+                {t("monitor.publish.counts", {
+                  total: channel.total,
+                  succeeded: channel.succeeded,
+                  failed: channel.failed,
+                  open: channel.open,
+                })}
+              </Typography.Text>
+              {channel.lastError ? (
+                <Typography.Paragraph
+                  type="danger"
+                  ellipsis={{ rows: 2 }}
+                  title={channel.lastError}
+                  style={{ margin: 0 }}
+                >
+                  {t("monitor.publish.lastError")}: {channel.lastError}
+                </Typography.Paragraph>
+              ) : null}
+            </Card>
+          </Col>
+        ))}
+      </Row>
+      <Card
+        title={t("monitor.publish.list")}
+        size="small"
+        extra={<Typography.Text type="secondary">{t("monitor.refreshing")}</Typography.Text>}
+      >
+        <DeliveryTable channels={channels.map((c) => ({ value: c.channelId, label: c.channelName }))} />
+      </Card>
+    </div>
+  );
 }

@@ -1,5 +1,103 @@
-import { EmptyPage } from "../../../../components/empty-page";
+import { Alert, Card, Col, Row, Segmented, Statistic } from "antd";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useStorageMonitor } from "../../../../api/monitor";
+import { BarsChart, LinesChart } from "../../../../components/charts";
+import { formatSize } from "../../../../components/story-viewer/format";
+import "../../../../locales/monitor";
+import { LibraryTable, VolumeTable } from "./components/storage-tables";
 
+const PARTS = ["original", "rendition", "version"] as const;
+
+/** The storage monitor (/manage/monitor/storage, the back area's landing page): what is stored, where, how it grows. */
 export default function ManageMonitorStoragePage() {
-  return <EmptyPage messageKey="empty.manage.monitor.storage" />;
+  const { t } = useTranslation();
+  const [days, setDays] = useState(30);
+  const storage = useStorageMonitor(days);
+  const data = storage.data;
+  return (
+    <div style={{ display: "flex", flexDirection: "column", gap: 16 }}>
+      {storage.isError ? <Alert type="error" message={t("monitor.loadFailed")} /> : null}
+      <Row gutter={[16, 16]}>
+        <Col xs={12} md={6}>
+          <Card size="small" data-testid="storage-total">
+            <Statistic
+              title={t("monitor.storage.total")}
+              value={data ? formatSize(data.totals.bytes) : "-"}
+              loading={storage.isLoading}
+            />
+          </Card>
+        </Col>
+        {PARTS.map((part) => (
+          <Col key={part} xs={12} md={6}>
+            <Card size="small" data-testid={`storage-part-${part}`}>
+              <Statistic
+                title={t(`monitor.storage.part.${part}`)}
+                value={data ? formatSize(data.totals[part].bytes) : "-"}
+                loading={storage.isLoading}
+                suffix={data ? t("monitor.storage.files", { count: data.totals[part].files }) : null}
+                valueStyle={{ fontSize: 20 }}
+              />
+            </Card>
+          </Col>
+        ))}
+      </Row>
+      <Card
+        size="small"
+        title={t("monitor.storage.growth")}
+        extra={
+          <Segmented
+            size="small"
+            value={days}
+            onChange={(value) => setDays(Number(value))}
+            options={[7, 30, 90].map((value) => ({ value, label: t("monitor.storage.days", { count: value }) }))}
+          />
+        }
+      >
+        <LinesChart
+          category="day"
+          data={data?.growth ?? []}
+          series={[{ key: "bytes", label: t("monitor.storage.colBytes") }]}
+          format={formatSize}
+        />
+      </Card>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} lg={12}>
+          <Card size="small" title={t("monitor.storage.byType")}>
+            <BarsChart
+              category="label"
+              data={(data?.byType ?? []).map((row) => ({
+                label: t(`monitor.storage.type.${row.type}`),
+                bytes: row.bytes,
+              }))}
+              series={[{ key: "bytes", label: t("monitor.storage.colBytes") }]}
+              format={formatSize}
+            />
+          </Card>
+        </Col>
+        <Col xs={24} lg={12}>
+          <Card size="small" title={t("monitor.storage.byLibraryChart")}>
+            <BarsChart
+              layout="vertical"
+              category="label"
+              data={(data?.byLibrary ?? []).map((row) => ({
+                label: row.libraryName ?? row.libraryId,
+                original: row.original,
+                rendition: row.rendition,
+                version: row.version,
+              }))}
+              series={PARTS.map((part) => ({ key: part, label: t(`monitor.storage.part.${part}`) }))}
+              format={formatSize}
+            />
+          </Card>
+        </Col>
+      </Row>
+      <Card size="small" title={t("monitor.storage.byLibrary")}>
+        <LibraryTable rows={data?.byLibrary ?? []} />
+      </Card>
+      <Card size="small" title={t("monitor.storage.volumes")}>
+        <VolumeTable rows={data?.volumes ?? []} />
+      </Card>
+    </div>
+  );
 }

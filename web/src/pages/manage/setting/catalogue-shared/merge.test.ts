@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ListQuery } from "../../../../components/crud-table/paging";
+import type { ListQuery } from "../../../../api/paging";
 import { mergeChoice } from "./merge";
 
 describe("mergeChoice", () => {

@@ -1,6 +1,6 @@
 import type { MergeResult } from "../../../../api/catalogue";
+import type { ListQuery, Page } from "../../../../api/paging";
 import type { MergeChoice } from "../../../../components/crud-table/merge-dialog";
-import type { ListQuery, Page } from "../../../../components/crud-table/paging";
 
 /** How many entries the merge picker offers per search. */
 const PICKER_SIZE = 50;

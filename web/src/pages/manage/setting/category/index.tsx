@@ -1,14 +1,15 @@
 import { type ProColumns, ProFormTreeSelect } from "@ant-design/pro-components";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import {
-  allCategories,
   type Category,
+  catalogueKeys,
   createCategory,
   deleteCategory,
   listCategories,
   mergeCategory,
   updateCategory,
+  useAllCategories,
 } from "../../../../api/catalogue";
 import { CrudTable } from "../../../../components/crud-table";
 import { crudAccess, DescriptionField, NameField, SortOrderField, updateTimeColumn } from "../catalogue-shared/fields";
@@ -16,7 +17,6 @@ import { categoryTree, orderOrZero, textOrNull, trimmed } from "../catalogue-sha
 import { mergeChoice } from "../catalogue-shared/merge";
 
 const PERMISSION = "manage.setting.category";
-const ALL_KEY = ["catalogue", "categories", "all"];
 
 interface CategoryForm extends Record<string, unknown> {
   name: string;
@@ -35,13 +35,13 @@ const toInput = (values: CategoryForm) => ({
 export default function ManageSettingCategoryPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const all = useQuery({ queryKey: ALL_KEY, queryFn: allCategories });
+  const all = useAllCategories();
   // Every write changes the parent picker's tree.
   const refreshing =
     <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
       const result = await write(...args);
-      await queryClient.invalidateQueries({ queryKey: ALL_KEY });
+      await queryClient.invalidateQueries({ queryKey: catalogueKeys.allCategories() });
       return result;
     };
 

@@ -1,5 +1,111 @@
-import { EmptyPage } from "../../../../components/empty-page";
+import type { ProColumns } from "@ant-design/pro-components";
+import { Tag } from "antd";
+import { useTranslation } from "react-i18next";
+import {
+  createDownloadPreset,
+  type DownloadPreset,
+  type DownloadPresetInput,
+  deleteDownloadPreset,
+  listDownloadPresets,
+  type RenditionSettings,
+  updateDownloadPreset,
+} from "../../../../api/presets";
+import { CrudTable } from "../../../../components/crud-table";
+import { crudAccess } from "../catalogue-shared/fields";
+import { trimmed } from "../catalogue-shared/form-values";
+import { DownloadPresetFields } from "./components/download-preset-fields";
 
+/** The route key of this screen: the permissionId its buttons check. */
+const PERMISSION = "manage.setting.download";
+
+const DEFAULT_SETTINGS: RenditionSettings = {
+  format: "jpeg",
+  maxWidth: 1600,
+  maxHeight: null,
+  quality: 85,
+  srgb: true,
+  metadata: "rights",
+  videoBitrateKbps: 4000,
+  audioBitrateKbps: 128,
+};
+
+type DownloadForm = Omit<DownloadPresetInput, "settings" | "watermarkPresetId"> &
+  Record<string, unknown> & { settings: Partial<RenditionSettings>; watermarkPresetId?: string | null };
+
+const toInput = (values: DownloadForm): DownloadPresetInput => ({
+  name: trimmed(values.name),
+  storyType: values.storyType,
+  settings: {
+    ...DEFAULT_SETTINGS,
+    ...values.settings,
+    maxWidth: values.settings.maxWidth ?? null,
+    maxHeight: values.settings.maxHeight ?? null,
+  },
+  watermarkPresetId: values.storyType === "audio" ? null : (values.watermarkPresetId ?? null),
+  roleIds: values.roleIds ?? [],
+  enabled: values.enabled ?? true,
+});
+
+/** A preset's rendition in a few words: `WebP · 1200 × – · q85`. */
+function summary(preset: DownloadPreset, t: (key: string) => string): string {
+  const { settings } = preset;
+  const box =
+    settings.maxWidth || settings.maxHeight ? `${settings.maxWidth ?? "–"} × ${settings.maxHeight ?? "–"}` : null;
+  const rate =
+    preset.storyType === "photo"
+      ? `q${settings.quality}`
+      : preset.storyType === "video"
+        ? `${settings.videoBitrateKbps} kbps`
+        : `${settings.audioBitrateKbps} kbps`;
+  return [t(`presets.download.format.${settings.format}`), box, rate].filter(Boolean).join(" · ");
+}
+
+/** /manage/setting/download: download presets (named renditions). */
 export default function ManageSettingDownloadPage() {
-  return <EmptyPage messageKey="empty.manage.setting.download" />;
+  const { t } = useTranslation();
+  const columns: ProColumns<DownloadPreset>[] = [
+    { title: t("catalogue.name"), dataIndex: "name" },
+    {
+      title: t("presets.download.storyType"),
+      dataIndex: "storyType",
+      render: (_, preset) => t(`presets.download.storyType.${preset.storyType}`),
+    },
+    { title: t("presets.download.rendition"), key: "rendition", render: (_, preset) => summary(preset, t) },
+    {
+      title: t("presets.download.enabled"),
+      dataIndex: "enabled",
+      responsive: ["md"],
+      render: (_, preset) =>
+        preset.enabled ? <Tag color="green">{t("presets.download.on")}</Tag> : <Tag>{t("presets.download.off")}</Tag>,
+    },
+    { title: t("catalogue.updateTime"), dataIndex: "updatedAt", valueType: "dateTime", responsive: ["lg"] },
+  ];
+  return (
+    <CrudTable<DownloadPreset, DownloadForm>
+      rowKey="id"
+      headerTitle={t("presets.download.title")}
+      columns={columns}
+      list={listDownloadPresets}
+      access={crudAccess(PERMISSION)}
+      newValues={{
+        storyType: "photo",
+        settings: DEFAULT_SETTINGS,
+        roleIds: [],
+        enabled: true,
+        watermarkPresetId: null,
+      }}
+      create={(values) => createDownloadPreset(toInput(values))}
+      update={(preset, values) => updateDownloadPreset(preset.id, toInput(values))}
+      remove={(preset) => deleteDownloadPreset(preset.id)}
+      toFormValues={(preset) => ({
+        name: preset.name,
+        storyType: preset.storyType,
+        settings: preset.settings,
+        watermarkPresetId: preset.watermarkPresetId,
+        roleIds: preset.roleIds,
+        enabled: preset.enabled,
+      })}
+      formFields={() => <DownloadPresetFields t={t} />}
+    />
+  );
 }

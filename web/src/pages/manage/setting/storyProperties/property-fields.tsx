@@ -1,8 +1,8 @@
 import { ProFormDependency, ProFormDigit, ProFormSelect, ProFormSwitch, ProFormText } from "@ant-design/pro-components";
-import { useQuery } from "@tanstack/react-query";
 import { Form } from "antd";
 import type { TFunction } from "i18next";
-import { allCodelists, codelistOptions, type PropertyKind, type StoryProperty } from "../../../../api/catalogue";
+import type { PropertyKind, StoryProperty } from "../../../../api/catalogue";
+import { useAllCodelists, useCodelistOptions } from "../../../../api/catalogue";
 import { DATE_PATTERN, NUMBER_PATTERN, needsCodelist } from "../catalogue-shared/form-values";
 
 export const STORY_TYPES = ["photo", "video", "audio"] as const;
@@ -10,11 +10,7 @@ export const PROPERTY_KINDS: PropertyKind[] = ["text", "textarea", "number", "da
 const KEY = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 
 function DefaultValueField({ t, kind, codelistId }: { t: TFunction; kind?: PropertyKind; codelistId?: string }) {
-  const options = useQuery({
-    queryKey: ["catalogue", "codelist-options", codelistId],
-    queryFn: () => codelistOptions(codelistId!),
-    enabled: needsCodelist(kind) && Boolean(codelistId),
-  });
+  const options = useCodelistOptions(codelistId, needsCodelist(kind));
   const label = t("catalogue.property.defaultValue");
   if (needsCodelist(kind)) {
     return (
@@ -82,7 +78,7 @@ export function PropertyFields({
   property?: StoryProperty;
   storyType?: string;
 }) {
-  const codelists = useQuery({ queryKey: ["catalogue", "codelists", "all"], queryFn: allCodelists });
+  const codelists = useAllCodelists();
   return (
     <>
       <ProFormSelect

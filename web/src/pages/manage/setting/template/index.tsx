@@ -1,5 +1,84 @@
-import { EmptyPage } from "../../../../components/empty-page";
+import type { ProColumns } from "@ant-design/pro-components";
+import { useTranslation } from "react-i18next";
+import {
+  createMetadataTemplate,
+  deleteMetadataTemplate,
+  listMetadataTemplates,
+  type MetadataTemplate,
+  type MetadataTemplateInput,
+  type TemplateValues,
+  updateMetadataTemplate,
+} from "../../../../api/metadata-templates";
+import { CrudTable } from "../../../../components/crud-table";
+import { crudAccess } from "../catalogue-shared/fields";
+import { textOrNull, trimmed } from "../catalogue-shared/form-values";
+import { TemplateFields } from "./components/template-fields";
 
+/** The route key of this screen: the permissionId its buttons check. */
+const PERMISSION = "manage.setting.template";
+
+interface TemplateForm extends Record<string, unknown> {
+  name: string;
+  description?: string;
+  values?: Omit<TemplateValues, "properties">;
+  propertyList?: { key: string; value?: string }[];
+}
+
+/** Empty fields are left out: a template sets only what it names. */
+export function toTemplateInput(form: TemplateForm): MetadataTemplateInput {
+  const values: TemplateValues = {};
+  for (const [key, value] of Object.entries(form.values ?? {})) {
+    if (Array.isArray(value) ? value.length > 0 : typeof value === "string" && value.trim() !== "") {
+      (values as Record<string, unknown>)[key] = Array.isArray(value) ? value.map(String) : value;
+    }
+  }
+  const properties = Object.fromEntries(
+    (form.propertyList ?? []).filter((entry) => entry.key).map((entry) => [entry.key.trim(), entry.value ?? ""]),
+  );
+  if (Object.keys(properties).length > 0) values.properties = properties;
+  return { name: trimmed(form.name), description: textOrNull(form.description), values };
+}
+
+function summary(values: TemplateValues): string {
+  return [values.source, values.caption, ...(values.keywords ?? []), ...Object.values(values.properties ?? {})]
+    .filter(Boolean)
+    .join(" · ");
+}
+
+/** /manage/setting/template: metadata templates the upload pages apply in one click. */
 export default function ManageSettingTemplatePage() {
-  return <EmptyPage messageKey="empty.manage.setting.template" />;
+  const { t } = useTranslation();
+  const columns: ProColumns<MetadataTemplate>[] = [
+    { title: t("catalogue.name"), dataIndex: "name" },
+    {
+      title: t("templates.values"),
+      key: "values",
+      ellipsis: true,
+      responsive: ["md"],
+      render: (_, template) => summary(template.values),
+    },
+    { title: t("catalogue.updateTime"), dataIndex: "updatedAt", valueType: "dateTime", responsive: ["lg"] },
+  ];
+  return (
+    <CrudTable<MetadataTemplate, TemplateForm>
+      rowKey="id"
+      headerTitle={t("templates.title")}
+      columns={columns}
+      list={listMetadataTemplates}
+      access={crudAccess(PERMISSION)}
+      create={(values) => createMetadataTemplate(toTemplateInput(values))}
+      update={(template, values) => updateMetadataTemplate(template.id, toTemplateInput(values))}
+      remove={(template) => deleteMetadataTemplate(template.id)}
+      toFormValues={(template) => {
+        const { properties, ...rest } = template.values;
+        return {
+          name: template.name,
+          description: template.description ?? undefined,
+          values: rest,
+          propertyList: Object.entries(properties ?? {}).map(([key, value]) => ({ key, value })),
+        };
+      }}
+      formFields={() => <TemplateFields t={t} />}
+    />
+  );
 }

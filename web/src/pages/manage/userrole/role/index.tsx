@@ -1,16 +1,15 @@
 import { type ProColumns, ProForm, ProFormSwitch, ProFormText, ProFormTextArea } from "@ant-design/pro-components";
-import { useQuery } from "@tanstack/react-query";
 import { Tag, Tooltip } from "antd";
 import { useTranslation } from "react-i18next";
 import {
   createRole,
   deleteRole,
   listRoles,
-  permissionCatalogue,
   type Role,
   type RoleAction,
   type RoleInput,
   updateRole,
+  usePermissionCatalogue,
 } from "../../../../api/identity-admin";
 import { CrudTable } from "../../../../components/crud-table";
 import {
@@ -40,7 +39,7 @@ function toInput(values: RoleForm): RoleInput {
 
 export default function ManageUserroleRolePage() {
   const { t } = useTranslation();
-  const catalogue = useQuery({ queryKey: ["roles", "permissions"], queryFn: permissionCatalogue });
+  const catalogue = usePermissionCatalogue();
 
   const columns: ProColumns<Role>[] = [
     { title: t("admin.role.name"), dataIndex: "name" },

@@ -1,21 +1,21 @@
 import { type ProColumns, ProFormSelect, ProFormSwitch, ProFormText } from "@ant-design/pro-components";
-import { useQuery } from "@tanstack/react-query";
 import { Button, Form, Input, Modal, Popconfirm, Tag } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
-  allRoles,
   createUser,
   listUsers,
   resetPassword,
   setUserEnabled,
   type UserAccount,
   updateUser,
+  useAllRoles,
 } from "../../../../api/identity-admin";
 import { Access } from "../../../../auth/access-component";
 import { useCurrentUser } from "../../../../auth/session-context";
 import { CrudTable, EDIT_MODAL_WIDTH, showRefusal } from "../../../../components/crud-table";
 import { useFeedback } from "../../../../components/feedback";
+import { RegistrationSettingsButton } from "./registration-settings";
 
 /** The route key of this screen: the permissionId its buttons check (spec section 6). */
 const PERMISSION = "manage.userrole.user";
@@ -99,7 +99,7 @@ export default function ManageUserroleUserPage() {
   const { t } = useTranslation();
   const { message } = useFeedback();
   const me = useCurrentUser();
-  const roles = useQuery({ queryKey: ["roles", "all"], queryFn: allRoles });
+  const roles = useAllRoles();
   const [resetting, setResetting] = useState<UserAccount | null>(null);
   const roleOptions = (roles.data ?? []).map((role) => ({ label: role.name, value: role.id }));
 
@@ -129,6 +129,11 @@ export default function ManageUserroleUserPage() {
   return (
     <>
       <CrudTable<UserAccount, UserForm>
+        toolbarExtra={[
+          <Access key="registration" action={`${PERMISSION}.update`}>
+            <RegistrationSettingsButton />
+          </Access>,
+        ]}
         rowKey="id"
         headerTitle={t("admin.user.title")}
         columns={columns}

@@ -1,22 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Form, Input, Select, Space, TreeSelect } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { folderOptions, useFolders } from "../../../../api/folders";
 import { ApiError, localizedMessage } from "../../../../api/http";
-import { type FolderNode, fetchFolders, fetchLibraries } from "../../../../api/stories";
-import { startUrlFetch } from "../../../../api/url-ingest";
+import { useLibraries } from "../../../../api/libraries";
+import { startUrlFetch, urlFetchKeys } from "../../../../api/url-ingest";
 import { useFeedback } from "../../../../components/feedback";
 
 const DEFAULT_LIBRARY = "material";
-
-interface FolderOption {
-  value: string;
-  title: string;
-  children: FolderOption[];
-}
-
-const folderOptions = (nodes: readonly FolderNode[]): FolderOption[] =>
-  nodes.map((node) => ({ value: node.id, title: node.name, children: folderOptions(node.children) }));
 
 /** The URLs of a paste: one per line, blank lines and duplicates dropped. */
 export function urlsOf(text: string): string[] {
@@ -39,8 +31,8 @@ export function FetchForm() {
   const [libraryId, setLibraryId] = useState(DEFAULT_LIBRARY);
   const [folderId, setFolderId] = useState<string | undefined>();
   const [refusals, setRefusals] = useState<{ url: string; reason: string }[]>([]);
-  const libraries = useQuery({ queryKey: ["libraries"], queryFn: fetchLibraries, staleTime: 60_000 });
-  const folders = useQuery({ queryKey: ["folders", libraryId], queryFn: () => fetchFolders(libraryId) });
+  const libraries = useLibraries();
+  const folders = useFolders(libraryId);
 
   const start = useMutation({
     mutationFn: async (urls: string[]) => {
@@ -64,7 +56,7 @@ export function FetchForm() {
       setRefusals(refused);
       if (started > 0) message.success(t("urlIngest.started", { count: started }));
       setText(refused.map((item) => item.url).join("\n"));
-      void queryClient.invalidateQueries({ queryKey: ["url-fetches"] });
+      void queryClient.invalidateQueries({ queryKey: urlFetchKeys.all });
     },
   });
 

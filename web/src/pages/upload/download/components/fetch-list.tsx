@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Progress, Table, Tag, Typography } from "antd";
 import type { ColumnsType } from "antd/es/table";
 import dayjs from "dayjs";
@@ -6,7 +6,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { serverMessage } from "../../../../api/server-messages";
-import { cancelUrlFetch, listUrlFetches, retryUrlFetch, type UrlFetch } from "../../../../api/url-ingest";
+import { cancelUrlFetch, retryUrlFetch, type UrlFetch, urlFetchKeys, useUrlFetches } from "../../../../api/url-ingest";
 import { useFeedback } from "../../../../components/feedback";
 
 const STATE_COLORS: Record<UrlFetch["state"], string> = {
@@ -36,16 +36,12 @@ export function FetchList() {
   const { message } = useFeedback();
   const queryClient = useQueryClient();
   const [page, setPage] = useState({ number: 0, size: 10 });
-  const fetches = useQuery({
-    queryKey: ["url-fetches", page],
-    queryFn: () => listUrlFetches(page.number, page.size),
-    refetchInterval: (query) => (query.state.data?.content.some(active) ? 1000 : false),
-  });
+  const fetches = useUrlFetches(page, (data) => (data?.content.some(active) ? 1000 : false));
   const cancel = useMutation({
     mutationFn: cancelUrlFetch,
     onSuccess: () => {
       void message.success(t("urlIngest.cancelled"));
-      void queryClient.invalidateQueries({ queryKey: ["url-fetches"] });
+      void queryClient.invalidateQueries({ queryKey: urlFetchKeys.all });
     },
   });
   const reason = (item: UrlFetch) =>
@@ -57,7 +53,7 @@ export function FetchList() {
     mutationFn: retryUrlFetch,
     onSuccess: () => {
       void message.success(t("urlIngest.retried"));
-      void queryClient.invalidateQueries({ queryKey: ["url-fetches"] });
+      void queryClient.invalidateQueries({ queryKey: urlFetchKeys.all });
     },
   });
 

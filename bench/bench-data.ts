@@ -1,0 +1,71 @@
+import path from "node:path";
+import pg from "pg";
+import type { DatabaseConfig } from "../server/src/config.js";
+import { openDatabase } from "../server/src/db/database.js";
+import { ApiTokensRepository } from "../server/src/modules/api-tokens/api-tokens.repository.js";
+import { ApiTokensService } from "../server/src/modules/api-tokens/api-tokens.service.js";
+import { UsersRepository } from "../server/src/modules/users/users.repository.js";
+import { UsersService } from "../server/src/modules/users/users.service.js";
+import { loadPostgres, loadSqlite } from "./search-data.js";
+
+/**
+ * A database for the API benchmarks: migrated, with the generated stories of
+ * bench/search-data.ts (created by an administrator `bench`) and an editor
+ * `editor` whose personal API token the benchmark signs in with. SQLite in
+ * `dataDir`, or a PostgreSQL database of this process's own.
+ */
+
+const benchDatabaseName = () => `dams_bench_api_${process.pid}`;
+
+async function postgresAdmin(postgresUrl: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+export function postgresAnswers(postgresUrl: string): Promise<boolean> {
+  return postgresAdmin(postgresUrl, "select 1").then(
+    () => true,
+    () => false,
+  );
+}
+
+export async function dropBenchDatabase(postgresUrl: string): Promise<void> {
+  await postgresAdmin(postgresUrl, `drop database if exists ${benchDatabaseName()} with (force)`).catch(() => {});
+}
+
+export async function prepareStories(
+  dialect: string,
+  dataDir: string,
+  storyCount: number,
+  postgresUrl: string,
+): Promise<{ database: DatabaseConfig; token: string }> {
+  let database: DatabaseConfig;
+  if (dialect === "sqlite") database = { kind: "sqlite", file: path.join(dataDir, "dams.sqlite") };
+  else {
+    const url = new URL(postgresUrl);
+    url.pathname = `/${benchDatabaseName()}`;
+    await dropBenchDatabase(postgresUrl);
+    await postgresAdmin(postgresUrl, `create database ${benchDatabaseName()}`);
+    database = { kind: "postgres", url: url.toString() };
+  }
+  const db = openDatabase(database);
+  let creatorId: string;
+  let token: string;
+  try {
+    await db.migrateToLatest();
+    const users = new UsersService(new UsersRepository(db));
+    creatorId = (await users.createUser({ username: "bench", password: "bench-password-1", admin: true })).id;
+    const editor = await users.createUser({ username: "editor", password: "bench-password-1", roleId: "editor" });
+    token = (await new ApiTokensService(new ApiTokensRepository(db)).create(editor.id, { name: "bench" })).secret;
+  } finally {
+    await db.close();
+  }
+  if (database.kind === "sqlite") loadSqlite(database.file, storyCount, creatorId);
+  else await loadPostgres(database.url, storyCount, creatorId);
+  return { database, token };
+}

@@ -1,0 +1,75 @@
+import { expect, test } from "@playwright/test";
+import monitorZh from "../../web/src/locales/monitor/zh-CN.js";
+import { openApp, snapshot, watchConsoleErrors } from "./helpers.js";
+
+const zh = (key: keyof typeof monitorZh): string => monitorZh[key];
+
+async function noHorizontalOverflow(page: import("@playwright/test").Page) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+test("the task monitor shows the queue's counts, its jobs filtered by state, and this server's worker", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const errors = watchConsoleErrors(page);
+  for (const size of [
+    { name: "desktop", width: 1366, height: 900 },
+    { name: "mobile", width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await openApp(page, "/manage/monitor/task");
+    // Every state has its count; the server's own worker has run the recurring maintenance job.
+    await expect(page.getByTestId("job-count-queued")).toBeVisible({ timeout: 30_000 });
+    for (const state of ["queued", "running", "succeeded", "dead", "cancelled"] as const)
+      await expect(page.getByTestId(`job-count-${state}`)).toContainText(zh(`monitor.jobs.state.${state}`));
+    const workers = page.getByTestId("worker-table");
+    await expect(workers.getByText(zh("monitor.workers.status.running")).first()).toBeVisible({ timeout: 30_000 });
+    // Filtered by name (the other journeys' jobs may fill the first pages): the maintenance runs are listed.
+    await page.getByTestId("job-filter-name").click();
+    await page.locator(".ant-select-dropdown:visible").getByTitle("maintenance", { exact: true }).click();
+    const jobs = page.getByTestId("job-table");
+    await expect(jobs.getByText("maintenance").first()).toBeVisible({ timeout: 30_000 });
+    // The chart of jobs by name is drawn (its chunk loaded on this page).
+    await expect(page.locator(".recharts-surface").first()).toBeVisible();
+    await noHorizontalOverflow(page);
+    await snapshot(page, testInfo, `${size.name}-monitor-task`);
+  }
+
+  // Filtered by state: only succeeded jobs are listed.
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.getByTestId("job-filter-state").click();
+  await page.locator(".ant-select-dropdown").getByText(zh("monitor.jobs.state.succeeded"), { exact: true }).click();
+  const table = page.getByTestId("job-table");
+  await expect
+    .poll(async () => [...new Set(await table.locator("tbody .ant-tag").allTextContents())])
+    .toEqual([zh("monitor.jobs.state.succeeded")]);
+  expect(errors).toEqual([]);
+});
+
+test("the storage monitor, the back area's landing page, shows totals, charts, libraries and the local volumes", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const errors = watchConsoleErrors(page);
+  for (const size of [
+    { name: "desktop", width: 1366, height: 900 },
+    { name: "mobile", width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await openApp(page, "/backend");
+    await expect(page).toHaveURL(/\/backend\/monitor\/storage$/);
+    await expect(page.getByTestId("storage-total")).toContainText(zh("monitor.storage.total"), { timeout: 30_000 });
+    for (const part of ["original", "rendition", "version"] as const)
+      await expect(page.getByTestId(`storage-part-${part}`)).toContainText(zh(`monitor.storage.part.${part}`));
+    // Sizes in KB, MB or GB (spec section 9); the data directory's volume with its free space.
+    await expect(page.getByTestId("storage-total")).toContainText(/\d+(\.\d+)? (KB|MB|GB)/);
+    await expect(page.getByTestId("storage-volumes").getByText("data", { exact: true })).toBeVisible();
+    // The charts are drawn, or (before any story is stored) say so instead of drawing empty axes.
+    await expect(page.locator(".recharts-surface, .ant-empty").first()).toBeVisible({ timeout: 30_000 });
+    await noHorizontalOverflow(page);
+    await snapshot(page, testInfo, `${size.name}-monitor-storage`);
+  }
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,99 @@
+import type { Db } from "../../db/database.js";
+import { Forbidden, NotFound } from "../../http/errors.js";
+import type { AuditLog } from "../audit/audit-log.js";
+import type { Actor } from "../auth/actor.js";
+import { PropertyAccessRepository, type PropertyRule } from "./property-access.repository.js";
+import type { RolesRepository } from "./roles.repository.js";
+
+/** Who a check is for: administrators (users.admin) see and edit every property. */
+export interface PropertyUser {
+  admin: boolean;
+  roleId: string | null;
+}
+
+const NO_RULES: ReadonlySet<string> = new Set();
+
+/**
+ * Field-level access (/manage/userrole/property): per role, the story
+ * properties (keys of a story's custom `properties`) it may not see or not
+ * edit. Story responses lose the hidden keys (`stripHidden`, run on every
+ * API answer); edits of a property the role may not edit are refused.
+ */
+export class PropertyAccessService {
+  constructor(
+    private readonly deps: {
+      db: Db;
+      rules: PropertyAccessRepository;
+      roles: Pick<RolesRepository, "findById">;
+      audit: AuditLog;
+      clock?: () => Date;
+    },
+  ) {}
+
+  async rulesOf(roleId: string): Promise<PropertyRule[]> {
+    if (!(await this.deps.roles.findById(roleId))) throw new NotFound(`no role has the id ${roleId}`, "role_not_found");
+    return this.deps.rules.rulesOf(roleId);
+  }
+
+  async replace(actor: Actor, roleId: string, rules: PropertyRule[]): Promise<PropertyRule[]> {
+    const before = await this.rulesOf(roleId);
+    const now = (this.deps.clock?.() ?? new Date()).toISOString();
+    await this.deps.db.kysely.transaction().execute(async (trx) => {
+      await this.deps.rules.with(trx).replace(roleId, rules, now);
+      await this.deps.audit.record(trx, actor, {
+        action: "role.property-access",
+        target: { type: "role", id: roleId },
+        before: { rules: before },
+        after: { rules: rules.filter((rule) => !(rule.visible && rule.editable)) },
+      });
+    });
+    return this.deps.rules.rulesOf(roleId);
+  }
+
+  /** The properties the user may not see. */
+  async hiddenFor(user: PropertyUser): Promise<ReadonlySet<string>> {
+    if (user.admin || !user.roleId) return NO_RULES;
+    const rules = await this.deps.rules.rulesOf(user.roleId);
+    return new Set(rules.filter((rule) => !rule.visible).map((rule) => rule.property));
+  }
+
+  /** Refuses (403 `property_not_editable`, naming it) an edit of a property the user may not edit. */
+  async checkEditable(user: PropertyUser, properties: readonly string[]): Promise<void> {
+    if (user.admin || !user.roleId || properties.length === 0) return;
+    const rules = await this.deps.rules.rulesOf(user.roleId);
+    const locked = new Set(rules.filter((rule) => !rule.editable).map((rule) => rule.property));
+    const refused = properties.find((property) => locked.has(property));
+    if (refused !== undefined) {
+      throw new Forbidden(`properties.${refused}: your role may not edit this property`, "property_not_editable");
+    }
+  }
+}
+
+/**
+ * Removes the hidden keys from every story-shaped object in an answer: an
+ * object with a `properties` record and a `libraryId` (stories in lists,
+ * the viewer, versions, search results). Changes the payload in place.
+ */
+export function stripHidden(payload: unknown, hidden: ReadonlySet<string>, depth = 0): void {
+  if (hidden.size === 0 || depth > 8 || payload === null || typeof payload !== "object") return;
+  if (Array.isArray(payload)) {
+    for (const item of payload) stripHidden(item, hidden, depth + 1);
+    return;
+  }
+  const record = payload as Record<string, unknown>;
+  const properties = record.properties;
+  if ("libraryId" in record && properties && typeof properties === "object" && !Array.isArray(properties)) {
+    for (const key of hidden) delete (properties as Record<string, unknown>)[key];
+  }
+  for (const value of Object.values(record)) {
+    if (value !== null && typeof value === "object") stripHidden(value, hidden, depth + 1);
+  }
+}
+
+/** Builds field-level access once (app.ts); `register` strips hidden properties from every API answer. */
+export function buildPropertyAccess(
+  db: Db,
+  deps: { roles: Pick<RolesRepository, "findById">; audit: AuditLog },
+): PropertyAccessService {
+  return new PropertyAccessService({ db, rules: new PropertyAccessRepository(db), ...deps });
+}

@@ -1,0 +1,86 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { actorGivenFor } from "../auth/actor.js";
+import { type AuditLog, recordedBy } from "./audit-log.js";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /**
+     * Why a POST, PUT, PATCH or DELETE route records nothing in the operation log
+     * (it changes nothing: a read sent as POST; or it is a part of a change recorded
+     * elsewhere: a tus chunk). Every other such route records (docs/audit.md).
+     */
+    notAudited?: string;
+  }
+}
+
+export const CHANGING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** A POST, PUT, PATCH or DELETE route of the API, as registered. */
+export interface ChangingRoute {
+  method: string;
+  /** Without the API prefix: `/workflow-story-delete/:libraryId/:storyId`. */
+  url: string;
+  notAudited?: string;
+}
+
+const routeTables = new WeakMap<FastifyInstance, ChangingRoute[]>();
+
+/** The changing routes of an app built with `recordUnrecorded` (the coverage test walks them). */
+export function changingRoutes(app: FastifyInstance): ChangingRoute[] {
+  return routeTables.get(app) ?? [];
+}
+
+/**
+ * Nothing changes unrecorded: a successful POST, PUT, PATCH or DELETE under
+ * `prefix` whose service recorded nothing for the request's actor (no
+ * `AuditLog.record` with `actorOf(request)`) is recorded here, after the
+ * answer, as `http.<method>` with the route as target and the path's
+ * parameters as details. Services that know what changed record in their
+ * transaction with the fields before and after; this is the floor under the
+ * rest (and under routes added later), written beside the change rather
+ * than in its transaction. A route that changes nothing declares
+ * `config.notAudited` with the reason.
+ */
+export function recordUnrecorded(app: FastifyInstance, audit: AuditLog, prefix: string): void {
+  const table: ChangingRoute[] = [];
+  routeTables.set(app, table);
+  app.addHook("onRoute", (route) => {
+    if (!(route.url === prefix || route.url.startsWith(`${prefix}/`))) return;
+    for (const method of [route.method].flat()) {
+      if (!CHANGING_METHODS.has(method)) continue;
+      const notAudited = route.config?.notAudited;
+      table.push({ method, url: route.url.slice(prefix.length), ...(notAudited ? { notAudited } : {}) });
+    }
+  });
+  app.addHook("onResponse", async (request, reply) => {
+    if (reply.statusCode >= 400 || !CHANGING_METHODS.has(request.method)) return;
+    const route = request.routeOptions.url;
+    if (route === undefined || !(route === prefix || route.startsWith(`${prefix}/`))) return;
+    if (request.routeOptions.config.notAudited !== undefined) return;
+    const actor = actorGivenFor(request);
+    if (actor && recordedBy(actor)) return;
+    const user = request.currentUser;
+    try {
+      await audit.recordEvent(
+        {
+          id: user?.id ?? null,
+          username: user?.username ?? null,
+          ip: request.ip,
+          userAgent: request.headers["user-agent"] ?? null,
+        },
+        {
+          action: `http.${request.method.toLowerCase()}`,
+          target: { type: "route", id: `${request.method} ${route.slice(prefix.length)}`, label: pathOf(request) },
+          details: { status: reply.statusCode, params: request.params ?? {} },
+        },
+      );
+    } catch (error) {
+      request.log.error({ err: error }, "a change could not be recorded in the operation log");
+    }
+  });
+}
+
+function pathOf(request: FastifyRequest): string {
+  const query = request.url.indexOf("?");
+  return query === -1 ? request.url : request.url.slice(0, query);
+}

@@ -1,0 +1,33 @@
+import { exportTable } from "../exports/export-table.js";
+import type { AuditRecord } from "./audit.repository.js";
+import { LOG_PERMISSION } from "./audit.routes.js";
+import { auditFilterSchema } from "./audit.schema.js";
+import type { AuditService } from "./audit.service.js";
+
+const json = (value: Record<string, unknown> | null) => (value === null ? null : JSON.stringify(value));
+
+/** The log page as an export table (`table: "log"`): its filters, every column it can show. */
+export function auditExportTable(service: AuditService) {
+  return exportTable<AuditRecord, ReturnType<typeof auditFilterSchema.parse>>({
+    name: "log",
+    access: { permission: LOG_PERMISSION, action: "export" },
+    filter: auditFilterSchema,
+    columns: {
+      id: (row) => row.id,
+      at: (row) => row.at,
+      actorName: (row) => row.actorName,
+      actorId: (row) => row.actorId,
+      ip: (row) => row.ip,
+      userAgent: (row) => row.userAgent,
+      action: (row) => row.action,
+      targetType: (row) => row.targetType,
+      targetId: (row) => row.targetId,
+      targetLabel: (row) => row.targetLabel,
+      result: (row) => row.result,
+      before: (row) => json(row.before),
+      after: (row) => json(row.after),
+      details: (row) => json(row.details),
+    },
+    rows: (filter) => service.rows(filter, 2000),
+  });
+}

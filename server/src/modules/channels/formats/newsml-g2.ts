@@ -1,0 +1,67 @@
+import { create } from "xmlbuilder2";
+import { type ItemContext, mappedFields, NINJS_TYPE, storyUri } from "./item-fields.js";
+
+const NAR = "http://iptc.org/std/nar/2006-10-01/";
+
+/** The rendition role of a file in the IPTC rendition scheme. */
+function rendition(role: string): string {
+  if (role === "original") return "rnd:highRes";
+  if (role.includes("thumb")) return "rnd:thumbnail";
+  return "rnd:preview";
+}
+
+/**
+ * A NewsML-G2 2.30 newsItem (power conformance): rights, item meta (class,
+ * provider, dates, embargo, pubStatus `stat:canceled` for a kill), content
+ * meta and the files as remoteContent. Every value goes through the XML
+ * builder, which escapes it: a caption cannot inject markup.
+ */
+export function newsmlDocument(context: ItemContext): Buffer {
+  const { story } = context;
+  const fields = mappedFields(story, context.mapping);
+  const root = create({ version: "1.0", encoding: "UTF-8" }).ele(NAR, "newsItem", {
+    guid: storyUri(story),
+    version: String(story.versionNo),
+    standard: "NewsML-G2",
+    standardversion: "2.30",
+    conformance: "power",
+  });
+  root.ele(NAR, "catalogRef", { href: "http://www.iptc.org/std/catalog/catalog.IPTC-G2-Standards_38.xml" });
+  if (fields.copyrightnotice || fields.usageterms) {
+    const rights = root.ele(NAR, "rightsInfo");
+    if (fields.copyrightnotice) rights.ele(NAR, "copyrightNotice").txt(fields.copyrightnotice);
+    if (fields.usageterms) rights.ele(NAR, "usageTerms").txt(fields.usageterms);
+  }
+  const itemMeta = root.ele(NAR, "itemMeta");
+  itemMeta.ele(NAR, "itemClass", { qcode: `ninat:${NINJS_TYPE[story.type]}` });
+  itemMeta.ele(NAR, "provider", { literal: "dams" });
+  itemMeta
+    .ele(NAR, "versionCreated")
+    .txt(new Date(context.action === "kill" ? context.now : story.updatedAt).toISOString());
+  itemMeta.ele(NAR, "firstCreated").txt(new Date(story.createdAt).toISOString());
+  if (context.embargoUntil) itemMeta.ele(NAR, "embargoed").txt(new Date(context.embargoUntil).toISOString());
+  itemMeta.ele(NAR, "pubStatus", { qcode: context.action === "kill" ? "stat:canceled" : "stat:usable" });
+  if (fields.ednote) itemMeta.ele(NAR, "edNote").txt(fields.ednote);
+  itemMeta.ele(NAR, "altId", { type: "dams:delivery" }).txt(context.deliveryId);
+  const contentMeta = root.ele(NAR, "contentMeta");
+  if (story.capturedAt) contentMeta.ele(NAR, "contentCreated").txt(new Date(story.capturedAt).toISOString());
+  for (const author of story.authors) contentMeta.ele(NAR, "creator").ele(NAR, "name").txt(author);
+  for (const keyword of story.keywords) contentMeta.ele(NAR, "keyword").txt(keyword);
+  if (fields.slugline) contentMeta.ele(NAR, "slugline").txt(fields.slugline);
+  if (fields.headline) contentMeta.ele(NAR, "headline").txt(fields.headline);
+  if (fields.description) contentMeta.ele(NAR, "description", { role: "drol:caption" }).txt(fields.description);
+  if (context.action === "publish" && context.files.length > 0) {
+    const contentSet = root.ele(NAR, "contentSet");
+    for (const file of context.files) {
+      contentSet.ele(NAR, "remoteContent", {
+        href: file.name,
+        rendition: rendition(file.role),
+        contenttype: file.mime,
+        size: String(file.size),
+        ...(file.width ? { width: String(file.width) } : {}),
+        ...(file.height ? { height: String(file.height) } : {}),
+      });
+    }
+  }
+  return Buffer.from(root.end({ prettyPrint: true }));
+}

@@ -1,0 +1,107 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Ajv } from "ajv";
+import addFormats from "ajv-formats";
+import schema from "../formats/ninjs-schema-1.5.json" with { type: "json" };
+
+export interface ReceivedPart {
+  delivery: string;
+  part: string;
+  filename: string;
+  mime: string;
+  body: Buffer;
+  signatureValid: boolean;
+}
+
+/**
+ * A newsroom's HTTP endpoint, as a test starts it: checks each body's
+ * HMAC-SHA256, checks ninjs items against IPTC's schema (with its own ajv),
+ * keeps one item per delivery id (de-duplicates like a real receiver), and
+ * can be told to fail the next N requests or to answer a fixed status.
+ */
+export async function startHttpReceiver(secret: string) {
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  addFormats.default(ajv);
+  const validate = ajv.compile(schema);
+  const parts: ReceivedPart[] = [];
+  const items = new Map<string, Record<string, unknown>>();
+  const schemaErrors: string[] = [];
+  let failNext = 0;
+  let status: number | null = null;
+  let requests = 0;
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      requests++;
+      if (failNext > 0) {
+        failNext--;
+        response.writeHead(503).end("busy, try later");
+        return;
+      }
+      if (status !== null) {
+        response.writeHead(status).end("forbidden by the test");
+        return;
+      }
+      const body = Buffer.concat(chunks);
+      const expected = Buffer.from(`sha256=${createHmac("sha256", secret).update(body).digest("hex")}`);
+      const given = Buffer.from(String(request.headers["x-dams-signature"] ?? ""));
+      const signatureValid = given.length === expected.length && timingSafeEqual(given, expected);
+      const part = {
+        delivery: String(request.headers["x-dams-delivery"]),
+        part: String(request.headers["x-dams-part"]),
+        filename: decodeURIComponent(String(request.headers["x-dams-filename"] ?? "")),
+        mime: String(request.headers["content-type"]),
+        body,
+        signatureValid,
+      };
+      parts.push(part);
+      if (!signatureValid) {
+        response.writeHead(401).end("bad signature");
+        return;
+      }
+      if (part.part === "item" && part.mime === "application/json") {
+        const item = JSON.parse(body.toString("utf8")) as Record<string, unknown>;
+        if (!validate(item)) schemaErrors.push(JSON.stringify(validate.errors));
+        items.set(part.delivery, item);
+      }
+      response.writeHead(202, { "content-type": "application/json" }).end('{"accepted":true}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/ingest`,
+    parts,
+    items,
+    schemaErrors,
+    get requests() {
+      return requests;
+    },
+    failNextRequests(count: number) {
+      failNext = count;
+    },
+    answer(code: number | null) {
+      status = code;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export type HttpReceiver = Awaited<ReturnType<typeof startHttpReceiver>>;
+
+/** Polls `check` until it returns a value (not undefined/false), within a generous bound. */
+export async function until<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  what: string,
+  ms = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value as T;
+    if (Date.now() > deadline) throw new Error(`waited ${ms} ms for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,663 @@
+import { randomUUID } from "node:crypto";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import { type Readable, Transform } from "node:stream";
+import contentDisposition from "content-disposition";
+import { AppError, Invalid } from "../../http/errors.js";
+import type { Actor } from "../auth/actor.js";
+import type { BlobStore } from "../blobs/blob-store.js";
+import { inlineSafe, parseRange, USER_CONTENT_HEADERS } from "../blobs/send-blob.js";
+import { type DiskNodeView, DiskQuotaExceeded, type DiskService } from "../disk/disk.service.js";
+import { fileBytes, spoolStream } from "../ingest/ingest-source.js";
+import { type DavLock, DavLocks, lockTimeout, parseIf } from "./dav-locks.js";
+import { DavProperties } from "./dav-properties.js";
+import {
+  DAV_NS,
+  elementXml,
+  escapeXml,
+  is,
+  parseXml,
+  propertyKey,
+  splitKey,
+  XML_HEAD,
+  type XmlElement,
+} from "./dav-xml.js";
+
+/** A WebDAV answer that is not an error of the disk: a status, maybe headers and a body. */
+export class DavStatus extends Error {
+  constructor(
+    readonly status: number,
+    readonly body?: string,
+  ) {
+    super(`WebDAV ${status}`);
+  }
+}
+
+export interface DavRequest {
+  method: string;
+  /** The decoded path segments after /dav. */
+  segments: string[];
+  header(name: string): string | undefined;
+  /** The body of PROPFIND, PROPPATCH, LOCK, MKCOL (read whole, small). */
+  body: Buffer;
+  /** A PUT's body, streamed. */
+  stream: Readable;
+}
+
+export interface DavAnswer {
+  status: number;
+  headers?: Record<string, string | number>;
+  body?: string | Readable;
+}
+
+/** What a path names in the caller's disk: a node, the root (null), or nothing (undefined). */
+type Found = DiskNodeView | null | undefined;
+
+export interface DavDependencies {
+  disk: Pick<
+    DiskService,
+    "atPath" | "list" | "createFolder" | "storeFile" | "update" | "trash" | "open" | "checkQuota" | "usage"
+  >;
+  blobs: BlobStore;
+  /** Where a PUT's or a COPY's bytes are spooled before the disk stores them. */
+  workDir: string;
+  /** Where the routes are (for hrefs and Destination headers). */
+  prefix: string;
+  locks?: DavLocks;
+}
+
+const LIVE = [
+  "resourcetype",
+  "getcontentlength",
+  "getcontenttype",
+  "getlastmodified",
+  "creationdate",
+  "getetag",
+  "displayname",
+  "supportedlock",
+  "lockdiscovery",
+] as const;
+
+const PROPERTY_NAMES_LIMIT = 1000;
+
+/** What a PROPFIND asks for. */
+type Ask = { kind: "all" } | { kind: "names" } | { kind: "some"; names: { ns: string; local: string }[] };
+
+function keyOf(segments: readonly string[]): string {
+  return segments.join("/");
+}
+
+function isFolder(found: Found): boolean {
+  return found === null || found?.kind === "folder";
+}
+
+function etagOf(found: Found): string | undefined {
+  if (!found) return undefined;
+  return `"${found.id}-${Date.parse(found.updatedAt)}-${found.size}"`;
+}
+
+/**
+ * WebDAV class 1 and 2 (RFC 4918) over each user's network disk: `/` is
+ * the caller's root and each segment one of their nodes. Every change is a
+ * DiskService call with the caller as actor (names, quota, type by content,
+ * the operation log are the disk's). Dead properties and locks are kept in
+ * this process's memory, per user and path.
+ */
+export class DavService {
+  readonly #locks: DavLocks;
+  readonly #properties = new DavProperties();
+
+  constructor(private readonly deps: DavDependencies) {
+    this.#locks = deps.locks ?? new DavLocks();
+  }
+
+  href(segments: readonly string[], folder: boolean): string {
+    const path = segments.map((segment) => encodeURIComponent(segment)).join("/");
+    return `${this.deps.prefix}/${path}${folder && segments.length > 0 ? "/" : ""}`;
+  }
+
+  /** The segments of a path under the prefix; `.` and `..` are refused, never resolved. */
+  segmentsOf(rawPath: string): string[] {
+    const noQuery = rawPath.split(/[?#]/)[0] ?? "";
+    if (noQuery !== this.deps.prefix && !noQuery.startsWith(`${this.deps.prefix}/`)) {
+      throw new DavStatus(502, "the destination is not on this disk");
+    }
+    const segments: string[] = [];
+    for (const raw of noQuery.slice(this.deps.prefix.length).split("/")) {
+      if (raw === "") continue;
+      let segment: string;
+      try {
+        segment = decodeURIComponent(raw);
+      } catch {
+        throw new Invalid("the path is not valid percent-encoding", "invalid_path");
+      }
+      if (segment === "." || segment === "..") throw new Invalid(`the path may not hold "${segment}"`, "invalid_path");
+      segments.push(segment.normalize("NFC"));
+    }
+    return segments;
+  }
+
+  async handle(actor: Actor, request: DavRequest): Promise<DavAnswer> {
+    switch (request.method) {
+      case "OPTIONS":
+        return {
+          status: 200,
+          headers: {
+            dav: "1, 2",
+            "ms-author-via": "DAV",
+            allow: "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, MKCOL, COPY, MOVE, LOCK, UNLOCK",
+          },
+        };
+      case "GET":
+      case "HEAD":
+        return this.#get(actor, request);
+      case "PUT":
+        return this.#put(actor, request);
+      case "DELETE":
+        return this.#delete(actor, request);
+      case "MKCOL":
+        return this.#mkcol(actor, request);
+      case "PROPFIND":
+        return this.#propfind(actor, request);
+      case "PROPPATCH":
+        return this.#proppatch(actor, request);
+      case "COPY":
+      case "MOVE":
+        return this.#copyOrMove(actor, request);
+      case "LOCK":
+        return this.#lock(actor, request);
+      case "UNLOCK":
+        return this.#unlock(actor, request);
+      default:
+        throw new DavStatus(405);
+    }
+  }
+
+  #find(actor: Actor, segments: readonly string[]): Promise<Found> {
+    return this.deps.disk.atPath(actor, segments);
+  }
+
+  /** The folder a new item at `segments` goes into (its id; null for the root), or 409. */
+  async #parentOf(actor: Actor, segments: readonly string[]): Promise<string | null> {
+    if (segments.length === 0) throw new DavStatus(405);
+    const parent = await this.#find(actor, segments.slice(0, -1));
+    if (parent === undefined || !isFolder(parent)) throw new DavStatus(409, "the parent folder does not exist");
+    return parent?.id ?? null;
+  }
+
+  // ── If header and locks ────────────────────────────────────────────────
+
+  /**
+   * Evaluates the If header (412 when no list holds) and answers the lock
+   * tokens it submits. Each path in `guarded` must then be free of locks, or
+   * one of the locks covering it must be submitted (423 otherwise).
+   */
+  async #preconditions(
+    actor: Actor,
+    request: DavRequest,
+    guarded: { segments: readonly string[]; deep?: boolean }[],
+  ): Promise<Set<string>> {
+    const submitted = new Set<string>();
+    const header = request.header("if");
+    if (header) {
+      const lists = parseIf(header);
+      if (!lists) throw new DavStatus(400, "the If header cannot be read");
+      let holds = false;
+      for (const list of lists) {
+        const segments = list.resource ? this.#resourceSegments(list.resource) : request.segments;
+        if (!segments) continue;
+        const found = await this.#find(actor, segments);
+        const etag = etagOf(found);
+        const covering = new Set(this.#locks.covering(actor.id, keyOf(segments)).map((lock) => lock.token));
+        const all = list.conditions.every((condition) => {
+          const matched =
+            condition.token !== undefined
+              ? covering.has(condition.token)
+              : etag !== undefined && condition.etag?.replace(/^W\//, "") === etag;
+          return condition.not ? !matched : matched;
+        });
+        if (all) {
+          holds = true;
+          for (const condition of list.conditions)
+            if (condition.token && !condition.not) submitted.add(condition.token);
+        }
+      }
+      if (!holds) throw new DavStatus(412, "the If header's conditions do not hold");
+    }
+    for (const target of guarded) {
+      const key = keyOf(target.segments);
+      const locks = [
+        ...this.#locks.covering(actor.id, key),
+        ...(target.deep ? this.#locks.below(actor.id, key).filter((lock) => lock.path !== key) : []),
+      ];
+      if (locks.length > 0 && !locks.some((lock) => submitted.has(lock.token))) {
+        throw new DavStatus(423, "the resource is locked: submit its lock token in the If header");
+      }
+    }
+    return submitted;
+  }
+
+  #resourceSegments(href: string): string[] | undefined {
+    try {
+      const path = /^[a-z][a-z0-9+.-]*:\/\//i.test(href) ? new URL(href).pathname : href;
+      return this.segmentsOf(path);
+    } catch {
+      return undefined;
+    }
+  }
+
+  // ── GET, HEAD, PUT, DELETE, MKCOL ──────────────────────────────────────
+
+  async #get(actor: Actor, request: DavRequest): Promise<DavAnswer> {
+    const found = await this.#find(actor, request.segments);
+    if (found === undefined) throw new DavStatus(404);
+    if (found === null || found.kind === "folder") {
+      const { items } = await this.deps.disk.list(actor, found?.id ?? null);
+      const text = items.map((item) => `${item.name}${item.kind === "folder" ? "/" : ""}`).join("\n");
+      return {
+        status: 200,
+        headers: { "content-type": "text/plain; charset=utf-8", ...USER_CONTENT_HEADERS },
+        body: text,
+      };
+    }
+    const { key, fileName, contentType } = await this.deps.disk.open(actor, found.id, "download");
+    const headers: Record<string, string | number> = {
+      ...USER_CONTENT_HEADERS,
+      "content-type": contentType,
+      "content-disposition": contentDisposition(fileName, { type: inlineSafe(contentType) ? "inline" : "attachment" }),
+      etag: etagOf(found) ?? "",
+      "last-modified": new Date(found.updatedAt).toUTCString(),
+      "accept-ranges": "bytes",
+    };
+    const range = parseRange(request.header("range"), found.size);
+    if (range.kind === "unsatisfiable") {
+      return { status: 416, headers: { "content-range": `bytes */${found.size}` } };
+    }
+    if (range.kind === "partial") {
+      const { start, end } = range.range;
+      headers["content-range"] = `bytes ${start}-${end}/${found.size}`;
+      headers["content-length"] = end - start + 1;
+      return {
+        status: 206,
+        headers,
+        body: request.method === "HEAD" ? undefined : await this.deps.blobs.get(key, range.range),
+      };
+    }
+    headers["content-length"] = found.size;
+    return { status: 200, headers, body: request.method === "HEAD" ? undefined : await this.deps.blobs.get(key) };
+  }
+
+  async #put(actor: Actor, request: DavRequest): Promise<DavAnswer> {
+    if (request.header("content-range")) throw new DavStatus(400, "a PUT with Content-Range is not supported");
+    const found = await this.#find(actor, request.segments);
+    if (isFolder(found) && found !== undefined) throw new DavStatus(405, "a folder cannot be written");
+    const parentId = await this.#parentOf(actor, request.segments);
+    await this.#preconditions(actor, request, [
+      { segments: request.segments },
+      { segments: request.segments.slice(0, -1) },
+    ]);
+    const length = Number(request.header("content-length") ?? -1);
+    if (length > 0) await this.deps.disk.checkQuota(actor.id, length - (found?.size ?? 0));
+    // A body without a length is counted as it comes: past the room left, 507 and nothing kept.
+    const { usedBytes, quotaBytes } = await this.deps.disk.usage(actor.id);
+    const spooled = await spoolStream(
+      withinRoom(request.stream, usedBytes, quotaBytes, quotaBytes - usedBytes + (found?.size ?? 0)),
+      this.deps.workDir,
+    );
+    await this.#store(actor, parentId, request.segments.at(-1) ?? "", spooled.file);
+    const etag = etagOf(await this.#find(actor, request.segments));
+    return { status: found ? 204 : 201, headers: etag ? { etag } : {} };
+  }
+
+  /** Stores a local file at a name of a folder (replacing a file of that name); the file is gone afterwards. */
+  async #store(actor: Actor, parentId: string | null, name: string, file: string): Promise<void> {
+    try {
+      await this.deps.disk.storeFile(actor, parentId, { name, bytes: fileBytes(file, this.deps.blobs) }, "replace");
+    } finally {
+      await fsp.rm(file, { force: true });
+    }
+  }
+
+  async #emptyFile(): Promise<string> {
+    await fsp.mkdir(this.deps.workDir, { recursive: true });
+    const file = path.join(this.deps.workDir, randomUUID());
+    await fsp.writeFile(file, "", { mode: 0o600 });
+    return file;
+  }
+
+  async #delete(actor: Actor, request: DavRequest): Promise<DavAnswer> {
+    const found = await this.#find(actor, request.segments);
+    if (found === undefined) throw new DavStatus(404);
+    if (found === null) throw new DavStatus(403, "the root cannot be deleted");
+    await this.#preconditions(actor, request, [
+      { segments: request.segments, deep: true },
+      { segments: request.segments.slice(0, -1) },
+    ]);
+    await this.deps.disk.trash(actor, found.id);
+    this.#forget(actor, request.segments);
+    return { status: 204 };
+  }
+
+  async #mkcol(actor: Actor, request: DavRequest): Promise<DavAnswer> {
+    if (request.body.length > 0) throw new DavStatus(415, "MKCOL takes no body");
+    if ((await this.#find(actor, request.segments)) !== undefined) throw new DavStatus(405, "it exists already");
+    const parentId = await this.#parentOf(actor, request.segments);
+    await this.#preconditions(actor, request, [{ segments: request.segments.slice(0, -1) }]);
+    await this.deps.disk.createFolder(actor, { parentId, name: request.segments.at(-1) ?? "" });
+    return { status: 201 };
+  }
+
+  // ── COPY, MOVE ─────────────────────────────────────────────────────────
+
+  async #copyOrMove(actor: Actor, request: DavRequest): Promise<DavAnswer> {
+    const move = request.method === "MOVE";
+    const source = await this.#find(actor, request.segments);
+    if (source === undefined) throw new DavStatus(404);
+    if (source === null) throw new DavStatus(403, "the root cannot be copied or moved");
+    const destinationHeader = request.header("destination");
+    if (!destinationHeader) throw new DavStatus(400, "a Destination header is required");
+    let destinationPath: string;
+    try {
+      destinationPath = new URL(destinationHeader, "http://destination.invalid").pathname;
+    } catch {
+      throw new DavStatus(400, "the Destination header is not a URL");
+    }
+    const destination = this.segmentsOf(destinationPath);
+    const from = keyOf(request.segments);
+    const to = keyOf(destination);
+    if (from === to) throw new DavStatus(403, "the source and the destination are the same");
+    if (source.kind === "folder" && to.startsWith(`${from}/`)) {
+      throw new DavStatus(403, "a folder cannot go inside itself");
+    }
+    const overwrite = (request.header("overwrite") ?? "T").toUpperCase() !== "F";
+    const depth = request.header("depth") ?? "infinity";
+    if (!move && depth !== "0" && depth.toLowerCase() !== "infinity")
+      throw new DavStatus(400, "COPY takes Depth 0 or infinity");
+    const parentId = await this.#parentOf(actor, destination);
+    const existing = await this.#find(actor, destination);
+    if (existing === null) throw new DavStatus(403);
+    if (existing !== undefined && !overwrite) throw new DavStatus(412, "the destination exists and Overwrite is F");
+    await this.#preconditions(actor, request, [
+      ...(move ? [{ segments: request.segments, deep: true }, { segments: request.segments.slice(0, -1) }] : []),
+      { segments: destination, deep: true },
+      { segments: destination.slice(0, -1) },
+    ]);
+    if (existing !== undefined) {
+      await this.deps.disk.trash(actor, existing.id);
+      this.#forget(actor, destination);
+    }
+    const name = destination.at(-1) ?? "";
+    if (move) {
+      await this.deps.disk.update(actor, source.id, { name, parentId });
+      this.#locks.drop(actor.id, from);
+      this.#properties.move(actor.id, from, to);
+    } else {
+      await this.#copy(actor, source, parentId, name, depth === "0" ? 0 : Number.POSITIVE_INFINITY);
+      this.#properties.copy(actor.id, from, to, depth === "0");
+    }
+    return { status: existing !== undefined ? 204 : 201 };
+  }
+
+  async #copy(actor: Actor, source: DiskNodeView, parentId: string | null, name: string, depth: number): Promise<void> {
+    if (source.kind === "file") {
+      const { key } = await this.deps.disk.open(actor, source.id, "preview");
+      const spooled = await spoolStream(await this.deps.blobs.get(key), this.deps.workDir);
+      await this.#store(actor, parentId, name, spooled.file);
+      return;
+    }
+    const folder = await this.deps.disk.createFolder(actor, { parentId, name });
+    if (depth <= 0) return;
+    const { items } = await this.deps.disk.list(actor, source.id);
+    for (const item of items) await this.#copy(actor, item, folder.id, item.name, depth - 1);
+  }
+
+  // ── Properties ─────────────────────────────────────────────────────────
+
+  /** Dead properties and locks of a deleted path and what was below it go with it. */
+  #forget(actor: Actor, segments: readonly string[]): void {
+    this.#properties.forget(actor.id, keyOf(segments));
+    this.#locks.drop(actor.id, keyOf(segments));
+  }
+
+  #live(actor: Actor, segments: readonly string[], found: Found, name: (typeof LIVE)[number]): string | undefined {
+    const folder = isFolder(found);
+    switch (name) {
+      case "resourcetype":
+        return folder ? "<D:collection/>" : "";
+      case "getcontentlength":
+        return folder ? undefined : String(found?.size ?? 0);
+      case "getcontenttype":
+        return folder ? undefined : escapeXml(found?.mime ?? "application/octet-stream");
+      case "getlastmodified":
+        return found ? new Date(found.updatedAt).toUTCString() : undefined;
+      case "creationdate":
+        return found ? new Date(found.createdAt).toISOString() : undefined;
+      case "getetag":
+        return folder ? undefined : escapeXml(etagOf(found) ?? "");
+      case "displayname":
+        return escapeXml(segments.at(-1) ?? "");
+      case "supportedlock":
+        return ["exclusive", "shared"]
+          .map(
+            (scope) =>
+              `<D:lockentry><D:lockscope><D:${scope}/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockentry>`,
+          )
+          .join("");
+      case "lockdiscovery":
+        return this.#locks
+          .covering(actor.id, keyOf(segments))
+          .map((lock) => this.#activeLock(lock))
+          .join("");
+    }
+  }
+
+  #activeLock(lock: DavLock): string {
+    const root = lock.path === "" ? [] : lock.path.split("/");
+    return [
+      "<D:activelock>",
+      `<D:locktype><D:write/></D:locktype><D:lockscope><D:${lock.scope}/></D:lockscope>`,
+      `<D:depth>${lock.depth}</D:depth>`,
+      lock.owner ? `<D:owner>${lock.owner}</D:owner>` : "",
+      `<D:timeout>Second-${Math.max(0, Math.round((lock.expiresAt - Date.now()) / 1000))}</D:timeout>`,
+      `<D:locktoken><D:href>${escapeXml(lock.token)}</D:href></D:locktoken>`,
+      `<D:lockroot><D:href>${escapeXml(this.href(root, true))}</D:href></D:lockroot>`,
+      "</D:activelock>",
+    ].join("");
+  }
+
+  #response(actor: Actor, segments: readonly string[], found: Found, ask: Ask): string {
+    const dead = this.#properties.of(actor.id, keyOf(segments));
+    const ok: string[] = [];
+    const missing: string[] = [];
+    if (ask.kind === "names") {
+      for (const name of LIVE) if (this.#live(actor, segments, found, name) !== undefined) ok.push(`<D:${name}/>`);
+      for (const key of dead?.keys() ?? []) ok.push(elementXml(splitKey(key).ns, splitKey(key).local, null));
+    } else if (ask.kind === "all") {
+      for (const name of LIVE) {
+        const value = this.#live(actor, segments, found, name);
+        if (value !== undefined) ok.push(elementXml(DAV_NS, name, value));
+      }
+      for (const [key, value] of dead ?? []) ok.push(elementXml(splitKey(key).ns, splitKey(key).local, value));
+    } else {
+      for (const { ns, local } of ask.names) {
+        const live = ns === DAV_NS && (LIVE as readonly string[]).includes(local);
+        const value = live
+          ? this.#live(actor, segments, found, local as (typeof LIVE)[number])
+          : dead?.get(propertyKey(ns, local));
+        if (value === undefined) missing.push(elementXml(ns, local, null));
+        else ok.push(elementXml(ns, local, value));
+      }
+    }
+    const propstat = (props: string[], status: string) =>
+      props.length === 0
+        ? ""
+        : `<D:propstat><D:prop>${props.join("")}</D:prop><D:status>HTTP/1.1 ${status}</D:status></D:propstat>`;
+    return `<D:response><D:href>${escapeXml(this.href(segments, isFolder(found)))}</D:href>${propstat(ok, "200 OK")}${propstat(missing, "404 Not Found")}</D:response>`;
+  }
+
+  async #propfind(actor: Actor, request: DavRequest): Promise<DavAnswer> {
+    const depth = (request.header("depth") ?? "infinity").toLowerCase();
+    if (depth !== "0" && depth !== "1") {
+      return multistatus(403, '<D:error xmlns:D="DAV:"><D:propfind-finite-depth/></D:error>', true);
+    }
+    let ask: Ask = { kind: "all" };
+    if (request.body.length > 0) {
+      const root = parseXml(request.body);
+      if (!is(root, "propfind")) throw new DavStatus(400, "the body must be a DAV:propfind");
+      const what = root.children[0];
+      if (is(what, "propname")) ask = { kind: "names" };
+      else if (what && is(what, "prop")) {
+        if (what.children.length > PROPERTY_NAMES_LIMIT) throw new DavStatus(400, "too many properties asked for");
+        ask = { kind: "some", names: what.children.map((child) => ({ ns: child.ns, local: child.local })) };
+      } else if (!is(what, "allprop")) throw new DavStatus(400, "DAV:propfind holds allprop, propname or prop");
+    }
+    const found = await this.#find(actor, request.segments);
+    if (found === undefined) throw new DavStatus(404);
+    const responses = [this.#response(actor, request.segments, found, ask)];
+    if (depth === "1" && isFolder(found)) {
+      const { items } = await this.deps.disk.list(actor, found?.id ?? null);
+      for (const item of items) responses.push(this.#response(actor, [...request.segments, item.name], item, ask));
+    }
+    return multistatus(207, `<D:multistatus xmlns:D="DAV:">${responses.join("")}</D:multistatus>`);
+  }
+
+  async #proppatch(actor: Actor, request: DavRequest): Promise<DavAnswer> {
+    const root = parseXml(request.body);
+    if (!is(root, "propertyupdate")) throw new DavStatus(400, "the body must be a DAV:propertyupdate");
+    const operations: { set: boolean; element: XmlElement }[] = [];
+    for (const change of root.children) {
+      if (!is(change, "set") && !is(change, "remove")) continue;
+      const prop = change.children.find((child) => is(child, "prop"));
+      if (!prop) throw new DavStatus(400, "DAV:set and DAV:remove hold a DAV:prop");
+      for (const element of prop.children) operations.push({ set: is(change, "set"), element });
+    }
+    if (operations.length > PROPERTY_NAMES_LIMIT) throw new DavStatus(400, "too many properties at once");
+    const found = await this.#find(actor, request.segments);
+    if (found === undefined) throw new DavStatus(404);
+    await this.#preconditions(actor, request, [{ segments: request.segments }]);
+    // Live properties are the disk's: changing one is refused, and then nothing of the request is done.
+    const refused = operations.filter((operation) => operation.element.ns === DAV_NS);
+    if (refused.length === 0) {
+      this.#properties.change(
+        actor.id,
+        keyOf(request.segments),
+        operations.map(({ set, element }) => [propertyKey(element.ns, element.local), set ? element.inner : null]),
+      );
+    }
+    const byStatus = new Map<string, string[]>();
+    for (const operation of operations) {
+      const status =
+        refused.length === 0 ? "200 OK" : refused.includes(operation) ? "403 Forbidden" : "424 Failed Dependency";
+      const list = byStatus.get(status) ?? [];
+      list.push(elementXml(operation.element.ns, operation.element.local, null));
+      byStatus.set(status, list);
+    }
+    const propstats = [...byStatus]
+      .map(
+        ([status, props]) =>
+          `<D:propstat><D:prop>${props.join("")}</D:prop><D:status>HTTP/1.1 ${status}</D:status></D:propstat>`,
+      )
+      .join("");
+    const href = escapeXml(this.href(request.segments, isFolder(found)));
+    return multistatus(
+      207,
+      `<D:multistatus xmlns:D="DAV:"><D:response><D:href>${href}</D:href>${propstats}</D:response></D:multistatus>`,
+    );
+  }
+
+  // ── LOCK, UNLOCK ───────────────────────────────────────────────────────
+
+  async #lock(actor: Actor, request: DavRequest): Promise<DavAnswer> {
+    const timeout = lockTimeout(request.header("timeout"));
+    const key = keyOf(request.segments);
+    if (request.body.length === 0) {
+      // A refresh: the If header names the lock.
+      const submitted = await this.#preconditions(actor, request, []);
+      const lock = this.#locks.covering(actor.id, key).find((candidate) => submitted.has(candidate.token));
+      if (!lock) throw new DavStatus(412, "a refresh names one of the resource's locks in the If header");
+      this.#locks.refresh(lock, timeout);
+      return lockAnswer(200, this.#activeLock(lock));
+    }
+    const root = parseXml(request.body);
+    if (!is(root, "lockinfo")) throw new DavStatus(400, "the body must be a DAV:lockinfo");
+    const scopeElement = root.children.find((child) => is(child, "lockscope"))?.children[0];
+    const scope = is(scopeElement, "exclusive") ? "exclusive" : is(scopeElement, "shared") ? "shared" : undefined;
+    const type = root.children.find((child) => is(child, "locktype"))?.children[0];
+    if (!scope || !is(type, "write")) throw new DavStatus(400, "a lock is a write lock, exclusive or shared");
+    const owner = root.children.find((child) => is(child, "owner"))?.inner ?? "";
+    const depthHeader = (request.header("depth") ?? "infinity").toLowerCase();
+    if (depthHeader !== "0" && depthHeader !== "infinity") throw new DavStatus(400, "a lock has Depth 0 or infinity");
+    let found = await this.#find(actor, request.segments);
+    await this.#preconditions(actor, request, []);
+    const lock = this.#locks.take({
+      userId: actor.id,
+      path: key,
+      depth: isFolder(found) && found !== undefined ? (depthHeader as "0" | "infinity") : "0",
+      scope,
+      owner,
+      timeoutSeconds: timeout,
+    });
+    if (!lock) throw new DavStatus(423, "the resource is locked");
+    if (found === undefined) {
+      // A lock on an unmapped URL makes an empty file (RFC 4918 7.3).
+      try {
+        const parentId = await this.#parentOf(actor, request.segments);
+        await this.#store(actor, parentId, request.segments.at(-1) ?? "", await this.#emptyFile());
+        found = await this.#find(actor, request.segments);
+      } catch (error) {
+        this.#locks.release(lock.token);
+        throw error;
+      }
+      return lockAnswer(201, this.#activeLock(lock), lock.token);
+    }
+    return lockAnswer(200, this.#activeLock(lock), lock.token);
+  }
+
+  async #unlock(actor: Actor, request: DavRequest): Promise<DavAnswer> {
+    const token = /^\s*<([^>]+)>\s*$/.exec(request.header("lock-token") ?? "")?.[1];
+    if (!token) throw new DavStatus(400, "UNLOCK needs a Lock-Token header");
+    const lock = this.#locks.find(actor.id, token);
+    const covers = this.#locks
+      .covering(actor.id, keyOf(request.segments))
+      .some((candidate) => candidate.token === token);
+    if (!lock || !covers) {
+      return multistatus(409, '<D:error xmlns:D="DAV:"><D:lock-token-matches-request-uri/></D:error>', true);
+    }
+    this.#locks.release(token);
+    return { status: 204 };
+  }
+}
+
+/** The stream, failing with the disk's 413 (507 here) once more than `room` bytes have come. */
+function withinRoom(stream: Readable, used: number, quota: number, room: number): Readable {
+  let count = 0;
+  const limited = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      count += chunk.length;
+      if (count > room) done(new DiskQuotaExceeded(used, quota, count));
+      else done(null, chunk);
+    },
+  });
+  stream.on("error", (error) => limited.destroy(error));
+  return stream.pipe(limited);
+}
+
+function multistatus(status: number, xml: string, _error = false): DavAnswer {
+  return { status, headers: { "content-type": 'application/xml; charset="utf-8"' }, body: XML_HEAD + xml };
+}
+
+function lockAnswer(status: number, activeLock: string, token?: string): DavAnswer {
+  const answer = multistatus(
+    status,
+    `<D:prop xmlns:D="DAV:"><D:lockdiscovery>${activeLock}</D:lockdiscovery></D:prop>`,
+  );
+  if (token) answer.headers = { ...answer.headers, "lock-token": `<${token}>` };
+  return answer;
+}
+
+/** The disk's quota answer in WebDAV's words: 507 Insufficient Storage. */
+export function davStatusOf(error: unknown): number | undefined {
+  if (error instanceof DavStatus) return error.status;
+  if (error instanceof AppError && error.code === "disk_quota_exceeded") return 507;
+  return undefined;
+}

@@ -1,0 +1,283 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { apiErrorResponses, envelope, errorEnvelope, ok } from "../../http/envelope.js";
+import { actorOf } from "../auth/actor.js";
+import type { BlobStore } from "../blobs/blob-store.js";
+import { sendBlob } from "../blobs/send-blob.js";
+import {
+  contentQuery,
+  diskListQuery,
+  diskListSchema,
+  diskNodeSchema,
+  diskShareSchema,
+  diskSharesQuery,
+  diskUsageSchema,
+  folderBody,
+  fromStoryBody,
+  nodeIdParams,
+  nodePatchBody,
+  quotaBody,
+  sendToLibraryBody,
+  sentFileSchema,
+  shareBody,
+  sharedWithMeSchema,
+  shareIdParams,
+  userIdParams,
+} from "./disk.schema.js";
+import type { DiskService } from "./disk.service.js";
+import type { DiskSharesService } from "./disk-shares.service.js";
+import type { DiskTransferService } from "./disk-transfer.service.js";
+
+export interface DiskRoutesDeps {
+  disk: DiskService;
+  shares: DiskSharesService;
+  transfer: DiskTransferService;
+  blobs: BlobStore;
+}
+
+const tags = ["disk"];
+const SIGNED_IN = { access: "authenticated" } as const;
+const SHARING = { access: { permission: "share.netdisk", action: "add" } } as const;
+
+/** /disk: the caller's network disk, what is shared with them, and the administrator's quotas (docs/disk.md). */
+export function diskRoutes({ disk, shares, transfer, blobs }: DiskRoutesDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      "/disk/usage",
+      {
+        config: SIGNED_IN,
+        schema: {
+          tags,
+          summary: "The caller's disk usage and quota",
+          response: { 200: envelope(diskUsageSchema), ...apiErrorResponses },
+        },
+      },
+      async (request) => ok(await disk.usage(actorOf(request).id)),
+    );
+    app.get(
+      "/disk/quotas/:userId",
+      {
+        config: { access: "admin" },
+        schema: {
+          tags,
+          summary: "A user's disk usage and quota",
+          params: userIdParams,
+          response: { 200: envelope(diskUsageSchema), ...apiErrorResponses },
+        },
+      },
+      async (request) => ok(await disk.usage(request.params.userId)),
+    );
+    app.put(
+      "/disk/quotas/:userId",
+      {
+        config: { access: "admin" },
+        schema: {
+          tags,
+          summary: "Set a user's disk quota",
+          params: userIdParams,
+          body: quotaBody,
+          response: { 200: envelope(diskUsageSchema), ...apiErrorResponses },
+        },
+      },
+      async (request) => ok(await disk.setQuota(actorOf(request), request.params.userId, request.body.quotaBytes)),
+    );
+    app.get(
+      "/disk/nodes",
+      {
+        config: SIGNED_IN,
+        schema: {
+          tags,
+          summary: "A folder's contents: the caller's root, one of their folders, or a folder shared with them",
+          querystring: diskListQuery,
+          response: { 200: envelope(diskListSchema), ...apiErrorResponses },
+        },
+      },
+      async (request) => ok(await disk.list(actorOf(request), request.query.folderId ?? null)),
+    );
+    app.post(
+      "/disk/folders",
+      {
+        config: SIGNED_IN,
+        schema: {
+          tags,
+          summary: "Create a folder (409 when the name is taken)",
+          body: folderBody,
+          response: { 200: envelope(diskNodeSchema), ...apiErrorResponses },
+        },
+      },
+      async (request) => ok(await disk.createFolder(actorOf(request), request.body)),
+    );
+    app.patch(
+      "/disk/nodes/:id",
+      {
+        config: SIGNED_IN,
+        schema: {
+          tags,
+          summary: "Rename an item and/or move it into another folder of the same disk (edit access)",
+          params: nodeIdParams,
+          body: nodePatchBody,
+          response: { 200: envelope(diskNodeSchema), ...apiErrorResponses },
+        },
+      },
+      async (request) => ok(await disk.update(actorOf(request), request.params.id, request.body)),
+    );
+    app.delete(
+      "/disk/nodes/:id",
+      {
+        config: SIGNED_IN,
+        schema: {
+          tags,
+          summary: "Move an item (and what is in it) to its owner's trash, kept 30 days (edit access)",
+          params: nodeIdParams,
+          response: { 200: envelope(z.null()), ...apiErrorResponses },
+        },
+      },
+      async (request) => {
+        await disk.trash(actorOf(request), request.params.id);
+        return ok(null);
+      },
+    );
+    app.get(
+      "/disk/nodes/:id/content",
+      {
+        config: SIGNED_IN,
+        schema: {
+          tags,
+          summary:
+            "A file's bytes: a preview (inline, view access; passive media only) or a download (download access)",
+          params: nodeIdParams,
+          querystring: contentQuery,
+          response: { 200: z.any(), 206: z.any(), 416: errorEnvelope, ...apiErrorResponses },
+        },
+      },
+      async (request, reply) => {
+        const inline = request.query.disposition === "inline";
+        const file = await disk.open(actorOf(request), request.params.id, inline ? "preview" : "download");
+        return sendBlob(request, reply, blobs, { ...file, disposition: inline ? "inline" : "attachment" });
+      },
+    );
+    app.get(
+      "/disk/trash",
+      {
+        config: SIGNED_IN,
+        schema: {
+          tags,
+          summary: "The caller's trash, newest first",
+          response: { 200: envelope(z.array(diskNodeSchema)), ...apiErrorResponses },
+        },
+      },
+      async (request) => ok(await disk.listTrash(actorOf(request))),
+    );
+    app.post(
+      "/disk/trash/:id/restore",
+      {
+        config: SIGNED_IN,
+        schema: {
+          tags,
+          summary: "Restore an item from the trash (into the root when its folder is gone; a taken name is numbered)",
+          params: nodeIdParams,
+          response: { 200: envelope(diskNodeSchema), ...apiErrorResponses },
+        },
+      },
+      async (request) => ok(await disk.restore(actorOf(request), request.params.id)),
+    );
+    app.delete(
+      "/disk/trash/:id",
+      {
+        config: SIGNED_IN,
+        schema: {
+          tags,
+          summary: "Delete an item of the trash for good",
+          params: nodeIdParams,
+          response: { 200: envelope(z.null()), ...apiErrorResponses },
+        },
+      },
+      async (request) => {
+        await disk.purge(actorOf(request), request.params.id);
+        return ok(null);
+      },
+    );
+    app.post(
+      "/disk/send-to-library",
+      {
+        config: SIGNED_IN,
+        schema: {
+          tags,
+          summary:
+            "Files of the disk become draft stories in a library and folder (the ingest command); the disk keeps them",
+          body: sendToLibraryBody,
+          response: { 200: envelope(z.array(sentFileSchema)), ...apiErrorResponses },
+        },
+      },
+      async (request) => ok(await transfer.sendToLibrary(actorOf(request), request.body)),
+    );
+    app.post(
+      "/disk/from-story",
+      {
+        config: SIGNED_IN,
+        schema: {
+          tags,
+          summary: "Save a story's original to the caller's disk",
+          body: fromStoryBody,
+          response: { 200: envelope(diskNodeSchema), ...apiErrorResponses },
+        },
+      },
+      async (request) => ok(await transfer.saveFromStory(actorOf(request), request.body)),
+    );
+    app.get(
+      "/disk/shares",
+      {
+        config: SIGNED_IN,
+        schema: {
+          tags,
+          summary: "What the caller shared inside the newsroom (of one item, or all)",
+          querystring: diskSharesQuery,
+          response: { 200: envelope(z.array(diskShareSchema)), ...apiErrorResponses },
+        },
+      },
+      async (request) => ok(await shares.mine(actorOf(request), request.query.nodeId)),
+    );
+    app.post(
+      "/disk/nodes/:id/shares",
+      {
+        config: SHARING,
+        schema: {
+          tags,
+          summary: "Share one of the caller's items with a colleague, a role or everyone (again: the level changes)",
+          params: nodeIdParams,
+          body: shareBody,
+          response: { 200: envelope(diskShareSchema), ...apiErrorResponses },
+        },
+      },
+      async (request) => ok(await shares.share(actorOf(request), request.params.id, request.body)),
+    );
+    app.delete(
+      "/disk/shares/:id",
+      {
+        config: SIGNED_IN,
+        schema: {
+          tags,
+          summary: "Revoke one of the caller's shares",
+          params: shareIdParams,
+          response: { 200: envelope(z.null()), ...apiErrorResponses },
+        },
+      },
+      async (request) => {
+        await shares.revoke(actorOf(request), request.params.id);
+        return ok(null);
+      },
+    );
+    app.get(
+      "/disk/shared-with-me",
+      {
+        config: SIGNED_IN,
+        schema: {
+          tags,
+          summary: "Items colleagues shared with the caller (by name, role or with everyone)",
+          response: { 200: envelope(z.array(sharedWithMeSchema)), ...apiErrorResponses },
+        },
+      },
+      async (request) => ok(await shares.sharedWithMe(actorOf(request))),
+    );
+  };
+}

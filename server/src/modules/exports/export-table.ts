@@ -1,0 +1,29 @@
+import type { z } from "zod";
+import type { AuthenticatedUser, RouteAccess } from "../auth/auth.types.js";
+
+/** A cell as the exporter writes it: text, a number, or empty. */
+export type ExportCell = string | number | null;
+
+/**
+ * A back-area table the exporter can write (`POST /export/table_0`, docs/exports.md):
+ * who may export it, its filters (the same as its list's), its columns and its rows.
+ */
+export interface ExportTable<Row = unknown, Filter = unknown> {
+  /** The `table` of the request body: `log`, … */
+  name: string;
+  /** Checked like a route's access (the list's own). */
+  access: RouteAccess;
+  /** The filters the screen applies, as its list endpoint takes them. */
+  filter: z.ZodType<Filter>;
+  /** Every column the screen can show: key → the cell of a row. The request picks and titles them. */
+  columns: Record<string, (row: Row) => ExportCell>;
+  /** The rows matching `filter`, in the screen's order, streamed (never all in memory). */
+  rows(filter: Filter, user: AuthenticatedUser): AsyncIterable<Row>;
+  /** At most this many rows are written (default 1 000 000). */
+  maxRows?: number;
+}
+
+/** Declares a table with its row and filter types checked against each other. */
+export function exportTable<Row, Filter>(table: ExportTable<Row, Filter>): ExportTable<Row, Filter> {
+  return table;
+}

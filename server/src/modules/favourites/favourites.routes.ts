@@ -1,0 +1,57 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { apiErrorResponses, envelope, ok, page } from "../../http/envelope.js";
+import { actorOf } from "../auth/actor.js";
+import { favoriteBody, favoriteDeleteQuery, favoriteListQuery, favoriteSchema } from "./favourites.schema.js";
+import type { FavouritesService } from "./favourites.service.js";
+
+/** /workflow-story-favorite: the caller's favourites (spec section 7). */
+export function favouritesRoutes(favourites: FavouritesService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      "/workflow-story-favorite",
+      {
+        config: { access: "authenticated" },
+        schema: {
+          tags: ["workflow"],
+          summary: "Add a story to the caller's favourites (again: no change)",
+          body: favoriteBody,
+          response: { 200: envelope(favoriteSchema), ...apiErrorResponses },
+        },
+      },
+      async (request) => ok(await favourites.add(actorOf(request), request.body)),
+    );
+    app.get(
+      "/workflow-story-favorite",
+      {
+        config: { access: "authenticated" },
+        schema: {
+          tags: ["workflow"],
+          summary: "The caller's favourites, newest first",
+          querystring: favoriteListQuery,
+          response: { 200: envelope(page(favoriteSchema)), ...apiErrorResponses },
+        },
+      },
+      async (request) => {
+        const { content, total } = await favourites.list(actorOf(request), request.query);
+        return ok({ content, totalElements: total, size: request.query.size, number: request.query.page });
+      },
+    );
+    app.delete(
+      "/workflow-story-favorite",
+      {
+        config: { access: "authenticated" },
+        schema: {
+          tags: ["workflow"],
+          summary: "Remove a story from the caller's favourites",
+          querystring: favoriteDeleteQuery,
+          response: { 200: envelope(z.null()), ...apiErrorResponses },
+        },
+      },
+      async (request) => {
+        await favourites.remove(actorOf(request), request.query);
+        return ok(null);
+      },
+    );
+  };
+}

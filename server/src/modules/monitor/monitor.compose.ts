@@ -1,0 +1,22 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { LibrariesService } from "../libraries/libraries.service.js";
+import type { SharesService } from "../shares/shares.service.js";
+import type { StoryStatistics } from "../stories/story-statistics.js";
+import { DataMonitor } from "./data-monitor.service.js";
+import { monitorRoutes } from "./monitor.routes.js";
+import { StorageMonitor } from "./monitor.service.js";
+import { UsageStatistics } from "./usage.service.js";
+
+/** Builds the storage and data monitors, the usage statistics and their routes; called once by app.ts. */
+export function buildMonitor(deps: {
+  statistics: StoryStatistics;
+  libraries: Pick<LibrariesService, "find">;
+  shares: Pick<SharesService, "sharedStories">;
+  userName: (userId: string) => Promise<string | null>;
+  volumes: { name: string; path: string }[];
+}): { storage: StorageMonitor; data: DataMonitor; usage: UsageStatistics; routes: FastifyPluginAsyncZod } {
+  const storage = new StorageMonitor(deps);
+  const data = new DataMonitor(deps);
+  const usage = new UsageStatistics(deps);
+  return { storage, data, usage, routes: monitorRoutes({ storage, data, usage }) };
+}

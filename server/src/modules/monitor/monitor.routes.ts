@@ -1,0 +1,77 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { commonErrorResponses, envelope, errorEnvelope, ok } from "../../http/envelope.js";
+import type { DataMonitor } from "./data-monitor.service.js";
+import { dataMonitorSchema, dataQuery, storageMonitorSchema, storageQuery } from "./monitor.schema.js";
+import type { StorageMonitor } from "./monitor.service.js";
+import { unusedQuery, unusedStorySchema, usageFilter, usageRowSchema } from "./usage.schema.js";
+import type { UsageStatistics } from "./usage.service.js";
+
+const errors = { ...commonErrorResponses, 401: errorEnvelope, 403: errorEnvelope };
+/** The menu key of /backend/setting/usedStatistic. */
+export const USAGE_PERMISSION = "backend.setting.usedStatistic";
+
+/** The monitors' figures (/manage/monitor/storage, the back area's landing page; /manage/monitor/data) and the usage statistics. */
+export function monitorRoutes(monitors: {
+  storage: StorageMonitor;
+  data: DataMonitor;
+  usage: UsageStatistics;
+}): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      "/monitor/storage",
+      {
+        config: { access: { permission: "manage.monitor.storage", action: "query" } },
+        schema: {
+          tags: ["monitor"],
+          summary: "Bytes and counts by library, story type and part; growth per day; local volumes' free space",
+          querystring: storageQuery,
+          response: { 200: envelope(storageMonitorSchema), ...errors },
+        },
+      },
+      async (request) => ok(await monitors.storage.storage(request.query.days)),
+    );
+    app.get(
+      "/monitor/data",
+      {
+        config: { access: { permission: "manage.monitor.data", action: "query" } },
+        schema: {
+          tags: ["monitor"],
+          summary:
+            "Stories by type, status and library; stories made, uploads and commits per day; top authors and sources",
+          querystring: dataQuery,
+          response: { 200: envelope(dataMonitorSchema), ...errors },
+        },
+      },
+      async (request) => ok(await monitors.data.data(request.query.days)),
+    );
+    app.get(
+      "/statistics/usage",
+      {
+        config: { access: { permission: USAGE_PERMISSION, action: "query" } },
+        schema: {
+          tags: ["statistics"],
+          summary:
+            "Downloads, publishes and shares over a period (at most 400 days) per story, user, library, author or source",
+          querystring: usageFilter,
+          response: { 200: envelope(z.array(usageRowSchema)), ...errors },
+        },
+      },
+      async (request) => ok(await monitors.usage.usage(request.query)),
+    );
+    app.get(
+      "/statistics/unused",
+      {
+        config: { access: { permission: USAGE_PERMISSION, action: "query" } },
+        schema: {
+          tags: ["statistics"],
+          summary:
+            "Stories made before the period's end that were neither downloaded nor published in it, oldest first",
+          querystring: unusedQuery,
+          response: { 200: envelope(z.array(unusedStorySchema)), ...errors },
+        },
+      },
+      async (request) => ok(await monitors.usage.unused(request.query)),
+    );
+  };
+}

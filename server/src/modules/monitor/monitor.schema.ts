@@ -1,0 +1,87 @@
+import { z } from "zod";
+
+const STORY_TYPES = ["photo", "video", "audio", "composite"] as const;
+
+export const storageQuery = z.object({
+  days: z.coerce.number().int().min(1).max(366).default(30).describe("the growth chart's days, up to today (UTC)"),
+});
+
+const amount = { files: z.number().int(), bytes: z.number().int() };
+
+export const storageMonitorSchema = z
+  .object({
+    totals: z
+      .object({
+        stories: z.number().int(),
+        ...amount,
+        original: z.object(amount).describe("the current versions' originals"),
+        rendition: z.object(amount).describe("thumbnails, previews, proxies… of the current versions"),
+        version: z.object(amount).describe("every file of older versions"),
+      })
+      .describe("the whole store"),
+    byLibrary: z.array(
+      z.object({
+        libraryId: z.string(),
+        libraryName: z.string().nullable(),
+        stories: z.number().int(),
+        ...amount,
+        original: z.number().int().describe("bytes"),
+        rendition: z.number().int().describe("bytes"),
+        version: z.number().int().describe("bytes"),
+      }),
+    ),
+    byType: z.array(z.object({ type: z.enum(STORY_TYPES), stories: z.number().int(), ...amount })),
+    growth: z.array(z.object({ day: z.string(), ...amount })).describe("files and bytes added per day, oldest first"),
+    volumes: z
+      .array(
+        z.object({
+          name: z.string().describe("what lives there: data (database, uploads) or blobs"),
+          path: z.string(),
+          totalBytes: z.number().int(),
+          freeBytes: z.number().int().describe("available to the server's user"),
+        }),
+      )
+      .describe("the local volumes (fs.statfs); blobs in S3 have none"),
+  })
+  .meta({ id: "StorageMonitor" });
+
+export type StorageMonitorView = z.infer<typeof storageMonitorSchema>;
+
+const STORY_STATUSES = ["draft", "committed", "published"] as const;
+
+export const dataQuery = z.object({
+  days: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(366)
+    .default(30)
+    .describe("the period's days, up to today (UTC): per-day charts, top authors and sources"),
+});
+
+const named = z.object({ name: z.string(), stories: z.number().int() });
+
+export const dataMonitorSchema = z
+  .object({
+    stories: z.number().int().describe("every story, now"),
+    byType: z.array(z.object({ type: z.enum(STORY_TYPES), stories: z.number().int() })),
+    byStatus: z.array(z.object({ status: z.enum(STORY_STATUSES), stories: z.number().int() })),
+    byLibrary: z.array(
+      z.object({ libraryId: z.string(), libraryName: z.string().nullable(), stories: z.number().int() }),
+    ),
+    perDay: z
+      .array(
+        z.object({
+          day: z.string().describe("YYYY-MM-DD (UTC)"),
+          stories: z.number().int().describe("stories made that day that still exist"),
+          uploads: z.number().int().describe("stories created that day (the action trail; deleted ones too)"),
+          commits: z.number().int().describe("drafts committed that day"),
+        }),
+      )
+      .describe("every day of the period, oldest first"),
+    topAuthors: z.array(named).describe("the period's stories' authors, most stories first (at most 10)"),
+    topSources: z.array(named).describe("the period's stories' sources, most stories first (at most 10)"),
+  })
+  .meta({ id: "DataMonitor" });
+
+export type DataMonitorView = z.infer<typeof dataMonitorSchema>;

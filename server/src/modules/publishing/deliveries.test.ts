@@ -1,0 +1,242 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeEachDialect } from "../../test/dialects.js";
+import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
+import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
+import { type HttpReceiver, startHttpReceiver, until } from "../channels/test-support/http-receiver.js";
+
+const SECRET = "delivery-test-secret";
+const FAST_JOBS = {
+  DAMS_JOBS_POLL_MS: "50",
+  DAMS_JOBS_BACKOFF_MS: "20",
+  DAMS_JOBS_BACKOFF_MAX_MS: "100",
+  DAMS_CHANNEL_ALLOW_PRIVATE: "127.0.0.1/32",
+};
+
+interface DeliveryRow {
+  id: string;
+  state: string;
+  attempts: number;
+  lastError: string | null;
+  channelId: string;
+  action: string;
+  jobId: string;
+  durationMs: number | null;
+}
+
+describeEachDialect("deliveries", (dialect) => {
+  const ctx = useStoriesApp(dialect, { env: FAST_JOBS });
+  const call = api(ctx);
+  let admin: TestPrincipal;
+  let editor: TestPrincipal;
+  let receiver: HttpReceiver;
+  let web: string;
+  let hotFolder: string;
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "dams-deliveries-"));
+
+  beforeAll(async () => {
+    admin = await createPrincipal(ctx().db, { username: "deliveries-admin", roleId: "administrator", admin: true });
+    editor = await createPrincipal(ctx().db, { username: "deliveries-editor", roleId: "editor" });
+    receiver = await startHttpReceiver(SECRET);
+    const channel = async (body: object) => {
+      const response = await call(admin, "POST", "/channels", body);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().data.id as string;
+    };
+    web = await channel({
+      name: "website",
+      kind: "http",
+      format: "ninjs",
+      settings: { url: receiver.url, timeoutMs: 5000 },
+      credentials: { secret: SECRET },
+      fieldMapping: { usageterms: "properties.usage" },
+    });
+    hotFolder = await channel({ name: "agency folder", kind: "folder", format: "newsml", settings: { path: folder } });
+    ctx().app.jobs.worker.start();
+  });
+  afterAll(async () => {
+    await receiver.close();
+    fs.rmSync(folder, { recursive: true, force: true });
+  });
+
+  async function committed(title: string) {
+    const { story } = await uploadStory(ctx(), editor, {
+      libraryId: "product",
+      bytes: `jpeg bytes of ${title}`,
+      name: "原图.jpg",
+    });
+    const response = await call(editor, "POST", "/workflow-story-create/photo/commit", {
+      libraryId: "product",
+      storyIds: [story.id],
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    await call(editor, "PUT", `/workflow-story-edit/photo/${story.id}?libraryId=product`, {
+      title,
+      caption: `图片说明 <b>&"caption"</b> of ${title}`,
+      authors: ["王小明"],
+      keywords: ["台风", "typhoon"],
+    });
+    return story.id as string;
+  }
+
+  const deliveriesOf = async (storyId: string) =>
+    (await call(editor, "GET", `/publishing/product/${storyId}/deliveries`)).json().data as {
+      embargoUntil: string | null;
+      deliveries: DeliveryRow[];
+    };
+  const settled = (storyId: string, count: number) =>
+    until(async () => {
+      const { deliveries } = await deliveriesOf(storyId);
+      return deliveries.length >= count &&
+        deliveries.every((d) => ["succeeded", "failed", "cancelled"].includes(d.state))
+        ? deliveries
+        : undefined;
+    }, `the deliveries of ${storyId} to settle`);
+
+  it("publishes to HTTP as signed ninjs and to a folder as NewsML-G2", async () => {
+    const storyId = await committed("山竹台风登陆");
+    const published = await call(editor, "POST", `/workflow-story-publish/product/${storyId}`, {
+      channels: [web, hotFolder],
+    });
+    expect(published.statusCode, published.body).toBe(200);
+    expect(published.json().data.deliveries).toHaveLength(2);
+    const deliveries = await settled(storyId, 2);
+    expect(deliveries.map((d) => d.state)).toEqual(["succeeded", "succeeded"]);
+    expect(deliveries.every((d) => d.attempts === 1 && d.durationMs !== null)).toBe(true);
+
+    const toWeb = deliveries.find((d) => d.channelId === web)!;
+    const parts = receiver.parts.filter((part) => part.delivery === toWeb.id);
+    expect(parts.map((part) => part.part)).toEqual(["rendition", "item"]);
+    expect(parts.every((part) => part.signatureValid)).toBe(true);
+    expect(parts[0]!.body.toString()).toBe("jpeg bytes of 山竹台风登陆");
+    expect(receiver.schemaErrors).toEqual([]);
+    expect(receiver.items.get(toWeb.id)).toMatchObject({
+      uri: `urn:dams:story:${storyId}`,
+      type: "picture",
+      pubstatus: "usable",
+      headline: "山竹台风登陆",
+      description_text: '图片说明 <b>&"caption"</b> of 山竹台风登陆',
+      byline: "王小明",
+      subject: expect.arrayContaining([{ name: "台风", rel: "keyword" }]),
+    });
+
+    const names = fs.readdirSync(folder).sort();
+    expect(names).toEqual([`${storyId}.jpg`, `${storyId}.xml`]);
+    const xml = fs.readFileSync(path.join(folder, `${storyId}.xml`), "utf8");
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const item = new XMLParser({ ignoreAttributes: false }).parse(xml).newsItem;
+    expect(item["@_guid"]).toBe(`urn:dams:story:${storyId}`);
+    expect(item.contentMeta.headline).toBe("山竹台风登陆");
+    expect(item.contentMeta.description["#text"]).toBe('图片说明 <b>&"caption"</b> of 山竹台风登陆');
+    expect(item.itemMeta.pubStatus["@_qcode"]).toBe("stat:usable");
+    expect(fs.readFileSync(path.join(folder, `${storyId}.jpg`), "utf8")).toBe("jpeg bytes of 山竹台风登陆");
+  });
+
+  it("retries a receiver that fails twice: one item, three attempts, same delivery id", async () => {
+    const storyId = await committed("retry story");
+    const before = receiver.items.size;
+    receiver.failNextRequests(2);
+    await call(editor, "POST", `/workflow-story-publish/product/${storyId}`, { channels: [web] });
+    const [delivery] = await settled(storyId, 1);
+    expect(delivery).toMatchObject({ state: "succeeded", attempts: 3 });
+    // The last error stays on a delivery that succeeded after retries: the monitor shows what happened.
+    expect(delivery!.lastError).toContain("HTTP 503");
+    expect(receiver.items.size).toBe(before + 1);
+    expect([...receiver.items.keys()].filter((id) => id === delivery!.id)).toHaveLength(1);
+  });
+
+  it("holds deliveries until the embargo ends", async () => {
+    const storyId = await committed("embargoed story");
+    const embargoUntil = new Date(Date.now() + 4000).toISOString();
+    const published = await call(editor, "POST", `/workflow-story-publish/product/${storyId}`, {
+      channels: [web],
+      embargoUntil,
+    });
+    expect(published.json().data.embargoUntil).toBe(embargoUntil);
+    const firstJob = published.json().data.deliveries[0].jobId as string;
+    // The job ran, found the embargo and put itself back for its end.
+    const waiting = await until(async () => {
+      const [delivery] = (await deliveriesOf(storyId)).deliveries;
+      return delivery && delivery.jobId !== firstJob ? delivery : undefined;
+    }, "the embargoed delivery to wait");
+    expect(waiting.state).toBe("pending");
+    expect(Date.now()).toBeLessThan(Date.parse(embargoUntil));
+    expect(receiver.items.has(waiting.id)).toBe(false);
+    const [delivered] = await settled(storyId, 1);
+    expect(delivered!.state).toBe("succeeded");
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(embargoUntil));
+    expect(receiver.items.get(delivered!.id)).toMatchObject({ embargoed: embargoUntil });
+  });
+
+  it("withdraws: a kill reaches every channel the story went to", async () => {
+    const storyId = await committed("withdrawn story");
+    await call(editor, "POST", `/workflow-story-publish/product/${storyId}`, { channels: [web, hotFolder] });
+    await settled(storyId, 2);
+    const withdrawn = await call(editor, "POST", `/workflow-story-withdraw/product/${storyId}`, {});
+    expect(withdrawn.statusCode, withdrawn.body).toBe(200);
+    expect(withdrawn.json().data.map((d: DeliveryRow) => d.action)).toEqual(["kill", "kill"]);
+    const deliveries = await settled(storyId, 4);
+    const kills = deliveries.filter((d) => d.action === "kill");
+    expect(kills.map((d) => d.state)).toEqual(["succeeded", "succeeded"]);
+    const killToWeb = kills.find((d) => d.channelId === web)!;
+    expect(receiver.items.get(killToWeb.id)).toMatchObject({ uri: `urn:dams:story:${storyId}`, pubstatus: "canceled" });
+    expect(receiver.parts.filter((part) => part.delivery === killToWeb.id).map((part) => part.part)).toEqual(["item"]);
+    expect(fs.readdirSync(folder).filter((name) => name.startsWith(storyId))).toEqual([`${storyId}.xml`]);
+    const xml = fs.readFileSync(path.join(folder, `${storyId}.xml`), "utf8");
+    expect(xml).toContain('qcode="stat:canceled"');
+  });
+
+  it("fails a refused delivery with its reason; the monitor retries it", async () => {
+    const storyId = await committed("refused story");
+    receiver.answer(403);
+    await call(editor, "POST", `/workflow-story-publish/product/${storyId}`, { channels: [web] });
+    const [failed] = await settled(storyId, 1);
+    expect(failed).toMatchObject({ state: "failed", attempts: 1 });
+    expect(failed!.lastError).toContain("answered HTTP 403");
+    receiver.answer(null);
+
+    expect((await call(editor, "POST", `/publishing/deliveries/${failed!.id}/retry`)).statusCode).toBe(403);
+    const retried = await call(admin, "POST", `/publishing/deliveries/${failed!.id}/retry`);
+    expect(retried.statusCode, retried.body).toBe(200);
+    const [again] = await settled(storyId, 1);
+    expect(again).toMatchObject({ id: failed!.id, state: "succeeded", attempts: 2 });
+    expect(receiver.items.has(failed!.id)).toBe(true);
+
+    const list = (await call(admin, "GET", `/publishing/deliveries?storyId=${storyId}`)).json().data;
+    expect(list).toMatchObject({ totalElements: 1, content: [{ id: failed!.id, channelName: "website" }] });
+    const failedOnly = (await call(admin, "GET", "/publishing/deliveries?state=failed")).json().data;
+    expect(failedOnly.content.every((d: DeliveryRow) => d.state === "failed")).toBe(true);
+    const stats = (await call(admin, "GET", "/publishing/channel-stats")).json().data as {
+      channelId: string;
+      succeeded: number;
+      lastError: string | null;
+      successRate: number | null;
+    }[];
+    const webStats = stats.find((row) => row.channelId === web)!;
+    expect(webStats.succeeded).toBeGreaterThanOrEqual(4);
+    expect(webStats.lastError).toContain("HTTP");
+    expect(webStats.successRate).toBeGreaterThan(0);
+
+    const resent = await call(admin, "POST", `/publishing/deliveries/${failed!.id}/resend`);
+    expect(resent.statusCode).toBe(200);
+    expect(resent.json().data.id).not.toBe(failed!.id);
+    await settled(storyId, 2);
+    const cancelDone = await call(admin, "POST", `/publishing/deliveries/${failed!.id}/cancel`);
+    expect(cancelDone.statusCode).toBe(409);
+  });
+
+  it("refuses unknown channels and drafts", async () => {
+    const storyId = await committed("checks");
+    const unknown = await call(editor, "POST", `/workflow-story-publish/product/${storyId}`, {
+      channels: ["00000000-0000-4000-8000-000000000000"],
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().msg).toContain("channels");
+    const { story: draft } = await uploadStory(ctx(), editor, { libraryId: "product" });
+    const refused = await call(editor, "POST", `/workflow-story-publish/product/${draft.id}`, { channels: [web] });
+    expect(refused.statusCode).toBe(409);
+  });
+});

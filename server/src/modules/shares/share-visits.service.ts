@@ -1,0 +1,347 @@
+import type { FastifyRequest } from "fastify";
+import { API_PREFIX } from "../../http/error-handler.js";
+import { AppError, Forbidden, NotFound } from "../../http/errors.js";
+import type { LibraryUser } from "../access/library-access.js";
+import type { AuditBy, AuditLog } from "../audit/audit-log.js";
+import type { ShareVisit, ShareVisitResolver } from "../auth/auth.types.js";
+import type { FolderNode, FoldersService } from "../folders/folders.service.js";
+import type { LibrariesService } from "../libraries/libraries.service.js";
+import { type StoryListQuery, storyListQuery } from "../search/search.schema.js";
+import type { StoryDownloads } from "../stories/story-downloads.service.js";
+import type { StoryQueries } from "../stories/story-queries.service.js";
+import type { StoryView } from "../stories/story-view.js";
+import { hashShareToken, passwordStamp, type ShareSigner, sameDigest, TOKEN_SHAPE } from "./share-tokens.js";
+import type { ShareRecord, SharesRepository } from "./shares.repository.js";
+import { shareState } from "./shares.service.js";
+import { type ShareFileClaims, toVisitorStory } from "./visitor-story.js";
+
+/** The owner as a visit needs them: who, whether enabled, what they may read. */
+export interface ShareOwner extends LibraryUser {
+  name: string;
+  status: number;
+}
+
+export interface ShareThrottle {
+  check(key: string, rule: { limit: number; windowSeconds: number }): Promise<void>;
+  record(key: string): Promise<void>;
+}
+
+export const SHARE_THROTTLE = {
+  /** Wrong passwords for one link, from anywhere. */
+  passwordPerLink: { limit: 10, windowSeconds: 15 * 60 },
+  /** Wrong passwords from one address, whatever the link. */
+  passwordPerAddress: { limit: 20, windowSeconds: 15 * 60 },
+  /** Tokens that open nothing, from one address (guessing). */
+  lookupPerAddress: { limit: 30, windowSeconds: 15 * 60 },
+};
+
+export interface ShareVisitsDependencies {
+  shares: SharesRepository;
+  queries: StoryQueries;
+  downloads: StoryDownloads;
+  libraries: LibrariesService;
+  folders: FoldersService;
+  owner: (userId: string) => Promise<ShareOwner | undefined>;
+  throttle: ShareThrottle;
+  verifyPassword: (hash: string, password: string) => Promise<boolean>;
+  audit: AuditLog;
+  sessions: ShareSigner;
+  files: ShareSigner;
+  /** Lifetime of the media and download URLs handed to visitors. */
+  fileTtlSeconds: number;
+  clock?: () => Date;
+}
+
+/** Stories a folder or search share shows at most. */
+export const MAX_SHARED_STORIES = 200;
+const SESSION_SECONDS = 12 * 3600;
+export const SHARE_FILES_PATH = "/shared/files";
+
+/** The one answer for a link that opens nothing: unknown, expired, revoked, used up, or its owner lost access. */
+export function shareGone(): AppError {
+  return new AppError(410, "share_unavailable", "this share link has expired, was revoked or does not exist");
+}
+
+interface Visit {
+  share: ShareRecord;
+  owner: ShareOwner;
+  unlocked: boolean;
+}
+
+/**
+ * What a share link's visitor may do: the `share` kind of access of the API
+ * hook (`resolve`), the password, the shared stories and their files. A share
+ * never grants more than its owner can read now; visitors never hold a user
+ * token; every visitor action goes to the operation log.
+ */
+export class ShareVisits implements ShareVisitResolver {
+  readonly #visits = new WeakMap<FastifyRequest, Visit>();
+
+  constructor(private readonly deps: ShareVisitsDependencies) {}
+
+  #now(): Date {
+    return this.deps.clock?.() ?? new Date();
+  }
+
+  #visitor(request: FastifyRequest, share?: ShareRecord): AuditBy {
+    return {
+      id: null,
+      username: share ? `share:${share.id.slice(0, 8)}` : "share visitor",
+      ip: request.ip,
+      userAgent: request.headers["user-agent"] ?? null,
+    };
+  }
+
+  /** The share, when it opens: not revoked, not expired, not used up, its owner enabled. */
+  async #usable(share: ShareRecord | undefined): Promise<{ share: ShareRecord; owner: ShareOwner }> {
+    if (!share || shareState(share, this.#now()) !== "active" || !share.createdBy) throw shareGone();
+    const owner = await this.deps.owner(share.createdBy);
+    if (owner?.status !== 1) throw shareGone();
+    return { share, owner };
+  }
+
+  async resolve(request: FastifyRequest, needsUnlock: boolean): Promise<ShareVisit> {
+    const addressKey = `share-lookup:${request.ip}`;
+    await this.deps.throttle.check(addressKey, SHARE_THROTTLE.lookupPerAddress);
+    const token = request.headers["x-share-token"];
+    const tokenHash = typeof token === "string" && TOKEN_SHAPE.test(token) ? hashShareToken(token) : null;
+    const found = tokenHash ? await this.deps.shares.byTokenHash(tokenHash) : undefined;
+    if (!found || !tokenHash || !sameDigest(found.tokenHash, tokenHash)) {
+      await this.deps.throttle.record(addressKey);
+      throw shareGone();
+    }
+    const { share, owner } = await this.#usable(found);
+    const unlocked = share.passwordHash === null || this.#validSession(request.headers["x-share-session"], share);
+    if (needsUnlock && !unlocked) {
+      throw new AppError(401, "share_locked", "this share needs its password");
+    }
+    this.#visits.set(request, { share, owner, unlocked });
+    return { shareId: share.id, unlocked };
+  }
+
+  #validSession(header: string | string[] | undefined, share: ShareRecord): boolean {
+    if (typeof header !== "string") return false;
+    const claims = this.deps.sessions.verify(header);
+    return claims?.h === share.id && claims.p === passwordStamp(share.passwordHash);
+  }
+
+  #visit(request: FastifyRequest): Visit {
+    const visit = this.#visits.get(request);
+    if (!visit) throw new Forbidden();
+    return visit;
+  }
+
+  /** A share-scoped session after the right password; wrong ones are throttled per link and per address. */
+  async unlock(request: FastifyRequest, password: string): Promise<{ session: string; expiresAt: string }> {
+    const { share } = this.#visit(request);
+    const linkKey = `share-password:${share.id}`;
+    const addressKey = `share-password-address:${request.ip}`;
+    await this.deps.throttle.check(linkKey, SHARE_THROTTLE.passwordPerLink);
+    await this.deps.throttle.check(addressKey, SHARE_THROTTLE.passwordPerAddress);
+    const right = share.passwordHash === null || (await this.deps.verifyPassword(share.passwordHash, password));
+    const target = { type: "share", id: share.id, label: share.title };
+    if (!right) {
+      await this.deps.throttle.record(linkKey);
+      await this.deps.throttle.record(addressKey);
+      await this.deps.audit.recordEvent(this.#visitor(request, share), {
+        action: "share.unlock",
+        target,
+        result: "failed",
+      });
+      throw new AppError(401, "share_password_wrong", "the password is not right");
+    }
+    await this.deps.audit.recordEvent(this.#visitor(request, share), { action: "share.unlock", target });
+    const now = Math.floor(this.#now().getTime() / 1000);
+    const until = share.expiresAt ? Math.floor(Date.parse(share.expiresAt) / 1000) : Number.POSITIVE_INFINITY;
+    const expiresAt = Math.min(now + SESSION_SECONDS, until);
+    const session = this.deps.sessions.sign({ h: share.id, p: passwordStamp(share.passwordHash) }, expiresAt);
+    return { session, expiresAt: new Date(expiresAt * 1000).toISOString() };
+  }
+
+  /** The share as the visitor page shows it; a view is counted (410 once the limit is reached). */
+  async open(request: FastifyRequest) {
+    const { share, owner, unlocked } = this.#visit(request);
+    const base = {
+      kind: share.kind,
+      title: share.title,
+      message: unlocked ? share.message : null,
+      locked: !unlocked,
+      expiresAt: share.expiresAt,
+      downloadPolicy: share.downloadPolicy,
+      owner: owner.name,
+    };
+    if (!unlocked) return { ...base, zipUrl: null, stories: [], truncated: false };
+    const now = this.#now();
+    if (!(await this.deps.shares.countView(share.id, now.toISOString()))) throw shareGone();
+    const { views, truncated } = await this.#stories(share, owner);
+    const members = await this.#members(views, owner);
+    const sign = (claims: ShareFileClaims) => this.#fileUrl(share, claims);
+    const stories = views.map((view) => toVisitorStory(share, view, members, sign));
+    const shown = stories.map(({ downloadRendition: _d, members: inner, ...story }) => ({
+      ...story,
+      members: inner.map(({ downloadRendition: _m, ...member }) => member),
+    }));
+    await this.deps.audit.recordEvent(this.#visitor(request, share), {
+      action: "share.open",
+      target: { type: "share", id: share.id, label: share.title },
+      details: { stories: stories.length },
+    });
+    const zipUrl =
+      share.downloadPolicy !== "none" && stories.some((story) => story.downloadUrl !== null)
+        ? sign({ s: "*", l: "*", v: 0, r: "zip", d: 1 })
+        : null;
+    return { ...base, zipUrl, stories: shown, truncated };
+  }
+
+  #fileUrl(share: ShareRecord, claims: ShareFileClaims): string {
+    const now = Math.floor(this.#now().getTime() / 1000);
+    const ttl = this.deps.fileTtlSeconds;
+    // Rounded up to a window, so the same file within it is the same URL (the browser's cache keeps working).
+    const window = Math.max(60, Math.floor(ttl / 4));
+    const expiresAt = Math.ceil((now + ttl) / window) * window;
+    return `${API_PREFIX}${SHARE_FILES_PATH}/${this.deps.files.sign({ h: share.id, ...claims }, expiresAt)}`;
+  }
+
+  /** The stories the share shows now, as its owner can read them. */
+  async #stories(share: ShareRecord, owner: ShareOwner): Promise<{ views: StoryView[]; truncated: boolean }> {
+    if (share.kind === "story" || share.kind === "stories") {
+      const items = await this.deps.shares.items(share.id);
+      const readable: string[] = [];
+      for (const item of items) {
+        if (await this.deps.libraries.canRead(owner, item.libraryId)) readable.push(item.storyId);
+      }
+      const stories = await this.deps.queries.findMany(readable);
+      const order = new Map(readable.map((id, index) => [id, index]));
+      const byLibrary = new Map(items.map((item) => [item.storyId, item.libraryId]));
+      const kept = stories
+        .filter((story) => byLibrary.get(story.id) === story.libraryId)
+        .sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+      if (kept.length === 0) throw shareGone();
+      return { views: await this.deps.queries.views(kept), truncated: false };
+    }
+    if (share.kind === "folder") {
+      const libraryId = share.libraryId!;
+      if (!(await this.deps.libraries.canRead(owner, libraryId))) throw shareGone();
+      const folderIds = subtree(await this.deps.folders.tree(libraryId), share.folderId!);
+      if (folderIds.length === 0) throw shareGone();
+      const views: StoryView[] = [];
+      let truncated = false;
+      for (const folderId of folderIds) {
+        const query = listQuery({ libraryId, folderId }, MAX_SHARED_STORIES - views.length);
+        const { content, total } = await this.deps.queries.list(owner, query);
+        views.push(...content);
+        if (total > content.length) truncated = true;
+        if (views.length >= MAX_SHARED_STORIES) {
+          truncated = truncated || folderIds.indexOf(folderId) < folderIds.length - 1;
+          break;
+        }
+      }
+      return { views, truncated };
+    }
+    const raw = Object.fromEntries(Object.entries(share.searchQuery ?? {}).map(([key, value]) => [key, String(value)]));
+    if (raw.libraryId && !(await this.deps.libraries.canRead(owner, raw.libraryId))) throw shareGone();
+    const { content, total } = await this.deps.queries.list(owner, listQuery(raw, MAX_SHARED_STORIES));
+    return { views: content, truncated: total > content.length };
+  }
+
+  /** Composites' members the owner can read, as views, by id. */
+  async #members(views: StoryView[], owner: ShareOwner): Promise<Map<string, StoryView>> {
+    const ids = [...new Set(views.flatMap((view) => view.members))];
+    if (ids.length === 0) return new Map();
+    const readable = [];
+    for (const story of await this.deps.queries.findMany(ids)) {
+      if (await this.deps.libraries.canRead(owner, story.libraryId)) readable.push(story);
+    }
+    const members = await this.deps.queries.views(readable);
+    return new Map(members.map((member) => [member.id, member]));
+  }
+
+  /** A file of a shared story by a URL this share handed out: checked against the share as it is now. */
+  async file(request: FastifyRequest, token: string) {
+    const claims = this.deps.files.verify(token);
+    if (!claims || typeof claims.h !== "string") {
+      throw new Forbidden("the link to this file has expired; reload the share", "share_file_invalid");
+    }
+    const { share, owner } = await this.#usable(await this.deps.shares.byId(claims.h));
+    const { views } = await this.#stories(share, owner);
+    const members = await this.#members(views, owner);
+    const download = claims.d === 1;
+    if (download && share.downloadPolicy === "none")
+      throw new Forbidden("this share allows no downloads", "share_no_download");
+    const sign = (inner: ShareFileClaims) => this.#fileUrl(share, inner);
+    if (claims.r === "zip") {
+      const entries = [];
+      for (const view of views) {
+        const story = toVisitorStory(share, view, members, sign);
+        const rendition = story.downloadRendition;
+        if (!rendition) continue;
+        const resolved = await this.deps.downloads.resolve({ libraryId: view.libraryId, storyId: view.id, rendition });
+        entries.push({ key: resolved.blobKey, name: resolved.fileName, contentType: resolved.contentType });
+      }
+      if (entries.length === 0) throw new Forbidden("nothing here may be downloaded", "share_no_download");
+      await this.#countDownload(request, share, { zip: entries.length });
+      return { kind: "zip" as const, entries, name: `${share.title || "share"}.zip` };
+    }
+    const storyId = String(claims.s);
+    const container = typeof claims.c === "string" ? claims.c : storyId;
+    const root = views.find((view) => view.id === container);
+    const inShare = root && (container === storyId || root.members.includes(storyId));
+    const view = inShare ? (container === storyId ? root : members.get(storyId)) : undefined;
+    if (!view) throw new NotFound("the file is not part of this share");
+    const rendition = String(claims.r);
+    if (download) {
+      const allowed = toVisitorStory(share, view, members, sign).downloadRendition;
+      if (allowed !== rendition) throw new Forbidden("this file may not be downloaded", "share_no_download");
+    } else if (!["thumbnail", "preview", "proxy", "poster", "waveform", "cover"].includes(rendition)) {
+      throw new Forbidden("this file may not be viewed", "share_no_download");
+    }
+    const resolved = await this.deps.downloads.resolve({
+      libraryId: view.libraryId,
+      storyId: view.id,
+      versionNo: view.versionNo,
+      rendition,
+    });
+    const range = request.headers.range;
+    if (download && (range === undefined || /^bytes=0-/.test(range))) {
+      await this.#countDownload(request, share, { storyId: view.id, rendition });
+    }
+    return { kind: "file" as const, resolved, download };
+  }
+
+  async #countDownload(request: FastifyRequest, share: ShareRecord, details: Record<string, unknown>): Promise<void> {
+    if (!(await this.deps.shares.countDownload(share.id, this.#now().toISOString()))) {
+      throw new Forbidden("this share's downloads are used up", "share_download_limit");
+    }
+    await this.deps.audit.recordEvent(this.#visitor(request, share), {
+      action: "share.download",
+      target: { type: "share", id: share.id, label: share.title },
+      details,
+    });
+  }
+}
+
+/** The folder and every folder under it (empty when it is gone). */
+function subtree(roots: FolderNode[], folderId: string): string[] {
+  const find = (nodes: FolderNode[]): FolderNode | undefined => {
+    for (const node of nodes) {
+      if (node.id === folderId) return node;
+      const inner = find(node.children);
+      if (inner) return inner;
+    }
+    return undefined;
+  };
+  const start = find(roots);
+  if (!start) return [];
+  const ids: string[] = [];
+  const walk = (node: FolderNode) => {
+    ids.push(node.id);
+    for (const child of node.children) walk(child);
+  };
+  walk(start);
+  return ids;
+}
+
+function listQuery(raw: Record<string, string>, size: number): StoryListQuery {
+  const { page: _page, size: _size, facets: _facets, ...rest } = raw;
+  return storyListQuery.parse({ ...rest, page: "0", size: String(Math.max(1, size)) });
+}

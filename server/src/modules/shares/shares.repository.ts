@@ -1,0 +1,277 @@
+import type { Kysely, Selectable, Updateable } from "kysely";
+import type { DialectAdapter } from "../../db/dialect/index.js";
+import type { Database, ShareDownloadPolicy, ShareKind, ShareMetadata, SharesTable } from "../../db/schema.js";
+
+export interface ShareItem {
+  libraryId: string;
+  storyId: string;
+}
+
+/** A share as the service sees it (no token: only its hash is stored). */
+export interface ShareRecord {
+  id: string;
+  tokenHash: string;
+  kind: ShareKind;
+  title: string;
+  message: string | null;
+  libraryId: string | null;
+  folderId: string | null;
+  searchQuery: Record<string, unknown> | null;
+  passwordHash: string | null;
+  expiresAt: string | null;
+  viewLimit: number | null;
+  downloadLimit: number | null;
+  views: number;
+  downloads: number;
+  downloadPolicy: ShareDownloadPolicy;
+  metadata: ShareMetadata;
+  keepLocation: boolean;
+  createdBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+  revokedAt: string | null;
+  lastVisitAt: string | null;
+}
+
+export interface SharedStoryCount {
+  storyId: string;
+  libraryId: string;
+  createdBy: string | null;
+  shares: number;
+}
+
+export type NewShare = Omit<ShareRecord, "views" | "downloads" | "revokedAt" | "lastVisitAt" | "updatedAt">;
+
+export interface ShareSettings {
+  maxDays: number;
+  allowNever: boolean;
+}
+
+export type ShareChanges = Partial<
+  Pick<
+    ShareRecord,
+    | "title"
+    | "message"
+    | "expiresAt"
+    | "passwordHash"
+    | "viewLimit"
+    | "downloadLimit"
+    | "downloadPolicy"
+    | "metadata"
+    | "keepLocation"
+  >
+>;
+
+/** SQL of share links, their items and the administrator's limits. */
+export class SharesRepository {
+  constructor(
+    private readonly kysely: Kysely<Database>,
+    private readonly adapter: DialectAdapter,
+  ) {}
+
+  /** Stories shared by links made within [from, to): per story and maker, how many links (usage statistics). */
+  async sharedStories(from: string, to: string): Promise<SharedStoryCount[]> {
+    const rows = await this.kysely
+      .selectFrom("share_items as i")
+      .innerJoin("shares as s", "s.id", "i.share_id")
+      .select((eb) => [
+        "i.story_id as storyId",
+        "i.library_id as libraryId",
+        "s.created_by as createdBy",
+        eb.fn.count<number>("i.share_id").distinct().as("shares"),
+      ])
+      .where("s.created_at", ">=", from)
+      .where("s.created_at", "<", to)
+      .groupBy(["i.story_id", "i.library_id", "s.created_by"])
+      .execute();
+    return rows.map((row) => ({ ...row, shares: Number(row.shares) }));
+  }
+
+  with(executor: Kysely<Database>): SharesRepository {
+    return new SharesRepository(executor, this.adapter);
+  }
+
+  #toRecord(row: Selectable<SharesTable>): ShareRecord {
+    return {
+      id: row.id,
+      tokenHash: row.token_hash,
+      kind: row.kind,
+      title: row.title,
+      message: row.message,
+      libraryId: row.library_id,
+      folderId: row.folder_id,
+      searchQuery: row.search_query === null ? null : this.adapter.readJson<Record<string, unknown>>(row.search_query),
+      passwordHash: row.password_hash,
+      expiresAt: row.expires_at,
+      viewLimit: row.view_limit,
+      downloadLimit: row.download_limit,
+      views: Number(row.views),
+      downloads: Number(row.downloads),
+      downloadPolicy: row.download_policy,
+      metadata: row.metadata,
+      keepLocation: this.adapter.readBoolean(row.keep_location),
+      createdBy: row.created_by,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      revokedAt: row.revoked_at,
+      lastVisitAt: row.last_visit_at,
+    };
+  }
+
+  async add(share: NewShare, items: ShareItem[]): Promise<void> {
+    await this.kysely
+      .insertInto("shares")
+      .values({
+        id: share.id,
+        token_hash: share.tokenHash,
+        kind: share.kind,
+        title: share.title,
+        message: share.message,
+        library_id: share.libraryId,
+        folder_id: share.folderId,
+        search_query: share.searchQuery === null ? null : this.adapter.writeJson(share.searchQuery),
+        password_hash: share.passwordHash,
+        expires_at: share.expiresAt,
+        view_limit: share.viewLimit,
+        download_limit: share.downloadLimit,
+        download_policy: share.downloadPolicy,
+        metadata: share.metadata,
+        keep_location: share.keepLocation,
+        created_by: share.createdBy,
+        created_at: share.createdAt,
+        updated_at: share.createdAt,
+      })
+      .execute();
+    if (items.length > 0) {
+      await this.kysely
+        .insertInto("share_items")
+        .values(
+          items.map((item, position) => ({
+            share_id: share.id,
+            position,
+            library_id: item.libraryId,
+            story_id: item.storyId,
+          })),
+        )
+        .execute();
+    }
+  }
+
+  async byTokenHash(tokenHash: string): Promise<ShareRecord | undefined> {
+    const row = await this.kysely
+      .selectFrom("shares")
+      .selectAll()
+      .where("token_hash", "=", tokenHash)
+      .executeTakeFirst();
+    return row ? this.#toRecord(row) : undefined;
+  }
+
+  async byId(id: string): Promise<ShareRecord | undefined> {
+    const row = await this.kysely.selectFrom("shares").selectAll().where("id", "=", id).executeTakeFirst();
+    return row ? this.#toRecord(row) : undefined;
+  }
+
+  async items(shareId: string): Promise<ShareItem[]> {
+    const rows = await this.kysely
+      .selectFrom("share_items")
+      .select(["library_id", "story_id"])
+      .where("share_id", "=", shareId)
+      .orderBy("position")
+      .execute();
+    return rows.map((row) => ({ libraryId: row.library_id, storyId: row.story_id }));
+  }
+
+  async itemCounts(shareIds: string[]): Promise<Map<string, number>> {
+    if (shareIds.length === 0) return new Map();
+    const rows = await this.kysely
+      .selectFrom("share_items")
+      .select((eb) => ["share_id", eb.fn.countAll<number>().as("count")])
+      .where("share_id", "in", shareIds)
+      .groupBy("share_id")
+      .execute();
+    return new Map(rows.map((row) => [row.share_id, Number(row.count)]));
+  }
+
+  /** A page of the shares `createdBy` made (every share when null), newest first. */
+  async list(
+    createdBy: string | null,
+    page: { page: number; size: number },
+  ): Promise<{ shares: ShareRecord[]; total: number }> {
+    let query = this.kysely.selectFrom("shares");
+    if (createdBy !== null) query = query.where("created_by", "=", createdBy);
+    const total = await query.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
+    const rows = await query
+      .selectAll()
+      .orderBy("created_at", "desc")
+      .orderBy("id")
+      .limit(page.size)
+      .offset(page.page * page.size)
+      .execute();
+    return { shares: rows.map((row) => this.#toRecord(row)), total: Number(total.count) };
+  }
+
+  async update(id: string, changes: ShareChanges, at: string): Promise<void> {
+    const values: Updateable<SharesTable> = { updated_at: at };
+    if (changes.title !== undefined) values.title = changes.title;
+    if (changes.message !== undefined) values.message = changes.message;
+    if (changes.expiresAt !== undefined) values.expires_at = changes.expiresAt;
+    if (changes.passwordHash !== undefined) values.password_hash = changes.passwordHash;
+    if (changes.viewLimit !== undefined) values.view_limit = changes.viewLimit;
+    if (changes.downloadLimit !== undefined) values.download_limit = changes.downloadLimit;
+    if (changes.downloadPolicy !== undefined) values.download_policy = changes.downloadPolicy;
+    if (changes.metadata !== undefined) values.metadata = changes.metadata;
+    if (changes.keepLocation !== undefined) values.keep_location = changes.keepLocation;
+    await this.kysely.updateTable("shares").set(values).where("id", "=", id).execute();
+  }
+
+  async revoke(id: string, at: string): Promise<boolean> {
+    const result = await this.kysely
+      .updateTable("shares")
+      .set({ revoked_at: at, updated_at: at })
+      .where("id", "=", id)
+      .where("revoked_at", "is", null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Counts a view unless the limit is reached; false when it is. */
+  async countView(id: string, at: string): Promise<boolean> {
+    const result = await this.kysely
+      .updateTable("shares")
+      .set((eb) => ({ views: eb("views", "+", 1), last_visit_at: at }))
+      .where("id", "=", id)
+      .where((eb) => eb.or([eb("view_limit", "is", null), eb("views", "<", eb.ref("view_limit"))]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Counts a download unless the limit is reached; false when it is. */
+  async countDownload(id: string, at: string): Promise<boolean> {
+    const result = await this.kysely
+      .updateTable("shares")
+      .set((eb) => ({ downloads: eb("downloads", "+", 1), last_visit_at: at }))
+      .where("id", "=", id)
+      .where((eb) => eb.or([eb("download_limit", "is", null), eb("downloads", "<", eb.ref("download_limit"))]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async settings(): Promise<ShareSettings> {
+    const row = await this.kysely
+      .selectFrom("share_settings")
+      .select(["max_days", "allow_never"])
+      .where("id", "=", 1)
+      .executeTakeFirst();
+    return row
+      ? { maxDays: Number(row.max_days), allowNever: this.adapter.readBoolean(row.allow_never) }
+      : { maxDays: 90, allowNever: false };
+  }
+
+  async saveSettings(settings: ShareSettings, by: string, at: string): Promise<void> {
+    await this.kysely
+      .updateTable("share_settings")
+      .set({ max_days: settings.maxDays, allow_never: settings.allowNever, updated_by: by, updated_at: at })
+      .where("id", "=", 1)
+      .execute();
+  }
+}

@@ -1,0 +1,126 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { apiErrorResponses, envelope, ok, page, toPage } from "../../http/envelope.js";
+import { actorOf } from "../auth/actor.js";
+import { inLibrary } from "../auth/route-config.js";
+import { storyParams } from "../stories/stories.schema.js";
+import {
+  createShareBody,
+  shareIdParams,
+  shareItemSchema,
+  shareListQuery,
+  shareQuery,
+  shareSchema,
+  shareSettingsSchema,
+  updateShareBody,
+} from "./shares.schema.js";
+import type { SharesService } from "./shares.service.js";
+
+const CREATE = { permission: "share.netdisk", action: "add" } as const;
+
+/** Share links, their owners' side: make, list, change, revoke (docs/sharing.md). */
+export function sharesRoutes(shares: SharesService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      "/workflow-story-share/story/:libraryId/:storyId",
+      {
+        config: inLibrary(CREATE, "read"),
+        schema: {
+          tags: ["shares"],
+          summary: "Share one story with the defaults: previews, caption and credit, expiring in 7 days",
+          params: storyParams,
+          querystring: shareQuery,
+          response: { 200: envelope(shareSchema), ...apiErrorResponses },
+        },
+      },
+      async (request) => {
+        const { libraryId, storyId } = request.params;
+        return ok(await shares.quickShare(actorOf(request), libraryId, storyId, request.query.expiresInDays));
+      },
+    );
+    app.post(
+      "/shares",
+      {
+        config: { access: CREATE },
+        schema: {
+          tags: ["shares"],
+          summary: "Share a story, several stories, a folder or a saved search, with options",
+          body: createShareBody,
+          response: { 200: envelope(shareSchema), ...apiErrorResponses },
+        },
+      },
+      async (request) => ok(await shares.create(actorOf(request), request.body)),
+    );
+    app.get(
+      "/shares",
+      {
+        config: { access: "authenticated" },
+        schema: {
+          tags: ["shares"],
+          summary: "My shares (administrators: everyone's with all=true), newest first, with views and downloads",
+          querystring: shareListQuery,
+          response: { 200: envelope(page(shareItemSchema)), ...apiErrorResponses },
+        },
+      },
+      async (request) => {
+        const { content, total } = await shares.list(actorOf(request), request.query);
+        return ok(toPage(content, total, request.query));
+      },
+    );
+    app.patch(
+      "/shares/:shareId",
+      {
+        config: { access: "authenticated" },
+        schema: {
+          tags: ["shares"],
+          summary: "Change a share's options (expiry, password, limits, downloads, metadata, message)",
+          params: shareIdParams,
+          body: updateShareBody,
+          response: { 200: envelope(shareItemSchema), ...apiErrorResponses },
+        },
+      },
+      async (request) => ok(await shares.update(actorOf(request), request.params.shareId, request.body)),
+    );
+    app.delete(
+      "/shares/:shareId",
+      {
+        config: { access: "authenticated" },
+        schema: {
+          tags: ["shares"],
+          summary: "Revoke a share: its link and every file URL it handed out stop working at once",
+          params: shareIdParams,
+          response: { 200: envelope(z.null()), ...apiErrorResponses },
+        },
+      },
+      async (request) => {
+        await shares.revoke(actorOf(request), request.params.shareId);
+        return ok(null);
+      },
+    );
+    app.get(
+      "/share-settings",
+      {
+        config: { access: "authenticated" },
+        schema: {
+          tags: ["shares"],
+          summary: "The administrator's limits on share links (the longest expiry; whether 'never' is allowed)",
+          response: { 200: envelope(shareSettingsSchema), ...apiErrorResponses },
+        },
+      },
+      async () => ok(await shares.settings()),
+    );
+    app.put(
+      "/share-settings",
+      {
+        config: { access: "admin" },
+        schema: {
+          tags: ["shares"],
+          summary: "Set the limits on share links",
+          body: shareSettingsSchema,
+          response: { 200: envelope(shareSettingsSchema), ...apiErrorResponses },
+        },
+      },
+      async (request) => ok(await shares.saveSettings(actorOf(request), request.body)),
+    );
+  };
+}

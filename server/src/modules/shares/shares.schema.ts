@@ -1,0 +1,163 @@
+import { z } from "zod";
+import { pageQuery } from "../../http/envelope.js";
+import { libraryIdSchema } from "../libraries/libraries.schema.js";
+
+export const SHARE_KINDS = ["story", "stories", "folder", "search"] as const;
+export const DOWNLOAD_POLICIES = ["none", "preview", "original"] as const;
+export const METADATA_LEVELS = ["basic", "all"] as const;
+
+/** The quick default of spec section 7 (`GET /workflow-story-share/story/{a}/{b}`). */
+export const shareQuery = z.object({ expiresInDays: z.coerce.number().int().min(1).max(3650).default(7) });
+
+export const shareSchema = z
+  .object({
+    id: z.uuid(),
+    token: z.string().describe("shown once; only its sha256 is stored"),
+    url: z.string().describe("the visitor page: /share/storyPreview?token=…"),
+    expiresAt: z.string().nullable().describe("null: never expires"),
+  })
+  .meta({ id: "ShareToken" });
+
+const storyRef = z.object({ libraryId: libraryIdSchema, storyId: z.uuid() });
+const searchValue = z.union([z.string().max(500), z.number(), z.boolean()]);
+
+export const shareTarget = z
+  .discriminatedUnion("kind", [
+    z.object({ kind: z.literal("story"), libraryId: libraryIdSchema, storyId: z.uuid() }),
+    z.object({ kind: z.literal("stories"), stories: z.array(storyRef).min(1).max(500) }),
+    z.object({ kind: z.literal("folder"), libraryId: libraryIdSchema, folderId: z.uuid() }),
+    z.object({
+      kind: z.literal("search"),
+      query: z
+        .record(z.string().max(40), searchValue)
+        .describe("the search list's query (GET /stories), as its parameters: fulltext, libraryId, types…"),
+    }),
+  ])
+  .meta({ id: "ShareTarget" });
+
+const shareOptionFields = {
+  title: z.string().trim().max(200).optional().describe("shown to visitors; default: the story's or folder's name"),
+  message: z.string().max(2000).nullable().optional().describe("a note to the visitor"),
+  expiresAt: z.iso
+    .datetime({ offset: true })
+    .nullable()
+    .optional()
+    .describe("when the link stops working; default in 7 days; null: never (when the administrator allows it)"),
+  password: z.string().min(4).max(200).nullable().optional().describe("visitors give it first; null: none"),
+  viewLimit: z.number().int().min(1).max(1_000_000).nullable().optional(),
+  downloadLimit: z.number().int().min(1).max(1_000_000).nullable().optional(),
+  downloadPolicy: z
+    .enum(DOWNLOAD_POLICIES)
+    .optional()
+    .describe("what visitors may download: nothing, previews (default), the original"),
+  metadata: z.enum(METADATA_LEVELS).optional().describe("basic (caption and credit, default) or all"),
+  keepLocation: z
+    .boolean()
+    .optional()
+    .describe("show GPS and camera serial numbers with `all` metadata (default: stripped)"),
+};
+
+export const createShareBody = z.object({ target: shareTarget, ...shareOptionFields }).meta({ id: "CreateShare" });
+export type CreateShareInput = z.infer<typeof createShareBody>;
+
+export const updateShareBody = z.object(shareOptionFields).meta({ id: "UpdateShare" });
+export type UpdateShareInput = z.infer<typeof updateShareBody>;
+
+export const shareIdParams = z.object({ shareId: z.uuid() });
+
+export const shareListQuery = pageQuery.extend({
+  all: z
+    .enum(["true", "false"])
+    .optional()
+    .transform((value) => value === "true")
+    .describe("administrators: every user's shares"),
+});
+
+export const shareItemSchema = z
+  .object({
+    id: z.uuid(),
+    kind: z.enum(SHARE_KINDS),
+    title: z.string(),
+    message: z.string().nullable(),
+    libraryId: z.string().nullable(),
+    folderId: z.string().nullable(),
+    storyCount: z.number().int().nullable().describe("stories of a story list; null for folders and searches"),
+    hasPassword: z.boolean(),
+    expiresAt: z.string().nullable(),
+    viewLimit: z.number().int().nullable(),
+    downloadLimit: z.number().int().nullable(),
+    views: z.number().int(),
+    downloads: z.number().int(),
+    downloadPolicy: z.enum(DOWNLOAD_POLICIES),
+    metadata: z.enum(METADATA_LEVELS),
+    keepLocation: z.boolean(),
+    createdBy: z.string().nullable(),
+    createdAt: z.string(),
+    revokedAt: z.string().nullable(),
+    lastVisitAt: z.string().nullable(),
+    state: z.enum(["active", "expired", "revoked", "used-up"]),
+  })
+  .meta({ id: "ShareItem" });
+
+export const shareSettingsSchema = z
+  .object({
+    maxDays: z.number().int().min(1).max(3650).describe("the longest expiry a share may have"),
+    allowNever: z.boolean().describe("whether a share may never expire"),
+  })
+  .meta({ id: "ShareSettings" });
+
+// The visitor's side.
+
+export const unlockBody = z.object({ password: z.string().min(1).max(200) });
+export const unlockSchema = z.object({
+  session: z.string().describe("send as X-Share-Session with the token; valid for this share only"),
+  expiresAt: z.string(),
+});
+
+const visitorFile = z.object({
+  role: z.string(),
+  mime: z.string(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  url: z.string().describe("signed for this share, short-lived"),
+});
+
+const visitorStoryFields = {
+  storyId: z.string(),
+  type: z.string(),
+  title: z.string(),
+  caption: z.string(),
+  credit: z.string().describe("authors, and the source"),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  duration: z.number().nullable(),
+  thumbnail: z.string().nullable(),
+  preview: visitorFile.nullable().describe("the photo's preview or the video's/audio's proxy to play"),
+  poster: z.string().nullable(),
+  downloadUrl: z.string().nullable().describe("null when the share allows no download of this story"),
+  metadata: z.record(z.string(), z.unknown()).nullable().describe("with `all` metadata: the rest of the fields"),
+};
+
+export const visitorStorySchema = z
+  .object({
+    ...visitorStoryFields,
+    members: z.array(z.object(visitorStoryFields)).describe("a composite's members, in order"),
+  })
+  .meta({ id: "ShareVisitorStory" });
+
+export const visitorShareSchema = z
+  .object({
+    kind: z.enum(SHARE_KINDS),
+    title: z.string(),
+    message: z.string().nullable(),
+    locked: z.boolean().describe("a password is needed (POST /shared/unlock) before anything else"),
+    expiresAt: z.string().nullable(),
+    downloadPolicy: z.enum(DOWNLOAD_POLICIES),
+    zipUrl: z.string().nullable().describe("every allowed file in one zip, when the share allows downloads"),
+    owner: z.string().describe("who shared it (their display name)"),
+    stories: z.array(visitorStorySchema),
+    truncated: z.boolean().describe("a folder or search with more stories than one page shows"),
+  })
+  .meta({ id: "ShareVisitorView" });
+
+export const shareFileParams = z.object({ token: z.string().max(2000) });

@@ -1,0 +1,311 @@
+import { randomUUID } from "node:crypto";
+import type { Db } from "../../db/database.js";
+import { Forbidden, Invalid, NotFound } from "../../http/errors.js";
+import type { AuditEntry, AuditLog } from "../audit/audit-log.js";
+import type { Actor } from "../auth/actor.js";
+import type { FoldersService } from "../folders/folders.service.js";
+import type { LibrariesService } from "../libraries/libraries.service.js";
+import { storyListQuery } from "../search/search.schema.js";
+import type { StoryAccess } from "../stories/story-access.js";
+import { storyAction } from "../stories/story-action.js";
+import type { StoryActionLog } from "../stories/story-actions.service.js";
+import { hashShareToken, newShareToken } from "./share-tokens.js";
+import type { SharedStoryCount, ShareItem, ShareRecord, ShareSettings, SharesRepository } from "./shares.repository.js";
+import type { CreateShareInput, UpdateShareInput } from "./shares.schema.js";
+
+export interface ShareGrant {
+  id: string;
+  token: string;
+  url: string;
+  expiresAt: string | null;
+}
+
+export type ShareState = "active" | "expired" | "revoked" | "used-up";
+
+export interface ShareListItem extends Omit<ShareRecord, "tokenHash" | "passwordHash" | "searchQuery" | "updatedAt"> {
+  storyCount: number | null;
+  hasPassword: boolean;
+  state: ShareState;
+}
+
+export interface SharesDependencies {
+  db: Db;
+  shares: SharesRepository;
+  access: StoryAccess;
+  libraries: LibrariesService;
+  folders: FoldersService;
+  actions: StoryActionLog;
+  audit: AuditLog;
+  hashPassword: (password: string) => Promise<string>;
+  clock?: () => Date;
+}
+
+const DAY_MS = 86_400_000;
+export const DEFAULT_SHARE_DAYS = 7;
+
+/** The visitor page a token opens. */
+export function visitorUrl(token: string): string {
+  return `/share/storyPreview?token=${token}`;
+}
+
+/** Whether a share still opens, as its owner's list shows it (the owner's access is checked at each visit). */
+export function shareState(share: ShareRecord, now: Date): ShareState {
+  if (share.revokedAt) return "revoked";
+  if (share.expiresAt !== null && Date.parse(share.expiresAt) <= now.getTime()) return "expired";
+  if (share.viewLimit !== null && share.views >= share.viewLimit) return "used-up";
+  return "active";
+}
+
+function shareAudit(
+  share: Pick<ShareRecord, "id" | "title">,
+  verb: string,
+  entry: Partial<AuditEntry> = {},
+): AuditEntry {
+  return { ...entry, action: `share.${verb}`, target: { type: "share", id: share.id, label: share.title } };
+}
+
+/** Share links: made, listed, changed and revoked by their owners (docs/sharing.md). Visitors: ShareVisits. */
+export class SharesService {
+  constructor(private readonly deps: SharesDependencies) {}
+
+  #now(): Date {
+    return this.deps.clock?.() ?? new Date();
+  }
+
+  settings(): Promise<ShareSettings> {
+    return this.deps.shares.settings();
+  }
+
+  /** Per story and maker, the links made within [from, to) that share it (the usage statistics). */
+  sharedStories(from: string, to: string): Promise<SharedStoryCount[]> {
+    return this.deps.shares.sharedStories(from, to);
+  }
+
+  async saveSettings(actor: Actor, settings: ShareSettings): Promise<ShareSettings> {
+    const before = await this.deps.shares.settings();
+    await this.deps.db.kysely.transaction().execute(async (trx) => {
+      await this.deps.shares.with(trx).saveSettings(settings, actor.username, this.#now().toISOString());
+      await this.deps.audit.record(trx, actor, {
+        action: "share-settings.update",
+        target: { type: "share-settings", id: "1" },
+        before: { ...before },
+        after: { ...settings },
+      });
+    });
+    return settings;
+  }
+
+  /** The expiry an option asks for, within the administrator's limits. */
+  async #expiry(expiresAt: string | null | undefined, now: Date): Promise<string | null> {
+    const settings = await this.deps.shares.settings();
+    if (expiresAt === undefined) {
+      return new Date(now.getTime() + Math.min(DEFAULT_SHARE_DAYS, settings.maxDays) * DAY_MS).toISOString();
+    }
+    if (expiresAt === null) {
+      if (!settings.allowNever) throw new Invalid("expiresAt: links that never expire are not allowed here");
+      return null;
+    }
+    const at = Date.parse(expiresAt);
+    if (at <= now.getTime()) throw new Invalid("expiresAt: must be in the future");
+    if (at > now.getTime() + settings.maxDays * DAY_MS) {
+      throw new Invalid(`expiresAt: at most ${settings.maxDays} days from now`).withMessageCode("share.maxDays", {
+        days: settings.maxDays,
+      });
+    }
+    return new Date(at).toISOString();
+  }
+
+  /** What the target names, checked against what the actor can read now; its default title. */
+  async #target(
+    actor: Actor,
+    target: CreateShareInput["target"],
+  ): Promise<{
+    items: ShareItem[];
+    libraryId: string | null;
+    folderId: string | null;
+    title: string;
+    query: Record<string, unknown> | null;
+  }> {
+    switch (target.kind) {
+      case "story": {
+        const story = await this.deps.access.forRead(actor, target.libraryId, target.storyId, "target.storyId");
+        return {
+          items: [{ libraryId: story.libraryId, storyId: story.id }],
+          libraryId: story.libraryId,
+          folderId: null,
+          title: story.title || story.originalName || "",
+          query: null,
+        };
+      }
+      case "stories": {
+        const seen = new Set<string>();
+        const items: ShareItem[] = [];
+        for (const [index, ref] of target.stories.entries()) {
+          if (seen.has(ref.storyId)) continue;
+          seen.add(ref.storyId);
+          const story = await this.deps.access.forRead(actor, ref.libraryId, ref.storyId, `target.stories.${index}`);
+          items.push({ libraryId: story.libraryId, storyId: story.id });
+        }
+        return { items, libraryId: null, folderId: null, title: "", query: null };
+      }
+      case "folder": {
+        await this.deps.libraries.require(actor, target.libraryId, "read");
+        const folder = await this.deps.folders.require(target.libraryId, target.folderId, "target.folderId");
+        return { items: [], libraryId: target.libraryId, folderId: folder.id, title: folder.name, query: null };
+      }
+      case "search": {
+        const parsed = storyListQuery.safeParse(
+          Object.fromEntries(Object.entries(target.query).map(([key, value]) => [key, String(value)])),
+        );
+        if (!parsed.success) {
+          throw new Invalid(`target.query: ${parsed.error.issues.map((issue) => issue.path.join(".")).join(", ")}`);
+        }
+        if (parsed.data.libraryId) await this.deps.libraries.require(actor, parsed.data.libraryId, "read");
+        const title = parsed.data.fulltext ?? parsed.data.keyword ?? "";
+        return { items: [], libraryId: parsed.data.libraryId ?? null, folderId: null, title, query: target.query };
+      }
+    }
+  }
+
+  async create(actor: Actor, input: CreateShareInput): Promise<ShareGrant> {
+    const now = this.#now();
+    const target = await this.#target(actor, input.target);
+    const expiresAt = await this.#expiry(input.expiresAt, now);
+    const token = newShareToken();
+    const share = {
+      id: randomUUID(),
+      tokenHash: hashShareToken(token),
+      kind: input.target.kind,
+      title: input.title || target.title,
+      message: input.message ?? null,
+      libraryId: target.libraryId,
+      folderId: target.folderId,
+      searchQuery: target.query,
+      passwordHash: input.password ? await this.deps.hashPassword(input.password) : null,
+      expiresAt,
+      viewLimit: input.viewLimit ?? null,
+      downloadLimit: input.downloadLimit ?? null,
+      downloadPolicy: input.downloadPolicy ?? "preview",
+      metadata: input.metadata ?? "basic",
+      keepLocation: input.keepLocation ?? false,
+      createdBy: actor.id,
+      createdAt: now.toISOString(),
+    } as const;
+    await this.deps.db.kysely.transaction().execute(async (trx) => {
+      await this.deps.shares.with(trx).add(share, target.items);
+      await this.deps.actions.record(
+        target.items.map((item) =>
+          storyAction(actor, { libraryId: item.libraryId, id: item.storyId }, "share", {
+            shareId: share.id,
+            expiresAt,
+          }),
+        ),
+        { at: share.createdAt, transaction: trx },
+      );
+      await this.deps.audit.record(
+        trx,
+        actor,
+        shareAudit(share, "create", {
+          details: {
+            kind: share.kind,
+            stories: target.items.map((item) => item.storyId).slice(0, 50),
+            folderId: share.folderId,
+            expiresAt,
+            password: share.passwordHash !== null,
+            viewLimit: share.viewLimit,
+            downloadLimit: share.downloadLimit,
+            downloadPolicy: share.downloadPolicy,
+            metadata: share.metadata,
+            keepLocation: share.keepLocation,
+          },
+        }),
+      );
+    });
+    return { id: share.id, token, url: visitorUrl(token), expiresAt };
+  }
+
+  /** The quick default of spec section 7: one story, previews, caption and credit, `days` days. */
+  quickShare(actor: Actor, libraryId: string, storyId: string, days: number): Promise<ShareGrant> {
+    const expiresAt = new Date(this.#now().getTime() + days * DAY_MS).toISOString();
+    return this.create(actor, { target: { kind: "story", libraryId, storyId }, expiresAt });
+  }
+
+  async list(
+    actor: Actor,
+    query: { page: number; size: number; all: boolean },
+  ): Promise<{ content: ShareListItem[]; total: number }> {
+    if (query.all && !actor.admin) throw new Forbidden("only administrators see every user's shares");
+    const { shares, total } = await this.deps.shares.list(query.all ? null : actor.id, query);
+    const counts = await this.deps.shares.itemCounts(shares.map((share) => share.id));
+    const now = this.#now();
+    return {
+      content: shares.map(({ tokenHash: _t, passwordHash, searchQuery: _q, updatedAt: _u, ...share }) => ({
+        ...share,
+        storyCount: share.kind === "story" || share.kind === "stories" ? (counts.get(share.id) ?? 0) : null,
+        hasPassword: passwordHash !== null,
+        state: shareState({ ...share, tokenHash: "", passwordHash, searchQuery: null, updatedAt: "" }, now),
+      })),
+      total,
+    };
+  }
+
+  /** A share the actor made (administrators: any); 404 otherwise, so ids of others' shares do not leak. */
+  async #own(actor: Actor, shareId: string): Promise<ShareRecord> {
+    const share = await this.deps.shares.byId(shareId);
+    if (!share || (share.createdBy !== actor.id && !actor.admin)) throw new NotFound(`share ${shareId} is not yours`);
+    return share;
+  }
+
+  async update(actor: Actor, shareId: string, input: UpdateShareInput): Promise<ShareListItem> {
+    const share = await this.#own(actor, shareId);
+    if (share.revokedAt) throw new Invalid("a revoked share cannot be changed");
+    const now = this.#now();
+    const changes = {
+      ...(input.title !== undefined ? { title: input.title } : {}),
+      ...(input.message !== undefined ? { message: input.message } : {}),
+      ...(input.expiresAt !== undefined ? { expiresAt: await this.#expiry(input.expiresAt, now) } : {}),
+      ...(input.password !== undefined
+        ? { passwordHash: input.password === null ? null : await this.deps.hashPassword(input.password) }
+        : {}),
+      ...(input.viewLimit !== undefined ? { viewLimit: input.viewLimit } : {}),
+      ...(input.downloadLimit !== undefined ? { downloadLimit: input.downloadLimit } : {}),
+      ...(input.downloadPolicy !== undefined ? { downloadPolicy: input.downloadPolicy } : {}),
+      ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
+      ...(input.keepLocation !== undefined ? { keepLocation: input.keepLocation } : {}),
+    };
+    const shown = (record: Partial<ShareRecord>) =>
+      Object.fromEntries(
+        Object.keys(changes).map((key) =>
+          key === "passwordHash" ? ["password", record.passwordHash !== null] : [key, record[key as keyof ShareRecord]],
+        ),
+      );
+    await this.deps.db.kysely.transaction().execute(async (trx) => {
+      await this.deps.shares.with(trx).update(share.id, changes, now.toISOString());
+      await this.deps.audit.record(
+        trx,
+        actor,
+        shareAudit(share, "update", { before: shown(share), after: shown({ ...share, ...changes }) }),
+      );
+    });
+    return this.#item((await this.deps.shares.byId(share.id))!);
+  }
+
+  async revoke(actor: Actor, shareId: string): Promise<void> {
+    const share = await this.#own(actor, shareId);
+    await this.deps.db.kysely.transaction().execute(async (trx) => {
+      if (!(await this.deps.shares.with(trx).revoke(share.id, this.#now().toISOString()))) return;
+      await this.deps.audit.record(trx, actor, shareAudit(share, "revoke"));
+    });
+  }
+
+  async #item(share: ShareRecord): Promise<ShareListItem> {
+    const counts = await this.deps.shares.itemCounts([share.id]);
+    const { tokenHash: _t, passwordHash, searchQuery: _q, updatedAt: _u, ...rest } = share;
+    return {
+      ...rest,
+      storyCount: share.kind === "story" || share.kind === "stories" ? (counts.get(share.id) ?? 0) : null,
+      hasPassword: passwordHash !== null,
+      state: shareState(share, this.#now()),
+    };
+  }
+}

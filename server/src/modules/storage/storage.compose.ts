@@ -1,0 +1,77 @@
+import path from "node:path";
+import type { FastifyBaseLogger } from "fastify";
+import type { Db } from "../../db/database.js";
+import type { AuditLog } from "../audit/audit-log.js";
+import type { BlobStore } from "../blobs/blob-store.js";
+import { RoutingBlobStore } from "../blobs/routing-blob-store.js";
+import { CredentialsCipher } from "../channels/credentials-cipher.js";
+import type { JobEnqueuer, JobRegistrar } from "../jobs/job-types.js";
+import { TargetBlobLocator } from "./blob-locator.js";
+import { moveLibraryJob } from "./move-library.job.js";
+import { StorageRepository } from "./storage.repository.js";
+import { type LibraryBlobs, StorageMovesService } from "./storage-moves.service.js";
+import { StoragePlacement } from "./storage-placement.js";
+import { type StorageLibraries, StorageTargetsService } from "./storage-targets.service.js";
+import { TargetStores } from "./target-stores.js";
+
+export interface StorageModule {
+  /** The store every other module uses: each key goes to the target it lives in. */
+  store: RoutingBlobStore;
+  targets: StorageTargetsService;
+  moves: StorageMovesService;
+  placement: StoragePlacement;
+  stores: TargetStores;
+  rows: StorageRepository;
+  /** Set once the libraries and stories are built (they are built after the blob store). */
+  connect(deps: { libraries: StorageLibraries; blobs: LibraryBlobs; jobs: JobEnqueuer & JobRegistrar }): void;
+}
+
+/** Builds the storage targets, the routing blob store and the moves once (called by app.ts). */
+export function buildStorage(
+  db: Db,
+  deps: {
+    builtIn: BlobStore;
+    dataDir: string;
+    credentialsKey: Buffer;
+    audit: AuditLog;
+    log?: FastifyBaseLogger;
+  },
+): StorageModule {
+  const rows = new StorageRepository(db.kysely, db.adapter);
+  const cipher = new CredentialsCipher(deps.credentialsKey);
+  const storeOptions = {
+    builtIn: deps.builtIn,
+    localRoot: path.join(deps.dataDir, "targets"),
+    scratchDirectory: path.join(deps.dataDir, "tmp"),
+    cipher,
+  };
+  const stores = new TargetStores(storeOptions, (id) => rows.target(id));
+  let connected: { libraries: StorageLibraries; blobs: LibraryBlobs; jobs: JobEnqueuer & JobRegistrar } | undefined;
+  const need = () => {
+    if (!connected) throw new Error("the storage module is used before app.ts connected it");
+    return connected;
+  };
+  const libraries = () => need().libraries;
+  const targets = new StorageTargetsService({ db, rows, stores, storeOptions, cipher, audit: deps.audit, libraries });
+  const moves = new StorageMovesService({
+    db,
+    rows,
+    targets,
+    libraries,
+    blobs: { blobKeysOfLibrary: (libraryId) => need().blobs.blobKeysOfLibrary(libraryId) },
+    jobs: { enqueue: (name, payload, options) => need().jobs.enqueue(name, payload, options) },
+    audit: deps.audit,
+  });
+  return {
+    store: new RoutingBlobStore(deps.builtIn, new TargetBlobLocator(rows, stores)),
+    targets,
+    moves,
+    placement: new StoragePlacement(rows, stores, (libraryId) => moves.targetOfLibrary(libraryId)),
+    stores,
+    rows,
+    connect(deps2) {
+      connected = deps2;
+      deps2.jobs.register(moveLibraryJob({ rows, stores, blobs: deps2.blobs, log: deps.log }));
+    },
+  };
+}

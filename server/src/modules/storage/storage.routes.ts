@@ -1,0 +1,187 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { apiErrorResponses, envelope, ok } from "../../http/envelope.js";
+import { actorOf } from "../auth/actor.js";
+import type { StorageModule } from "./storage.compose.js";
+import {
+  libraryParams,
+  libraryTargetBody,
+  moveParams,
+  moveSchema,
+  storageSettingsSchema,
+  targetChoiceBody,
+  targetIdParams,
+  targetInput,
+  targetSchema,
+  targetTestResult,
+} from "./storage.schema.js";
+
+const tags = ["storage"];
+type Action = "query" | "add" | "edit" | "delete" | "update";
+/** The buckets screen (/manage/setting/bucket): the storage targets. */
+const bucket = (action: Action) => ({ access: { permission: "manage.setting.bucket", action } });
+/** The storage settings screen (/manage/storage/setting): libraries' targets and moves. */
+const setting = (action: Action) => ({ access: { permission: "manage.storage.setting", action } });
+
+/** /storage: storage targets, their connection test, which target each library uses, and moves between targets. */
+export function storageRoutes(storage: StorageModule): FastifyPluginAsyncZod {
+  const { targets, moves } = storage;
+  return async (app) => {
+    app.get(
+      "/storage/targets",
+      {
+        config: bucket("query"),
+        schema: {
+          tags,
+          summary: "Every storage target, the built-in one first (secrets never: only whether one is set)",
+          response: { 200: envelope(z.array(targetSchema)), ...apiErrorResponses },
+        },
+      },
+      async () => ok(await targets.list()),
+    );
+    app.post(
+      "/storage/targets",
+      {
+        config: bucket("add"),
+        schema: {
+          tags,
+          summary: "Add a storage target (a local folder or an S3-compatible bucket)",
+          body: targetInput,
+          response: { 200: envelope(targetSchema), ...apiErrorResponses },
+        },
+      },
+      async (request) => ok(await targets.create(actorOf(request), request.body)),
+    );
+    app.post(
+      "/storage/targets/test",
+      {
+        config: bucket("add"),
+        schema: {
+          tags,
+          summary: "Test settings before saving them: write, read back and delete a probe object (200 either way)",
+          body: targetInput,
+          querystring: z.object({
+            id: z.string().max(64).optional().describe("the saved target whose secret an absent one means"),
+          }),
+          response: { 200: envelope(targetTestResult), ...apiErrorResponses },
+        },
+      },
+      async (request) => ok(await targets.testInput(request.body, request.query.id)),
+    );
+    app.put(
+      "/storage/targets/:id",
+      {
+        config: bucket("edit"),
+        schema: {
+          tags,
+          summary: "Change a storage target (secret: a value sets, null clears, absent keeps)",
+          params: targetIdParams,
+          body: targetInput,
+          response: { 200: envelope(targetSchema), ...apiErrorResponses },
+        },
+      },
+      async (request) => ok(await targets.update(actorOf(request), request.params.id, request.body)),
+    );
+    app.delete(
+      "/storage/targets/:id",
+      {
+        config: bucket("delete"),
+        schema: {
+          tags,
+          summary: "Delete a storage target nothing uses (409 with the counts otherwise)",
+          params: targetIdParams,
+          response: { 200: envelope(z.null()), ...apiErrorResponses },
+        },
+      },
+      async (request) => {
+        await targets.delete(actorOf(request), request.params.id);
+        return ok(null);
+      },
+    );
+    app.post(
+      "/storage/targets/:id/test",
+      {
+        config: bucket("query"),
+        schema: {
+          tags,
+          summary: "Test a saved target's connection: the reason when it fails (200 either way)",
+          params: targetIdParams,
+          response: { 200: envelope(targetTestResult), ...apiErrorResponses },
+        },
+      },
+      async (request) => ok(await targets.test(request.params.id)),
+    );
+    app.get(
+      "/storage/settings",
+      {
+        config: setting("query"),
+        schema: {
+          tags,
+          summary: "The default target, each library's target and its latest move",
+          response: { 200: envelope(storageSettingsSchema), ...apiErrorResponses },
+        },
+      },
+      async () => ok(await moves.settings()),
+    );
+    app.put(
+      "/storage/default",
+      {
+        config: setting("edit"),
+        schema: {
+          tags,
+          summary: "Choose the default target (it must pass its connection test: 409 with the reason)",
+          body: targetChoiceBody,
+          response: { 200: envelope(storageSettingsSchema), ...apiErrorResponses },
+        },
+      },
+      async (request) => {
+        await targets.setDefault(actorOf(request), request.body.targetId);
+        return ok(await moves.settings());
+      },
+    );
+    app.put(
+      "/storage/libraries/:libraryId",
+      {
+        config: setting("edit"),
+        schema: {
+          tags,
+          summary: "Where a library's new originals go (null: the default); existing files stay where they are",
+          params: libraryParams,
+          body: libraryTargetBody,
+          response: { 200: envelope(storageSettingsSchema), ...apiErrorResponses },
+        },
+      },
+      async (request) => {
+        await moves.setLibraryTarget(actorOf(request), request.params.libraryId, request.body.targetId);
+        return ok(await moves.settings());
+      },
+    );
+    app.post(
+      "/storage/libraries/:libraryId/move",
+      {
+        config: setting("update"),
+        schema: {
+          tags,
+          summary: "Move every file of a library to a target, as a durable job (copy, verify, switch, delete)",
+          params: libraryParams,
+          body: targetChoiceBody,
+          response: { 200: envelope(moveSchema), ...apiErrorResponses },
+        },
+      },
+      async (request) => ok(await moves.startMove(actorOf(request), request.params.libraryId, request.body.targetId)),
+    );
+    app.get(
+      "/storage/moves/:id",
+      {
+        config: setting("query"),
+        schema: {
+          tags,
+          summary: "One move with its progress",
+          params: moveParams,
+          response: { 200: envelope(moveSchema), ...apiErrorResponses },
+        },
+      },
+      async (request) => ok(await moves.get(request.params.id)),
+    );
+  };
+}

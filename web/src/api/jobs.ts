@@ -1,0 +1,57 @@
+/** The job queue as the task monitor sees it: counts, jobs, workers (calls, query keys, hooks). */
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, call } from "./client";
+import type { PageOf } from "./paging";
+import type { components, paths } from "./schema";
+
+export type Job = components["schemas"]["Job"];
+export type JobState = Job["state"];
+export type JobSummary = components["schemas"]["JobSummary"];
+export type JobWorker = components["schemas"]["JobWorker"];
+export type JobQuery = NonNullable<paths["/dams/api/v1/jobs"]["get"]["parameters"]["query"]>;
+
+export const JOB_STATES: JobState[] = ["queued", "running", "succeeded", "dead", "cancelled"];
+
+/** The monitor asks again this often while it is open. */
+export const JOB_POLL_MS = 3000;
+
+export const jobKeys = {
+  all: ["jobs"] as const,
+  summary: () => [...jobKeys.all, "summary"] as const,
+  workers: () => [...jobKeys.all, "workers"] as const,
+  list: (query: JobQuery) => [...jobKeys.all, "list", query] as const,
+};
+
+export const fetchJobSummary = (): Promise<JobSummary> => call(api.GET("/dams/api/v1/jobs/summary"));
+export const fetchJobWorkers = (): Promise<JobWorker[]> => call(api.GET("/dams/api/v1/jobs/workers"));
+export const listJobs = (query: JobQuery): Promise<PageOf<Job>> =>
+  call(api.GET("/dams/api/v1/jobs", { params: { query } })) as Promise<PageOf<Job>>;
+export const retryJob = (id: string): Promise<Job> =>
+  call(api.POST("/dams/api/v1/jobs/{id}/retry", { params: { path: { id } } }));
+export const cancelJob = (id: string): Promise<Job> =>
+  call(api.POST("/dams/api/v1/jobs/{id}/cancel", { params: { path: { id } } }));
+
+// ---------------------------------------------------------------- hooks
+
+export const useJobSummary = () =>
+  useQuery({ queryKey: jobKeys.summary(), queryFn: fetchJobSummary, refetchInterval: JOB_POLL_MS });
+
+export const useJobWorkers = () =>
+  useQuery({ queryKey: jobKeys.workers(), queryFn: fetchJobWorkers, refetchInterval: JOB_POLL_MS });
+
+export const useJobs = (query: JobQuery) =>
+  useQuery({
+    queryKey: jobKeys.list(query),
+    queryFn: () => listJobs(query),
+    refetchInterval: JOB_POLL_MS,
+    placeholderData: keepPreviousData,
+  });
+
+/** Retry or cancel a job; either refreshes every job query. */
+export function useJobAction(action: "retry" | "cancel") {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: action === "retry" ? retryJob : cancelJob,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: jobKeys.all }),
+  });
+}

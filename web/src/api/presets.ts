@@ -1,0 +1,131 @@
+/** Watermark and download presets (docs/presets.md): types, calls, query keys, hooks, and downloads through a preset. */
+import { useQuery } from "@tanstack/react-query";
+import { api, call, callFile } from "./client";
+import { saveBlob } from "./files";
+import type { CallOptions } from "./http";
+import type { ListQuery, Page } from "./paging";
+import type { components } from "./schema";
+
+type Schemas = components["schemas"];
+export type WatermarkPreset = Schemas["WatermarkPreset"];
+export type WatermarkSettings = Schemas["WatermarkSettings"];
+export type WatermarkImage = { data: string; type: "image/png" | "image/jpeg" };
+export type WatermarkPresetInput = { name: string; settings: WatermarkSettings; image?: WatermarkImage | null };
+export type DownloadPreset = Schemas["DownloadPreset"];
+export type RenditionSettings = Schemas["RenditionSettings"];
+export type DownloadPresetInput = Omit<DownloadPreset, "id" | "revision" | "createdAt" | "updatedAt">;
+export type RenditionState = Schemas["PresetRenditionState"];
+export type PresetStoryType = DownloadPreset["storyType"];
+
+/** Spec section 9's default watermark: image, lower-right, opacity 100, size 100, 30 px white text on black, first font. */
+export const DEFAULT_WATERMARK: WatermarkSettings = {
+  type: 1,
+  position: "lower-right",
+  opacity: 100,
+  x: 0,
+  y: 0,
+  sizePercent: 100,
+  text: "",
+  textWidth: 300,
+  fontSize: 30,
+  fontFamily: "Microsoft YaHei",
+  color: "#ffffff",
+  background: "#000000",
+};
+
+export const presetKeys = {
+  all: ["presets"] as const,
+  watermarks: () => [...presetKeys.all, "watermarks", "all"] as const,
+  usable: (storyType: string) => [...presetKeys.all, "usable", storyType] as const,
+};
+
+const CONFLICT: CallOptions = { silentStatuses: [409] };
+const byId = (presetId: string) => ({ params: { path: { presetId } } });
+
+export const listWatermarkPresets = (query: ListQuery): Promise<Page<WatermarkPreset>> =>
+  call(api.GET("/dams/api/v1/watermark-presets", { params: { query } }));
+export const createWatermarkPreset = (body: WatermarkPresetInput): Promise<WatermarkPreset> =>
+  call(api.POST("/dams/api/v1/watermark-presets", { body }), CONFLICT);
+export const updateWatermarkPreset = (presetId: string, body: WatermarkPresetInput): Promise<WatermarkPreset> =>
+  call(api.PUT("/dams/api/v1/watermark-presets/{presetId}", { ...byId(presetId), body }), CONFLICT);
+export const deleteWatermarkPreset = (presetId: string): Promise<null> =>
+  call(api.DELETE("/dams/api/v1/watermark-presets/{presetId}", byId(presetId)), CONFLICT);
+/** The sample picture with the watermark as set (a JPEG blob); silent: the page shows its own state. */
+export const previewWatermark = async (body: {
+  settings: WatermarkSettings;
+  image?: WatermarkImage | null;
+  presetId?: string;
+}): Promise<Blob> =>
+  (await callFile(api.POST("/dams/api/v1/watermark-presets/preview", { body, parseAs: "blob" }), { silent: true }))
+    .blob;
+const allWatermarkPresets = async (): Promise<WatermarkPreset[]> =>
+  (await listWatermarkPresets({ page: 0, size: 1000 })).content;
+export const useWatermarkPresets = () => useQuery({ queryKey: presetKeys.watermarks(), queryFn: allWatermarkPresets });
+
+export const listDownloadPresets = (query: ListQuery): Promise<Page<DownloadPreset>> =>
+  call(api.GET("/dams/api/v1/download-presets", { params: { query } }));
+export const createDownloadPreset = (body: DownloadPresetInput): Promise<DownloadPreset> =>
+  call(api.POST("/dams/api/v1/download-presets", { body }), CONFLICT);
+export const updateDownloadPreset = (presetId: string, body: DownloadPresetInput): Promise<DownloadPreset> =>
+  call(api.PUT("/dams/api/v1/download-presets/{presetId}", { ...byId(presetId), body }), CONFLICT);
+export const deleteDownloadPreset = (presetId: string): Promise<null> =>
+  call(api.DELETE("/dams/api/v1/download-presets/{presetId}", byId(presetId)));
+
+/** The presets the signed-in user may use, of a story type (composite stories have none). */
+export const useUsablePresets = (storyType: string | undefined) =>
+  useQuery({
+    queryKey: presetKeys.usable(storyType ?? ""),
+    queryFn: () =>
+      call(
+        api.GET("/dams/api/v1/download-presets/usable", {
+          params: { query: { storyType: storyType as PresetStoryType } },
+        }),
+      ),
+    enabled: storyType === "photo" || storyType === "video" || storyType === "audio",
+  });
+
+export const requestRenditions = (presetId: string, libraryId: string, storyIds: readonly string[]) =>
+  call(
+    api.POST("/dams/api/v1/download-presets/{presetId}/renditions/{libraryId}", {
+      params: { path: { presetId, libraryId } },
+      body: { storyIds: [...storyIds] },
+    }),
+  );
+
+export class RenditionFailed extends Error {}
+
+/**
+ * Asks for a preset's renditions of stories, waits while their jobs make them
+ * (polling, at most `timeoutMs`), then downloads one file or a zip.
+ */
+export async function savePresetRenditions(
+  presetId: string,
+  libraryId: string,
+  storyIds: readonly string[],
+  options: { fallbackName: string; timeoutMs?: number; pollMs?: number },
+): Promise<void> {
+  const deadline = Date.now() + (options.timeoutMs ?? 10 * 60_000);
+  for (;;) {
+    const states = await requestRenditions(presetId, libraryId, storyIds);
+    const failed = states.find((state) => state.state === "failed");
+    if (failed) throw new RenditionFailed(failed.error ?? "failed");
+    if (states.every((state) => state.state === "done")) break;
+    if (Date.now() > deadline) throw new RenditionFailed("timeout");
+    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 1000));
+  }
+  const file =
+    storyIds.length === 1
+      ? await callFile(
+          api.GET("/dams/api/v1/download-presets/{presetId}/file/{libraryId}/{storyId}", {
+            params: { path: { presetId, libraryId, storyId: storyIds[0]! }, query: {} },
+            parseAs: "blob",
+          }),
+        )
+      : await callFile(
+          api.GET("/dams/api/v1/download-presets/{presetId}/zip/{libraryId}", {
+            params: { path: { presetId, libraryId }, query: { storyIds: storyIds.join(",") } },
+            parseAs: "blob",
+          }),
+        );
+  saveBlob(file.blob, file.name ?? options.fallbackName);
+}

@@ -1,0 +1,81 @@
+/** Storage targets (/manage/setting/bucket) and which target each library uses (/manage/storage/setting). */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, call } from "./client";
+import type { CallOptions } from "./http";
+import type { components, paths } from "./schema";
+
+export type StorageTarget = components["schemas"]["StorageTarget"];
+export type StorageTargetTest = components["schemas"]["StorageTargetTest"];
+export type StorageSettings = components["schemas"]["StorageSettings"];
+export type StorageMove = components["schemas"]["StorageMove"];
+export type StorageTargetInput = NonNullable<
+  paths["/dams/api/v1/storage/targets"]["post"]["requestBody"]
+>["content"]["application/json"];
+
+/** The built-in storage's id (the configured data directory or bucket). */
+export const BUILT_IN_TARGET = "builtin";
+/** The settings page asks again this often while a move runs. */
+export const MOVE_POLL_MS = 1500;
+
+/** Refusals the pages explain themselves (in use, not working, name taken). */
+const CONFLICT: CallOptions = { silentStatuses: [409] };
+const byId = (id: string) => ({ params: { path: { id } } });
+const byLibrary = (libraryId: string) => ({ params: { path: { libraryId } } });
+
+export const storageKeys = {
+  all: ["storage"] as const,
+  targets: () => [...storageKeys.all, "targets"] as const,
+  settings: () => [...storageKeys.all, "settings"] as const,
+};
+
+export const listStorageTargets = (): Promise<StorageTarget[]> => call(api.GET("/dams/api/v1/storage/targets"));
+export const createStorageTarget = (body: StorageTargetInput): Promise<StorageTarget> =>
+  call(api.POST("/dams/api/v1/storage/targets", { body }), CONFLICT);
+export const updateStorageTarget = (id: string, body: StorageTargetInput): Promise<StorageTarget> =>
+  call(api.PUT("/dams/api/v1/storage/targets/{id}", { ...byId(id), body }), CONFLICT);
+export const deleteStorageTarget = (id: string): Promise<null> =>
+  call(api.DELETE("/dams/api/v1/storage/targets/{id}", byId(id)), CONFLICT);
+export const testStorageTarget = (id: string): Promise<StorageTargetTest> =>
+  call(api.POST("/dams/api/v1/storage/targets/{id}/test", byId(id)));
+export const testStorageSettings = (body: StorageTargetInput, id?: string): Promise<StorageTargetTest> =>
+  call(api.POST("/dams/api/v1/storage/targets/test", { body, params: { query: id ? { id } : {} } }));
+
+export const fetchStorageSettings = (): Promise<StorageSettings> => call(api.GET("/dams/api/v1/storage/settings"));
+
+/** The storage settings, polled while a library's move is on its way. */
+export const useStorageSettings = () =>
+  useQuery({
+    queryKey: storageKeys.settings(),
+    queryFn: fetchStorageSettings,
+    refetchInterval: (query) =>
+      query.state.data?.libraries.some((library) => library.move && ["queued", "running"].includes(library.move.state))
+        ? MOVE_POLL_MS
+        : false,
+  });
+
+function useStorageWrite<A>(write: (args: A) => Promise<unknown>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: write,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: storageKeys.all }),
+  });
+}
+
+export const useSetDefaultTarget = () =>
+  useStorageWrite((targetId: string) =>
+    call(api.PUT("/dams/api/v1/storage/default", { body: { targetId } }), CONFLICT),
+  );
+export const useSetLibraryTarget = () =>
+  useStorageWrite(({ libraryId, targetId }: { libraryId: string; targetId: string | null }) =>
+    call(
+      api.PUT("/dams/api/v1/storage/libraries/{libraryId}", { ...byLibrary(libraryId), body: { targetId } }),
+      CONFLICT,
+    ),
+  );
+export const useMoveLibrary = () =>
+  useStorageWrite(({ libraryId, targetId }: { libraryId: string; targetId: string }) =>
+    call(
+      api.POST("/dams/api/v1/storage/libraries/{libraryId}/move", { ...byLibrary(libraryId), body: { targetId } }),
+      CONFLICT,
+    ),
+  );

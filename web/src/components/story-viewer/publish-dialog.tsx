@@ -1,0 +1,157 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Alert, Checkbox, DatePicker, Empty, Form, Modal, Space, Tag, Typography } from "antd";
+import dayjs, { type Dayjs } from "dayjs";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { api, call } from "../../api/client";
+import type { Delivery } from "../../api/publishing";
+import { storyKeys } from "../../api/stories";
+import { publishStory } from "../../api/story-detail";
+import { useFeedback } from "../feedback";
+
+const STATE_COLOURS: Record<Delivery["state"], string> = {
+  pending: "default",
+  in_progress: "processing",
+  retrying: "warning",
+  succeeded: "success",
+  cancelled: "default",
+  failed: "error",
+};
+
+interface PublishValues {
+  channels?: string[];
+  publishAt?: Dayjs | null;
+  embargoUntil?: Dayjs | null;
+}
+
+/**
+ * The viewer's publish dialog: the enabled channels to send the story to (each with where the story already
+ * went: its newest delivery there), an optional "publish at" and embargo. Without channels the story is only
+ * marked published, as before channels existed.
+ */
+export function PublishDialog({
+  libraryId,
+  storyId,
+  onClose,
+}: {
+  libraryId: string;
+  storyId: string;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const { message } = useFeedback();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<PublishValues>();
+  const [sending, setSending] = useState(false);
+  const options = useQuery({
+    queryKey: ["channels", "options"],
+    queryFn: () => call(api.GET("/dams/api/v1/channels/options")),
+  });
+  const history = useQuery({
+    queryKey: ["deliveries", "story", libraryId, storyId],
+    queryFn: () =>
+      call(
+        api.GET("/dams/api/v1/publishing/{libraryId}/{storyId}/deliveries", {
+          params: { path: { libraryId, storyId } },
+        }),
+      ),
+  });
+  /** The newest delivery of the story per channel (the list is newest first). */
+  const latest = new Map<string, Delivery>();
+  for (const delivery of history.data?.deliveries ?? [])
+    if (!latest.has(delivery.channelId)) latest.set(delivery.channelId, delivery);
+
+  const submit = async (values: PublishValues) => {
+    setSending(true);
+    try {
+      await publishStory(
+        { libraryId, storyId },
+        {
+          channels: values.channels ?? [],
+          ...(values.publishAt ? { publishAt: values.publishAt.toISOString() } : {}),
+          ...(values.embargoUntil ? { embargoUntil: values.embargoUntil.toISOString() } : {}),
+        },
+      );
+    } catch {
+      setSending(false);
+      return;
+    }
+    setSending(false);
+    message.success(
+      values.channels?.length ? t("publish.sent", { count: values.channels.length }) : t("stories.published"),
+    );
+    await queryClient.invalidateQueries({ queryKey: storyKeys.all });
+    await queryClient.invalidateQueries({ queryKey: ["deliveries"] });
+    onClose();
+  };
+
+  const channels = options.data ?? [];
+  return (
+    <Modal
+      open
+      title={t("publish.title")}
+      okText={t("stories.publish")}
+      cancelText={t("crud.cancel")}
+      confirmLoading={sending}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      destroyOnHidden
+      data-testid="publish-dialog"
+    >
+      <Form<PublishValues> form={form} layout="vertical" onFinish={(values) => void submit(values)}>
+        <Form.Item name="channels" label={t("publish.channels")}>
+          {channels.length === 0 && !options.isLoading ? (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("publish.noChannels")} />
+          ) : (
+            <Checkbox.Group style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+              {channels.map((channel) => {
+                const last = latest.get(channel.id);
+                return (
+                  <Checkbox key={channel.id} value={channel.id}>
+                    <Space size={4} wrap>
+                      <span>{channel.name}</span>
+                      {last ? (
+                        <Tag color={STATE_COLOURS[last.state]} title={last.lastError ?? undefined}>
+                          {t(last.action === "kill" ? "publish.withdrawnState" : "publish.sentState", {
+                            state: t(`publish.state.${last.state}`),
+                            time: dayjs(last.updatedAt).format("YYYY-MM-DD HH:mm"),
+                          })}
+                        </Tag>
+                      ) : null}
+                    </Space>
+                  </Checkbox>
+                );
+              })}
+            </Checkbox.Group>
+          )}
+        </Form.Item>
+        <Space wrap size="large">
+          <Form.Item name="publishAt" label={t("publish.at")} extra={t("publish.atHelp")}>
+            <DatePicker
+              showTime={{ format: "HH:mm" }}
+              format="YYYY-MM-DD HH:mm"
+              disabledDate={(day) => day.isBefore(dayjs(), "day")}
+            />
+          </Form.Item>
+          <Form.Item name="embargoUntil" label={t("publish.embargo")} extra={t("publish.embargoHelp")}>
+            <DatePicker
+              showTime={{ format: "HH:mm" }}
+              format="YYYY-MM-DD HH:mm"
+              disabledDate={(day) => day.isBefore(dayjs(), "day")}
+            />
+          </Form.Item>
+        </Space>
+        {history.data?.embargoUntil && dayjs(history.data.embargoUntil).isAfter(dayjs()) ? (
+          <Alert
+            type="warning"
+            showIcon
+            message={t("publish.embargoed", { time: dayjs(history.data.embargoUntil).format("YYYY-MM-DD HH:mm") })}
+          />
+        ) : null}
+        <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
+          {t("publish.monitorHint")}
+        </Typography.Paragraph>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,103 @@
+import { Input, Modal, Typography } from "antd";
+import { useCallback, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { type Story, type StoryQuery, type StoryType, searchStories, storyKeys } from "../../api/stories";
+import { fetchStory } from "../../api/story-detail";
+import { useFeedback } from "../feedback";
+import { storyKey } from "../story-grid";
+import { PagedStoryGrid } from "../story-grid/paged-story-grid";
+import { usePagedStories } from "../story-grid/use-paged-stories";
+import { type SourceInfo, sourceInfo } from "./use-video-edit-session";
+
+/**
+ * The material picker of the editors: stories of the given types found in the
+ * libraries the user reads (the user's own uploads among them), several at a
+ * time, in the order they were picked.
+ */
+export function ClipPicker({
+  open,
+  types,
+  title,
+  onClose,
+  onPick,
+}: {
+  open: boolean;
+  types: StoryType[];
+  title: string;
+  onClose: () => void;
+  onPick: (stories: SourceInfo[]) => void;
+}) {
+  const { t } = useTranslation();
+  const { message } = useFeedback();
+  const [text, setText] = useState("");
+  const [fulltext, setFulltext] = useState("");
+  const [picked, setPicked] = useState<Map<string, Story>>(new Map());
+  const [loading, setLoading] = useState(false);
+  const query: StoryQuery = useMemo(() => ({ types, ...(fulltext ? { fulltext } : {}) }), [types, fulltext]);
+  const key = storyKeys.list("video-editor-picker", query);
+  const fetchPage = (page: number, size: number) => searchStories({ ...query, page, size });
+  const stories = usePagedStories(key, fetchPage);
+  const toggle = useCallback((story: Story) => {
+    setPicked((current) => {
+      const next = new Map(current);
+      const id = storyKey(story);
+      if (next.has(id)) next.delete(id);
+      else next.set(id, story);
+      return next;
+    });
+  }, []);
+  const selected = useMemo(() => new Set(picked.keys()), [picked]);
+
+  const confirm = async () => {
+    setLoading(true);
+    try {
+      // The detail carries the signed URLs of the proxy and preview the timeline plays.
+      const details = await Promise.all([...picked.values()].map((story) => fetchStory(story, { silent: true })));
+      onPick(details.map(sourceInfo));
+      setPicked(new Map());
+      onClose();
+    } catch {
+      message.error(t("videoEditor.picker.failed"));
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={title}
+      width="min(960px, 96vw)"
+      onCancel={onClose}
+      onOk={confirm}
+      okText={t("videoEditor.picker.add", { count: picked.size })}
+      okButtonProps={{ disabled: picked.size === 0, loading, "data-testid": "video-picker-add" }}
+      destroyOnHidden
+    >
+      <Input.Search
+        aria-label={t("search.placeholder")}
+        placeholder={t("search.placeholder")}
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        onSearch={(value) => setFulltext(value.trim())}
+        enterButton
+        allowClear
+        style={{ marginBottom: 8 }}
+      />
+      {!stories.isLoading && stories.total === 0 ? (
+        <Typography.Text type="secondary">{t("search.empty")}</Typography.Text>
+      ) : (
+        <PagedStoryGrid
+          queryKey={key}
+          fetchPage={fetchPage}
+          total={stories.total}
+          view="grid"
+          selected={selected}
+          onToggle={toggle}
+          onOpen={toggle}
+          height="min(55vh, 520px)"
+        />
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,164 @@
+import { Button, Input, Select, Space, Table, Tag, Typography } from "antd";
+import type { ColumnsType } from "antd/es/table";
+import dayjs from "dayjs";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import {
+  DELIVERY_STATES,
+  type Delivery,
+  type DeliveryQuery,
+  type DeliveryState,
+  useDeliveries,
+  useDeliveryAction,
+} from "../../../../../api/publishing";
+import { Access } from "../../../../../auth/access-component";
+import { useFeedback } from "../../../../../components/feedback";
+
+const STATE_COLORS: Record<DeliveryState, string> = {
+  pending: "default",
+  in_progress: "processing",
+  retrying: "warning",
+  succeeded: "success",
+  cancelled: "default",
+  failed: "error",
+};
+
+const TIME = "YYYY-MM-DD HH:mm:ss";
+const PERMISSION = "manage.monitor.publish.update";
+
+/** Deliveries, newest first, filtered by state, channel and title; retry, cancel, resend; polled. */
+export function DeliveryTable({ channels }: { channels: { value: string; label: string }[] }) {
+  const { t } = useTranslation();
+  const { message } = useFeedback();
+  const [query, setQuery] = useState<DeliveryQuery>({ page: 0, size: 10 });
+  const deliveries = useDeliveries(query);
+  const retry = useDeliveryAction("retry");
+  const cancel = useDeliveryAction("cancel");
+  const resend = useDeliveryAction("resend");
+  const filter = (change: Partial<DeliveryQuery>) => setQuery((current) => ({ ...current, ...change, page: 0 }));
+  const done = (key: string) => () => void message.success(t(key));
+
+  const columns: ColumnsType<Delivery> = [
+    { title: t("monitor.publish.colStory"), dataIndex: "storyTitle", width: 200, ellipsis: true },
+    { title: t("monitor.publish.colChannel"), dataIndex: "channelName", width: 140, ellipsis: true },
+    {
+      title: t("monitor.publish.colState"),
+      dataIndex: "state",
+      width: 120,
+      render: (state: DeliveryState, delivery) => (
+        <Space size={4}>
+          <Tag color={STATE_COLORS[state]} data-testid="delivery-state">
+            {t(`monitor.publish.state.${state}`)}
+          </Tag>
+          {delivery.action === "kill" ? <Tag color="red">{t("monitor.publish.kill")}</Tag> : null}
+        </Space>
+      ),
+    },
+    { title: t("monitor.publish.colAttempts"), dataIndex: "attempts", width: 80 },
+    {
+      title: t("monitor.publish.colError"),
+      dataIndex: "lastError",
+      ellipsis: true,
+      render: (reason: string | null) =>
+        reason ? (
+          <Typography.Text type="danger" title={reason} data-testid="delivery-error">
+            {reason}
+          </Typography.Text>
+        ) : null,
+    },
+    {
+      title: t("monitor.publish.colDuration"),
+      dataIndex: "durationMs",
+      width: 100,
+      render: (ms: number | null) => (ms === null ? "" : `${(ms / 1000).toFixed(1)} s`),
+    },
+    {
+      title: t("monitor.publish.colCreated"),
+      dataIndex: "createdAt",
+      width: 170,
+      render: (value: string) => dayjs(value).format(TIME),
+    },
+    {
+      key: "actions",
+      width: 170,
+      fixed: "right",
+      render: (_, delivery) => (
+        <Access action={PERMISSION}>
+          <Space size={4}>
+            {delivery.state === "failed" || delivery.state === "cancelled" ? (
+              <Button
+                size="small"
+                onClick={() => retry.mutate(delivery.id, { onSuccess: done("monitor.publish.retried") })}
+              >
+                {t("monitor.publish.retry")}
+              </Button>
+            ) : null}
+            {delivery.state === "pending" || delivery.state === "retrying" ? (
+              <Button
+                size="small"
+                danger
+                onClick={() => cancel.mutate(delivery.id, { onSuccess: done("monitor.publish.cancelled") })}
+              >
+                {t("monitor.publish.cancel")}
+              </Button>
+            ) : null}
+            {delivery.state === "succeeded" ? (
+              <Button
+                size="small"
+                onClick={() => resend.mutate(delivery.id, { onSuccess: done("monitor.publish.resent") })}
+              >
+                {t("monitor.publish.resend")}
+              </Button>
+            ) : null}
+          </Space>
+        </Access>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <Space wrap style={{ marginBottom: 12 }}>
+        <Select
+          allowClear
+          style={{ width: 140 }}
+          placeholder={t("monitor.publish.filterState")}
+          aria-label={t("monitor.publish.filterState")}
+          onChange={(state?: DeliveryState) => filter({ state })}
+          options={DELIVERY_STATES.map((state) => ({ value: state, label: t(`monitor.publish.state.${state}`) }))}
+        />
+        <Select
+          allowClear
+          style={{ width: 180 }}
+          placeholder={t("monitor.publish.filterChannel")}
+          aria-label={t("monitor.publish.filterChannel")}
+          onChange={(channelId?: string) => filter({ channelId })}
+          options={channels}
+        />
+        <Input.Search
+          allowClear
+          style={{ width: 200 }}
+          placeholder={t("monitor.publish.filterKeyword")}
+          onSearch={(keyword) => filter({ keyword: keyword.trim() || undefined })}
+        />
+      </Space>
+      <Table<Delivery>
+        rowKey="id"
+        size="small"
+        columns={columns}
+        dataSource={deliveries.data?.content}
+        loading={deliveries.isLoading}
+        scroll={{ x: 1000 }}
+        locale={{ emptyText: t("empty.manage.monitor.publish") }}
+        pagination={{
+          current: (query.page ?? 0) + 1,
+          pageSize: query.size,
+          total: deliveries.data?.totalElements ?? 0,
+          showSizeChanger: true,
+          onChange: (page, size) => setQuery((current) => ({ ...current, page: page - 1, size })),
+        }}
+        data-testid="delivery-table"
+      />
+    </>
+  );
+}

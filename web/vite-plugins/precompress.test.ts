@@ -1,0 +1,41 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { afterEach, describe, expect, it } from "vitest";
+import { precompressDirectory } from "./precompress";
+
+describe("precompressDirectory", () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  function outDir(files: Record<string, string | Buffer>): string {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dams-precompress-"));
+    dirs.push(dir);
+    for (const [name, content] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+      fs.writeFileSync(path.join(dir, name), content);
+    }
+    return dir;
+  }
+
+  it("writes brotli and gzip copies of text files that decompress to the same bytes", async () => {
+    const script = `export const words = ${JSON.stringify(Array.from({ length: 500 }, (_, i) => `word ${i}`))};\n`;
+    const dir = outDir({ "index.html": `<!doctype html>${"<p>hello</p>".repeat(200)}`, "assets/app-1a2b.js": script });
+    const summary = await precompressDirectory(dir);
+    expect(summary.files).toBe(2);
+    const js = path.join(dir, "assets/app-1a2b.js");
+    expect(brotliDecompressSync(fs.readFileSync(`${js}.br`)).toString()).toBe(script);
+    expect(gunzipSync(fs.readFileSync(`${js}.gz`)).toString()).toBe(script);
+    expect(fs.statSync(`${js}.br`).size).toBeLessThan(fs.statSync(`${js}.gz`).size);
+    expect(fs.existsSync(path.join(dir, "index.html.br"))).toBe(true);
+  });
+
+  it("leaves small files and binary formats alone", async () => {
+    const dir = outDir({ "assets/tiny.js": "console.log(1)", "assets/logo.png": Buffer.alloc(4096, 1) });
+    await precompressDirectory(dir);
+    expect(fs.readdirSync(path.join(dir, "assets")).sort()).toEqual(["logo.png", "tiny.js"]);
+  });
+});
