@@ -37,7 +37,7 @@ import { catalogueRoutes } from "./modules/catalogue/catalogue.routes.js";
 import type { CatalogueUsage } from "./modules/catalogue/shared/catalogue-usage.js";
 import { buildChannels } from "./modules/channels/channels.compose.js";
 import { channelsRoutes } from "./modules/channels/channels.routes.js";
-import { buildDav, DAV_PREFIX } from "./modules/dav/dav.compose.js";
+import { buildDav, DAV_PREFIXES } from "./modules/dav/dav.compose.js";
 import { buildDisk } from "./modules/disk/disk.compose.js";
 import { embedRoutes } from "./modules/embed/embed.routes.js";
 import { ExportRegistry, exportsRoutes } from "./modules/exports/exports.routes.js";
@@ -194,7 +194,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     libraries: { require: (user, libraryId, level) => libraries.checkLevel(user, libraryId, level) },
     publicPaths: [OPENAPI_PATH, DOCS_PATH],
     // WebDAV clients send Basic credentials: the password is a personal API token.
-    basicPrefixes: [DAV_PREFIX],
+    basicPrefixes: [...DAV_PREFIXES],
     basicVerifier: access.apiTokens.verifier,
   });
 
@@ -386,8 +386,15 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     workDir: path.join(config.dataDir, "tmp", "disk"),
     onBlobDeleteError,
   });
-  // The disk over WebDAV at /dav (class 1 and 2), for Finder, Windows Explorer and phones' file apps.
-  const dav = buildDav({ disk: disk.disk, blobs: blobs.store, workDir: path.join(config.dataDir, "tmp", "dav") });
+  // The disk over WebDAV at /dav (class 1 and 2), for Finder, Windows Explorer and phones' file apps; beside it
+  // /dav-shared (what colleagues shared) and /dav-libraries (the readable libraries, read-only).
+  const dav = buildDav({
+    disk: disk.disk,
+    diskShares: disk.shares,
+    libraries: { libraries, folders, stories: stories.queries, downloads: stories.downloads },
+    blobs: blobs.store,
+    workDir: path.join(config.dataDir, "tmp", "dav"),
+  });
   dav.registerMethods(app);
   const uploads = buildUploads({
     config: config.uploads,

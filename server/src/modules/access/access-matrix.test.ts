@@ -197,7 +197,7 @@ const UNAUTHORIZED_FOR_ALL: Expectation = {
   viewer: 401,
 };
 
-/** The network disk over WebDAV (/dav, outside the API prefix, behind the same hook): every user's own disk. */
+/** WebDAV (/dav, /dav-libraries, /dav-shared, outside the API prefix, behind the same hook). */
 const davCells: Cell[] = [
   {
     group: "dav",
@@ -218,6 +218,42 @@ const davCells: Cell[] = [
       url: `/dav/matrix-${who}-${f.serial()}`,
       headers: davBasic(f.principals[who]),
     }),
+  },
+  {
+    group: "dav",
+    name: "PROPFIND /dav-libraries/ (the readable libraries, read-only)",
+    expect: EVERYONE,
+    request: (who, f) => ({
+      method: "PROPFIND",
+      url: "/dav-libraries/",
+      headers: { depth: "1", ...davBasic(f.principals[who]) },
+    }),
+  },
+  {
+    group: "dav",
+    name: "MKCOL /dav-libraries/{name}: read-only for everyone",
+    expect: { admin: 403, administrator: 403, editor: 403, contributor: 403, viewer: 403 },
+    request: (who, f) => ({
+      method: "MKCOL",
+      url: `/dav-libraries/matrix-${who}-${f.serial()}`,
+      headers: davBasic(f.principals[who]),
+    }),
+  },
+  {
+    group: "dav",
+    name: "PROPFIND /dav-shared/ (disk items shared with the caller)",
+    expect: EVERYONE,
+    request: (who, f) => ({
+      method: "PROPFIND",
+      url: "/dav-shared/",
+      headers: { depth: "1", ...davBasic(f.principals[who]) },
+    }),
+  },
+  {
+    group: "dav",
+    name: "PROPFIND /dav-libraries/ with the bearer token instead of Basic",
+    expect: UNAUTHORIZED_FOR_ALL,
+    request: () => ({ method: "PROPFIND", url: "/dav-libraries/", headers: { depth: "0" } }),
   },
   {
     group: "dav",

@@ -1,24 +1,27 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { actorOf } from "../auth/actor.js";
+import type { RouteAccess } from "../auth/auth.types.js";
 import { type DavService, DavStatus, davStatusOf } from "./dav.service.js";
 
 export interface DavRoutesDeps {
   prefix: string;
   methods: readonly string[];
   dav: DavService;
+  /** The routes' declared access (default: every signed-in user, who all have a disk). */
+  access?: RouteAccess;
 }
 
 /** A PROPFIND, PROPPATCH, LOCK or MKCOL body is read whole: at most this much (413 beyond). */
 const MAX_XML_BODY = 1024 * 1024;
 
 /**
- * `/dav` and everything under it: each user's network disk over WebDAV
- * (docs/disk.md). The API's authentication hook guards these routes like
+ * A WebDAV mount and everything under it (`/dav`: each user's network disk;
+ * `/dav-shared`, `/dav-libraries`; docs/disk.md). The API's authentication hook guards these routes like
  * any other (declared access, Basic credentials: the user's name and a
  * personal API token); the disk's service records each change in the
  * operation log itself.
  */
-export function davRoutes({ prefix, methods, dav }: DavRoutesDeps): FastifyPluginAsync {
+export function davRoutes({ prefix, methods, dav, access = "authenticated" }: DavRoutesDeps): FastifyPluginAsync {
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const actor = actorOf(request);
     try {
@@ -42,8 +45,7 @@ export function davRoutes({ prefix, methods, dav }: DavRoutesDeps): FastifyPlugi
       return reply.send(error instanceof DavStatus ? (error.body ?? "") : (error as Error).message);
     }
   };
-  // Every user has a disk, as on /disk.
-  const config = { access: "authenticated" as const };
+  const config = { access };
   const urls = [prefix, `${prefix}/*`];
   return async (app) => {
     // A PUT's body streams into the disk: Fastify reads none of it.

@@ -3,14 +3,15 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { type Readable, Transform } from "node:stream";
 import contentDisposition from "content-disposition";
-import { AppError, Invalid } from "../../http/errors.js";
+import { AppError, Forbidden, Invalid } from "../../http/errors.js";
 import type { Actor } from "../auth/actor.js";
 import type { BlobStore } from "../blobs/blob-store.js";
 import { inlineSafe, parseRange, USER_CONTENT_HEADERS } from "../blobs/send-blob.js";
-import { type DiskNodeView, DiskQuotaExceeded, type DiskService } from "../disk/disk.service.js";
+import { DiskQuotaExceeded } from "../disk/disk.service.js";
 import { fileBytes, spoolStream } from "../ingest/ingest-source.js";
 import { type DavLock, DavLocks, lockTimeout, parseIf } from "./dav-locks.js";
 import { DavProperties } from "./dav-properties.js";
+import type { DavEntry, DavTree, Found } from "./dav-tree.js";
 import {
   DAV_NS,
   elementXml,
@@ -50,19 +51,16 @@ export interface DavAnswer {
   body?: string | Readable;
 }
 
-/** What a path names in the caller's disk: a node, the root (null), or nothing (undefined). */
-type Found = DiskNodeView | null | undefined;
-
 export interface DavDependencies {
-  disk: Pick<
-    DiskService,
-    "atPath" | "list" | "createFolder" | "storeFile" | "update" | "trash" | "open" | "checkQuota" | "usage"
-  >;
+  /** What this mount serves (dav-tree.ts). */
+  tree: DavTree;
   blobs: BlobStore;
   /** Where a PUT's or a COPY's bytes are spooled before the disk stores them. */
   workDir: string;
   /** Where the routes are (for hrefs and Destination headers). */
   prefix: string;
+  /** The other mounts that take no changes: a COPY or MOVE into one answers 403 (another mount's: 502). */
+  readOnlyPrefixes?: readonly string[];
   locks?: DavLocks;
 }
 
@@ -93,15 +91,27 @@ function isFolder(found: Found): boolean {
 
 function etagOf(found: Found): string | undefined {
   if (!found) return undefined;
-  return `"${found.id}-${Date.parse(found.updatedAt)}-${found.size}"`;
+  return `"${found.id}-${found.updatedAt ? Date.parse(found.updatedAt) : 0}-${found.size}"`;
+}
+
+/** The methods that change something: a read-only mount answers them 403. */
+const CHANGES = new Set(["PUT", "DELETE", "MKCOL", "PROPPATCH", "COPY", "MOVE", "LOCK", "UNLOCK"]);
+
+/** Whether a GET reads a file whole from its first byte (a download, not a player seeking; see sendStoryFile). */
+function fromFirstByte(range: string | undefined): boolean {
+  const single = /^bytes=(\d*)-(\d*)$/.exec(range?.trim() ?? "");
+  if (!single) return true;
+  const [, first, last] = single;
+  return first === "" ? last === "" : Number(first) === 0;
 }
 
 /**
- * WebDAV class 1 and 2 (RFC 4918) over each user's network disk: `/` is
- * the caller's root and each segment one of their nodes. Every change is a
- * DiskService call with the caller as actor (names, quota, type by content,
- * the operation log are the disk's). Dead properties and locks are kept in
- * this process's memory, per user and path.
+ * WebDAV class 1 and 2 (RFC 4918) over one mount (a DavTree): the caller's
+ * own disk, what colleagues shared with them, or the libraries they may read
+ * (read-only: every change answers 403). Every change is a DiskService call
+ * with the caller as actor (names, access, quota, type by content, the
+ * operation log are the disk's). Dead properties and locks are kept in this
+ * process's memory, per mount, user and path.
  */
 export class DavService {
   readonly #locks: DavLocks;
@@ -119,8 +129,15 @@ export class DavService {
   /** The segments of a path under the prefix; `.` and `..` are refused, never resolved. */
   segmentsOf(rawPath: string): string[] {
     const noQuery = rawPath.split(/[?#]/)[0] ?? "";
-    if (noQuery !== this.deps.prefix && !noQuery.startsWith(`${this.deps.prefix}/`)) {
-      throw new DavStatus(502, "the destination is not on this disk");
+    const under = (prefix: string) => noQuery === prefix || noQuery.startsWith(`${prefix}/`);
+    if (!under(this.deps.prefix)) {
+      if (this.deps.readOnlyPrefixes?.some(under)) {
+        throw new Forbidden(
+          "the destination is read-only over WebDAV: nothing can be copied or moved there",
+          "dav_read_only",
+        );
+      }
+      throw new DavStatus(502, "the destination is not on this mount");
     }
     const segments: string[] = [];
     for (const raw of noQuery.slice(this.deps.prefix.length).split("/")) {
@@ -138,15 +155,20 @@ export class DavService {
   }
 
   async handle(actor: Actor, request: DavRequest): Promise<DavAnswer> {
+    const { readOnly } = this.deps.tree;
+    // The API's error envelope (403 dav_read_only), like every refusal of the auth hook.
+    if (readOnly && CHANGES.has(request.method)) throw new Forbidden(readOnly, "dav_read_only");
     switch (request.method) {
       case "OPTIONS":
         return {
           status: 200,
-          headers: {
-            dav: "1, 2",
-            "ms-author-via": "DAV",
-            allow: "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, MKCOL, COPY, MOVE, LOCK, UNLOCK",
-          },
+          headers: readOnly
+            ? { dav: "1", "ms-author-via": "DAV", allow: "OPTIONS, GET, HEAD, PROPFIND" }
+            : {
+                dav: "1, 2",
+                "ms-author-via": "DAV",
+                allow: "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, MKCOL, COPY, MOVE, LOCK, UNLOCK",
+              },
         };
       case "GET":
       case "HEAD":
@@ -174,14 +196,19 @@ export class DavService {
   }
 
   #find(actor: Actor, segments: readonly string[]): Promise<Found> {
-    return this.deps.disk.atPath(actor, segments);
+    return this.deps.tree.find(actor, segments);
   }
 
-  /** The folder a new item at `segments` goes into (its id; null for the root), or 409. */
+  #list(actor: Actor, segments: readonly string[], folder: DavEntry | null): Promise<DavEntry[]> {
+    return this.deps.tree.list(actor, segments, folder);
+  }
+
+  /** The folder a new item at `segments` goes into (its id; null for the root), or 409; 403 at a fixed root. */
   async #parentOf(actor: Actor, segments: readonly string[]): Promise<string | null> {
     if (segments.length === 0) throw new DavStatus(405);
     const parent = await this.#find(actor, segments.slice(0, -1));
     if (parent === undefined || !isFolder(parent)) throw new DavStatus(409, "the parent folder does not exist");
+    if (parent === null && this.deps.tree.fixedRoot) throw new DavStatus(403, this.deps.tree.fixedRoot);
     return parent?.id ?? null;
   }
 
@@ -252,7 +279,7 @@ export class DavService {
     const found = await this.#find(actor, request.segments);
     if (found === undefined) throw new DavStatus(404);
     if (found === null || found.kind === "folder") {
-      const { items } = await this.deps.disk.list(actor, found?.id ?? null);
+      const items = await this.#list(actor, request.segments, found);
       const text = items.map((item) => `${item.name}${item.kind === "folder" ? "/" : ""}`).join("\n");
       return {
         status: 200,
@@ -260,13 +287,14 @@ export class DavService {
         body: text,
       };
     }
-    const { key, fileName, contentType } = await this.deps.disk.open(actor, found.id, "download");
+    const counted = request.method === "GET" && fromFirstByte(request.header("range"));
+    const { key, fileName, contentType } = await this.deps.tree.open(actor, request.segments, found, counted);
     const headers: Record<string, string | number> = {
       ...USER_CONTENT_HEADERS,
       "content-type": contentType,
       "content-disposition": contentDisposition(fileName, { type: inlineSafe(contentType) ? "inline" : "attachment" }),
       etag: etagOf(found) ?? "",
-      "last-modified": new Date(found.updatedAt).toUTCString(),
+      ...(found.updatedAt ? { "last-modified": new Date(found.updatedAt).toUTCString() } : {}),
       "accept-ranges": "bytes",
     };
     const range = parseRange(request.header("range"), found.size);
@@ -296,10 +324,11 @@ export class DavService {
       { segments: request.segments },
       { segments: request.segments.slice(0, -1) },
     ]);
+    // The space is the folder's owner's: a colleague's when it is a folder shared with the caller as edit.
+    const { ownerId, usedBytes, quotaBytes } = await this.deps.tree.room(actor, parentId);
     const length = Number(request.header("content-length") ?? -1);
-    if (length > 0) await this.deps.disk.checkQuota(actor.id, length - (found?.size ?? 0));
+    if (length > 0) await this.deps.tree.checkQuota(ownerId, length - (found?.size ?? 0));
     // A body without a length is counted as it comes: past the room left, 507 and nothing kept.
-    const { usedBytes, quotaBytes } = await this.deps.disk.usage(actor.id);
     const spooled = await spoolStream(
       withinRoom(request.stream, usedBytes, quotaBytes, quotaBytes - usedBytes + (found?.size ?? 0)),
       this.deps.workDir,
@@ -312,7 +341,7 @@ export class DavService {
   /** Stores a local file at a name of a folder (replacing a file of that name); the file is gone afterwards. */
   async #store(actor: Actor, parentId: string | null, name: string, file: string): Promise<void> {
     try {
-      await this.deps.disk.storeFile(actor, parentId, { name, bytes: fileBytes(file, this.deps.blobs) }, "replace");
+      await this.deps.tree.storeFile(actor, parentId, name, fileBytes(file, this.deps.blobs));
     } finally {
       await fsp.rm(file, { force: true });
     }
@@ -333,7 +362,7 @@ export class DavService {
       { segments: request.segments, deep: true },
       { segments: request.segments.slice(0, -1) },
     ]);
-    await this.deps.disk.trash(actor, found.id);
+    await this.deps.tree.trash(actor, found.id);
     this.#forget(actor, request.segments);
     return { status: 204 };
   }
@@ -343,7 +372,7 @@ export class DavService {
     if ((await this.#find(actor, request.segments)) !== undefined) throw new DavStatus(405, "it exists already");
     const parentId = await this.#parentOf(actor, request.segments);
     await this.#preconditions(actor, request, [{ segments: request.segments.slice(0, -1) }]);
-    await this.deps.disk.createFolder(actor, { parentId, name: request.segments.at(-1) ?? "" });
+    await this.deps.tree.createFolder(actor, parentId, request.segments.at(-1) ?? "");
     return { status: 201 };
   }
 
@@ -383,32 +412,39 @@ export class DavService {
       { segments: destination.slice(0, -1) },
     ]);
     if (existing !== undefined) {
-      await this.deps.disk.trash(actor, existing.id);
+      await this.deps.tree.trash(actor, existing.id);
       this.#forget(actor, destination);
     }
     const name = destination.at(-1) ?? "";
     if (move) {
-      await this.deps.disk.update(actor, source.id, { name, parentId });
+      await this.deps.tree.move(actor, source.id, name, parentId);
       this.#locks.drop(actor.id, from);
       this.#properties.move(actor.id, from, to);
     } else {
-      await this.#copy(actor, source, parentId, name, depth === "0" ? 0 : Number.POSITIVE_INFINITY);
+      await this.#copy(actor, request.segments, source, parentId, name, depth === "0" ? 0 : Number.POSITIVE_INFINITY);
       this.#properties.copy(actor.id, from, to, depth === "0");
     }
     return { status: existing !== undefined ? 204 : 201 };
   }
 
-  async #copy(actor: Actor, source: DiskNodeView, parentId: string | null, name: string, depth: number): Promise<void> {
+  async #copy(
+    actor: Actor,
+    segments: readonly string[],
+    source: DavEntry,
+    parentId: string | null,
+    name: string,
+    depth: number,
+  ): Promise<void> {
     if (source.kind === "file") {
-      const { key } = await this.deps.disk.open(actor, source.id, "preview");
+      const { key } = await this.deps.tree.open(actor, segments, source, false);
       const spooled = await spoolStream(await this.deps.blobs.get(key), this.deps.workDir);
       await this.#store(actor, parentId, name, spooled.file);
       return;
     }
-    const folder = await this.deps.disk.createFolder(actor, { parentId, name });
+    const folderId = await this.deps.tree.createFolder(actor, parentId, name);
     if (depth <= 0) return;
-    const { items } = await this.deps.disk.list(actor, source.id);
-    for (const item of items) await this.#copy(actor, item, folder.id, item.name, depth - 1);
+    const items = await this.#list(actor, segments, source);
+    for (const item of items) await this.#copy(actor, [...segments, item.name], item, folderId, item.name, depth - 1);
   }
 
   // ── Properties ─────────────────────────────────────────────────────────
@@ -429,14 +465,16 @@ export class DavService {
       case "getcontenttype":
         return folder ? undefined : escapeXml(found?.mime ?? "application/octet-stream");
       case "getlastmodified":
-        return found ? new Date(found.updatedAt).toUTCString() : undefined;
+        return found?.updatedAt ? new Date(found.updatedAt).toUTCString() : undefined;
       case "creationdate":
-        return found ? new Date(found.createdAt).toISOString() : undefined;
+        return found?.createdAt ? new Date(found.createdAt).toISOString() : undefined;
       case "getetag":
         return folder ? undefined : escapeXml(etagOf(found) ?? "");
       case "displayname":
         return escapeXml(segments.at(-1) ?? "");
       case "supportedlock":
+        // A read-only mount takes no locks (DAV: 1).
+        if (this.deps.tree.readOnly) return "";
         return ["exclusive", "shared"]
           .map(
             (scope) =>
@@ -515,7 +553,7 @@ export class DavService {
     if (found === undefined) throw new DavStatus(404);
     const responses = [this.#response(actor, request.segments, found, ask)];
     if (depth === "1" && isFolder(found)) {
-      const { items } = await this.deps.disk.list(actor, found?.id ?? null);
+      const items = await this.#list(actor, request.segments, found);
       for (const item of items) responses.push(this.#response(actor, [...request.segments, item.name], item, ask));
     }
     return multistatus(207, `<D:multistatus xmlns:D="DAV:">${responses.join("")}</D:multistatus>`);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
-import { AppError, Conflict, Forbidden, Invalid } from "../../http/errors.js";
+import { AppError, Conflict, Forbidden, Invalid, NotFound } from "../../http/errors.js";
 import type { SniffedType } from "../../media/sniff.js";
 import type { AuditLog } from "../audit/audit-log.js";
 import type { Actor } from "../auth/actor.js";
@@ -161,6 +161,28 @@ export class DiskService {
       if (!node) return undefined;
     }
     return node ? nodeView(node, "owner") : null;
+  }
+
+  /**
+   * The node at a path of names below a node the caller may reach, the start
+   * itself for no names (WebDAV's "shared with me"): undefined without access
+   * or when nothing lives there. Its level is the start's; each change asks
+   * DiskAccess again.
+   */
+  async atPathFrom(actor: Actor, startId: string, names: readonly string[]): Promise<DiskNodeView | undefined> {
+    const start = await this.get(actor, startId).catch((error: unknown) => {
+      if (error instanceof NotFound) return undefined;
+      throw error;
+    });
+    if (!start) return undefined;
+    let node = start.node;
+    for (const name of names) {
+      if (node.kind !== "folder") return undefined;
+      const child = await this.deps.nodes.named(node.ownerId, node.id, name.normalize("NFC"));
+      if (!child) return undefined;
+      node = child;
+    }
+    return nodeView(node, start.level);
   }
 
   /** A folder's contents (the caller's root without an id) and the way up to it. */

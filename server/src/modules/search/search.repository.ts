@@ -112,6 +112,7 @@ export class SearchRepository {
     const id = sql.ref(ranked ? "m.story_id" : "stories.id");
     base = base.where(column("library_id"), "in", filter.libraryIds);
     if (filter.folderId) base = base.where(column("folder_id"), "=", filter.folderId);
+    else if (filter.unfiled) base = base.where(column("folder_id"), "is", null);
     if (filter.types?.length) base = base.where(column("type"), "in", filter.types);
     if (filter.status?.length) base = base.where(column("status"), "in", filter.status);
     if (filter.halfProduct !== undefined) base = base.where("stories.half_product", "=", filter.halfProduct);

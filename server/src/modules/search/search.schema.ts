@@ -131,6 +131,8 @@ export type SearchFilter = Omit<StoryListQuery, "page" | "size" | "sort" | "orde
   viewerId: string;
   /** Only stories this user created (their own uploads). */
   createdBy?: string;
+  /** Only stories filed in no folder (a library's top level, as WebDAV shows it). */
+  unfiled?: boolean;
 };
 
 export type SearchPage = Pick<StoryListQuery, "page" | "size" | "sort" | "order">;

@@ -65,9 +65,10 @@ export class StoryQueries {
     return this.libraries.readableIds(user);
   }
 
+  /** A page of stories; `unfiled` keeps those filed in no folder (WebDAV's library top). */
   async list(
     user: LibraryUser,
-    query: StoryListQuery,
+    query: StoryListQuery & { unfiled?: boolean },
     createdBy?: string,
   ): Promise<{ content: StoryView[]; total: number; capped: boolean; facets?: Facets }> {
     const { page, size, sort, order, facets: withFacets, libraryId, ...filters } = query;
