@@ -25,6 +25,8 @@ export interface Topology {
   bucket: string;
   api: DamsProcess[];
   workers: DamsProcess[];
+  /** The load balancer's process. */
+  haproxy: { pid: number; stop(): Promise<void> };
   stop(): Promise<void>;
 }
 
