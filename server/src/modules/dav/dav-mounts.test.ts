@@ -253,6 +253,22 @@ describeEachDialect("WebDAV's other mounts: the readable libraries and shared wi
     }
     // A change there is refused as read-only before anything is looked up: the same for both.
     expect((await dav(alice, "DELETE", fileUrl)).status).toBe(403);
+
+    // Readable now: a grant shows the library at once, its removal hides it again.
+    const grant = await api<{ id: string }>(admin, "POST", "/library-grants", {
+      libraryId: secretLibrary,
+      userId: alice.id,
+      level: "read",
+    });
+    expect((await dav(alice, "GET", fileUrl)).status).toBe(200);
+    expect((await listing(alice, "/dav-libraries/")).map((entry) => entry.href)).toContain(
+      `/dav-libraries/${secretName}/`,
+    );
+    await api(admin, "DELETE", `/library-grants/${grant.id}`);
+    expect((await dav(alice, "GET", fileUrl)).status).toBe(404);
+    expect((await listing(alice, "/dav-libraries/")).map((entry) => entry.href)).not.toContain(
+      `/dav-libraries/${secretName}/`,
+    );
   });
 
   it("refuses path traversal in the libraries and never leaves them", async () => {
