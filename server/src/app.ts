@@ -474,6 +474,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     presets: presets.downloads,
     secretsKey: sharedKeys.channelCredentials,
     allowPrivate: config.channels.allowPrivate,
+    webhookBackoff: { baseMs: config.jobs.backoffBaseMs, maxMs: config.jobs.backoffMaxMs },
     log: app.log,
   });
   registerMaintenance(jobs, {

@@ -25769,6 +25769,8 @@ export interface components {
                 kind: "publish" | "template" | "rendition" | "webhook";
                 ok: boolean;
                 detail: string;
+                /** @description webhooks: how many calls the step made (retries included) */
+                attempts?: number;
             }[];
             error: string | null;
             startedAt: string | null;
@@ -28028,6 +28030,8 @@ export interface components {
                 kind: "publish" | "template" | "rendition" | "webhook";
                 ok: boolean;
                 detail: string;
+                /** @description webhooks: how many calls the step made (retries included) */
+                attempts?: number;
             }[];
             error: string | null;
             startedAt: string | null;

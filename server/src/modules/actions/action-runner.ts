@@ -135,8 +135,8 @@ export class ActionRunner {
     };
     for (const [index, step] of rule.steps.entries()) {
       try {
-        const detail = await asRuleRun(chain, rule.id, () => runStep(step, context, this.deps.steps));
-        results.push({ kind: step.kind, ok: true, detail });
+        const outcome = await asRuleRun(chain, rule.id, () => runStep(step, context, this.deps.steps));
+        results.push({ kind: step.kind, ok: true, ...outcome });
       } catch (error) {
         const failure = stepFailure(step, error);
         results.push(failure);

@@ -15,6 +15,7 @@ import { ActionTriggers } from "./action-triggers.js";
 import { ActionsRepository } from "./actions.repository.js";
 import { actionsRoutes } from "./actions.routes.js";
 import { ActionsService } from "./actions.service.js";
+import type { WebhookBackoff } from "./rule-steps.js";
 
 /**
  * The stories' event sink (app.ts builds it before the stories): commit,
@@ -41,6 +42,8 @@ export function buildActions(
     secretsKey: Buffer;
     /** DAMS_CHANNEL_ALLOW_PRIVATE: private ranges a webhook may call. */
     allowPrivate: string[];
+    /** The job queue's backoff (config.jobs): a webhook step waits as long between its attempts. */
+    webhookBackoff: WebhookBackoff;
     log?: { warn(object: object, message: string): void };
   },
 ) {
@@ -73,6 +76,7 @@ export function buildActions(
         deps.presets.rendition(presetId, { libraryId: story.libraryId, storyId: story.id }),
       policy: new AddressPolicy(deps.allowPrivate),
       cipher,
+      webhookBackoff: deps.webhookBackoff,
     },
   }).register(deps.jobs);
   return { service, routes: actionsRoutes(service) };

@@ -90,6 +90,7 @@ export const stepResult = z.object({
   kind: z.enum(["publish", "template", "rendition", "webhook"]),
   ok: z.boolean(),
   detail: z.string(),
+  attempts: z.number().int().optional().describe("webhooks: how many calls the step made (retries included)"),
 });
 export type StepResult = z.infer<typeof stepResult>;
 

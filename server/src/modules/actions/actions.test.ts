@@ -24,7 +24,7 @@ interface RunRow {
   state: string;
   storyId: string;
   trigger: string;
-  steps: { kind: string; ok: boolean; detail: string }[];
+  steps: { kind: string; ok: boolean; detail: string; attempts?: number }[];
   error: string | null;
   durationMs: number | null;
 }
@@ -228,12 +228,52 @@ describeEachDialect("automation actions", (dialect) => {
     expect((await storyOf(storyId)).status).toBe("committed");
     const refused = await finishedRun(refusing, storyId);
     expect(refused.state).toBe("failed");
-    expect(refused.error).toMatch(/^step 1 \(webhook\): 127\.0\.0\.1:\d+ refused the connection/);
-    expect(refused.steps).toEqual([{ kind: "webhook", ok: false, detail: expect.stringContaining("refused") }]);
+    expect(refused.error).toMatch(
+      /^step 1 \(webhook\): 127\.0\.0\.1:\d+ refused the connection \(gave up after 4 attempts\)$/,
+    );
+    expect(refused.steps).toEqual([
+      { kind: "webhook", ok: false, detail: expect.stringContaining("refused"), attempts: 4 },
+    ]);
+    // A 4xx other than 429 will not pass by calling again: one call, failed at once.
     const rejected = await finishedRun(unsigned, storyId);
     expect(rejected.state).toBe("failed");
-    expect(rejected.error).toContain("answered HTTP 401: bad signature");
+    expect(rejected.error).toMatch(/answered HTTP 401: bad signature$/);
+    expect(rejected.steps[0]).toMatchObject({ ok: false, attempts: 1 });
+    expect(receiver.calls.filter((one) => one.delivery === rejected.id)).toEqual([
+      { delivery: rejected.id, status: 401 },
+    ]);
     for (const id of [refusing, unsigned]) await call(admin, "POST", `/action-rules/${id}/disable`);
+  });
+
+  it("a webhook answered 503, then 429 is called again with the same delivery id and succeeds on the third call", async () => {
+    startWorker();
+    const ruleId = await created("/action-rules", {
+      name: "webhook retried",
+      trigger: "committed",
+      conditions: { keyword: "webhook-retried" },
+      steps: [{ kind: "webhook", url: receiver.url, secret: SECRET, timeoutMs: 5000 }],
+    });
+    receiver.failNextRequests(1, 503);
+    receiver.failNextRequests(1, 429, "1");
+    const storyId = await draft("retried webhook");
+    await commit(storyId, { title: "webhook-retried 稿件" });
+    const run = await finishedRun(ruleId, storyId);
+    expect(run, run.error ?? "").toMatchObject({ state: "succeeded", error: null });
+    expect(run.steps).toEqual([
+      {
+        kind: "webhook",
+        ok: true,
+        attempts: 3,
+        detail: expect.stringMatching(/accepted the call on attempt 3 \(before: .*HTTP 503.*; .*HTTP 429/),
+      },
+    ]);
+    // Every attempt carried the run id as its delivery id; the receiver kept exactly one item.
+    expect(receiver.calls.filter((one) => one.delivery === run.id).map((one) => one.status)).toEqual([503, 429, 202]);
+    const delivered = receiver.parts.filter((one) => one.delivery === run.id);
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]!.signatureValid).toBe(true);
+    expect(JSON.parse(delivered[0]!.body.toString("utf8"))).toMatchObject({ run: run.id, story: { id: storyId } });
+    await call(admin, "POST", `/action-rules/${ruleId}/disable`);
   });
 
   it("committed with a keyword: publishes to a folder channel", async () => {

@@ -1,5 +1,7 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { CredentialsCipher } from "../channels/credentials-cipher.js";
 import { HttpPushTransport } from "../channels/transports/http-push.js";
+import { DeliveryError, type DeliveryPackage } from "../channels/transports/transport.js";
 import type { TemplateValues } from "../metadata-templates/metadata-templates.schema.js";
 import type { StoryEdit } from "../stories/stories.service.js";
 import type { Actor, Story } from "../stories/story-types.js";
@@ -15,6 +17,42 @@ export interface StepServices {
   /** The address policy of channels (DAMS_CHANNEL_ALLOW_PRIVATE): a webhook is a destination like any other. */
   policy: AddressPolicy;
   cipher: CredentialsCipher;
+  /** The wait before a webhook's next attempt: the job queue's backoff (DAMS_JOBS_BACKOFF_MS, …_MAX_MS). */
+  webhookBackoff: WebhookBackoff;
+}
+
+export interface WebhookBackoff {
+  /** Before the second attempt; doubled for each one after. */
+  baseMs: number;
+  maxMs: number;
+}
+
+/** Attempts of one webhook call within its step: the first and up to three retries. */
+export const WEBHOOK_ATTEMPTS = 4;
+/** The longest wait between two attempts, whatever the backoff or the receiver's Retry-After says. */
+export const WEBHOOK_MAX_DELAY_MS = 15_000;
+
+/** The wait after failed attempt `attempt` (1-based): the backoff, or longer when the receiver asked for it, capped. */
+export function webhookDelayMs(backoff: WebhookBackoff, attempt: number, retryAfterMs?: number): number {
+  const exponential = Math.min(backoff.baseMs * 2 ** (attempt - 1), backoff.maxMs);
+  return Math.min(Math.max(exponential, retryAfterMs ?? 0), WEBHOOK_MAX_DELAY_MS);
+}
+
+/** What a step did, and for a webhook how many calls it took. */
+export interface StepOutcome {
+  detail: string;
+  attempts?: number;
+}
+
+/** A step that failed after `attempts` calls (webhooks); its message is the reason. */
+export class StepFailed extends Error {
+  constructor(
+    message: string,
+    readonly attempts: number,
+  ) {
+    super(message);
+    this.name = "StepFailed";
+  }
 }
 
 export interface StepContext {
@@ -80,45 +118,84 @@ export function webhookBody(context: StepContext): Buffer {
 }
 
 /** Runs one step; throws with the reason when it fails. Returns what it did. */
-export async function runStep(step: StoredStep, context: StepContext, services: StepServices): Promise<string> {
+export async function runStep(step: StoredStep, context: StepContext, services: StepServices): Promise<StepOutcome> {
   const { actor, story } = context;
   switch (step.kind) {
     case "publish": {
       const result = await services.publish(actor, story.libraryId, story.id, step.channelIds);
-      return `published to ${step.channelIds.length} channel(s), ${result.deliveries.length} deliveries queued`;
+      return {
+        detail: `published to ${step.channelIds.length} channel(s), ${result.deliveries.length} deliveries queued`,
+      };
     }
     case "template": {
       const values = await services.applyTemplate(actor, step.templateId, story.libraryId);
       const patch = templateEdit(story, values);
       const fields = Object.keys(patch);
-      if (fields.length === 0) return "the template sets no field";
+      if (fields.length === 0) return { detail: "the template sets no field" };
       const edited = await services.editStory(actor, story, patch);
       Object.assign(story, edited);
-      return `template applied: ${fields.join(", ")}`;
+      return { detail: `template applied: ${fields.join(", ")}` };
     }
     case "rendition": {
       const state = await services.requestRendition(step.presetId, story);
-      return `rendition ${state.state}`;
+      return { detail: `rendition ${state.state}` };
     }
-    case "webhook": {
-      const secret = step.sealedSecret ? services.cipher.decrypt(context.rule.id, step.sealedSecret).secret : undefined;
-      const transport = new HttpPushTransport(
-        { url: step.url, timeoutMs: step.timeoutMs, signatureHeader: WEBHOOK_SIGNATURE_HEADER, sendFiles: false },
-        secret ? { secret } : {},
-        services.policy,
-      );
-      await transport.deliver(
-        {
-          deliveryId: context.runId,
-          action: "publish",
-          baseName: story.id,
-          files: [],
-          item: { name: `${story.id}.json`, mime: "application/json", body: webhookBody(context) },
-          title: story.title,
-        },
-        context.signal,
-      );
-      return `${new URL(step.url).host} accepted the call`;
+    case "webhook":
+      return callWebhook(step, context, services);
+  }
+}
+
+/**
+ * A webhook step: the signed call, retried with backoff while a retry may
+ * pass (no answer, a 5xx, 408 or 429; a 429/503's Retry-After is honoured up
+ * to WEBHOOK_MAX_DELAY_MS), at most WEBHOOK_ATTEMPTS calls. Every attempt
+ * sends the same body, signature and `X-Dams-Delivery` (the run id), so a
+ * receiver that got an earlier one de-duplicates. Any other 4xx, or an
+ * address the policy refuses, fails the step at once.
+ */
+async function callWebhook(
+  step: Extract<StoredStep, { kind: "webhook" }>,
+  context: StepContext,
+  services: StepServices,
+): Promise<StepOutcome> {
+  const { story } = context;
+  const secret = step.sealedSecret ? services.cipher.decrypt(context.rule.id, step.sealedSecret).secret : undefined;
+  const transport = new HttpPushTransport(
+    { url: step.url, timeoutMs: step.timeoutMs, signatureHeader: WEBHOOK_SIGNATURE_HEADER, sendFiles: false },
+    secret ? { secret } : {},
+    services.policy,
+  );
+  const call: DeliveryPackage = {
+    deliveryId: context.runId,
+    action: "publish",
+    baseName: story.id,
+    files: [],
+    item: { name: `${story.id}.json`, mime: "application/json", body: webhookBody(context) },
+    title: story.title,
+  };
+  const failures: string[] = [];
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await transport.deliver(call, context.signal);
+      const accepted = `${new URL(step.url).host} accepted the call`;
+      return attempt === 1
+        ? { detail: accepted, attempts: 1 }
+        : { detail: `${accepted} on attempt ${attempt} (before: ${failures.join("; ")})`, attempts: attempt };
+    } catch (error) {
+      const reason = (error as Error).message;
+      const retry = error instanceof DeliveryError && error.retry;
+      if (!retry || attempt >= WEBHOOK_ATTEMPTS || context.signal.aborted) {
+        const earlier = [...new Set(failures)].filter((one) => one !== reason);
+        throw new StepFailed(
+          attempt === 1
+            ? reason
+            : `${reason} (gave up after ${attempt} attempts${earlier.length ? `; before: ${earlier.join("; ")}` : ""})`,
+          attempt,
+        );
+      }
+      failures.push(reason);
+      const delay = webhookDelayMs(services.webhookBackoff, attempt, (error as DeliveryError).retryAfterMs);
+      await sleep(delay, undefined, { signal: context.signal });
     }
   }
 }
@@ -126,5 +203,10 @@ export async function runStep(step: StoredStep, context: StepContext, services: 
 /** A step's failure in words. */
 export function stepFailure(step: StoredStep, error: unknown): StepResult {
   const message = error instanceof Error ? error.message : String(error);
-  return { kind: step.kind, ok: false, detail: message.slice(0, 1000) };
+  return {
+    kind: step.kind,
+    ok: false,
+    detail: message.slice(0, 1000),
+    ...(error instanceof StepFailed ? { attempts: error.attempts } : {}),
+  };
 }

@@ -44,6 +44,7 @@ export default {
   "actions.runs.at": "Time",
   "actions.runs.duration": "Duration",
   "actions.runs.ms": "{{ms}} ms",
+  "actions.runs.attempts": "{{n}} calls",
   "actions.runs.error": "Error",
   "actions.run.state.queued": "Queued",
   "actions.run.state.running": "Running",

@@ -43,6 +43,7 @@ export default {
   "actions.runs.at": "时间",
   "actions.runs.duration": "耗时",
   "actions.runs.ms": "{{ms}} 毫秒",
+  "actions.runs.attempts": "调用 {{n}} 次",
   "actions.runs.error": "错误",
   "actions.run.state.queued": "排队中",
   "actions.run.state.running": "运行中",

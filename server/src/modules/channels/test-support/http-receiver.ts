@@ -14,11 +14,19 @@ export interface ReceivedPart {
   signatureValid: boolean;
 }
 
+/** One request as the receiver answered it. */
+export interface ReceivedCall {
+  delivery: string;
+  status: number;
+}
+
 /**
  * A newsroom's HTTP endpoint, as a test starts it: checks each body's
  * HMAC-SHA256, checks ninjs items against IPTC's schema (with its own ajv),
- * keeps one item per delivery id (de-duplicates like a real receiver), and
- * can be told to fail the next N requests or to answer a fixed status.
+ * keeps one item per delivery id (de-duplicates like a real receiver),
+ * records every request's delivery id and answer (`calls`), and can be told
+ * to fail the next N requests (503, or a status given, with a Retry-After)
+ * or to answer a fixed status.
  */
 export async function startHttpReceiver(secret: string) {
   const ajv = new Ajv({ allErrors: true, strict: false });
@@ -27,7 +35,8 @@ export async function startHttpReceiver(secret: string) {
   const parts: ReceivedPart[] = [];
   const items = new Map<string, Record<string, unknown>>();
   const schemaErrors: string[] = [];
-  let failNext = 0;
+  const calls: ReceivedCall[] = [];
+  const failures: { status: number; retryAfter?: string }[] = [];
   let status: number | null = null;
   let requests = 0;
   const server = http.createServer((request, response) => {
@@ -35,12 +44,16 @@ export async function startHttpReceiver(secret: string) {
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       requests++;
-      if (failNext > 0) {
-        failNext--;
-        response.writeHead(503).end("busy, try later");
+      const delivery = String(request.headers["x-dams-delivery"]);
+      const failure = failures.shift();
+      if (failure) {
+        calls.push({ delivery, status: failure.status });
+        const headers = failure.retryAfter ? { "retry-after": failure.retryAfter } : {};
+        response.writeHead(failure.status, headers).end("busy, try later");
         return;
       }
       if (status !== null) {
+        calls.push({ delivery, status });
         response.writeHead(status).end("forbidden by the test");
         return;
       }
@@ -49,7 +62,7 @@ export async function startHttpReceiver(secret: string) {
       const given = Buffer.from(String(request.headers["x-dams-signature"] ?? ""));
       const signatureValid = given.length === expected.length && timingSafeEqual(given, expected);
       const part = {
-        delivery: String(request.headers["x-dams-delivery"]),
+        delivery,
         part: String(request.headers["x-dams-part"]),
         filename: decodeURIComponent(String(request.headers["x-dams-filename"] ?? "")),
         mime: String(request.headers["content-type"]),
@@ -57,6 +70,7 @@ export async function startHttpReceiver(secret: string) {
         signatureValid,
       };
       parts.push(part);
+      calls.push({ delivery, status: signatureValid ? 202 : 401 });
       if (!signatureValid) {
         response.writeHead(401).end("bad signature");
         return;
@@ -76,11 +90,13 @@ export async function startHttpReceiver(secret: string) {
     parts,
     items,
     schemaErrors,
+    calls,
     get requests() {
       return requests;
     },
-    failNextRequests(count: number) {
-      failNext = count;
+    /** The next `count` requests are answered `failStatus` (default 503), with `Retry-After: retryAfter` when given. */
+    failNextRequests(count: number, failStatus = 503, retryAfter?: string) {
+      for (let index = 0; index < count; index++) failures.push({ status: failStatus, retryAfter });
     },
     answer(code: number | null) {
       status = code;

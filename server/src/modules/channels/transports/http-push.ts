@@ -6,7 +6,7 @@ import { isIP, type LookupFunction } from "node:net";
 import type { Readable } from "node:stream";
 import { type AddressPolicy, FetchRefused } from "../../url-ingest/address-policy.js";
 import type { HttpSettings } from "../channels.schema.js";
-import { DeliveryError, type DeliveryPackage, networkReason, type Transport } from "./transport.js";
+import { DeliveryError, type DeliveryPackage, networkReason, retryAfterMs, type Transport } from "./transport.js";
 
 interface Part {
   kind: "rendition" | "item" | "ping";
@@ -108,7 +108,8 @@ export class HttpPushTransport implements Transport {
           if (status >= 200 && status < 300) return resolve(status);
           const said = Buffer.concat(chunks).toString("utf8").slice(0, 200).trim();
           const message = `${url.host} answered HTTP ${status}${said ? `: ${said}` : ""}`;
-          reject(new DeliveryError(message, status >= 500 || status === 408 || status === 429));
+          const retry = status >= 500 || status === 408 || status === 429;
+          reject(new DeliveryError(message, retry, retry ? retryAfterMs(response.headers["retry-after"]) : undefined));
         });
         response.once("error", (error) => reject(networkReason(error, url.host)));
       });

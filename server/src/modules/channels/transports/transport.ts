@@ -30,6 +30,8 @@ export class DeliveryError extends Error {
   constructor(
     message: string,
     readonly retry: boolean,
+    /** How long the receiver asked us to wait before trying again (HTTP Retry-After), when it said. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = "DeliveryError";
@@ -59,4 +61,13 @@ export function networkReason(error: unknown, where: string): DeliveryError {
   };
   const said = code && words[code] ? words[code] : (error as Error).message;
   return new DeliveryError(`${where} ${said}`, true);
+}
+
+/** An HTTP Retry-After value (delta-seconds or an HTTP date) in milliseconds from `now`; undefined when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }

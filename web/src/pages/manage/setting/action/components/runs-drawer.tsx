@@ -68,6 +68,12 @@ export function RunsDrawer({ rule, onClose }: { rule: ActionRule | null; onClose
                   children: (
                     <Typography.Text type={step.ok ? undefined : "danger"} style={{ wordBreak: "break-word" }}>
                       {step.detail}
+                      {step.attempts !== undefined && step.attempts > 1 ? (
+                        <Typography.Text type="secondary" data-testid="step-attempts">
+                          {" · "}
+                          {t("actions.runs.attempts", { n: step.attempts })}
+                        </Typography.Text>
+                      ) : null}
                     </Typography.Text>
                   ),
                 })),
