@@ -315,6 +315,8 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     throttle: new AuthThrottle(db),
     fileTtlSeconds: config.mediaUrls.ttlSeconds,
     sharedKey: sharedKeys.mediaUrl,
+    // Built below; asked only while a visitor's request runs.
+    embargoed: (storyIds) => publishing.deliveries.embargoedNow(storyIds),
   });
   shareVisits = shares.visits;
   const monitor = buildMonitor({

@@ -235,6 +235,17 @@ export class DeliveriesRepository {
     return iso(row?.until);
   }
 
+  /** The embargoes of these stories, whatever their end (the caller compares with its clock). */
+  async embargoesOf(storyIds: string[]): Promise<Map<string, string>> {
+    if (storyIds.length === 0) return new Map();
+    const rows = await this.kysely
+      .selectFrom("story_embargoes")
+      .select(["story_id", "until"])
+      .where("story_id", "in", storyIds)
+      .execute();
+    return new Map(rows.map((row) => [row.story_id, iso(row.until)!]));
+  }
+
   async setEmbargo(libraryId: string, storyId: string, until: string | null, by: string, at: string): Promise<void> {
     await this.kysely.deleteFrom("story_embargoes").where("story_id", "=", storyId).execute();
     if (until === null) return;

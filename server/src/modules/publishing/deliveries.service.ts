@@ -95,6 +95,13 @@ export class DeliveriesService {
     await this.deps.deliveries.with(trx).setEmbargo(story.libraryId, story.id, until, actor.id, this.#now());
   }
 
+  /** Those of these stories under an embargo now, with its end (share links refuse them). */
+  async embargoedNow(storyIds: string[]): Promise<Map<string, string>> {
+    const now = Date.parse(this.#now());
+    const all = await this.deps.deliveries.embargoesOf([...new Set(storyIds)]);
+    return new Map([...all].filter(([, until]) => Date.parse(until) > now));
+  }
+
   embargoOf(storyId: string): Promise<string | null> {
     return this.deps.deliveries.embargoOf(storyId);
   }

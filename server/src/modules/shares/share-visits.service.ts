@@ -47,6 +47,8 @@ export interface ShareVisitsDependencies {
   audit: AuditLog;
   sessions: ShareSigner;
   files: ShareSigner;
+  /** Those of these stories under an embargo now, with its end (the publishing module): a share leaves them out. */
+  embargoed: (storyIds: string[]) => Promise<Map<string, string>>;
   /** Lifetime of the media and download URLs handed to visitors. */
   fileTtlSeconds: number;
   clock?: () => Date;
@@ -202,8 +204,28 @@ export class ShareVisits implements ShareVisitResolver {
     return `${API_PREFIX}${SHARE_FILES_PATH}/${this.deps.files.sign({ h: share.id, ...claims }, expiresAt)}`;
   }
 
-  /** The stories the share shows now, as its owner can read them. */
+  /**
+   * The stories the share shows now, as its owner can read them, without
+   * those under an embargo; a story or stories share whose every story is
+   * embargoed answers 403 `share_embargoed` with the earliest end.
+   */
   async #stories(share: ShareRecord, owner: ShareOwner): Promise<{ views: StoryView[]; truncated: boolean }> {
+    const found = await this.#storiesRegardless(share, owner);
+    const embargoed = await this.deps.embargoed(found.views.map((view) => view.id));
+    if (embargoed.size === 0) return found;
+    const views = found.views.filter((view) => !embargoed.has(view.id));
+    if (views.length === 0 && (share.kind === "story" || share.kind === "stories")) {
+      const until = [...embargoed.values()].sort()[0]!;
+      throw new AppError(
+        403,
+        "share_embargoed",
+        `this share's stories are under embargo until ${until}`,
+      ).withMessageCode("share.embargoed", { until });
+    }
+    return { views, truncated: found.truncated };
+  }
+
+  async #storiesRegardless(share: ShareRecord, owner: ShareOwner): Promise<{ views: StoryView[]; truncated: boolean }> {
     if (share.kind === "story" || share.kind === "stories") {
       const items = await this.deps.shares.items(share.id);
       const readable: string[] = [];
@@ -252,7 +274,8 @@ export class ShareVisits implements ShareVisitResolver {
     for (const story of await this.deps.queries.findMany(ids)) {
       if (await this.deps.libraries.canRead(owner, story.libraryId)) readable.push(story);
     }
-    const members = await this.deps.queries.views(readable);
+    const embargoed = await this.deps.embargoed(readable.map((story) => story.id));
+    const members = await this.deps.queries.views(readable.filter((story) => !embargoed.has(story.id)));
     return new Map(members.map((member) => [member.id, member]));
   }
 

@@ -6,6 +6,7 @@ import { API_PREFIX } from "../../http/error-handler.js";
 import { describeEachDialect } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
+import { readZip } from "../../test/zip.js";
 import { RolesRepository } from "../access/roles.repository.js";
 import { buildSearch } from "../search/search.compose.js";
 import { StoriesRepository } from "../stories/stories.repository.js";
@@ -213,6 +214,53 @@ describeEachDialect("share links", (dialect) => {
     guest.session.token = kept.token;
     const withLocation = (await guest.open()).json().data.stories[0].metadata;
     expect(withLocation).toMatchObject({ gps: { latitude: 22.5 }, properties: { cameraSerial: "X1" } });
+  });
+
+  it("leaves stories under embargo out until it is lifted; a share of embargoed stories only answers 403 with its end", async () => {
+    const held = await photo(owner, { title: "禁发稿" });
+    const free = await photo(owner, { title: "free to show" });
+    const single = await share(owner, { target: { kind: "story", libraryId: held.libraryId, storyId: held.id } });
+    const both = await share(owner, {
+      target: { kind: "stories", stories: [held, free].map((s) => ({ libraryId: s.libraryId, storyId: s.id })) },
+      downloadPolicy: "original",
+    });
+    const guest = visitor();
+    guest.session.token = both.token;
+    const before = (await guest.open()).json().data;
+    expect(before.stories.map((s: { title: string }) => s.title)).toEqual(["禁发稿", "free to show"]);
+    const heldPreview = before.stories[0].preview.url as string;
+    expect((await guest.get(heldPreview)).statusCode).toBe(200);
+
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    const embargo = async (embargoUntil: string | null) => {
+      const response = await call(owner, "POST", `/workflow-story-publish/${held.libraryId}/${held.id}`, {
+        channels: [],
+        embargoUntil,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+    };
+    await embargo(until);
+    const during = (await guest.open()).json().data;
+    expect(during.stories.map((s: { title: string }) => s.title)).toEqual(["free to show"]);
+    // A file URL handed out before the embargo no longer opens; the zip holds the other story only.
+    expect((await guest.get(heldPreview)).statusCode).toBe(404);
+    const zip = await guest.get(during.zipUrl);
+    expect(zip.statusCode).toBe(200);
+    const entries = await readZip(zip.rawPayload);
+    expect(entries.size).toBe(1);
+    guest.session.token = single.token;
+    const refusedOpen = await guest.open();
+    expect(refusedOpen.statusCode).toBe(403);
+    expect(refusedOpen.json()).toMatchObject({
+      error: "share_embargoed",
+      msgCode: "share.embargoed",
+      msgParams: { until },
+    });
+
+    await embargo(null);
+    const lifted = await guest.open();
+    expect(lifted.statusCode, lifted.body).toBe(200);
+    expect(lifted.json().data.stories.map((s: { title: string }) => s.title)).toEqual(["禁发稿"]);
   });
 
   it("refuses every abuse case", async () => {

@@ -56,6 +56,8 @@ export default {
   "share.visitor.downloadAll": "Download all (zip)",
   "share.visitor.noDownload": "Downloads are not allowed for this share.",
   "share.visitor.truncated": "Only the first {{count}} stories are shown.",
+  "share.visitor.embargoedTitle": "Not released yet",
+  "share.visitor.embargoedText": "This share is under embargo until {{date}}. Open the link again after that time.",
   "share.visitor.failed": "The share could not be loaded.",
   "share.visitor.retry": "Try again",
   "share.visitor.details": "Details",

@@ -55,6 +55,8 @@ export default {
   "share.visitor.downloadAll": "全部下载（zip）",
   "share.visitor.noDownload": "此分享不允许下载。",
   "share.visitor.truncated": "仅显示前 {{count}} 个稿件。",
+  "share.visitor.embargoedTitle": "尚未解禁",
+  "share.visitor.embargoedText": "本分享禁发至 {{date}}。请在该时间之后再打开链接。",
   "share.visitor.failed": "分享加载失败。",
   "share.visitor.retry": "重试",
   "share.visitor.details": "详细信息",

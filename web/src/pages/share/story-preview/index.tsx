@@ -38,6 +38,21 @@ function Gone() {
   );
 }
 
+/** The share's stories are all under embargo (403 share_embargoed): until when. */
+function Embargoed({ until }: { until: string | undefined }) {
+  const { t } = useTranslation();
+  const date = until ? new Date(until).toLocaleString() : "—";
+  return (
+    <div data-testid="visitor-embargoed">
+      <Result
+        status="info"
+        title={t("share.visitor.embargoedTitle")}
+        subTitle={t("share.visitor.embargoedText", { date })}
+      />
+    </div>
+  );
+}
+
 /** /share/storyPreview?token=…: the shared manuscript, for a visitor without an account (issue 16). */
 export default function StoryPreviewPage() {
   const { t } = useTranslation();
@@ -65,6 +80,7 @@ export default function StoryPreviewPage() {
   }, [staleSession, sessionKey]);
   let body: ReactNode;
   if (!token || failure?.status === 410) body = <Gone />;
+  else if (failure?.code === "share_embargoed") body = <Embargoed until={failure.coded.msgParams?.until as string} />;
   else if (share.isPending) body = <Skeleton active />;
   else if (staleSession) body = <Skeleton active />;
   else if (share.isError) {
