@@ -2,6 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import sharp from "sharp";
 
 /** Shared helpers of the media benchmarks: tools installed on demand, processes timed with their peak memory. */
 
@@ -149,4 +150,43 @@ export async function vipsRenditions(
     }
   });
   return { ms: performance.now() - started, peakRssMb: peak };
+}
+
+const corpus = path.resolve(import.meta.dirname, "../../shared/corpus/exif-samples/jpg");
+
+/**
+ * `count` camera-like JPEGs of `width`×`height` (q90) in `dir`, named 0000.jpg…,
+ * made from the corpus's readable JPEGs (cropped to size, brightness varied so
+ * no two are alike).
+ */
+export async function benchPhotos(dir: string, count: number, width: number, height: number): Promise<string[]> {
+  fs.mkdirSync(dir, { recursive: true });
+  const sources = fs
+    .readdirSync(corpus, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.jpe?g$/i.test(entry.name))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort();
+  const usable: string[] = [];
+  for (const source of sources) {
+    if (usable.length >= 40) break;
+    try {
+      // Decoded whole, as the photos below are: a sample whose header reads but whose data is corrupt is left out.
+      await sharp(source).rotate().resize(64).toBuffer();
+      usable.push(source);
+    } catch {
+      // a deliberately broken sample
+    }
+  }
+  const files: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const file = path.join(dir, `${String(index).padStart(4, "0")}.jpg`);
+    await sharp(usable[index % usable.length]!, { failOn: "none" })
+      .rotate()
+      .resize(width, height, { fit: "cover" })
+      .modulate({ brightness: 0.9 + (index % 20) / 100 })
+      .jpeg({ quality: 90 })
+      .toFile(file);
+    files.push(file);
+  }
+  return files;
 }

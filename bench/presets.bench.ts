@@ -1,11 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import sharp from "sharp";
 import { loadConfig } from "../server/src/config.js";
 import { type RenditionSpec, SystemMediaTools } from "../server/src/media/index.js";
 import { LoadSampler, median } from "./machine.js";
-import { ensureDebianPackages, measure, pool } from "./media-tools.js";
+import { benchPhotos, ensureDebianPackages, measure, pool } from "./media-tools.js";
 
 /**
  * A download preset over 200 photos (issue 17): a 1600 px JPEG q82, sRGB,
@@ -20,8 +19,6 @@ import { ensureDebianPackages, measure, pool } from "./media-tools.js";
  *
  *   npm run bench:presets -w bench      (BENCH_FILES=200, BENCH_ROUNDS=3, BENCH_SIZE=3000x2000)
  */
-const root = path.resolve(import.meta.dirname, "..");
-const corpus = path.resolve(root, "../shared/corpus/exif-samples/jpg");
 const fileCount = Number(process.env.BENCH_FILES ?? 200);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const [width, height] = (process.env.BENCH_SIZE ?? "3000x2000").split("x").map(Number) as [number, number];
@@ -39,43 +36,12 @@ const spec: RenditionSpec = {
   watermark: null,
 };
 
-async function photos(dir: string): Promise<string[]> {
-  fs.mkdirSync(dir, { recursive: true });
-  const sources = fs
-    .readdirSync(corpus, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && /\.jpe?g$/i.test(entry.name))
-    .map((entry) => path.join(entry.parentPath, entry.name))
-    .sort();
-  const usable: string[] = [];
-  for (const source of sources) {
-    if (usable.length >= 40) break;
-    try {
-      await sharp(source).metadata();
-      usable.push(source);
-    } catch {
-      // a deliberately broken sample
-    }
-  }
-  const files: string[] = [];
-  for (let index = 0; index < fileCount; index++) {
-    const file = path.join(dir, `${String(index).padStart(4, "0")}.jpg`);
-    await sharp(usable[index % usable.length]!, { failOn: "none" })
-      .rotate()
-      .resize(width, height, { fit: "cover" })
-      .modulate({ brightness: 0.9 + (index % 20) / 100 })
-      .jpeg({ quality: 90 })
-      .toFile(file);
-    files.push(file);
-  }
-  return files;
-}
-
 async function main(): Promise<void> {
   ensureDebianPackages([{ command: "vipsthumbnail", package: "libvips-tools" }]);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "dams-bench-presets-"));
   const load = new LoadSampler();
   try {
-    const files = await photos(path.join(work, "in"));
+    const files = await benchPhotos(path.join(work, "in"), fileCount, width, height);
     const media = new SystemMediaTools(loadConfig({ DAMS_LOG_LEVEL: "silent", DAMS_DATA_DIR: work }).media);
     const shares = Array.from({ length: lanes }, (_, lane) => files.filter((_, index) => index % lanes === lane));
 
