@@ -179,6 +179,8 @@ export interface StoriesTable {
   created_at: string;
   updated_by: string | null;
   updated_at: string;
+  /** One more with every change of the story's metadata (its ETag; docs/stories.md). */
+  revision: Generated<number>;
 }
 
 export interface StoryVersionsTable {

@@ -4350,7 +4350,9 @@ export interface paths {
         };
         /**
          * One story
-         * @description Access: permission `search`, action `get`; `read` on the library `libraryId`.
+         * @description The `ETag` header is the story's metadata revision: an edit's `If-Match` (docs/stories.md).
+         *
+         *     Access: permission `search`, action `get`; `read` on the library `libraryId`.
          */
         get: {
             parameters: {
@@ -5479,6 +5481,8 @@ export interface paths {
                         category?: string | null;
                         /** @description a half product (work in progress) */
                         halfProduct?: boolean;
+                        /** @description when the photo or recording was made (ISO-8601); null clears it */
+                        capturedAt?: string | null;
                         /** @description custom properties, merged into the story's; a null value removes the key; `lastVersion` is the server's */
                         properties?: {
                             [key: string]: unknown;
@@ -5583,7 +5587,9 @@ export interface paths {
         get?: never;
         /**
          * Edit a photo story's metadata, folder
-         * @description Access: permission `story.list`, action `edit`.
+         * @description Send `If-Match` with the ETag of the story the edit is based on (its GET's `ETag`, or `"<revision>"`): when someone changed the story since, the edit is refused with 409 `stale_revision` and `data` holding the story as it is now. Without If-Match (or with `*`) the edit applies over whatever is there. The answer carries the new ETag; the story's history records each changed field from what to what.
+         *
+         *     Access: permission `story.list`, action `edit`.
          */
         put: {
             parameters: {
@@ -5610,6 +5616,8 @@ export interface paths {
                         category?: string | null;
                         /** @description a half product (work in progress) */
                         halfProduct?: boolean;
+                        /** @description when the photo or recording was made (ISO-8601); null clears it */
+                        capturedAt?: string | null;
                         /** @description custom properties, merged into the story's; a null value removes the key; `lastVersion` is the server's. Checked against /properties/list for the story's type and library: 400 `invalid_property` naming `properties.<name>` for a value of the wrong kind or not in its code list, and, for a committed or published story, for a required one left empty */
                         properties?: {
                             [key: string]: unknown;
@@ -5692,7 +5700,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
+                        "application/json": {
+                            /** @description the HTTP status */
+                            code: number;
+                            /** @description a human message */
+                            msg: string;
+                            /** @description a machine code */
+                            error: string;
+                            /** @description a stable name of the message (e.g. `fetch.address`), for showing it in the user's language */
+                            msgCode?: string;
+                            /** @description the values the message names, with msgCode */
+                            msgParams?: {
+                                [key: string]: string | number;
+                            };
+                            data?: components["schemas"]["Story"];
+                        };
                     };
                 };
                 /** @description Default Response */
@@ -5834,6 +5856,8 @@ export interface paths {
                         category?: string | null;
                         /** @description a half product (work in progress) */
                         halfProduct?: boolean;
+                        /** @description when the photo or recording was made (ISO-8601); null clears it */
+                        capturedAt?: string | null;
                         /** @description custom properties, merged into the story's; a null value removes the key; `lastVersion` is the server's */
                         properties?: {
                             [key: string]: unknown;
@@ -5938,7 +5962,9 @@ export interface paths {
         get?: never;
         /**
          * Edit a video story's metadata, folder
-         * @description Access: permission `story.list`, action `edit`.
+         * @description Send `If-Match` with the ETag of the story the edit is based on (its GET's `ETag`, or `"<revision>"`): when someone changed the story since, the edit is refused with 409 `stale_revision` and `data` holding the story as it is now. Without If-Match (or with `*`) the edit applies over whatever is there. The answer carries the new ETag; the story's history records each changed field from what to what.
+         *
+         *     Access: permission `story.list`, action `edit`.
          */
         put: {
             parameters: {
@@ -5965,6 +5991,8 @@ export interface paths {
                         category?: string | null;
                         /** @description a half product (work in progress) */
                         halfProduct?: boolean;
+                        /** @description when the photo or recording was made (ISO-8601); null clears it */
+                        capturedAt?: string | null;
                         /** @description custom properties, merged into the story's; a null value removes the key; `lastVersion` is the server's. Checked against /properties/list for the story's type and library: 400 `invalid_property` naming `properties.<name>` for a value of the wrong kind or not in its code list, and, for a committed or published story, for a required one left empty */
                         properties?: {
                             [key: string]: unknown;
@@ -6047,7 +6075,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
+                        "application/json": {
+                            /** @description the HTTP status */
+                            code: number;
+                            /** @description a human message */
+                            msg: string;
+                            /** @description a machine code */
+                            error: string;
+                            /** @description a stable name of the message (e.g. `fetch.address`), for showing it in the user's language */
+                            msgCode?: string;
+                            /** @description the values the message names, with msgCode */
+                            msgParams?: {
+                                [key: string]: string | number;
+                            };
+                            data?: components["schemas"]["Story"];
+                        };
                     };
                 };
                 /** @description Default Response */
@@ -6189,6 +6231,8 @@ export interface paths {
                         category?: string | null;
                         /** @description a half product (work in progress) */
                         halfProduct?: boolean;
+                        /** @description when the photo or recording was made (ISO-8601); null clears it */
+                        capturedAt?: string | null;
                         /** @description custom properties, merged into the story's; a null value removes the key; `lastVersion` is the server's */
                         properties?: {
                             [key: string]: unknown;
@@ -6293,7 +6337,9 @@ export interface paths {
         get?: never;
         /**
          * Edit a audio story's metadata, folder
-         * @description Access: permission `story.list`, action `edit`.
+         * @description Send `If-Match` with the ETag of the story the edit is based on (its GET's `ETag`, or `"<revision>"`): when someone changed the story since, the edit is refused with 409 `stale_revision` and `data` holding the story as it is now. Without If-Match (or with `*`) the edit applies over whatever is there. The answer carries the new ETag; the story's history records each changed field from what to what.
+         *
+         *     Access: permission `story.list`, action `edit`.
          */
         put: {
             parameters: {
@@ -6320,6 +6366,8 @@ export interface paths {
                         category?: string | null;
                         /** @description a half product (work in progress) */
                         halfProduct?: boolean;
+                        /** @description when the photo or recording was made (ISO-8601); null clears it */
+                        capturedAt?: string | null;
                         /** @description custom properties, merged into the story's; a null value removes the key; `lastVersion` is the server's. Checked against /properties/list for the story's type and library: 400 `invalid_property` naming `properties.<name>` for a value of the wrong kind or not in its code list, and, for a committed or published story, for a required one left empty */
                         properties?: {
                             [key: string]: unknown;
@@ -6402,7 +6450,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
+                        "application/json": {
+                            /** @description the HTTP status */
+                            code: number;
+                            /** @description a human message */
+                            msg: string;
+                            /** @description a machine code */
+                            error: string;
+                            /** @description a stable name of the message (e.g. `fetch.address`), for showing it in the user's language */
+                            msgCode?: string;
+                            /** @description the values the message names, with msgCode */
+                            msgParams?: {
+                                [key: string]: string | number;
+                            };
+                            data?: components["schemas"]["Story"];
+                        };
                     };
                 };
                 /** @description Default Response */
@@ -6544,6 +6606,8 @@ export interface paths {
                         category?: string | null;
                         /** @description a half product (work in progress) */
                         halfProduct?: boolean;
+                        /** @description when the photo or recording was made (ISO-8601); null clears it */
+                        capturedAt?: string | null;
                         /** @description custom properties, merged into the story's; a null value removes the key; `lastVersion` is the server's */
                         properties?: {
                             [key: string]: unknown;
@@ -6648,7 +6712,9 @@ export interface paths {
         get?: never;
         /**
          * Edit a composite story's metadata, folder or members
-         * @description Access: permission `story.list`, action `edit`.
+         * @description Send `If-Match` with the ETag of the story the edit is based on (its GET's `ETag`, or `"<revision>"`): when someone changed the story since, the edit is refused with 409 `stale_revision` and `data` holding the story as it is now. Without If-Match (or with `*`) the edit applies over whatever is there. The answer carries the new ETag; the story's history records each changed field from what to what.
+         *
+         *     Access: permission `story.list`, action `edit`.
          */
         put: {
             parameters: {
@@ -6675,6 +6741,8 @@ export interface paths {
                         category?: string | null;
                         /** @description a half product (work in progress) */
                         halfProduct?: boolean;
+                        /** @description when the photo or recording was made (ISO-8601); null clears it */
+                        capturedAt?: string | null;
                         /** @description custom properties, merged into the story's; a null value removes the key; `lastVersion` is the server's. Checked against /properties/list for the story's type and library: 400 `invalid_property` naming `properties.<name>` for a value of the wrong kind or not in its code list, and, for a committed or published story, for a required one left empty */
                         properties?: {
                             [key: string]: unknown;
@@ -6757,7 +6825,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
+                        "application/json": {
+                            /** @description the HTTP status */
+                            code: number;
+                            /** @description a human message */
+                            msg: string;
+                            /** @description a machine code */
+                            error: string;
+                            /** @description a stable name of the message (e.g. `fetch.address`), for showing it in the user's language */
+                            msgCode?: string;
+                            /** @description the values the message names, with msgCode */
+                            msgParams?: {
+                                [key: string]: string | number;
+                            };
+                            data?: components["schemas"]["Story"];
+                        };
                     };
                 };
                 /** @description Default Response */
@@ -6816,6 +6898,8 @@ export interface paths {
                             category?: string | null;
                             /** @description a half product (work in progress) */
                             halfProduct?: boolean;
+                            /** @description when the photo or recording was made (ISO-8601); null clears it */
+                            capturedAt?: string | null;
                             /** @description custom properties, merged into the story's; a null value removes the key; `lastVersion` is the server's */
                             properties?: {
                                 [key: string]: unknown;
@@ -7065,6 +7149,8 @@ export interface paths {
                             category?: string | null;
                             /** @description a half product (work in progress) */
                             halfProduct?: boolean;
+                            /** @description when the photo or recording was made (ISO-8601); null clears it */
+                            capturedAt?: string | null;
                             /** @description custom properties, merged into the story's; a null value removes the key; `lastVersion` is the server's */
                             properties?: {
                                 [key: string]: unknown;
@@ -7314,6 +7400,8 @@ export interface paths {
                             category?: string | null;
                             /** @description a half product (work in progress) */
                             halfProduct?: boolean;
+                            /** @description when the photo or recording was made (ISO-8601); null clears it */
+                            capturedAt?: string | null;
                             /** @description custom properties, merged into the story's; a null value removes the key; `lastVersion` is the server's */
                             properties?: {
                                 [key: string]: unknown;
@@ -26326,6 +26414,8 @@ export interface components {
             createdAt: string;
             updatedBy: string | null;
             updatedAt: string;
+            /** @description one more with every change of the metadata; the story's ETag, an edit's If-Match (docs/stories.md) */
+            revision: number;
             coverUrl: string | null;
             thumbnailUrl: string | null;
             /** @description signed, short-lived coverUrl */
@@ -28587,6 +28677,8 @@ export interface components {
             createdAt: string;
             updatedBy: string | null;
             updatedAt: string;
+            /** @description one more with every change of the metadata; the story's ETag, an edit's If-Match (docs/stories.md) */
+            revision: number;
             coverUrl: string | null;
             thumbnailUrl: string | null;
             /** @description signed, short-lived coverUrl */

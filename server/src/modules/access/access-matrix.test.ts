@@ -625,6 +625,33 @@ const endpointCells: Cell[] = [
     }),
   },
   {
+    group: "stories",
+    name: "GET /stories/material/{id} (its ETag)",
+    expect: EVERYONE,
+    request: (_who, f) => ({ method: "GET", url: `${API}/stories/material/${f.videos.material}` }),
+  },
+  {
+    group: "stories",
+    name: "PUT /workflow-story-edit/video/{id} (edit information)",
+    // story.list edit and the write level on material: every seeded role but viewers (read only).
+    expect: { admin: 200, administrator: 200, editor: 200, contributor: 200, viewer: 403 },
+    request: (_who, f) => ({
+      method: "PUT",
+      url: `${API}/workflow-story-edit/video/${f.videos.material}?libraryId=material`,
+      payload: { caption: "matrix caption" },
+    }),
+  },
+  {
+    group: "stories",
+    name: "PUT /workflow-story-edit/video/{id} in another's library",
+    expect: { admin: 200, administrator: 200, editor: 200, contributor: 404, viewer: 403 },
+    request: (_who, f) => ({
+      method: "PUT",
+      url: `${API}/workflow-story-edit/video/${f.videos.outsider}?libraryId=personal-outsider`,
+      payload: { caption: "matrix caption" },
+    }),
+  },
+  {
     group: "video edit",
     name: "POST /video-edit/renders of a video in another's library",
     expect: { admin: 200, administrator: 200, editor: 200, contributor: 404, viewer: 403 },
@@ -1279,6 +1306,7 @@ describeEachDialect("access matrix", (dialect) => {
       "shares",
       "statistics",
       "storage",
+      "stories",
       "users",
       "video edit",
     ]);

@@ -649,7 +649,10 @@ describeEachDialect("story lifecycle", (dialect) => {
     }[];
     expect(actions.map((action) => action.action)).toEqual(["download", "edit", "commit", "create"]);
     expect(actions[0]).toMatchObject({ username: "life-editor", ip: "127.0.0.1" });
-    expect(actions[1]!.details).toEqual({ fields: ["title"] });
+    expect(actions[1]!.details).toEqual({
+      fields: ["title"],
+      changes: [{ field: "title", from: "台风", to: "新标题" }],
+    });
     expect(Date.parse(actions[0]!.at)).not.toBeNaN();
     expect((await call(contributor, "GET", `/story-actions?libraryId=personal&storyId=${story.id}`)).statusCode).toBe(
       404,

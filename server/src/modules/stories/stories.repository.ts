@@ -13,6 +13,25 @@ export const SINGLE_VALUE_COLUMNS = ["theme", "source", "category"] as const;
 export const LIST_COLUMNS = ["tags", "keywords", "authors"] as const;
 export type CatalogueColumn = (typeof SINGLE_VALUE_COLUMNS)[number] | (typeof LIST_COLUMNS)[number];
 
+/** Columns of a story's metadata: a write to any of them moves the story's `revision` on (its ETag). */
+const METADATA_COLUMNS: ReadonlySet<string> = new Set([
+  "title",
+  "caption",
+  "authors",
+  "source",
+  "keywords",
+  "tags",
+  "theme",
+  "category",
+  "half_product",
+  "properties",
+  "captured_at",
+  "gps",
+]);
+
+/** Whether the changes touch the metadata (and so move the revision on). */
+const touchesMetadata = (changes: StoryUpdate) => Object.keys(changes).some((column) => METADATA_COLUMNS.has(column));
+
 /** SQL of stories, their versions, files and composite members. */
 export class StoriesRepository {
   constructor(
@@ -70,6 +89,7 @@ export class StoriesRepository {
       createdAt: row.created_at,
       updatedBy: row.updated_by,
       updatedAt: row.updated_at,
+      revision: Number(row.revision),
     };
   }
 
@@ -93,9 +113,29 @@ export class StoriesRepository {
     return rows.map((row) => this.toStory(row));
   }
 
+  /** An update of stories setting `changes`, the revision moved on when they touch the metadata. */
+  #updating(changes: StoryUpdate) {
+    const update = this.kysely.updateTable("stories").set(changes);
+    return touchesMetadata(changes) ? update.set((eb) => ({ revision: eb("revision", "+", 1) })) : update;
+  }
+
   async update(id: string, changes: StoryUpdate): Promise<void> {
-    await this.kysely.updateTable("stories").set(changes).where("id", "=", id).execute();
+    await this.#updating(changes).where("id", "=", id).execute();
     await this.changed([id], Object.keys(changes));
+  }
+
+  /**
+   * The update, only while the story is still at `revision` (an edit based on
+   * it): false when someone changed the metadata in between.
+   */
+  async updateAtRevision(id: string, revision: number, changes: StoryUpdate): Promise<boolean> {
+    const result = await this.#updating(changes)
+      .where("id", "=", id)
+      .where("revision", "=", revision)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return false;
+    await this.changed([id], Object.keys(changes));
+    return true;
   }
 
   /** Stories whose processing state says a job is queued or running for them (ids, at most `limit`). */
@@ -121,9 +161,7 @@ export class StoriesRepository {
 
   /** Updates the story only while it is still at `versionNo`; false when another version came first. */
   async updateAtVersion(id: string, versionNo: number, changes: StoryUpdate): Promise<boolean> {
-    const result = await this.kysely
-      .updateTable("stories")
-      .set(changes)
+    const result = await this.#updating(changes)
       .where("id", "=", id)
       .where("version_no", "=", versionNo)
       .executeTakeFirst();
@@ -274,7 +312,7 @@ export class StoriesRepository {
     for (const { id, value } of values) {
       await this.kysely
         .updateTable("stories")
-        .set({ [column]: list ? this.json(value) : value, updated_at: now })
+        .set((eb) => ({ [column]: list ? this.json(value) : value, updated_at: now, revision: eb("revision", "+", 1) }))
         .where("id", "=", id)
         .execute();
     }

@@ -20,6 +20,7 @@ import {
 } from "./stories.schema.js";
 import type { StoryActionLog } from "./story-actions.service.js";
 import type { StoryDownloads } from "./story-downloads.service.js";
+import { storyEtag } from "./story-etag.js";
 import type { StoryQueries } from "./story-queries.service.js";
 
 /** Searching and looking at stories is the search page's permission. */
@@ -127,11 +128,16 @@ export function storiesRoutes(services: {
         schema: {
           tags: ["stories"],
           summary: "One story",
+          description: "The `ETag` header is the story's metadata revision: an edit's `If-Match` (docs/stories.md).",
           params: storyParams,
           response: { 200: envelope(storySchema), ...errors },
         },
       },
-      async (request) => ok(await queries.get(request.params.libraryId, request.params.storyId)),
+      async (request, reply) => {
+        const story = await queries.get(request.params.libraryId, request.params.storyId);
+        reply.header("etag", storyEtag(story));
+        return ok(story);
+      },
     );
     app.get(
       "/stories/:libraryId/:storyId/versions",

@@ -22,6 +22,11 @@ export const storyMetadataSchema = z.object({
   theme: shortText.nullable().optional(),
   category: shortText.nullable().optional(),
   halfProduct: z.boolean().optional().describe("a half product (work in progress)"),
+  capturedAt: z.iso
+    .datetime({ offset: true })
+    .nullable()
+    .optional()
+    .describe("when the photo or recording was made (ISO-8601); null clears it"),
   properties: z
     .record(z.string().max(100), z.unknown())
     .optional()
@@ -79,6 +84,10 @@ export const storySchema = z
     createdAt: z.string(),
     updatedBy: z.string().nullable(),
     updatedAt: z.string(),
+    revision: z
+      .number()
+      .int()
+      .describe("one more with every change of the metadata; the story's ETag, an edit's If-Match (docs/stories.md)"),
     coverUrl: z.string().nullable(),
     thumbnailUrl: z.string().nullable(),
     coverMediaUrl: z.string().nullable().describe("signed, short-lived coverUrl"),

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database, ProcessingState } from "../../db/schema.js";
-import { Invalid, NotFound } from "../../http/errors.js";
+import { Conflict, Invalid, NotFound } from "../../http/errors.js";
 import { auditChanges } from "../audit/audit-log.js";
 import { addedKeywords } from "./keyword-use.js";
 import { nowOf, type StoryWriteDependencies } from "./stories.dependencies.js";
@@ -13,7 +13,7 @@ import {
   type UploadedOriginal,
 } from "./story-drafts.service.js";
 import { addedTags } from "./story-events.js";
-import { type ExtractedMetadata, metadataChanges } from "./story-metadata.js";
+import { type ExtractedMetadata, fieldChanges, metadataChanges } from "./story-metadata.js";
 import { type Rendition, StoryProcessing } from "./story-processing.service.js";
 import { checkProperties } from "./story-properties.js";
 import { folderFor, readableMembers } from "./story-references.js";
@@ -38,6 +38,24 @@ export type StoryEdit = StoryMetadata & {
   members?: { libraryId: string; storyId: string }[];
   coverFrom?: CoverSource | null;
 };
+
+/**
+ * An edit based on an older revision of the story than its current one
+ * (If-Match): someone else changed it in between. Carries the story as it
+ * is now, for the form to show the other person's change.
+ */
+export class StaleStory extends Conflict {
+  constructor(
+    readonly current: Story,
+    basedOn: number,
+  ) {
+    super(
+      `the story was changed by someone else since revision ${basedOn} (now ${current.revision}): reload it or save again over it`,
+      "stale_revision",
+    );
+    this.withMessageCode("story.stale", { basedOn, revision: current.revision });
+  }
+}
 
 /**
  * The life of a story, the one way other modules change stories: drafts and
@@ -74,8 +92,23 @@ export class StoriesService {
     return this.#drafts.commit(actor, type, input);
   }
 
-  async edit(actor: Actor, type: Story["type"], libraryId: string, storyId: string, patch: StoryEdit): Promise<Story> {
+  /**
+   * Changes a story's metadata, folder, members or cover. With `basedOn` (the
+   * revision the caller's form was filled from: If-Match) the edit applies
+   * only while the story is still at it, else StaleStory (409). The story's
+   * history records each changed field from what to what.
+   */
+  async edit(
+    actor: Actor,
+    type: Story["type"],
+    libraryId: string,
+    storyId: string,
+    patch: StoryEdit,
+    options: { basedOn?: number } = {},
+  ): Promise<Story> {
     const story = await this.deps.access.forWrite(actor, libraryId, storyId);
+    const { basedOn } = options;
+    if (basedOn !== undefined && basedOn !== story.revision) throw new StaleStory(story, basedOn);
     if (story.type !== type) throw new Invalid(`story ${storyId} is a ${story.type}, not a ${type}`, "wrong_type");
     if (patch.members && type !== "composite") throw new Invalid("members: only a composite story has members");
     const changes = metadataChanges(story, patch, (v) => this.deps.stories.json(v));
@@ -90,12 +123,15 @@ export class StoriesService {
       changes.cover_key = patch.coverFrom === null ? null : await this.#coverKey(story, patch.coverFrom, memberIds);
     }
     const now = nowOf(this.deps);
-    await this.deps.db.kysely.transaction().execute(async (trx) => {
+    const changed = fieldChanges(story, patch);
+    const applied = await this.deps.db.kysely.transaction().execute(async (trx) => {
       const repository = this.deps.stories.with(trx);
-      await repository.update(story.id, { ...changes, updated_by: actor.id, updated_at: now });
+      const row = { ...changes, updated_by: actor.id, updated_at: now };
+      if (basedOn === undefined) await repository.update(story.id, row);
+      else if (!(await repository.updateAtRevision(story.id, basedOn, row))) return false;
       if (memberIds) await repository.setMembers(story.id, memberIds);
       const fields = Object.keys(patch).filter((key) => patch[key as keyof typeof patch] !== undefined);
-      await this.deps.actions.with(trx).record(storyAction(actor, story, "edit", { fields }), now);
+      await this.deps.actions.with(trx).record(storyAction(actor, story, "edit", { fields, changes: changed }), now);
       await this.deps.audit.record(trx, actor, storyAudit(story, "edit", auditChanges(story, patch)));
       const tags = addedTags(story.tags, patch.tags);
       if (tags.length > 0 && story.status !== "draft") {
@@ -103,7 +139,10 @@ export class StoriesService {
           { kind: "tagged", libraryId: story.libraryId, storyId: story.id, actorId: actor.id, tags },
         ]);
       }
+      return true;
     });
+    // Another save landed between the read above and this one's update.
+    if (!applied) throw new StaleStory((await this.deps.stories.find(story.id))!, basedOn!);
     await this.deps.keywords.count([addedKeywords(story.keywords, patch.keywords)]);
     return (await this.deps.stories.find(story.id))!;
   }

@@ -37,6 +37,9 @@ export function metadataChanges(
   if (metadata.theme !== undefined) changes.theme = metadata.theme;
   if (metadata.category !== undefined) changes.category = metadata.category;
   if (metadata.halfProduct !== undefined) changes.half_product = metadata.halfProduct;
+  if (metadata.capturedAt !== undefined) {
+    changes.captured_at = metadata.capturedAt === null ? null : new Date(metadata.capturedAt).toISOString();
+  }
   if (metadata.properties !== undefined) {
     changes.properties = json(mergeProperties(story.properties, metadata.properties));
   }
@@ -100,6 +103,44 @@ export function extractedChanges(
   if (fields.properties) {
     const added = Object.entries(fields.properties).filter(([key]) => !(key in story.properties));
     if (added.length > 0) changes.properties = json({ ...story.properties, ...Object.fromEntries(added) });
+  }
+  return changes;
+}
+
+/** One field an edit changed, as the story's action history records it. */
+export interface FieldChange {
+  /** `title`, `keywords`, `properties.credit`… */
+  field: string;
+  from: unknown;
+  to: unknown;
+}
+
+/** Longer texts are cut in the history (a caption may hold 20 000 characters). */
+const MAX_HISTORY_TEXT = 2000;
+
+const forHistory = (value: unknown): unknown =>
+  typeof value === "string" && value.length > MAX_HISTORY_TEXT ? `${value.slice(0, MAX_HISTORY_TEXT)}…` : value;
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** The fields `metadata` changes on `story`, each from what to what; custom properties one key at a time. */
+export function fieldChanges(story: Story, metadata: StoryMetadata): FieldChange[] {
+  const changes: FieldChange[] = [];
+  const add = (field: string, from: unknown, to: unknown) => {
+    if (!same(from, to)) changes.push({ field, from: forHistory(from ?? null), to: forHistory(to ?? null) });
+  };
+  const fields = ["title", "caption", "authors", "source", "keywords", "tags", "theme", "category", "halfProduct"];
+  for (const field of fields) {
+    const value = metadata[field as keyof StoryMetadata];
+    if (value !== undefined) add(field, story[field as keyof Story], value);
+  }
+  if (metadata.capturedAt !== undefined) {
+    const to = metadata.capturedAt === null ? null : new Date(metadata.capturedAt).toISOString();
+    const from = story.capturedAt === null ? null : new Date(story.capturedAt).toISOString();
+    add("capturedAt", from, to);
+  }
+  for (const [key, value] of Object.entries(metadata.properties ?? {})) {
+    add(`properties.${key}`, story.properties[key], value);
   }
   return changes;
 }

@@ -59,6 +59,8 @@ export interface Story {
   createdAt: string;
   updatedBy: string | null;
   updatedAt: string;
+  /** One more with every change of the metadata: the story's ETag, an edit's If-Match. */
+  revision: number;
 }
 
 export interface StoryFile {
@@ -97,6 +99,8 @@ export interface StoryMetadata {
   theme?: string | null;
   category?: string | null;
   halfProduct?: boolean;
+  /** ISO-8601; null clears it. */
+  capturedAt?: string | null;
   /** Merged into the story's properties; a null value removes the key. `lastVersion` is the server's. */
   properties?: Record<string, unknown>;
 }

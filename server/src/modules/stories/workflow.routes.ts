@@ -11,8 +11,9 @@ import type { UserSettingsService } from "../user-settings/user-settings.service
 import { createForm } from "./create-form.js";
 import { sendStoriesZip, sendStoryFile } from "./send-story-files.js";
 import { downloadQuery, storyParams, storySchema } from "./stories.schema.js";
-import type { StoriesService } from "./stories.service.js";
+import { StaleStory, type StoriesService } from "./stories.service.js";
 import type { StoryDownloads } from "./story-downloads.service.js";
+import { revisionOf, storyEtag } from "./story-etag.js";
 import type { StoryQueries } from "./story-queries.service.js";
 import { MEDIA_TYPES, STORY_TYPES } from "./story-types.js";
 import {
@@ -100,18 +101,41 @@ export function workflowRoutes(services: WorkflowServices): FastifyPluginAsyncZo
           schema: {
             tags: ["workflow"],
             summary: `Edit a ${type} story's metadata, folder${type === "composite" ? " or members" : ""}`,
+            description:
+              "Send `If-Match` with the ETag of the story the edit is based on (its GET's `ETag`, or `\"<revision>\"`): when someone changed the story since, the edit is refused with 409 `stale_revision` and `data` holding the story as it is now. Without If-Match (or with `*`) the edit applies over whatever is there. The answer carries the new ETag; the story's history records each changed field from what to what.",
             params: editParams,
             querystring: editQuery,
             body: editBody,
-            response: { 200: envelope(storySchema), ...errors },
+            response: {
+              200: envelope(storySchema),
+              ...errors,
+              409: errorEnvelope.extend({
+                data: storySchema.optional().describe("with `stale_revision`: the story as it is now"),
+              }),
+            },
           },
         },
-        async (request) =>
-          ok(
-            await view(
-              await stories.edit(actorOf(request), type, request.query.libraryId, request.params.storyId, request.body),
-            ),
-          ),
+        async (request, reply) => {
+          const actor = actorOf(request);
+          const { libraryId } = request.query;
+          const basedOn = revisionOf(request.headers["if-match"]);
+          try {
+            const story = await stories.edit(actor, type, libraryId, request.params.storyId, request.body, { basedOn });
+            reply.header("etag", storyEtag(story));
+            return ok(await view(story));
+          } catch (error) {
+            if (!(error instanceof StaleStory)) throw error;
+            reply.header("etag", storyEtag(error.current));
+            return reply.status(409).send({
+              code: 409,
+              msg: error.message,
+              error: error.code,
+              msgCode: error.msgCode,
+              msgParams: error.msgParams,
+              data: await view(error.current),
+            });
+          }
+        },
       );
     }
     for (const type of MEDIA_TYPES) {
