@@ -107,6 +107,35 @@ export function editStory(story: StoryRef & { type: string }, body: StoryEdit): 
   );
 }
 
+/** What saving the edit-information form came to: saved, or refused because someone changed the story since. */
+export type InformationSave = { kind: "saved"; story: Story } | { kind: "stale"; current: Story; message: string };
+
+/**
+ * Saves a story's information based on `revision` (sent as If-Match): a 409
+ * `stale_revision` is an answer, not a failure, carrying the story as it is
+ * now. Other refusals are reported and thrown as every call's.
+ */
+export async function saveStoryInformation(
+  story: StoryRef & { type: string },
+  body: StoryEdit,
+  revision: number,
+): Promise<InformationSave> {
+  const path = `/dams/api/v1/workflow-story-edit/${story.type as StoryType}/{storyId}` as const;
+  const pending = api.PUT(path, {
+    params: { path: { storyId: story.storyId }, query: { libraryId: story.libraryId } },
+    headers: { "If-Match": `"${revision}"` },
+    body,
+  });
+  const { response, error } = await pending;
+  if (response.status === 409) {
+    const stale = error as { error?: string; msg?: string; data?: Story } | undefined;
+    if (stale?.error === "stale_revision" && stale.data) {
+      return { kind: "stale", current: stale.data, message: stale.msg ?? "" };
+    }
+  }
+  return { kind: "saved", story: (await call(pending)) as Story };
+}
+
 /** Moves a story to another folder of its library. */
 export const moveStory = (story: StoryRef & { type: string }, folderId: string | null) =>
   editStory(story, { folderId });

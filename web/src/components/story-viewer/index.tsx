@@ -29,6 +29,7 @@ import { useFeedback } from "../feedback";
 import { StoryImageEditAction } from "../image-editor/story-edit-action";
 import { LazyPart, lazyChunk } from "../lazy-part";
 import { STORY_ACCESS } from "../story-actions";
+import { EditInfoAction } from "../story-edit/edit-info-dialog";
 import { StoryVideoEditAction } from "../video-editor/story-video-edit-action";
 import { StoryHistory, StoryVersions } from "./story-history";
 import { StoryMetadata } from "./story-metadata";
@@ -232,6 +233,7 @@ function StoryToolbar({ story, onDeleted }: { story: Story; onDeleted: () => voi
             {t("stories.download")}
           </Dropdown.Button>
         </Access>
+        <EditInfoAction story={story} />
         <Access action={STORY_ACCESS.edit}>
           <CoverAction story={story} />
         </Access>

@@ -11,7 +11,7 @@ const PICKER_SIZE = 50;
 const unique = (values: string[]) => [...new Set(values.filter(Boolean))].map((value) => ({ value, label: value }));
 
 /** Keywords: the user's history first, then the most used; new ones may be typed. */
-function KeywordSelect(props: { value?: string[]; onChange?: (value: string[]) => void; id?: string }) {
+export function KeywordSelect(props: { value?: string[]; onChange?: (value: string[]) => void; id?: string }) {
   const [search, setSearch] = useState("");
   const history = useKeywordHistory();
   const used = useMostUsedKeywords(search, PICKER_SIZE);
@@ -32,7 +32,7 @@ function KeywordSelect(props: { value?: string[]; onChange?: (value: string[]) =
 }
 
 /** A select over one catalogue list, searched on the server. */
-function CatalogueSelect(props: {
+export function CatalogueSelect(props: {
   value?: string | string[];
   onChange?: (value: string | string[]) => void;
   id?: string;

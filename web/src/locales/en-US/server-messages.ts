@@ -106,6 +106,8 @@ export default {
   "server.catalogue.duplicateName": '"{{name}}" already exists.',
   "server.catalogue.duplicateCode": 'A code list with the code "{{code}}" already exists.',
   "server.catalogue.duplicateValue": 'The code list already has an option with the value "{{value}}".',
+  "server.story.stale":
+    "Someone else changed the story since you opened it (revision {{basedOn}} → {{revision}}): reload it or overwrite.",
   "server.catalogue.inUse_one": '"{{name}}" is used by {{count}} story and cannot be deleted.',
   "server.catalogue.inUse_other": '"{{name}}" is used by {{count}} stories and cannot be deleted.',
   "server.catalogue.inUseByProperties_one": '"{{name}}" is used by {{count}} story property and cannot be deleted.',

@@ -5,6 +5,7 @@ import catalogue from "./catalogue";
 import cover from "./cover";
 import crud from "./crud";
 import disk from "./disk";
+import editInfo from "./edit-info";
 import embed from "./embed";
 import errors from "./errors";
 import imageEditor from "./image-editor";
@@ -33,6 +34,7 @@ export default {
   ...errors,
   ...settings,
   ...crud,
+  ...editInfo,
   ...user,
   ...admin,
   ...catalogue,

@@ -101,6 +101,7 @@ export default {
   "server.catalogue.duplicateName": "“{{name}}”已存在。",
   "server.catalogue.duplicateCode": "编码为“{{code}}”的代码表已存在。",
   "server.catalogue.duplicateValue": "该代码表已有值为“{{value}}”的选项。",
+  "server.story.stale": "稿件在您打开后已被他人修改（修订号 {{basedOn}} → {{revision}}）：请载入最新内容，或仍然覆盖。",
   "server.catalogue.inUse_one": "“{{name}}”被 {{count}} 个稿件使用，不能删除。",
   "server.catalogue.inUse_other": "“{{name}}”被 {{count}} 个稿件使用，不能删除。",
   "server.catalogue.inUseByProperties_one": "“{{name}}”被 {{count}} 个稿件属性使用，不能删除。",

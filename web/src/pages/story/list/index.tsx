@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { deleteStory, searchStories } from "../../../api/stories";
 import { Access } from "../../../auth/access-component";
 import { STORY_ACCESS } from "../../../components/story-actions";
+import { EditInfoAction } from "../../../components/story-edit/edit-info-dialog";
 import { StoryTable } from "../../../components/story-table";
 
 /** /story/list: every story the user can read, with filters. */
@@ -14,6 +15,7 @@ export default function StoryListPage() {
       headerTitle={t("menu.story.list")}
       list={searchStories}
       rowActions={(story, reload) => [
+        <EditInfoAction key="edit-info" story={story} link onSaved={() => void reload()} />,
         <Access key="delete" action={STORY_ACCESS.delete}>
           <Popconfirm
             title={t("crud.deleteConfirm")}
