@@ -317,6 +317,15 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     sharedKey: sharedKeys.mediaUrl,
     // Built below; asked only while a visitor's request runs.
     embargoed: (storyIds) => publishing.deliveries.embargoedNow(storyIds),
+    // Called at request time, after the presets module below is built.
+    presets: {
+      storyTypeOf: (id) => presets.downloads.storyTypeOf(id),
+      usable: (actor) => presets.downloads.usable(actor),
+      ensureRendered: (id, ref) => presets.downloads.ensureRendered(id, ref),
+    },
+    blobs: blobs.store,
+    media,
+    workDir: path.join(config.dataDir, "tmp", "shares"),
   });
   shareVisits = shares.visits;
   const monitor = buildMonitor({

@@ -267,7 +267,7 @@ export interface PublishRecordsTable {
 }
 
 export type ShareKind = "story" | "stories" | "folder" | "search";
-export type ShareDownloadPolicy = "none" | "preview" | "original";
+export type ShareDownloadPolicy = "none" | "preview" | "preset" | "original";
 export type ShareMetadata = "basic" | "all";
 
 /** Share links (migration 0026, modules/shares). */
@@ -338,6 +338,8 @@ export interface SharesTable {
   views: Generated<number>;
   downloads: Generated<number>;
   download_policy: ShareDownloadPolicy;
+  /** The download preset whose rendition visitors download (download_policy 'preset'). */
+  download_preset_id: string | null;
   metadata: ShareMetadata;
   keep_location: boolean | number;
   created_by: string | null;

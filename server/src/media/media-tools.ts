@@ -21,6 +21,7 @@ import {
 import { type MediaProbe, probeMedia } from "./probe.js";
 import { remuxToMp4 } from "./remux.js";
 import type { ToolLimits } from "./run-tool.js";
+import { stripPrivateMetadata } from "./strip-private-metadata.js";
 import {
   type RenderedFile,
   renderPoster,
@@ -80,6 +81,8 @@ export interface MediaTools {
   presetRendition(input: string, out: string, spec: RenditionSpec, call?: MediaCall): Promise<RenderedRendition>;
   /** A sample picture with the watermark on it (JPEG): the watermark settings page's preview. */
   watermarkPreview(spec: WatermarkSpec | null): Promise<Buffer>;
+  /** A copy of a file without GPS, location tags and camera serial numbers (the input is never written). */
+  stripPrivateMetadata(input: string, out: string, call?: MediaCall): Promise<void>;
 }
 
 /** An image held in memory (an editor's save, a cover) never needs more than two minutes of libvips. */
@@ -170,5 +173,9 @@ export class SystemMediaTools implements MediaTools {
 
   watermarkPreview(spec: WatermarkSpec | null): Promise<Buffer> {
     return previewWatermark(spec);
+  }
+
+  stripPrivateMetadata(input: string, out: string, call?: MediaCall): Promise<void> {
+    return stripPrivateMetadata(input, out, { exiftool: this.#exiftool, limits: this.#limits(call) });
   }
 }

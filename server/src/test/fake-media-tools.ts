@@ -187,4 +187,9 @@ export class FakeMediaTools implements MediaTools {
     await this.#call("watermarkPreview", "preview");
     return Buffer.from("preview");
   }
+
+  async stripPrivateMetadata(input: string, out: string, call?: MediaCall): Promise<void> {
+    await this.#call("stripPrivateMetadata", input, call);
+    await fs.copyFile(input, out);
+  }
 }

@@ -27072,16 +27072,18 @@ export interface components {
             viewLimit?: number | null;
             downloadLimit?: number | null;
             /**
-             * @description what visitors may download: nothing, previews (default), the original
+             * @description what visitors may download: nothing, previews (default), a download preset's rendition, the original
              * @enum {string}
              */
-            downloadPolicy?: "none" | "preview" | "original";
+            downloadPolicy?: "none" | "preview" | "preset" | "original";
+            /** @description with downloadPolicy `preset`: the download preset (one the owner may use) whose rendition visitors get */
+            downloadPresetId?: string | null;
             /**
              * @description basic (caption and credit, default) or all
              * @enum {string}
              */
             metadata?: "basic" | "all";
-            /** @description show GPS and camera serial numbers with `all` metadata (default: stripped) */
+            /** @description keep GPS, location tags and camera serial numbers: shown with `all` metadata, left in downloaded files (default: stripped from both) */
             keepLocation?: boolean;
         };
         UpdateShareInput: {
@@ -27096,16 +27098,18 @@ export interface components {
             viewLimit?: number | null;
             downloadLimit?: number | null;
             /**
-             * @description what visitors may download: nothing, previews (default), the original
+             * @description what visitors may download: nothing, previews (default), a download preset's rendition, the original
              * @enum {string}
              */
-            downloadPolicy?: "none" | "preview" | "original";
+            downloadPolicy?: "none" | "preview" | "preset" | "original";
+            /** @description with downloadPolicy `preset`: the download preset (one the owner may use) whose rendition visitors get */
+            downloadPresetId?: string | null;
             /**
              * @description basic (caption and credit, default) or all
              * @enum {string}
              */
             metadata?: "basic" | "all";
-            /** @description show GPS and camera serial numbers with `all` metadata (default: stripped) */
+            /** @description keep GPS, location tags and camera serial numbers: shown with `all` metadata, left in downloaded files (default: stripped from both) */
             keepLocation?: boolean;
         };
         ShareItemInput: {
@@ -27114,6 +27118,8 @@ export interface components {
             /** @enum {string} */
             kind: "story" | "stories" | "folder" | "search";
             title: string;
+            /** @description what it points at, as the owner can read it now: the story's title (several: the first's), the folder's name, the search's words */
+            target: string | null;
             message: string | null;
             libraryId: string | null;
             folderId: string | null;
@@ -27126,7 +27132,8 @@ export interface components {
             views: number;
             downloads: number;
             /** @enum {string} */
-            downloadPolicy: "none" | "preview" | "original";
+            downloadPolicy: "none" | "preview" | "preset" | "original";
+            downloadPresetId: string | null;
             /** @enum {string} */
             metadata: "basic" | "all";
             keepLocation: boolean;
@@ -27209,7 +27216,7 @@ export interface components {
             locked: boolean;
             expiresAt: string | null;
             /** @enum {string} */
-            downloadPolicy: "none" | "preview" | "original";
+            downloadPolicy: "none" | "preview" | "preset" | "original";
             /** @description every allowed file in one zip, when the share allows downloads */
             zipUrl: string | null;
             /** @description who shared it (their display name) */
@@ -29335,16 +29342,18 @@ export interface components {
             viewLimit?: number | null;
             downloadLimit?: number | null;
             /**
-             * @description what visitors may download: nothing, previews (default), the original
+             * @description what visitors may download: nothing, previews (default), a download preset's rendition, the original
              * @enum {string}
              */
-            downloadPolicy?: "none" | "preview" | "original";
+            downloadPolicy?: "none" | "preview" | "preset" | "original";
+            /** @description with downloadPolicy `preset`: the download preset (one the owner may use) whose rendition visitors get */
+            downloadPresetId?: string | null;
             /**
              * @description basic (caption and credit, default) or all
              * @enum {string}
              */
             metadata?: "basic" | "all";
-            /** @description show GPS and camera serial numbers with `all` metadata (default: stripped) */
+            /** @description keep GPS, location tags and camera serial numbers: shown with `all` metadata, left in downloaded files (default: stripped from both) */
             keepLocation?: boolean;
         };
         UpdateShare: {
@@ -29359,16 +29368,18 @@ export interface components {
             viewLimit?: number | null;
             downloadLimit?: number | null;
             /**
-             * @description what visitors may download: nothing, previews (default), the original
+             * @description what visitors may download: nothing, previews (default), a download preset's rendition, the original
              * @enum {string}
              */
-            downloadPolicy?: "none" | "preview" | "original";
+            downloadPolicy?: "none" | "preview" | "preset" | "original";
+            /** @description with downloadPolicy `preset`: the download preset (one the owner may use) whose rendition visitors get */
+            downloadPresetId?: string | null;
             /**
              * @description basic (caption and credit, default) or all
              * @enum {string}
              */
             metadata?: "basic" | "all";
-            /** @description show GPS and camera serial numbers with `all` metadata (default: stripped) */
+            /** @description keep GPS, location tags and camera serial numbers: shown with `all` metadata, left in downloaded files (default: stripped from both) */
             keepLocation?: boolean;
         };
         ShareItem: {
@@ -29377,6 +29388,8 @@ export interface components {
             /** @enum {string} */
             kind: "story" | "stories" | "folder" | "search";
             title: string;
+            /** @description what it points at, as the owner can read it now: the story's title (several: the first's), the folder's name, the search's words */
+            target: string | null;
             message: string | null;
             libraryId: string | null;
             folderId: string | null;
@@ -29389,7 +29402,8 @@ export interface components {
             views: number;
             downloads: number;
             /** @enum {string} */
-            downloadPolicy: "none" | "preview" | "original";
+            downloadPolicy: "none" | "preview" | "preset" | "original";
+            downloadPresetId: string | null;
             /** @enum {string} */
             metadata: "basic" | "all";
             keepLocation: boolean;
@@ -29472,7 +29486,7 @@ export interface components {
             locked: boolean;
             expiresAt: string | null;
             /** @enum {string} */
-            downloadPolicy: "none" | "preview" | "original";
+            downloadPolicy: "none" | "preview" | "preset" | "original";
             /** @description every allowed file in one zip, when the share allows downloads */
             zipUrl: string | null;
             /** @description who shared it (their display name) */

@@ -38,6 +38,7 @@ import { usageIndexes } from "./0035-usage-indexes.js";
 import { actionRules } from "./0036-action-rules.js";
 import { channelPresets } from "./0037-channel-presets.js";
 import { storyRevision } from "./0038-story-revision.js";
+import { sharePresetDownloads } from "./0039-share-preset-downloads.js";
 
 // Migrations are frozen history: they must not depend on today's table types.
 // biome-ignore lint/suspicious/noExplicitAny: migrations address tables that later versions may reshape.
@@ -87,6 +88,7 @@ export class DamsMigrationProvider implements MigrationProvider {
       "0036-action-rules": actionRules(this.adapter),
       "0037-channel-presets": channelPresets(this.adapter),
       "0038-story-revision": storyRevision(),
+      "0039-share-preset-downloads": sharePresetDownloads(this.adapter),
     };
   }
 }

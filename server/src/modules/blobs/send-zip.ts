@@ -1,3 +1,5 @@
+import { createReadStream } from "node:fs";
+import fs from "node:fs/promises";
 import contentDisposition from "content-disposition";
 import type { FastifyReply } from "fastify";
 import yazl from "yazl";
@@ -11,6 +13,8 @@ export interface ZipEntry {
   /** The name inside the zip; made safe (`downloadName`, by the content type) and unique here. */
   name: string;
   contentType: string;
+  /** A local file to send instead of the blob (a copy made for this answer, e.g. without location tags). */
+  file?: string;
 }
 
 /** `a.jpg`, `a (2).jpg`, `a (3).jpg`: two stories may well share a file name. */
@@ -42,7 +46,7 @@ export async function sendZip(
 ): Promise<FastifyReply> {
   const sizes: number[] = [];
   for (const entry of entries) {
-    const stat = await store.stat(entry.key);
+    const stat = entry.file ? await fs.stat(entry.file) : await store.stat(entry.key);
     if (!stat) throw new NotFound(`the file of "${entry.name}" is missing from the store`, "blob_not_found");
     sizes.push(stat.size);
   }
@@ -50,6 +54,10 @@ export async function sendZip(
   const names = uniqueNames(entries);
   entries.forEach((entry, index) => {
     zip.addReadStreamLazy(names[index]!, { compress: false, size: sizes[index]! }, (callback) => {
+      if (entry.file) {
+        callback(null, createReadStream(entry.file));
+        return;
+      }
       store.get(entry.key).then(
         (stream) => callback(null, stream),
         (error: unknown) => callback(error, undefined as never),

@@ -6,6 +6,7 @@ import { sendZip } from "../blobs/send-zip.js";
 import type { StoryDownloads } from "../stories/story-downloads.service.js";
 import { SHARE_FILES_PATH, type ShareVisits } from "./share-visits.service.js";
 import { shareFileParams, unlockBody, unlockSchema, visitorShareSchema } from "./shares.schema.js";
+import { sendStrippedCopy } from "./stripped-copies.js";
 
 const visitorErrors = {
   400: errorEnvelope,
@@ -80,7 +81,11 @@ export function shareVisitsRoutes(visits: ShareVisits, downloads: StoryDownloads
       async (request, reply) => {
         reply.header("x-robots-tag", "noindex, nofollow");
         const answer = await visits.file(request, request.params.token);
-        if (answer.kind === "zip") return sendZip(reply, downloads.blobs, answer.entries, answer.name);
+        if (answer.kind === "zip") {
+          reply.raw.once("close", () => void answer.dispose());
+          return sendZip(reply, downloads.blobs, answer.entries, answer.name);
+        }
+        if (answer.kind === "copy") return sendStrippedCopy(reply, answer.copy, answer.file);
         return sendBlob(request, reply, downloads.blobs, {
           key: answer.resolved.blobKey,
           fileName: answer.resolved.fileName,

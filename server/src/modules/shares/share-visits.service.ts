@@ -13,7 +13,8 @@ import type { StoryView } from "../stories/story-view.js";
 import { hashShareToken, passwordStamp, type ShareSigner, sameDigest, TOKEN_SHAPE } from "./share-tokens.js";
 import type { ShareRecord, SharesRepository } from "./shares.repository.js";
 import { shareState } from "./shares.service.js";
-import { type ShareFileClaims, toVisitorStory } from "./visitor-story.js";
+import type { StrippedCopies, StrippedCopy } from "./stripped-copies.js";
+import { PRESET_RENDITION, type ShareFileClaims, toVisitorStory, type VisitedShare } from "./visitor-story.js";
 
 /** The owner as a visit needs them: who, whether enabled, what they may read. */
 export interface ShareOwner extends LibraryUser {
@@ -35,8 +36,28 @@ export const SHARE_THROTTLE = {
   lookupPerAddress: { limit: 30, windowSeconds: 15 * 60 },
 };
 
+/** What a visit needs of the download presets (the presets module's public service). */
+export interface ShareVisitPresets {
+  storyTypeOf(presetId: string): Promise<string | undefined>;
+  /** The finished rendition, made now when it is missing (the first visitor to ask waits for it). */
+  ensureRendered(
+    presetId: string,
+    ref: { libraryId: string; storyId: string; versionNo?: number },
+  ): Promise<{ blobKey: string; fileName: string; contentType: string }>;
+}
+
+/** A file a visitor downloads: the blob, how to name it. */
+interface DownloadFile {
+  blobKey: string;
+  fileName: string;
+  contentType: string;
+}
+
 export interface ShareVisitsDependencies {
   shares: SharesRepository;
+  presets: ShareVisitPresets;
+  /** Copies without location and serial numbers, for downloads of shares that do not keep them. */
+  stripped: Pick<StrippedCopies, "make">;
   queries: StoryQueries;
   downloads: StoryDownloads;
   libraries: LibrariesService;
@@ -178,7 +199,8 @@ export class ShareVisits implements ShareVisitResolver {
     const { views, truncated } = await this.#stories(share, owner);
     const members = await this.#members(views, owner);
     const sign = (claims: ShareFileClaims) => this.#fileUrl(share, claims);
-    const stories = views.map((view) => toVisitorStory(share, view, members, sign));
+    const visited = await this.#withPreset(share);
+    const stories = views.map((view) => toVisitorStory(visited, view, members, sign));
     const shown = stories.map(({ downloadRendition: _d, members: inner, ...story }) => ({
       ...story,
       members: inner.map(({ downloadRendition: _m, ...member }) => member),
@@ -193,6 +215,28 @@ export class ShareVisits implements ShareVisitResolver {
         ? sign({ s: "*", l: "*", v: 0, r: "zip", d: 1 })
         : null;
     return { ...base, zipUrl, stories: shown, truncated };
+  }
+
+  /** The share with the story type of its download preset (null: none, or the preset is gone: no download). */
+  async #withPreset(share: ShareRecord): Promise<VisitedShare> {
+    const presetStoryType =
+      share.downloadPolicy === "preset" && share.downloadPresetId
+        ? ((await this.deps.presets.storyTypeOf(share.downloadPresetId)) ?? null)
+        : null;
+    return { ...share, presetStoryType };
+  }
+
+  /** The blob a download gives: a stored rendition, or the preset's rendition (made on the first request). */
+  async #downloadFile(share: ShareRecord, view: StoryView, rendition: string): Promise<DownloadFile> {
+    const ref = { libraryId: view.libraryId, storyId: view.id, versionNo: view.versionNo };
+    if (rendition === PRESET_RENDITION) return this.deps.presets.ensureRendered(share.downloadPresetId!, ref);
+    const resolved = await this.deps.downloads.resolve({ ...ref, rendition });
+    return { blobKey: resolved.blobKey, fileName: resolved.fileName, contentType: resolved.contentType };
+  }
+
+  /** Originals and preset renditions carry the camera's metadata: stripped unless the owner keeps location. */
+  #strips(share: ShareRecord, rendition: string): boolean {
+    return !share.keepLocation && (rendition === "original" || rendition === PRESET_RENDITION);
   }
 
   #fileUrl(share: ShareRecord, claims: ShareFileClaims): string {
@@ -292,18 +336,31 @@ export class ShareVisits implements ShareVisitResolver {
     if (download && share.downloadPolicy === "none")
       throw new Forbidden("this share allows no downloads", "share_no_download");
     const sign = (inner: ShareFileClaims) => this.#fileUrl(share, inner);
+    const visited = await this.#withPreset(share);
     if (claims.r === "zip") {
       const entries = [];
-      for (const view of views) {
-        const story = toVisitorStory(share, view, members, sign);
-        const rendition = story.downloadRendition;
-        if (!rendition) continue;
-        const resolved = await this.deps.downloads.resolve({ libraryId: view.libraryId, storyId: view.id, rendition });
-        entries.push({ key: resolved.blobKey, name: resolved.fileName, contentType: resolved.contentType });
+      const copies: StrippedCopy[] = [];
+      const dispose = async () => {
+        for (const copy of copies) await copy.dispose();
+      };
+      try {
+        for (const view of views) {
+          const rendition = toVisitorStory(visited, view, members, sign).downloadRendition;
+          if (!rendition) continue;
+          const file = await this.#downloadFile(share, view, rendition);
+          const copy = this.#strips(share, rendition)
+            ? await this.deps.stripped.make(file.blobKey, file.fileName)
+            : undefined;
+          if (copy) copies.push(copy);
+          entries.push({ key: file.blobKey, name: file.fileName, contentType: file.contentType, file: copy?.file });
+        }
+        if (entries.length === 0) throw new Forbidden("nothing here may be downloaded", "share_no_download");
+        await this.#countDownload(request, share, { zip: entries.length });
+      } catch (error) {
+        await dispose();
+        throw error;
       }
-      if (entries.length === 0) throw new Forbidden("nothing here may be downloaded", "share_no_download");
-      await this.#countDownload(request, share, { zip: entries.length });
-      return { kind: "zip" as const, entries, name: `${share.title || "share"}.zip` };
+      return { kind: "zip" as const, entries, name: `${share.title || "share"}.zip`, dispose };
     }
     const storyId = String(claims.s);
     const container = typeof claims.c === "string" ? claims.c : storyId;
@@ -312,23 +369,35 @@ export class ShareVisits implements ShareVisitResolver {
     const view = inShare ? (container === storyId ? root : members.get(storyId)) : undefined;
     if (!view) throw new NotFound("the file is not part of this share");
     const rendition = String(claims.r);
-    if (download) {
-      const allowed = toVisitorStory(share, view, members, sign).downloadRendition;
-      if (allowed !== rendition) throw new Forbidden("this file may not be downloaded", "share_no_download");
-    } else if (!["thumbnail", "preview", "proxy", "poster", "waveform", "cover"].includes(rendition)) {
-      throw new Forbidden("this file may not be viewed", "share_no_download");
+    if (!download) {
+      if (!["thumbnail", "preview", "proxy", "poster", "waveform", "cover"].includes(rendition)) {
+        throw new Forbidden("this file may not be viewed", "share_no_download");
+      }
+      const resolved = await this.deps.downloads.resolve({
+        libraryId: view.libraryId,
+        storyId: view.id,
+        versionNo: view.versionNo,
+        rendition,
+      });
+      return { kind: "file" as const, resolved, download };
     }
-    const resolved = await this.deps.downloads.resolve({
-      libraryId: view.libraryId,
-      storyId: view.id,
-      versionNo: view.versionNo,
-      rendition,
-    });
+    const allowed = toVisitorStory(visited, view, members, sign).downloadRendition;
+    if (allowed !== rendition) throw new Forbidden("this file may not be downloaded", "share_no_download");
+    const file = await this.#downloadFile(share, view, rendition);
+    const counted = { storyId: view.id, rendition };
+    if (this.#strips(share, rendition)) {
+      const copy = await this.deps.stripped.make(file.blobKey, file.fileName);
+      try {
+        await this.#countDownload(request, share, { ...counted, stripped: true });
+      } catch (error) {
+        await copy.dispose();
+        throw error;
+      }
+      return { kind: "copy" as const, copy, file };
+    }
     const range = request.headers.range;
-    if (download && (range === undefined || /^bytes=0-/.test(range))) {
-      await this.#countDownload(request, share, { storyId: view.id, rendition });
-    }
-    return { kind: "file" as const, resolved, download };
+    if (range === undefined || /^bytes=0-/.test(range)) await this.#countDownload(request, share, counted);
+    return { kind: "file" as const, resolved: file, download };
   }
 
   async #countDownload(request: FastifyRequest, share: ShareRecord, details: Record<string, unknown>): Promise<void> {

@@ -1,9 +1,12 @@
 import type { Db } from "../../db/database.js";
+import type { MediaTools } from "../../media/index.js";
+import type { BlobStore } from "../blobs/blob-store.js";
 import { hashPassword, verifyPassword } from "../users/password.js";
 import { ShareSigner } from "./share-tokens.js";
 import { ShareVisits, type ShareVisitsDependencies } from "./share-visits.service.js";
 import { SharesRepository } from "./shares.repository.js";
 import { type SharesDependencies, SharesService } from "./shares.service.js";
+import { StrippedCopies } from "./stripped-copies.js";
 
 export interface SharesModule {
   service: SharesService;
@@ -13,8 +16,16 @@ export interface SharesModule {
 /** Builds the shares module once (called by app.ts): the owners' service and the visitors' (the `share` access). */
 export function buildShares(
   db: Db,
-  deps: Omit<SharesDependencies, "shares" | "db" | "hashPassword"> &
-    Omit<ShareVisitsDependencies, "shares" | "verifyPassword" | "sessions" | "files"> & { sharedKey: Buffer },
+  deps: Omit<SharesDependencies, "shares" | "db" | "hashPassword" | "presets"> &
+    Omit<ShareVisitsDependencies, "shares" | "verifyPassword" | "sessions" | "files" | "stripped"> & {
+      sharedKey: Buffer;
+      /** The download presets: storyTypeOf, usable, ensureRendered. */
+      presets: SharesDependencies["presets"] & ShareVisitsDependencies["presets"];
+      blobs: BlobStore;
+      media: Pick<MediaTools, "stripPrivateMetadata">;
+      /** Where copies without location tags are made, and removed once sent. */
+      workDir: string;
+    },
 ): SharesModule {
   const shares = new SharesRepository(db.kysely, db.adapter);
   const clock = deps.clock ? () => deps.clock!().getTime() : undefined;
@@ -26,6 +37,7 @@ export function buildShares(
       verifyPassword,
       sessions: new ShareSigner(deps.sharedKey, "session", clock),
       files: new ShareSigner(deps.sharedKey, "media", clock),
+      stripped: new StrippedCopies({ blobs: deps.blobs, media: deps.media, workDir: deps.workDir }),
     }),
   };
 }

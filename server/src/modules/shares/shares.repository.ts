@@ -24,6 +24,8 @@ export interface ShareRecord {
   views: number;
   downloads: number;
   downloadPolicy: ShareDownloadPolicy;
+  /** With downloadPolicy "preset": the download preset whose rendition visitors get. */
+  downloadPresetId: string | null;
   metadata: ShareMetadata;
   keepLocation: boolean;
   createdBy: string | null;
@@ -57,6 +59,7 @@ export type ShareChanges = Partial<
     | "viewLimit"
     | "downloadLimit"
     | "downloadPolicy"
+    | "downloadPresetId"
     | "metadata"
     | "keepLocation"
   >
@@ -108,6 +111,7 @@ export class SharesRepository {
       views: Number(row.views),
       downloads: Number(row.downloads),
       downloadPolicy: row.download_policy,
+      downloadPresetId: row.download_preset_id,
       metadata: row.metadata,
       keepLocation: this.adapter.readBoolean(row.keep_location),
       createdBy: row.created_by,
@@ -135,6 +139,7 @@ export class SharesRepository {
         view_limit: share.viewLimit,
         download_limit: share.downloadLimit,
         download_policy: share.downloadPolicy,
+        download_preset_id: share.downloadPresetId,
         metadata: share.metadata,
         keep_location: share.keepLocation,
         created_by: share.createdBy,
@@ -219,6 +224,7 @@ export class SharesRepository {
     if (changes.viewLimit !== undefined) values.view_limit = changes.viewLimit;
     if (changes.downloadLimit !== undefined) values.download_limit = changes.downloadLimit;
     if (changes.downloadPolicy !== undefined) values.download_policy = changes.downloadPolicy;
+    if (changes.downloadPresetId !== undefined) values.download_preset_id = changes.downloadPresetId;
     if (changes.metadata !== undefined) values.metadata = changes.metadata;
     if (changes.keepLocation !== undefined) values.keep_location = changes.keepLocation;
     await this.kysely.updateTable("shares").set(values).where("id", "=", id).execute();

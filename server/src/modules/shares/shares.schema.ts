@@ -3,7 +3,7 @@ import { pageQuery } from "../../http/envelope.js";
 import { libraryIdSchema } from "../libraries/libraries.schema.js";
 
 export const SHARE_KINDS = ["story", "stories", "folder", "search"] as const;
-export const DOWNLOAD_POLICIES = ["none", "preview", "original"] as const;
+export const DOWNLOAD_POLICIES = ["none", "preview", "preset", "original"] as const;
 export const METADATA_LEVELS = ["basic", "all"] as const;
 
 /** The quick default of spec section 7 (`GET /workflow-story-share/story/{a}/{b}`). */
@@ -49,12 +49,19 @@ const shareOptionFields = {
   downloadPolicy: z
     .enum(DOWNLOAD_POLICIES)
     .optional()
-    .describe("what visitors may download: nothing, previews (default), the original"),
+    .describe("what visitors may download: nothing, previews (default), a download preset's rendition, the original"),
+  downloadPresetId: z
+    .uuid()
+    .nullable()
+    .optional()
+    .describe("with downloadPolicy `preset`: the download preset (one the owner may use) whose rendition visitors get"),
   metadata: z.enum(METADATA_LEVELS).optional().describe("basic (caption and credit, default) or all"),
   keepLocation: z
     .boolean()
     .optional()
-    .describe("show GPS and camera serial numbers with `all` metadata (default: stripped)"),
+    .describe(
+      "keep GPS, location tags and camera serial numbers: shown with `all` metadata, left in downloaded files (default: stripped from both)",
+    ),
 };
 
 export const createShareBody = z.object({ target: shareTarget, ...shareOptionFields }).meta({ id: "CreateShare" });
@@ -78,6 +85,12 @@ export const shareItemSchema = z
     id: z.uuid(),
     kind: z.enum(SHARE_KINDS),
     title: z.string(),
+    target: z
+      .string()
+      .nullable()
+      .describe(
+        "what it points at, as the owner can read it now: the story's title (several: the first's), the folder's name, the search's words",
+      ),
     message: z.string().nullable(),
     libraryId: z.string().nullable(),
     folderId: z.string().nullable(),
@@ -89,6 +102,7 @@ export const shareItemSchema = z
     views: z.number().int(),
     downloads: z.number().int(),
     downloadPolicy: z.enum(DOWNLOAD_POLICIES),
+    downloadPresetId: z.string().nullable(),
     metadata: z.enum(METADATA_LEVELS),
     keepLocation: z.boolean(),
     createdBy: z.string().nullable(),

@@ -9,6 +9,7 @@ import { storyListQuery } from "../search/search.schema.js";
 import type { StoryAccess } from "../stories/story-access.js";
 import { storyAction } from "../stories/story-action.js";
 import type { StoryActionLog } from "../stories/story-actions.service.js";
+import type { StoryQueries } from "../stories/story-queries.service.js";
 import { hashShareToken, newShareToken } from "./share-tokens.js";
 import type { SharedStoryCount, ShareItem, ShareRecord, ShareSettings, SharesRepository } from "./shares.repository.js";
 import type { CreateShareInput, UpdateShareInput } from "./shares.schema.js";
@@ -23,13 +24,24 @@ export interface ShareGrant {
 export type ShareState = "active" | "expired" | "revoked" | "used-up";
 
 export interface ShareListItem extends Omit<ShareRecord, "tokenHash" | "passwordHash" | "searchQuery" | "updatedAt"> {
+  target: string | null;
   storyCount: number | null;
   hasPassword: boolean;
   state: ShareState;
 }
 
+/** What shares need of the download presets (the presets module's public service). */
+export interface SharePresets {
+  /** The story type a download preset renders; undefined when there is no such download preset. */
+  storyTypeOf(presetId: string): Promise<string | undefined>;
+  /** The download presets a user may use. */
+  usable(actor: Actor): Promise<{ id: string }[]>;
+}
+
 export interface SharesDependencies {
   db: Db;
+  queries: Pick<StoryQueries, "findMany">;
+  presets: SharePresets;
   shares: SharesRepository;
   access: StoryAccess;
   libraries: LibrariesService;
@@ -167,10 +179,28 @@ export class SharesService {
     }
   }
 
+  /** What visitors may download: a preset's rendition only of a download preset the owner may use. */
+  async #downloads(
+    actor: Actor,
+    policy: ShareRecord["downloadPolicy"],
+    presetId: string | null | undefined,
+  ): Promise<Pick<ShareRecord, "downloadPolicy" | "downloadPresetId">> {
+    if (policy !== "preset") return { downloadPolicy: policy, downloadPresetId: null };
+    if (!presetId) throw new Invalid("downloadPresetId: name the download preset whose rendition visitors get");
+    if ((await this.deps.presets.storyTypeOf(presetId)) === undefined) {
+      throw new Invalid(`downloadPresetId: there is no download preset ${presetId}`);
+    }
+    if (!(await this.deps.presets.usable(actor)).some((preset) => preset.id === presetId)) {
+      throw new Forbidden(`downloadPresetId: the download preset ${presetId} is not yours to use`);
+    }
+    return { downloadPolicy: "preset", downloadPresetId: presetId };
+  }
+
   async create(actor: Actor, input: CreateShareInput): Promise<ShareGrant> {
     const now = this.#now();
     const target = await this.#target(actor, input.target);
     const expiresAt = await this.#expiry(input.expiresAt, now);
+    const downloads = await this.#downloads(actor, input.downloadPolicy ?? "preview", input.downloadPresetId);
     const token = newShareToken();
     const share = {
       id: randomUUID(),
@@ -185,7 +215,7 @@ export class SharesService {
       expiresAt,
       viewLimit: input.viewLimit ?? null,
       downloadLimit: input.downloadLimit ?? null,
-      downloadPolicy: input.downloadPolicy ?? "preview",
+      ...downloads,
       metadata: input.metadata ?? "basic",
       keepLocation: input.keepLocation ?? false,
       createdBy: actor.id,
@@ -215,6 +245,7 @@ export class SharesService {
             viewLimit: share.viewLimit,
             downloadLimit: share.downloadLimit,
             downloadPolicy: share.downloadPolicy,
+            downloadPresetId: share.downloadPresetId,
             metadata: share.metadata,
             keepLocation: share.keepLocation,
           },
@@ -236,17 +267,36 @@ export class SharesService {
   ): Promise<{ content: ShareListItem[]; total: number }> {
     if (query.all && !actor.admin) throw new Forbidden("only administrators see every user's shares");
     const { shares, total } = await this.deps.shares.list(query.all ? null : actor.id, query);
-    const counts = await this.deps.shares.itemCounts(shares.map((share) => share.id));
-    const now = this.#now();
-    return {
-      content: shares.map(({ tokenHash: _t, passwordHash, searchQuery: _q, updatedAt: _u, ...share }) => ({
-        ...share,
-        storyCount: share.kind === "story" || share.kind === "stories" ? (counts.get(share.id) ?? 0) : null,
-        hasPassword: passwordHash !== null,
-        state: shareState({ ...share, tokenHash: "", passwordHash, searchQuery: null, updatedAt: "" }, now),
-      })),
-      total,
-    };
+    const content: ShareListItem[] = [];
+    for (const share of shares) content.push(await this.#item(actor, share));
+    return { content, total };
+  }
+
+  /** What a share points at, as the actor can read it now (null when they cannot, or it is gone). */
+  async #targetName(actor: Actor, share: ShareRecord): Promise<string | null> {
+    switch (share.kind) {
+      case "story":
+      case "stories": {
+        const [first] = await this.deps.shares.items(share.id);
+        if (!first || !(await this.deps.libraries.canRead(actor, first.libraryId))) return null;
+        const [story] = await this.deps.queries.findMany([first.storyId]);
+        return story ? story.title || story.originalName || null : null;
+      }
+      case "folder": {
+        if (!share.libraryId || !share.folderId) return null;
+        if (!(await this.deps.libraries.canRead(actor, share.libraryId))) return null;
+        try {
+          return (await this.deps.folders.require(share.libraryId, share.folderId)).name;
+        } catch {
+          return null;
+        }
+      }
+      case "search": {
+        const query = share.searchQuery ?? {};
+        const words = query.fulltext ?? query.keyword;
+        return typeof words === "string" && words !== "" ? words : null;
+      }
+    }
   }
 
   /** A share the actor made (administrators: any); 404 otherwise, so ids of others' shares do not leak. */
@@ -260,6 +310,14 @@ export class SharesService {
     const share = await this.#own(actor, shareId);
     if (share.revokedAt) throw new Invalid("a revoked share cannot be changed");
     const now = this.#now();
+    const downloads =
+      input.downloadPolicy !== undefined || input.downloadPresetId !== undefined
+        ? await this.#downloads(
+            actor,
+            input.downloadPolicy ?? share.downloadPolicy,
+            input.downloadPresetId !== undefined ? input.downloadPresetId : share.downloadPresetId,
+          )
+        : {};
     const changes = {
       ...(input.title !== undefined ? { title: input.title } : {}),
       ...(input.message !== undefined ? { message: input.message } : {}),
@@ -269,7 +327,7 @@ export class SharesService {
         : {}),
       ...(input.viewLimit !== undefined ? { viewLimit: input.viewLimit } : {}),
       ...(input.downloadLimit !== undefined ? { downloadLimit: input.downloadLimit } : {}),
-      ...(input.downloadPolicy !== undefined ? { downloadPolicy: input.downloadPolicy } : {}),
+      ...downloads,
       ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
       ...(input.keepLocation !== undefined ? { keepLocation: input.keepLocation } : {}),
     };
@@ -287,7 +345,7 @@ export class SharesService {
         shareAudit(share, "update", { before: shown(share), after: shown({ ...share, ...changes }) }),
       );
     });
-    return this.#item((await this.deps.shares.byId(share.id))!);
+    return this.#item(actor, (await this.deps.shares.byId(share.id))!);
   }
 
   async revoke(actor: Actor, shareId: string): Promise<void> {
@@ -298,11 +356,12 @@ export class SharesService {
     });
   }
 
-  async #item(share: ShareRecord): Promise<ShareListItem> {
+  async #item(actor: Actor, share: ShareRecord): Promise<ShareListItem> {
     const counts = await this.deps.shares.itemCounts([share.id]);
     const { tokenHash: _t, passwordHash, searchQuery: _q, updatedAt: _u, ...rest } = share;
     return {
       ...rest,
+      target: await this.#targetName(actor, share),
       storyCount: share.kind === "story" || share.kind === "stories" ? (counts.get(share.id) ?? 0) : null,
       hasPassword: passwordHash !== null,
       state: shareState(share, this.#now()),

@@ -50,13 +50,30 @@ function viewingFile(view: StoryView): StoryFileView | undefined {
   return view.files.find((file) => file.role === role);
 }
 
+/** A share as the visitor's stories are made from it: with the story type its download preset renders, if any. */
+export type VisitedShare = ShareRecord & { presetStoryType: string | null };
+
+/** The rendition named in a share's download URL for a download preset's rendition. */
+export const PRESET_RENDITION = "preset";
+
 /** The rendition a share lets visitors download of this story, if any. */
-export function downloadRendition(share: Pick<ShareRecord, "downloadPolicy">, view: StoryView): string | null {
+export function downloadRendition(
+  share: Pick<VisitedShare, "downloadPolicy" | "presetStoryType">,
+  view: StoryView,
+): string | null {
   if (view.type === "composite") return null;
-  if (share.downloadPolicy === "original")
-    return view.files.some((file) => file.role === "original") ? "original" : null;
-  if (share.downloadPolicy === "preview") return viewingFile(view)?.role ?? null;
-  return null;
+  const hasOriginal = view.files.some((file) => file.role === "original");
+  switch (share.downloadPolicy) {
+    case "original":
+      return hasOriginal ? "original" : null;
+    case "preset":
+      // A preset renders one story type, from the original; stories of other types have nothing to download.
+      return hasOriginal && share.presetStoryType === view.type ? PRESET_RENDITION : null;
+    case "preview":
+      return viewingFile(view)?.role ?? null;
+    case "none":
+      return null;
+  }
 }
 
 function metadataOf(share: ShareRecord, view: StoryView): Record<string, unknown> | null {
@@ -79,7 +96,7 @@ function metadataOf(share: ShareRecord, view: StoryView): Record<string, unknown
 }
 
 function fields(
-  share: ShareRecord,
+  share: VisitedShare,
   view: StoryView,
   sign: (claims: ShareFileClaims) => string,
   container?: string,
@@ -117,7 +134,7 @@ function fields(
 
 /** A shared story as a visitor sees it: only what the share's options allow, every URL signed for the share. */
 export function toVisitorStory(
-  share: ShareRecord,
+  share: VisitedShare,
   view: StoryView,
   members: Map<string, StoryView>,
   sign: (claims: ShareFileClaims) => string,
