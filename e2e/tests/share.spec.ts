@@ -6,8 +6,8 @@ import { API, commitAndProcess, seedingToken, upload } from "./seed.js";
 /**
  * Issue 16: a share link from the viewer with a password, an expiry and a
  * download limit; a visitor on a phone without an account unlocks it, plays
- * the video and downloads it once (the second is refused); the owner revokes
- * it and the visitor sees the 410 page.
+ * the video and downloads it once (the second is refused); the owner finds it
+ * on /share/netdisk, revokes it there, and the visitor sees the 410 page.
  */
 test("share a video with a password; a visitor on a phone views, plays and downloads; revoked → 410", async ({
   page,
@@ -103,17 +103,26 @@ test("share a video with a password; a visitor on a phone views, plays and downl
   await snapshot(visitor, testInfo, "visitor-video-1366");
   await visitor.setViewportSize({ width: 390, height: 844 });
 
-  // The owner sees the visit in "my shares" and revokes the link.
+  // The owner sees the visit in "my shares", and on /share/netdisk with what it points at, where they revoke it.
   await page.getByTestId("story-share").click();
   await page.getByRole("tab", { name: /My shares|我的分享/ }).click();
-  const mine = page.getByTestId("my-share").first();
-  await expect(mine).toContainText(/1\/1/);
-  await mine.getByTestId("share-revoke").click();
+  await expect(page.getByTestId("my-share").first()).toContainText(/1\/1/);
+  await page.goto("/share/netdisk", { waitUntil: "networkidle" });
+  const row = page.getByTestId("share-netdisk-links").locator("tr", { hasText: title });
+  await expect(row).toContainText("1 / 1");
+  await expect(row).toContainText(/Active|有效/);
+  await row.getByTestId("share-netdisk-link-revoke").click();
   await page
     .locator(".ant-popconfirm")
     .getByRole("button", { name: /OK|确\s*定/ })
     .click();
-  await expect(page.getByTestId("my-share").first()).toContainText(/Revoked|已撤销/);
+  await expect(row).toContainText(/Revoked|已撤销/);
+  await expect(row.getByTestId("share-netdisk-link-revoke")).toHaveCount(0);
+  await snapshot(page, testInfo, "share-netdisk-1366");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(row).toBeVisible();
+  await snapshot(page, testInfo, "share-netdisk-390");
+  await page.setViewportSize({ width: 1366, height: 900 });
 
   // The visitor's next visit: the 410 page, in their language.
   const gone = visitor.waitForResponse((response) => response.url().endsWith(`${API}/shared`));

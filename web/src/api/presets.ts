@@ -84,6 +84,13 @@ export const useUsablePresets = (storyType: string | undefined) =>
     enabled: storyType === "photo" || storyType === "video" || storyType === "audio",
   });
 
+/** Every download preset the user may use, of any story type (the share dialog's choice). */
+export const useShareablePresets = () =>
+  useQuery({
+    queryKey: presetKeys.usable("*"),
+    queryFn: () => call(api.GET("/dams/api/v1/download-presets/usable", { params: { query: {} } })),
+  });
+
 export const requestRenditions = (presetId: string, libraryId: string, storyIds: readonly string[]) =>
   call(
     api.POST("/dams/api/v1/download-presets/{presetId}/renditions/{libraryId}", {

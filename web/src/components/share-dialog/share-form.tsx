@@ -1,6 +1,7 @@
-import { Checkbox, DatePicker, Form, Input, InputNumber, Radio } from "antd";
+import { Checkbox, DatePicker, Form, Input, InputNumber, Radio, Select } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
 import { useTranslation } from "react-i18next";
+import { useShareablePresets } from "../../api/presets";
 import type { ShareSettings } from "../../api/shares";
 
 export interface ShareFormValues {
@@ -10,7 +11,9 @@ export interface ShareFormValues {
   password?: string;
   viewLimit?: number | null;
   downloadLimit?: number | null;
-  downloadPolicy: "none" | "preview" | "original";
+  downloadPolicy: "none" | "preview" | "preset" | "original";
+  /** With downloadPolicy "preset": the download preset whose rendition visitors get. */
+  downloadPresetId?: string;
   metadata: "basic" | "all";
   keepLocation?: boolean;
   message?: string;
@@ -29,6 +32,11 @@ export function initialShareValues(defaultTitle: string): ShareFormValues {
   };
 }
 
+/** Whether the "keep location and serial numbers" choice matters: metadata shown, or files that carry the camera's tags. */
+export function locationMatters(values: Pick<ShareFormValues, "metadata" | "downloadPolicy">): boolean {
+  return values.metadata === "all" || values.downloadPolicy === "original" || values.downloadPolicy === "preset";
+}
+
 /** The share's options as the API takes them. */
 export function shareBody(values: ShareFormValues) {
   return {
@@ -38,8 +46,9 @@ export function shareBody(values: ShareFormValues) {
     viewLimit: values.viewLimit ?? null,
     downloadLimit: values.downloadLimit ?? null,
     downloadPolicy: values.downloadPolicy,
+    downloadPresetId: values.downloadPolicy === "preset" ? (values.downloadPresetId ?? null) : null,
     metadata: values.metadata,
-    keepLocation: values.metadata === "all" && Boolean(values.keepLocation),
+    keepLocation: locationMatters(values) && Boolean(values.keepLocation),
     message: values.message ? values.message : null,
   };
 }
@@ -48,6 +57,7 @@ export function shareBody(values: ShareFormValues) {
 export function ShareOptionsFields({ settings }: { settings: ShareSettings | undefined }) {
   const { t } = useTranslation();
   const maxDays = settings?.maxDays ?? 90;
+  const presets = useShareablePresets();
   return (
     <>
       <Form.Item name="title" label={t("share.form.title")}>
@@ -94,8 +104,32 @@ export function ShareOptionsFields({ settings }: { settings: ShareSettings | und
         <Radio.Group data-testid="share-download-policy">
           <Radio value="none">{t("share.download.none")}</Radio>
           <Radio value="preview">{t("share.download.preview")}</Radio>
+          <Radio value="preset" disabled={(presets.data ?? []).length === 0}>
+            {t("share.download.preset")}
+          </Radio>
           <Radio value="original">{t("share.download.original")}</Radio>
         </Radio.Group>
+      </Form.Item>
+      <Form.Item noStyle shouldUpdate={(a, b) => a.downloadPolicy !== b.downloadPolicy}>
+        {({ getFieldValue }) =>
+          getFieldValue("downloadPolicy") === "preset" ? (
+            <Form.Item
+              name="downloadPresetId"
+              label={t("share.form.preset")}
+              extra={t("share.form.presetHint")}
+              rules={[{ required: true, message: t("share.form.presetRequired") }]}
+            >
+              <Select
+                data-testid="share-download-preset"
+                loading={presets.isLoading}
+                options={(presets.data ?? []).map((preset) => ({
+                  value: preset.id,
+                  label: `${preset.name} (${t(`share.presetType.${preset.storyType}`)})`,
+                }))}
+              />
+            </Form.Item>
+          ) : null
+        }
       </Form.Item>
       <Form.Item name="metadata" label={t("share.form.metadata")}>
         <Radio.Group>
@@ -103,9 +137,9 @@ export function ShareOptionsFields({ settings }: { settings: ShareSettings | und
           <Radio value="all">{t("share.metadata.all")}</Radio>
         </Radio.Group>
       </Form.Item>
-      <Form.Item noStyle shouldUpdate={(a, b) => a.metadata !== b.metadata}>
+      <Form.Item noStyle shouldUpdate={(a, b) => a.metadata !== b.metadata || a.downloadPolicy !== b.downloadPolicy}>
         {({ getFieldValue }) =>
-          getFieldValue("metadata") === "all" ? (
+          locationMatters({ metadata: getFieldValue("metadata"), downloadPolicy: getFieldValue("downloadPolicy") }) ? (
             <Form.Item name="keepLocation" valuePropName="checked" wrapperCol={{ offset: 0 }}>
               <Checkbox>{t("share.form.keepLocation")}</Checkbox>
             </Form.Item>

@@ -72,6 +72,17 @@ export default {
   "share.netdisk.level": "Access",
   "share.netdisk.since": "Since",
   "share.netdisk.none": "You have not shared anything yet.",
-  "share.netdisk.links": "Share links are listed here once the share links module is in place.",
+  "share.netdisk.linksTitle": "My share links",
+  "share.netdisk.noLinks": "You have made no share links yet.",
+  "share.netdisk.link": "Link",
+  "share.netdisk.pointsAt": "{{kind}}: {{target}}",
+  "share.netdisk.stories_one": "{{count}} story",
+  "share.netdisk.stories_other": "{{count}} stories",
+  "share.netdisk.state": "State",
+  "share.netdisk.views": "Views",
+  "share.netdisk.downloads": "Downloads",
+  "share.netdisk.lastVisit": "Last visit",
+  "share.netdisk.line":
+    "Expires {{expires}} · {{views}} views · {{downloads}} downloads ({{policy}}) · last visit {{last}}",
   "share.netdisk.openDisk": "Open my network disk",
 };

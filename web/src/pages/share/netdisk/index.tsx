@@ -1,13 +1,11 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Popconfirm, Table, Tag, Typography } from "antd";
+import { Button, Card, Popconfirm, Space, Table, Tag } from "antd";
 import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import { type DiskShare, diskKeys, revokeDiskShare, useDiskShares } from "../../../api/disk";
+import { ShareLinks } from "./components/share-links";
 
-/**
- * /share/netdisk: what I shared. Internal shares of my disk (revoke here);
- * share links join this page when the share links module (h16share) lands.
- */
+/** /share/netdisk: what I shared: internal shares of my disk, and my share links; each revoked here. */
 export default function ShareNetdiskPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -19,7 +17,7 @@ export default function ShareNetdiskPage() {
         ? t("disk.share.roleName", { name: share.granteeName })
         : share.granteeName;
   return (
-    <div data-testid="share-netdisk">
+    <Space direction="vertical" size={16} style={{ width: "100%" }} data-testid="share-netdisk">
       <Card
         title={t("share.netdisk.mine")}
         extra={
@@ -73,11 +71,10 @@ export default function ShareNetdiskPage() {
             },
           ]}
         />
-        {/* Follow-up: list the share links of modules/shares here (with their revoke) once h16share's API lands. */}
-        <Typography.Paragraph type="secondary" style={{ marginTop: 16 }}>
-          {t("share.netdisk.links")}
-        </Typography.Paragraph>
       </Card>
-    </div>
+      <Card title={t("share.netdisk.linksTitle")}>
+        <ShareLinks />
+      </Card>
+    </Space>
   );
 }

@@ -1,0 +1,143 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Button, Grid, Popconfirm, Space, Table, Tag, Typography } from "antd";
+import dayjs from "dayjs";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { revokeShare, type ShareItem, shareKeys, useMyShares } from "../../../../api/shares";
+
+const STATE_COLORS: Record<ShareItem["state"], string> = {
+  active: "green",
+  expired: "default",
+  revoked: "red",
+  "used-up": "orange",
+};
+
+const PAGE_SIZE = 10;
+
+/** My share links on /share/netdisk: what each points at, expiry, views and downloads, last visit; revoke. */
+export function ShareLinks() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [page, setPage] = useState(0);
+  const shares = useMyShares(page, PAGE_SIZE);
+  // On a phone the details go under the link, in one column, instead of a table scrolled sideways.
+  const wide = Grid.useBreakpoint().sm !== false;
+  const revoke = useMutation({
+    mutationFn: (shareId: string) => revokeShare(shareId),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: shareKeys.all }),
+  });
+  const date = (value: string | null) => (value ? dayjs(value).format("YYYY-MM-DD HH:mm") : "—");
+  const count = (value: number, limit: number | null) => (limit ? `${value} / ${limit}` : String(value));
+  return (
+    <Table<ShareItem>
+      data-testid="share-netdisk-links"
+      rowKey="id"
+      size="middle"
+      loading={shares.isLoading}
+      dataSource={shares.data?.content ?? []}
+      scroll={{ x: "max-content" }}
+      locale={{ emptyText: t("share.netdisk.noLinks") }}
+      pagination={
+        (shares.data?.totalElements ?? 0) > PAGE_SIZE
+          ? {
+              current: page + 1,
+              pageSize: PAGE_SIZE,
+              total: shares.data?.totalElements ?? 0,
+              onChange: (next) => setPage(next - 1),
+              size: "small",
+            }
+          : false
+      }
+      columns={[
+        {
+          title: t("share.netdisk.link"),
+          key: "link",
+          render: (_value, share) => (
+            <Space direction="vertical" size={0} style={{ maxWidth: 280 }} data-testid="share-netdisk-link">
+              <Space wrap size={4}>
+                <Typography.Text strong style={{ wordBreak: "break-all" }}>
+                  {share.title || t(`share.kind.${share.kind}`)}
+                </Typography.Text>
+                {share.hasPassword ? <Tag>{t("share.mine.password")}</Tag> : null}
+              </Space>
+              <Typography.Text type="secondary" style={{ fontSize: 12, wordBreak: "break-all" }}>
+                {share.target
+                  ? t("share.netdisk.pointsAt", { kind: t(`share.kind.${share.kind}`), target: share.target })
+                  : t(`share.kind.${share.kind}`)}
+                {share.storyCount && share.storyCount > 1
+                  ? ` · ${t("share.netdisk.stories", { count: share.storyCount })}`
+                  : ""}
+              </Typography.Text>
+              {wide ? null : (
+                <Typography.Text style={{ fontSize: 12 }} data-testid="share-netdisk-link-details">
+                  <Tag color={STATE_COLORS[share.state]}>{t(`share.state.${share.state}`)}</Tag>
+                  {t("share.netdisk.line", {
+                    expires: share.expiresAt ? date(share.expiresAt) : t("share.form.never"),
+                    views: count(share.views, share.viewLimit),
+                    downloads: count(share.downloads, share.downloadLimit),
+                    policy: t(`share.download.${share.downloadPolicy}`),
+                    last: date(share.lastVisitAt),
+                  })}
+                </Typography.Text>
+              )}
+            </Space>
+          ),
+        },
+        {
+          title: t("share.netdisk.state"),
+          responsive: ["sm"],
+          dataIndex: "state",
+          render: (state: ShareItem["state"]) => <Tag color={STATE_COLORS[state]}>{t(`share.state.${state}`)}</Tag>,
+        },
+        {
+          title: t("share.form.expiry"),
+          responsive: ["sm"],
+          dataIndex: "expiresAt",
+          render: (at: string | null) => (at ? date(at) : t("share.form.never")),
+        },
+        {
+          title: t("share.netdisk.views"),
+          responsive: ["sm"],
+          key: "views",
+          render: (_value, share) => count(share.views, share.viewLimit),
+        },
+        {
+          title: t("share.netdisk.downloads"),
+          responsive: ["sm"],
+          key: "downloads",
+          render: (_value, share) => (
+            <Space direction="vertical" size={0}>
+              <span>{count(share.downloads, share.downloadLimit)}</span>
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {t(`share.download.${share.downloadPolicy}`)}
+              </Typography.Text>
+            </Space>
+          ),
+        },
+        {
+          title: t("share.netdisk.lastVisit"),
+          responsive: ["sm"],
+          dataIndex: "lastVisitAt",
+          render: (at: string | null) => date(at),
+        },
+        {
+          title: "",
+          key: "revoke",
+          render: (_value, share) =>
+            share.state === "active" ? (
+              <Popconfirm
+                title={t("share.mine.revokeConfirm")}
+                okText={t("crud.ok")}
+                cancelText={t("crud.cancel")}
+                onConfirm={() => revoke.mutateAsync(share.id)}
+              >
+                <Button size="small" danger data-testid="share-netdisk-link-revoke">
+                  {t("share.mine.revoke")}
+                </Button>
+              </Popconfirm>
+            ) : null,
+        },
+      ]}
+    />
+  );
+}
