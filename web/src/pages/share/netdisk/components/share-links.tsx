@@ -28,6 +28,19 @@ export function ShareLinks() {
   });
   const date = (value: string | null) => (value ? dayjs(value).format("YYYY-MM-DD HH:mm") : "—");
   const count = (value: number, limit: number | null) => (limit ? `${value} / ${limit}` : String(value));
+  const revokeButton = (share: ShareItem) =>
+    share.state === "active" ? (
+      <Popconfirm
+        title={t("share.mine.revokeConfirm")}
+        okText={t("crud.ok")}
+        cancelText={t("crud.cancel")}
+        onConfirm={() => revoke.mutateAsync(share.id)}
+      >
+        <Button size="small" danger data-testid="share-netdisk-link-revoke">
+          {t("share.mine.revoke")}
+        </Button>
+      </Popconfirm>
+    ) : null;
   return (
     <Table<ShareItem>
       data-testid="share-netdisk-links"
@@ -35,7 +48,7 @@ export function ShareLinks() {
       size="middle"
       loading={shares.isLoading}
       dataSource={shares.data?.content ?? []}
-      scroll={{ x: "max-content" }}
+      scroll={wide ? { x: "max-content" } : undefined}
       locale={{ emptyText: t("share.netdisk.noLinks") }}
       pagination={
         (shares.data?.totalElements ?? 0) > PAGE_SIZE
@@ -53,7 +66,12 @@ export function ShareLinks() {
           title: t("share.netdisk.link"),
           key: "link",
           render: (_value, share) => (
-            <Space direction="vertical" size={0} style={{ maxWidth: 280 }} data-testid="share-netdisk-link">
+            <Space
+              direction="vertical"
+              size={wide ? 0 : 4}
+              style={{ maxWidth: wide ? 280 : undefined }}
+              data-testid="share-netdisk-link"
+            >
               <Space wrap size={4}>
                 <Typography.Text strong style={{ wordBreak: "break-all" }}>
                   {share.title || t(`share.kind.${share.kind}`)}
@@ -80,6 +98,7 @@ export function ShareLinks() {
                   })}
                 </Typography.Text>
               )}
+              {wide ? null : revokeButton(share)}
             </Space>
           ),
         },
@@ -120,23 +139,7 @@ export function ShareLinks() {
           dataIndex: "lastVisitAt",
           render: (at: string | null) => date(at),
         },
-        {
-          title: "",
-          key: "revoke",
-          render: (_value, share) =>
-            share.state === "active" ? (
-              <Popconfirm
-                title={t("share.mine.revokeConfirm")}
-                okText={t("crud.ok")}
-                cancelText={t("crud.cancel")}
-                onConfirm={() => revoke.mutateAsync(share.id)}
-              >
-                <Button size="small" danger data-testid="share-netdisk-link-revoke">
-                  {t("share.mine.revoke")}
-                </Button>
-              </Popconfirm>
-            ) : null,
-        },
+        { title: "", key: "revoke", responsive: ["sm"], render: (_value, share) => revokeButton(share) },
       ]}
     />
   );
