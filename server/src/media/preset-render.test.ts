@@ -55,6 +55,8 @@ async function whitePixels(spec: WatermarkSpec): Promise<number> {
 
 describe("preset renditions (sharp, exiftool)", () => {
   let photo: string;
+  /** 24 MP (6000 × 4000) mid grey, as a newsroom camera makes them (issue 17's preset test). */
+  let camera: string;
   let logo: Buffer;
   beforeAll(async () => {
     photo = path.join(dir, "photo.jpg");
@@ -75,6 +77,10 @@ describe("preset renditions (sharp, exiftool)", () => {
       "-EXIF:Make=Camera",
       photo,
     ]);
+    camera = path.join(dir, "camera-24mp.jpg");
+    await sharp({ create: { width: 6000, height: 4000, channels: 3, background: "#808080" } })
+      .jpeg({ quality: 90 })
+      .toFile(camera);
     logo = await sharp({ create: { width: 120, height: 60, channels: 4, background: "#ff0000ff" } })
       .png()
       .toBuffer();
@@ -117,14 +123,40 @@ describe("preset renditions (sharp, exiftool)", () => {
     expect(await whitePixels(textMark("<b>水印</b>"))).toBeGreaterThan(await whitePixels(textMark("水印")));
   });
 
-  it("an image watermark in each of the six positions, at 1200 px WebP", async () => {
+  it("a 24 MP photo at 1200 px WebP with a text watermark in Chinese: size, format and the mark's pixels", async () => {
+    const out = path.join(dir, "camera-text.webp");
+    const mark: WatermarkSpec = { ...textMark("新华社 中文水印"), position: "lower-right" };
+    const made = await media.presetRendition(camera, out, { ...base, watermark: mark });
+    expect(made).toMatchObject({ mime: "image/webp", width: 1200, height: 800 });
+    expect(await sharp(out).metadata()).toMatchObject({ format: "webp", width: 1200, height: 800 });
+    // The box the mark takes in the frame: its black background and white glyphs are there, grey photo around it.
+    const box = await renderMark(mark, { width: 1200, height: 800 });
+    expect(box.left + box.width).toBeLessThanOrEqual(1200);
+    expect(box.top + box.height).toBeLessThanOrEqual(800);
+    const region = await sharp(out)
+      .extract({ left: box.left, top: box.top, width: box.width, height: box.height })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    let white = 0;
+    let black = 0;
+    for (let i = 0; i < region.data.length; i += region.info.channels) {
+      if (region.data[i]! > 200) white++;
+      else if (region.data[i]! < 40) black++;
+    }
+    expect(white).toBeGreaterThan(200);
+    expect(black).toBeGreaterThan(white);
+    const outside = await pixel(out, box.left - 6, box.top + Math.floor(box.height / 2));
+    expect(Math.abs(outside[0]! - 128)).toBeLessThan(12);
+  });
+
+  it("an image watermark in each of the six positions, a 24 MP photo at 1200 px WebP", async () => {
     for (const position of WATERMARK_POSITIONS) {
       const out = path.join(dir, `logo-${position}.webp`);
       const spec: RenditionSpec = {
         ...base,
         watermark: { mark: { type: "image", image: logo, sizePercent: 100 }, position, opacity: 100, x: 300, y: 200 },
       };
-      const made = await media.presetRendition(photo, out, spec);
+      const made = await media.presetRendition(camera, out, spec);
       expect(made).toMatchObject({ mime: "image/webp", width: 1200, height: 800 });
       expect((await sharp(out).metadata()).format).toBe("webp");
       const origin = watermarkOrigin(
