@@ -26066,6 +26066,8 @@ export interface components {
                  * @default true
                  */
                 sendFiles: boolean;
+                /** @description the largest file (rendition or original) sent, in MB of 10^6 bytes; a larger one is refused with its size */
+                maxFileMb?: number;
             };
             name: string;
             /**
@@ -26096,6 +26098,8 @@ export interface components {
                  * @description a directory on the server
                  */
                 path: string;
+                /** @description the largest file (rendition or original) sent, in MB of 10^6 bytes; a larger one is refused with its size */
+                maxFileMb?: number;
             };
             name: string;
             /**
@@ -26131,6 +26135,8 @@ export interface components {
                 hostKeySha256?: string;
                 /** @default 15000 */
                 timeoutMs: number;
+                /** @description the largest file (rendition or original) sent, in MB of 10^6 bytes; a larger one is refused with its size */
+                maxFileMb?: number;
             };
             name: string;
             /**
@@ -26165,6 +26171,8 @@ export interface components {
                 prefix: string;
                 /** @default true */
                 forcePathStyle: boolean;
+                /** @description the largest file (rendition or original) sent, in MB of 10^6 bytes; a larger one is refused with its size */
+                maxFileMb?: number;
             };
             name: string;
             /**
@@ -26207,6 +26215,8 @@ export interface components {
                 attachFiles: boolean;
                 /** @default 15000 */
                 timeoutMs: number;
+                /** @description the largest file (rendition or original) sent, in MB of 10^6 bytes; a larger one is refused with its size */
+                maxFileMb?: number;
             };
             name: string;
             /**
@@ -28336,6 +28346,8 @@ export interface components {
                  * @default true
                  */
                 sendFiles: boolean;
+                /** @description the largest file (rendition or original) sent, in MB of 10^6 bytes; a larger one is refused with its size */
+                maxFileMb?: number;
             };
             name: string;
             /**
@@ -28366,6 +28378,8 @@ export interface components {
                  * @description a directory on the server
                  */
                 path: string;
+                /** @description the largest file (rendition or original) sent, in MB of 10^6 bytes; a larger one is refused with its size */
+                maxFileMb?: number;
             };
             name: string;
             /**
@@ -28401,6 +28415,8 @@ export interface components {
                 hostKeySha256?: string;
                 /** @default 15000 */
                 timeoutMs: number;
+                /** @description the largest file (rendition or original) sent, in MB of 10^6 bytes; a larger one is refused with its size */
+                maxFileMb?: number;
             };
             name: string;
             /**
@@ -28435,6 +28451,8 @@ export interface components {
                 prefix: string;
                 /** @default true */
                 forcePathStyle: boolean;
+                /** @description the largest file (rendition or original) sent, in MB of 10^6 bytes; a larger one is refused with its size */
+                maxFileMb?: number;
             };
             name: string;
             /**
@@ -28477,6 +28495,8 @@ export interface components {
                 attachFiles: boolean;
                 /** @default 15000 */
                 timeoutMs: number;
+                /** @description the largest file (rendition or original) sent, in MB of 10^6 bytes; a larger one is refused with its size */
+                maxFileMb?: number;
             };
             name: string;
             /**

@@ -39,6 +39,16 @@ const host = z
   .max(253)
   .regex(/^[A-Za-z0-9.:[\]-]+$/, "a host name or IP address");
 const port = z.number().int().min(1).max(65_535);
+/** Every kind: the largest file the receiver takes, in MB (10^6 bytes); a larger one fails its delivery with its size. */
+const maxFileMb = z
+  .number()
+  .int()
+  .min(1)
+  .max(1_000_000)
+  .optional()
+  .describe(
+    "the largest file (rendition or original) sent, in MB of 10^6 bytes; a larger one is refused with its size",
+  );
 
 export const httpSettings = z.object({
   url: z
@@ -52,9 +62,11 @@ export const httpSettings = z.object({
     .default("X-Dams-Signature")
     .describe("the header that carries `sha256=<hex HMAC-SHA256 of the body>` when a secret is set"),
   sendFiles: z.boolean().default(true).describe("POST the renditions before the item"),
+  maxFileMb,
 });
 export const folderSettings = z.object({
   path: z.string().trim().min(2).max(1000).startsWith("/", "an absolute path").describe("a directory on the server"),
+  maxFileMb,
 });
 export const sftpSettings = z.object({
   host,
@@ -68,6 +80,7 @@ export const sftpSettings = z.object({
     .optional()
     .describe("when set, a server with another host key is refused"),
   timeoutMs: z.number().int().min(1000).max(120_000).default(15_000),
+  maxFileMb,
 });
 export const s3Settings = z.object({
   endpoint: z
@@ -78,6 +91,7 @@ export const s3Settings = z.object({
   bucket: z.string().trim().min(3).max(63),
   prefix: z.string().trim().max(500).default(""),
   forcePathStyle: z.boolean().default(true),
+  maxFileMb,
 });
 export const emailSettings = z.object({
   host,
@@ -88,6 +102,7 @@ export const emailSettings = z.object({
   to: z.array(z.email().max(320)).min(1).max(50),
   attachFiles: z.boolean().default(true),
   timeoutMs: z.number().int().min(1000).max(120_000).default(15_000),
+  maxFileMb,
 });
 
 export type HttpSettings = z.infer<typeof httpSettings>;

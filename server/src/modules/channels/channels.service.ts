@@ -41,6 +41,8 @@ export interface OpenChannel {
   fieldMapping: Record<string, string>;
   /** The download preset to deliver per story type; a type without one gets its original. */
   presets: ChannelPresets;
+  /** The largest file the channel sends (settings.maxFileMb), or null for no limit. */
+  maxFileBytes: number | null;
   transport: Transport;
 }
 
@@ -253,6 +255,7 @@ export class ChannelsService {
       format: record.format,
       fieldMapping: record.fieldMapping,
       presets: record.presets,
+      maxFileBytes: settings.maxFileMb ? settings.maxFileMb * 1_000_000 : null,
       transport,
     };
   }

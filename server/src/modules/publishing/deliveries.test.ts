@@ -62,10 +62,10 @@ describeEachDialect("deliveries", (dialect) => {
     fs.rmSync(folder, { recursive: true, force: true });
   });
 
-  async function committed(title: string) {
+  async function committed(title: string, bytes?: Buffer) {
     const { story } = await uploadStory(ctx(), editor, {
       libraryId: "product",
-      bytes: `jpeg bytes of ${title}`,
+      bytes: bytes ?? `jpeg bytes of ${title}`,
       name: "原图.jpg",
     });
     const response = await call(editor, "POST", "/workflow-story-create/photo/commit", {
@@ -146,6 +146,39 @@ describeEachDialect("deliveries", (dialect) => {
     expect(delivery!.lastError).toContain("HTTP 503");
     expect(receiver.items.size).toBe(before + 1);
     expect([...receiver.items.keys()].filter((id) => id === delivery!.id)).toHaveLength(1);
+  });
+
+  it("refuses a file over the channel's size limit with its size, at once; the limit is checked on input", async () => {
+    const small = fs.mkdtempSync(path.join(os.tmpdir(), "dams-deliveries-small-"));
+    try {
+      const refused = await call(admin, "POST", "/channels", {
+        name: "no limit at all",
+        kind: "folder",
+        format: "newsml",
+        settings: { path: small, maxFileMb: 0 },
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().msg).toContain("settings.maxFileMb");
+      const created = await call(admin, "POST", "/channels", {
+        name: "one megabyte",
+        kind: "folder",
+        format: "newsml",
+        settings: { path: small, maxFileMb: 1 },
+      });
+      expect(created.statusCode, created.body).toBe(200);
+      expect(created.json().data.settings).toMatchObject({ maxFileMb: 1 });
+      const storyId = await committed("too large", Buffer.alloc(1_500_000, 0x61));
+      await call(editor, "POST", `/workflow-story-publish/product/${storyId}`, { channels: [created.json().data.id] });
+      const [delivery] = await settled(storyId, 1);
+      expect(delivery).toMatchObject({
+        state: "failed",
+        attempts: 1,
+        lastError: `the original ${storyId}.jpg is 1.5 MB (1500000 bytes), over the channel's limit of 1 MB`,
+      });
+      expect(fs.readdirSync(small)).toEqual([]);
+    } finally {
+      fs.rmSync(small, { recursive: true, force: true });
+    }
   });
 
   it("holds deliveries until the embargo ends", async () => {

@@ -155,6 +155,14 @@ async function send(
       }
     }
   }
+  const limit = channel.maxFileBytes;
+  for (const file of files) {
+    if (limit !== null && file.size > limit)
+      throw new DeliveryError(
+        `the ${file.role} ${file.name} is ${megabytes(file.size)} MB (${file.size} bytes), over the channel's limit of ${megabytes(limit)} MB`,
+        false,
+      );
+  }
   const baseName = story.id;
   const item = itemDocument(channel.format, baseName, {
     story,
@@ -174,6 +182,11 @@ async function send(
     title: story.title,
   };
   await channel.transport.deliver(pkg, signal);
+}
+
+/** Bytes as MB of 10^6, one decimal at most: 1 500 000 → "1.5". */
+function megabytes(bytes: number): string {
+  return String(Math.round(bytes / 100_000) / 10);
 }
 
 /** The channel's preset rendition of the story (made now when missing), named `<story id>.<the rendition's extension>`. */

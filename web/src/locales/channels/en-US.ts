@@ -49,6 +49,9 @@ export default {
   "channels.settings.signatureHeader": "Signature header",
   "channels.settings.sendFiles": "Send the files before the item",
   "channels.settings.timeoutMs": "Timeout (ms)",
+  "channels.settings.maxFileMb": "Largest file (MB)",
+  "channels.settings.maxFileMbHelp":
+    "A rendition or original larger than this is not sent: the delivery fails with its size. Empty: no limit.",
   "channels.settings.path": "Folder",
   "channels.settings.pathHelp": "An absolute path on the server (a local disk or an NFS/SMB mount)",
   "channels.settings.pathAbsolute": "An absolute path, starting with /",

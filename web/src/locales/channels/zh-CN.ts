@@ -49,6 +49,8 @@ export default {
   "channels.settings.signatureHeader": "签名请求头",
   "channels.settings.sendFiles": "先发送文件，再发送稿件",
   "channels.settings.timeoutMs": "超时（毫秒）",
+  "channels.settings.maxFileMb": "最大文件（MB）",
+  "channels.settings.maxFileMbHelp": "大于此值的转码文件或原图不会发送，投递失败并注明其大小。留空表示不限。",
   "channels.settings.path": "文件夹",
   "channels.settings.pathHelp": "服务器上的绝对路径（本地磁盘或 NFS/SMB 挂载）",
   "channels.settings.pathAbsolute": "请填写以 / 开头的绝对路径",

@@ -50,7 +50,8 @@ export interface ChannelForm extends Record<string, unknown> {
 /** Settings as the server takes them: only the kind's fields, text trimmed, empty optional text left out. */
 function cleanSettings(kind: ChannelKind, settings: Record<string, unknown>): Record<string, unknown> {
   const clean: Record<string, unknown> = {};
-  for (const field of Object.keys(DEFAULT_SETTINGS[kind])) {
+  // Every kind also takes maxFileMb (the largest file sent); empty: no limit.
+  for (const field of [...Object.keys(DEFAULT_SETTINGS[kind]), "maxFileMb"]) {
     const value = settings[field];
     if (typeof value === "string") {
       const text = value.trim();

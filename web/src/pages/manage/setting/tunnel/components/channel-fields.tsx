@@ -273,6 +273,14 @@ export function ChannelFields({ t, record }: { t: TFunction; record?: Channel })
           return (
             <>
               <KindSettings kind={current} t={t} />
+              <ProFormDigit
+                name={S("maxFileMb")}
+                label={t("channels.settings.maxFileMb")}
+                extra={t("channels.settings.maxFileMbHelp")}
+                min={1}
+                max={1_000_000}
+                fieldProps={{ precision: 0 }}
+              />
               {CREDENTIAL_FIELDS[current].map((field) => (
                 <Form.Item
                   key={`${current}-${field}`}
