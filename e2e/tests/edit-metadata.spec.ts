@@ -46,7 +46,9 @@ test("a committed photo's caption is edited in the viewer (编辑信息) and the
   await expect(dialog).toBeHidden({ timeout: 30_000 });
   await expect(viewer.getByTestId("story-metadata")).toContainText(word);
 
-  // The history says who changed the caption from what to what.
+  // The history says who changed the caption from what to what, in the viewer's 操作记录 too.
+  await viewer.getByRole("tab", { name: zh("stories.viewer.history") }).click();
+  await expect(viewer.getByTestId("story-history-changes").first()).toContainText(`原来的说明 → 傍晚的码头 ${word}`);
   const actions = await page.request.get(`${API}/story-actions?libraryId=product&storyId=${photo.storyId}&size=50`, {
     headers: { authorization: `Bearer ${token}` },
   });

@@ -114,6 +114,35 @@ export function StoryVersions({
 }
 
 /** The story's action history (`/story-actions`), newest first. */
+/** An edit's changed fields (`details.changes`), each from what to what. */
+function FieldChanges({ details }: { details: Record<string, unknown> }) {
+  const { t } = useTranslation();
+  const changes = Array.isArray(details.changes)
+    ? (details.changes as { field: string; from: unknown; to: unknown }[])
+    : [];
+  if (changes.length === 0) return null;
+  const text = (value: unknown) =>
+    value === null || value === undefined || value === ""
+      ? t("editInfo.conflict.empty")
+      : Array.isArray(value)
+        ? value.join(", ")
+        : String(value);
+  return (
+    <ul style={{ margin: "4px 0 0", paddingInlineStart: 18 }} data-testid="story-history-changes">
+      {changes.map((change) => {
+        const name = change.field.replace(/^properties\./, "");
+        return (
+          <li key={change.field}>
+            <Typography.Text type="secondary">
+              {t(`editInfo.field.${name}`, { defaultValue: name })}: {text(change.from)} → {text(change.to)}
+            </Typography.Text>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
 export function StoryHistory({ story }: { story: Story }) {
   const { t, i18n } = useTranslation();
   const actions = useStoryActions(story);
@@ -135,6 +164,7 @@ export function StoryHistory({ story }: { story: Story }) {
               {action.username ?? t("stories.viewer.system")} · {new Date(action.at).toLocaleString(i18n.language)}
               {action.ip ? ` · ${action.ip}` : ""}
             </Typography.Text>
+            <FieldChanges details={action.details} />
           </>
         ),
       }))}
