@@ -119,8 +119,14 @@ function BackActions({ compact }: { compact: boolean }) {
       >
         {compact ? null : t("layout.frontArea")}
       </Button>
-      <Button type="text" icon={<KeyOutlined />} onClick={() => setOpen(true)}>
-        {t("layout.getToken")}
+      <Button
+        type="text"
+        icon={<KeyOutlined />}
+        onClick={() => setOpen(true)}
+        title={t("layout.getToken")}
+        aria-label={t("layout.getToken")}
+      >
+        {compact ? null : t("layout.getToken")}
       </Button>
       {opened ? (
         <LazyPart>
