@@ -1,7 +1,8 @@
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { readWithExiftool } from "./exiftool-fallback.js";
 import { ExiftoolProcess } from "./exiftool-process.js";
 import { DEFAULT_TOOL_LIMITS } from "./run-tool.js";
@@ -44,6 +45,33 @@ describe("ExiftoolProcess (one exiftool -stay_open for many files)", () => {
     await expect(cancelled).rejects.toMatchObject({ kind: "aborted" });
     expect((await readWithExiftool(file, DEFAULT_TOOL_LIMITS, exiftool)).cameraModel).toBe("Canon EOS 40D");
     expect(exiftool.started).toBeGreaterThan(before);
+  });
+
+  it("ends with the process that started it, even one killed without closing it", async () => {
+    // A dams process that reads one photo's metadata, says its exiftool's pid and kills itself (SIGKILL).
+    const module = path.resolve(import.meta.dirname, "exiftool-process.ts");
+    const script = `
+      const { ExiftoolProcess } = await import(${JSON.stringify(module)});
+      const exiftool = new ExiftoolProcess({});
+      await exiftool.run(["-json", ${JSON.stringify(path.join(corpus, "Canon_40D.jpg"))}], { timeoutMs: 120000 });
+      process.stdout.write(String(exiftool.pid) + "\\n", () => process.kill(process.pid, "SIGKILL"));`;
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script]);
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    await new Promise((resolve) => child.once("close", resolve));
+    const pid = Number(out.trim());
+    expect(pid, out).toBeGreaterThan(0);
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await vi.waitFor(() => expect(alive()).toBe(false), { timeout: 60_000, interval: 100 });
   });
 
   it("refuses an argument with a line break (it would split the request)", async () => {

@@ -1,6 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { errorMessage, MediaError } from "./media-error.js";
-import { limitedCommand, type ToolLimits } from "./run-tool.js";
+import { diesWithParent, limitedCommand, type ToolLimits } from "./run-tool.js";
 
 /**
  * One exiftool kept running (`-stay_open True -@ -`, the way exiftool is
@@ -10,8 +10,9 @@ import { limitedCommand, type ToolLimits } from "./run-tool.js";
  * list ended by `-execute<n>`, its answer everything exiftool prints before
  * `{ready<n>}`. A request that passes its time limit or is cancelled kills
  * the process (SIGKILL); the next request starts a new one, as does one after
- * a crash. The process stops after `idleMs` without requests, and when dams
- * exits (its standard input closes). It runs under the same address-space
+ * a crash. The process stops after `idleMs` without requests, on `close()`,
+ * and when the dams process dies however it ends (the parent-death signal:
+ * exiftool itself waits for ever at the end of its input). It runs under the same address-space
  * limit and priority as ffmpeg (prlimit, nice) and never keeps the Node
  * process alive.
  */
@@ -25,6 +26,11 @@ export class ExiftoolProcess {
   #stderrTail = "";
   /** Processes started so far (a restart after a failure counts). */
   started = 0;
+
+  /** The running exiftool's process id, if one runs. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
 
   constructor(
     private readonly limits: Pick<ToolLimits, "memoryBytes" | "nice">,
@@ -55,7 +61,8 @@ export class ExiftoolProcess {
   }
 
   #start(): ChildProcessWithoutNullStreams {
-    const { command, args } = limitedCommand("exiftool", ["-stay_open", "True", "-@", "-"], this.limits);
+    const limited = limitedCommand("exiftool", ["-stay_open", "True", "-@", "-"], this.limits);
+    const { command, args } = diesWithParent(limited.command, limited.args);
     const child = spawn(command, args);
     this.started++;
     child.unref();

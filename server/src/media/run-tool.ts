@@ -99,6 +99,20 @@ export function limitedCommand(
   return { command: chain[0]!, args: chain.slice(1), limited: limiter !== undefined || niceCommand !== undefined };
 }
 
+let setprivPath: string | null | undefined;
+/**
+ * The command and arguments that run `command` so that it is killed when the process that started it dies:
+ * util-linux's setpriv sets the parent-death signal (PR_SET_PDEATHSIG) and execs the rest of the chain. For a
+ * tool that outlives a request (exiftool -stay_open ignores the end of its input and waits for ever): a dams
+ * process killed or ended without closing it would leave it running. Without setpriv, the command as it is.
+ */
+export function diesWithParent(command: string, args: string[]): { command: string; args: string[] } {
+  if (setprivPath === undefined) setprivPath = findOnPath("setpriv") ?? null;
+  return setprivPath
+    ? { command: setprivPath, args: ["--pdeathsig", "KILL", "--", command, ...args] }
+    : { command, args };
+}
+
 let prlimitPath: string | null | undefined;
 /** prlimit (util-linux) sets RLIMIT_AS and then execs the tool, so the pid we kill is the tool itself. */
 export function prlimit(): string | undefined {
