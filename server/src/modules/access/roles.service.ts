@@ -71,7 +71,7 @@ export class RolesService {
   /** What a role allows, as the auth hook reads it: nothing for no role, a disabled or a deleted one. */
   async permissionSet(roleId: string | null): Promise<PermissionSet> {
     const role = roleId ? await this.roles.findById(roleId) : undefined;
-    if (!role || role.status !== 1) return new Map();
+    if (role?.status !== 1) return new Map();
     const records = await this.roles.permissionsOf([role.id]);
     return new Map(records.map((record) => [record.permissionId, new Set(record.actions)]));
   }
