@@ -108,6 +108,13 @@ test("the network disk: upload into a folder, send to a library, share the folde
   const row = page.getByTestId("share-netdisk").locator("tr", { hasText: folder });
   await expect(row).toContainText(colleague.username, { timeout: 30_000 });
   await snapshot(page, testInfo, "share-netdisk-1366");
+  // On a phone: one column, with whom and revoke under the item, nothing scrolled sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(row.getByTestId("share-netdisk-revoke")).toBeVisible();
+  await expect(row).toContainText(colleague.username);
+  await noHorizontalOverflow(page);
+  await snapshot(page, testInfo, "share-netdisk-390");
+  await page.setViewportSize({ width: 1366, height: 900 });
   await row.getByTestId("share-netdisk-revoke").click();
   await page.getByRole("button", { name: /OK|确\s*定/ }).click();
   await expect(row).toHaveCount(0);

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Popconfirm, Space, Table, Tag } from "antd";
+import { Button, Card, Grid, Popconfirm, Space, Table, Tag, Typography } from "antd";
 import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import { type DiskShare, diskKeys, revokeDiskShare, useDiskShares } from "../../../api/disk";
@@ -16,6 +16,21 @@ export default function ShareNetdiskPage() {
       : share.granteeKind === "role"
         ? t("disk.share.roleName", { name: share.granteeName })
         : share.granteeName;
+  // On a phone, with whom, the level and revoke go under the item, in one column, as the links below do.
+  const wide = Grid.useBreakpoint().sm !== false;
+  const revokeButton = (share: DiskShare) => (
+    <Popconfirm
+      title={t("disk.share.revoke")}
+      onConfirm={async () => {
+        await revokeDiskShare(share.id);
+        await queryClient.invalidateQueries({ queryKey: diskKeys.all });
+      }}
+    >
+      <Button size="small" danger data-testid="share-netdisk-revoke">
+        {t("disk.share.revoke")}
+      </Button>
+    </Popconfirm>
+  );
   return (
     <Space direction="vertical" size={16} style={{ width: "100%" }} data-testid="share-netdisk">
       <Card
@@ -32,18 +47,38 @@ export default function ShareNetdiskPage() {
           loading={shares.isLoading}
           dataSource={shares.data ?? []}
           pagination={false}
-          scroll={{ x: "max-content" }}
+          scroll={wide ? { x: "max-content" } : undefined}
           locale={{ emptyText: t("share.netdisk.none") }}
           columns={[
             {
               title: t("share.netdisk.item"),
-              dataIndex: "nodeName",
-              render: (name: string) => <span style={{ wordBreak: "break-all" }}>{name}</span>,
+              key: "item",
+              render: (_value, share) =>
+                wide ? (
+                  <span style={{ wordBreak: "break-all" }}>{share.nodeName}</span>
+                ) : (
+                  <Space direction="vertical" size={4}>
+                    <Typography.Text strong style={{ wordBreak: "break-all" }}>
+                      {share.nodeName}
+                    </Typography.Text>
+                    <Space wrap size={4}>
+                      <Typography.Text type="secondary">{granteeLabel(share)}</Typography.Text>
+                      <Tag>{t(`disk.level.${share.level}`)}</Tag>
+                    </Space>
+                    {revokeButton(share)}
+                  </Space>
+                ),
             },
-            { title: t("share.netdisk.with"), key: "grantee", render: (_value, share) => granteeLabel(share) },
+            {
+              title: t("share.netdisk.with"),
+              key: "grantee",
+              responsive: ["sm"],
+              render: (_value, share) => granteeLabel(share),
+            },
             {
               title: t("share.netdisk.level"),
               dataIndex: "level",
+              responsive: ["sm"],
               render: (level: DiskShare["level"]) => <Tag>{t(`disk.level.${level}`)}</Tag>,
             },
             {
@@ -52,23 +87,7 @@ export default function ShareNetdiskPage() {
               responsive: ["sm"],
               render: (at: string) => dayjs(at).format("YYYY-MM-DD HH:mm"),
             },
-            {
-              title: "",
-              key: "revoke",
-              render: (_value, share) => (
-                <Popconfirm
-                  title={t("disk.share.revoke")}
-                  onConfirm={async () => {
-                    await revokeDiskShare(share.id);
-                    await queryClient.invalidateQueries({ queryKey: diskKeys.all });
-                  }}
-                >
-                  <Button size="small" danger data-testid="share-netdisk-revoke">
-                    {t("disk.share.revoke")}
-                  </Button>
-                </Popconfirm>
-              ),
-            },
+            { title: "", key: "revoke", responsive: ["sm"], render: (_value, share) => revokeButton(share) },
           ]}
         />
       </Card>
