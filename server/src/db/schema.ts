@@ -357,6 +357,23 @@ export interface ShareItemsTable {
   story_id: string;
 }
 
+export type ShareVisitAction = "open" | "locked" | "unlock" | "wrong-password" | "view" | "download" | "zip";
+
+/** One visitor action on a share link (its visitor log); the newest rows of each share are kept. */
+export interface ShareVisitsTable {
+  /** Ascending in the order rows were written; the tie-breaker after `at`. */
+  id: Generated<number>;
+  share_id: string;
+  at: string;
+  /** The request's address as the server sees it (behind a trusted proxy: the client's). */
+  address: string | null;
+  action: ShareVisitAction;
+  /** The story viewed or downloaded; null for the share as a whole. */
+  story_id: string | null;
+  /** The first characters of the browser's User-Agent. */
+  user_agent: string | null;
+}
+
 /** The administrator's limits on share links (one row, id 1). */
 export interface ShareSettingsTable {
   id: number;
@@ -656,6 +673,7 @@ export interface Database {
   shares: SharesTable;
   share_items: ShareItemsTable;
   share_settings: ShareSettingsTable;
+  share_visits: ShareVisitsTable;
   themes: ThemesTable;
   tags: TagsTable;
   keywords: KeywordsTable;

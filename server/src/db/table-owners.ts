@@ -99,6 +99,7 @@ export const TABLE_OWNERS = {
   shares: { owner: "shares" },
   share_items: { owner: "shares" },
   share_settings: { owner: "shares" },
+  share_visits: { owner: "shares" },
   themes: { owner: "catalogue" },
   tags: { owner: "catalogue" },
   keywords: { owner: "catalogue" },

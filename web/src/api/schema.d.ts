@@ -12254,6 +12254,116 @@ export interface paths {
         };
         trace?: never;
     };
+    "/dams/api/v1/shares/{shareId}/visits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A share's visitor log, newest first: when, address, what was opened, viewed or downloaded
+         * @description Access: any signed-in user.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description zero-based page number */
+                    page?: number;
+                    size?: number;
+                };
+                header?: never;
+                path: {
+                    shareId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                content: components["schemas"]["ShareVisit"][];
+                                totalElements: number;
+                                size: number;
+                                /** @description zero-based page number */
+                                number: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dams/api/v1/share-settings": {
         parameters: {
             query?: never;
@@ -27154,6 +27264,22 @@ export interface components {
             /** @enum {string} */
             state: "active" | "expired" | "revoked" | "used-up";
         };
+        ShareVisitInput: {
+            id: number;
+            at: string;
+            /** @description the visitor's address as the server sees it (behind a trusted proxy: the client's) */
+            address: string | null;
+            /**
+             * @description open: the stories were shown (a view counted); locked: opened before the password; unlock; wrong-password; view: a story's preview or player; download: one file; zip: all files
+             * @enum {string}
+             */
+            action: "open" | "locked" | "unlock" | "wrong-password" | "view" | "download" | "zip";
+            storyId: string | null;
+            /** @description the story's title, when the reader can still read it */
+            storyTitle: string | null;
+            /** @description the first characters of the browser's User-Agent */
+            userAgent: string | null;
+        };
         ShareSettingsInput: {
             /** @description the longest expiry a share may have */
             maxDays: number;
@@ -29433,6 +29559,22 @@ export interface components {
             lastVisitAt: string | null;
             /** @enum {string} */
             state: "active" | "expired" | "revoked" | "used-up";
+        };
+        ShareVisit: {
+            id: number;
+            at: string;
+            /** @description the visitor's address as the server sees it (behind a trusted proxy: the client's) */
+            address: string | null;
+            /**
+             * @description open: the stories were shown (a view counted); locked: opened before the password; unlock; wrong-password; view: a story's preview or player; download: one file; zip: all files
+             * @enum {string}
+             */
+            action: "open" | "locked" | "unlock" | "wrong-password" | "view" | "download" | "zip";
+            storyId: string | null;
+            /** @description the story's title, when the reader can still read it */
+            storyTitle: string | null;
+            /** @description the first characters of the browser's User-Agent */
+            userAgent: string | null;
         };
         ShareSettings: {
             /** @description the longest expiry a share may have */

@@ -11,6 +11,7 @@ export type UpdateShare = Schemas["UpdateShare"];
 export type ShareGrant = Schemas["ShareToken"];
 export type ShareItem = Schemas["ShareItem"];
 export type ShareSettings = Schemas["ShareSettings"];
+export type ShareVisit = Schemas["ShareVisit"];
 export type VisitorShare = Schemas["ShareVisitorView"];
 export type VisitorStory = Schemas["ShareVisitorStory"];
 
@@ -18,6 +19,7 @@ export const shareKeys = {
   all: ["shares"] as const,
   mine: (page: number, size: number) => [...shareKeys.all, "mine", page, size] as const,
   settings: () => [...shareKeys.all, "settings"] as const,
+  visits: (shareId: string, page: number, size: number) => [...shareKeys.all, "visits", shareId, page, size] as const,
   visit: (token: string, session: string | null) => ["share-visit", token, session ?? ""] as const,
 };
 
@@ -36,6 +38,17 @@ export const fetchMyShares = (page: number, size: number) =>
 
 export const useMyShares = (page: number, size: number, enabled = true) =>
   useQuery({ queryKey: shareKeys.mine(page, size), queryFn: () => fetchMyShares(page, size), enabled });
+
+/** A share's visitor log, newest first (its owner, or an administrator). */
+export const fetchShareVisits = (shareId: string, page: number, size: number) =>
+  call(api.GET("/dams/api/v1/shares/{shareId}/visits", { params: { path: { shareId }, query: { page, size } } }));
+
+export const useShareVisits = (shareId: string | null, page: number, size: number) =>
+  useQuery({
+    queryKey: shareKeys.visits(shareId ?? "", page, size),
+    queryFn: () => fetchShareVisits(shareId!, page, size),
+    enabled: shareId !== null,
+  });
 
 export const useShareSettings = () =>
   useQuery({ queryKey: shareKeys.settings(), queryFn: () => call(api.GET("/dams/api/v1/share-settings")) });

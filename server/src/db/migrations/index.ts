@@ -39,6 +39,7 @@ import { actionRules } from "./0036-action-rules.js";
 import { channelPresets } from "./0037-channel-presets.js";
 import { storyRevision } from "./0038-story-revision.js";
 import { sharePresetDownloads } from "./0039-share-preset-downloads.js";
+import { shareVisits } from "./0040-share-visits.js";
 
 // Migrations are frozen history: they must not depend on today's table types.
 // biome-ignore lint/suspicious/noExplicitAny: migrations address tables that later versions may reshape.
@@ -89,6 +90,7 @@ export class DamsMigrationProvider implements MigrationProvider {
       "0037-channel-presets": channelPresets(this.adapter),
       "0038-story-revision": storyRevision(),
       "0039-share-preset-downloads": sharePresetDownloads(this.adapter),
+      "0040-share-visits": shareVisits(this.adapter),
     };
   }
 }

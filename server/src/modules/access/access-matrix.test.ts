@@ -728,6 +728,12 @@ const endpointCells: Cell[] = [
   },
   {
     group: "shares",
+    name: "GET /shares/{someone else's}/visits",
+    expect: { admin: 200, administrator: 404, editor: 404, contributor: 404, viewer: 404 },
+    request: (_who, f) => ({ method: "GET", url: `${API}/shares/${f.outsiderShare}/visits` }),
+  },
+  {
+    group: "shares",
     name: "GET /share-settings",
     expect: EVERYONE,
     request: () => ({ method: "GET", url: `${API}/share-settings` }),

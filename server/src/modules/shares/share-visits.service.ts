@@ -1,4 +1,6 @@
 import type { FastifyRequest } from "fastify";
+import type { Db } from "../../db/database.js";
+import type { ShareVisitAction } from "../../db/schema.js";
 import { API_PREFIX } from "../../http/error-handler.js";
 import { AppError, Forbidden, NotFound } from "../../http/errors.js";
 import type { LibraryUser } from "../access/library-access.js";
@@ -11,7 +13,7 @@ import type { StoryDownloads } from "../stories/story-downloads.service.js";
 import type { StoryQueries } from "../stories/story-queries.service.js";
 import type { StoryView } from "../stories/story-view.js";
 import { hashShareToken, passwordStamp, type ShareSigner, sameDigest, TOKEN_SHAPE } from "./share-tokens.js";
-import type { ShareRecord, SharesRepository } from "./shares.repository.js";
+import type { NewShareVisit, ShareRecord, SharesRepository } from "./shares.repository.js";
 import { shareState } from "./shares.service.js";
 import type { StrippedCopies, StrippedCopy } from "./stripped-copies.js";
 import { PRESET_RENDITION, type ShareFileClaims, toVisitorStory, type VisitedShare } from "./visitor-story.js";
@@ -54,6 +56,7 @@ interface DownloadFile {
 }
 
 export interface ShareVisitsDependencies {
+  db: Db;
   shares: SharesRepository;
   presets: ShareVisitPresets;
   /** Copies without location and serial numbers, for downloads of shares that do not keep them. */
@@ -79,6 +82,10 @@ export interface ShareVisitsDependencies {
 export const MAX_SHARED_STORIES = 200;
 const SESSION_SECONDS = 12 * 3600;
 export const SHARE_FILES_PATH = "/shared/files";
+/** Characters of the User-Agent the visitor log keeps. */
+const USER_AGENT_KEPT = 160;
+/** Files whose fetch the visitor log records as a view of the story (not thumbnails, posters, waveforms). */
+const VIEWED_RENDITIONS = new Set(["preview", "proxy"]);
 
 /** The one answer for a link that opens nothing: unknown, expired, revoked, used up, or its owner lost access. */
 export function shareGone(): AppError {
@@ -113,6 +120,45 @@ export class ShareVisits implements ShareVisitResolver {
       ip: request.ip,
       userAgent: request.headers["user-agent"] ?? null,
     };
+  }
+
+  /** A row of the share's visitor log for this request: when, the address as the server sees it, what. */
+  #visitRow(
+    request: FastifyRequest,
+    share: ShareRecord,
+    action: ShareVisitAction,
+    storyId: string | null = null,
+  ): NewShareVisit {
+    const agent = request.headers["user-agent"];
+    return {
+      shareId: share.id,
+      at: this.#now().toISOString(),
+      address: request.ip ?? null,
+      action,
+      storyId,
+      userAgent: typeof agent === "string" ? agent.slice(0, USER_AGENT_KEPT) : null,
+    };
+  }
+
+  #log(request: FastifyRequest, share: ShareRecord, action: ShareVisitAction, storyId?: string): Promise<void> {
+    return this.deps.shares.recordVisit(this.#visitRow(request, share, action, storyId));
+  }
+
+  /** Counts a view (open) or a download (download, zip) and logs it, in one transaction; false past the limit. */
+  #count(
+    request: FastifyRequest,
+    share: ShareRecord,
+    action: "open" | "download" | "zip",
+    storyId?: string,
+  ): Promise<boolean> {
+    const visit = this.#visitRow(request, share, action, storyId);
+    return this.deps.db.kysely.transaction().execute(async (trx) => {
+      const shares = this.deps.shares.with(trx);
+      const counted =
+        action === "open" ? await shares.countView(share.id, visit.at) : await shares.countDownload(share.id, visit.at);
+      if (counted) await shares.recordVisit(visit);
+      return counted;
+    });
   }
 
   /** The share, when it opens: not revoked, not expired, not used up, its owner enabled. */
@@ -166,6 +212,7 @@ export class ShareVisits implements ShareVisitResolver {
     if (!right) {
       await this.deps.throttle.record(linkKey);
       await this.deps.throttle.record(addressKey);
+      await this.#log(request, share, "wrong-password");
       await this.deps.audit.recordEvent(this.#visitor(request, share), {
         action: "share.unlock",
         target,
@@ -173,6 +220,7 @@ export class ShareVisits implements ShareVisitResolver {
       });
       throw new AppError(401, "share_password_wrong", "the password is not right");
     }
+    await this.#log(request, share, "unlock");
     await this.deps.audit.recordEvent(this.#visitor(request, share), { action: "share.unlock", target });
     const now = Math.floor(this.#now().getTime() / 1000);
     const until = share.expiresAt ? Math.floor(Date.parse(share.expiresAt) / 1000) : Number.POSITIVE_INFINITY;
@@ -193,9 +241,11 @@ export class ShareVisits implements ShareVisitResolver {
       downloadPolicy: share.downloadPolicy,
       owner: owner.name,
     };
-    if (!unlocked) return { ...base, zipUrl: null, stories: [], truncated: false };
-    const now = this.#now();
-    if (!(await this.deps.shares.countView(share.id, now.toISOString()))) throw shareGone();
+    if (!unlocked) {
+      await this.#log(request, share, "locked");
+      return { ...base, zipUrl: null, stories: [], truncated: false };
+    }
+    if (!(await this.#count(request, share, "open"))) throw shareGone();
     const { views, truncated } = await this.#stories(share, owner);
     const members = await this.#members(views, owner);
     const sign = (claims: ShareFileClaims) => this.#fileUrl(share, claims);
@@ -355,7 +405,7 @@ export class ShareVisits implements ShareVisitResolver {
           entries.push({ key: file.blobKey, name: file.fileName, contentType: file.contentType, file: copy?.file });
         }
         if (entries.length === 0) throw new Forbidden("nothing here may be downloaded", "share_no_download");
-        await this.#countDownload(request, share, { zip: entries.length });
+        await this.#countDownload(request, share, "zip", { zip: entries.length });
       } catch (error) {
         await dispose();
         throw error;
@@ -379,6 +429,10 @@ export class ShareVisits implements ShareVisitResolver {
         versionNo: view.versionNo,
         rendition,
       });
+      const range = request.headers.range;
+      if (VIEWED_RENDITIONS.has(rendition) && (range === undefined || /^bytes=0-/.test(range))) {
+        await this.#log(request, share, "view", view.id);
+      }
       return { kind: "file" as const, resolved, download };
     }
     const allowed = toVisitorStory(visited, view, members, sign).downloadRendition;
@@ -388,7 +442,7 @@ export class ShareVisits implements ShareVisitResolver {
     if (this.#strips(share, rendition)) {
       const copy = await this.deps.stripped.make(file.blobKey, file.fileName);
       try {
-        await this.#countDownload(request, share, { ...counted, stripped: true });
+        await this.#countDownload(request, share, "download", { ...counted, stripped: true });
       } catch (error) {
         await copy.dispose();
         throw error;
@@ -396,12 +450,17 @@ export class ShareVisits implements ShareVisitResolver {
       return { kind: "copy" as const, copy, file };
     }
     const range = request.headers.range;
-    if (range === undefined || /^bytes=0-/.test(range)) await this.#countDownload(request, share, counted);
+    if (range === undefined || /^bytes=0-/.test(range)) await this.#countDownload(request, share, "download", counted);
     return { kind: "file" as const, resolved: file, download };
   }
 
-  async #countDownload(request: FastifyRequest, share: ShareRecord, details: Record<string, unknown>): Promise<void> {
-    if (!(await this.deps.shares.countDownload(share.id, this.#now().toISOString()))) {
+  async #countDownload(
+    request: FastifyRequest,
+    share: ShareRecord,
+    action: "download" | "zip",
+    details: { storyId?: string } & Record<string, unknown>,
+  ): Promise<void> {
+    if (!(await this.#count(request, share, action, details.storyId))) {
       throw new Forbidden("this share's downloads are used up", "share_download_limit");
     }
     await this.deps.audit.recordEvent(this.#visitor(request, share), {

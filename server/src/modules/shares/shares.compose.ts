@@ -17,7 +17,7 @@ export interface SharesModule {
 export function buildShares(
   db: Db,
   deps: Omit<SharesDependencies, "shares" | "db" | "hashPassword" | "presets"> &
-    Omit<ShareVisitsDependencies, "shares" | "verifyPassword" | "sessions" | "files" | "stripped"> & {
+    Omit<ShareVisitsDependencies, "db" | "shares" | "verifyPassword" | "sessions" | "files" | "stripped"> & {
       sharedKey: Buffer;
       /** The download presets: storyTypeOf, usable, ensureRendered. */
       presets: SharesDependencies["presets"] & ShareVisitsDependencies["presets"];
@@ -33,6 +33,7 @@ export function buildShares(
     service: new SharesService({ ...deps, db, shares, hashPassword }),
     visits: new ShareVisits({
       ...deps,
+      db,
       shares,
       verifyPassword,
       sessions: new ShareSigner(deps.sharedKey, "session", clock),

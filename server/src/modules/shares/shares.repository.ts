@@ -1,6 +1,13 @@
 import type { Kysely, Selectable, Updateable } from "kysely";
 import type { DialectAdapter } from "../../db/dialect/index.js";
-import type { Database, ShareDownloadPolicy, ShareKind, ShareMetadata, SharesTable } from "../../db/schema.js";
+import type {
+  Database,
+  ShareDownloadPolicy,
+  ShareKind,
+  ShareMetadata,
+  SharesTable,
+  ShareVisitAction,
+} from "../../db/schema.js";
 
 export interface ShareItem {
   libraryId: string;
@@ -43,6 +50,22 @@ export interface SharedStoryCount {
 }
 
 export type NewShare = Omit<ShareRecord, "views" | "downloads" | "revokedAt" | "lastVisitAt" | "updatedAt">;
+
+/** One visitor action, as the visitor log keeps it. */
+export interface ShareVisitRecord {
+  id: number;
+  shareId: string;
+  at: string;
+  address: string | null;
+  action: ShareVisitAction;
+  storyId: string | null;
+  userAgent: string | null;
+}
+
+export type NewShareVisit = Omit<ShareVisitRecord, "id">;
+
+/** Rows of the visitor log each share keeps: the newest. */
+export const VISITS_KEPT = 1000;
 
 export interface ShareSettings {
   maxDays: number;
@@ -260,6 +283,61 @@ export class SharesRepository {
       .where((eb) => eb.or([eb("download_limit", "is", null), eb("downloads", "<", eb.ref("download_limit"))]))
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Adds a row to the share's visitor log, and drops its rows beyond the newest VISITS_KEPT. */
+  async recordVisit(visit: NewShareVisit): Promise<void> {
+    await this.kysely
+      .insertInto("share_visits")
+      .values({
+        share_id: visit.shareId,
+        at: visit.at,
+        address: visit.address,
+        action: visit.action,
+        story_id: visit.storyId,
+        user_agent: visit.userAgent,
+      })
+      .execute();
+    const oldest = await this.kysely
+      .selectFrom("share_visits")
+      .select("id")
+      .where("share_id", "=", visit.shareId)
+      .orderBy("id", "desc")
+      .limit(1)
+      .offset(VISITS_KEPT)
+      .executeTakeFirst();
+    if (oldest) {
+      await this.kysely
+        .deleteFrom("share_visits")
+        .where("share_id", "=", visit.shareId)
+        .where("id", "<=", oldest.id)
+        .execute();
+    }
+  }
+
+  /** A page of a share's visitor log, newest first. */
+  async visits(
+    shareId: string,
+    page: { page: number; size: number },
+  ): Promise<{ visits: ShareVisitRecord[]; total: number }> {
+    const query = this.kysely.selectFrom("share_visits").where("share_id", "=", shareId);
+    const total = await query.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
+    const rows = await query
+      .selectAll()
+      .orderBy("id", "desc")
+      .limit(page.size)
+      .offset(page.page * page.size)
+      .execute();
+    const visits = rows.map((row) => ({
+      id: Number(row.id),
+      shareId: row.share_id,
+      at: row.at,
+      address: row.address,
+      action: row.action,
+      storyId: row.story_id,
+      userAgent: row.user_agent,
+    }));
+    return { visits, total: Number(total.count) };
   }
 
   async settings(): Promise<ShareSettings> {

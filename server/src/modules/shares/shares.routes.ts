@@ -12,6 +12,8 @@ import {
   shareQuery,
   shareSchema,
   shareSettingsSchema,
+  shareVisitSchema,
+  shareVisitsQuery,
   updateShareBody,
 } from "./shares.schema.js";
 import type { SharesService } from "./shares.service.js";
@@ -95,6 +97,23 @@ export function sharesRoutes(shares: SharesService): FastifyPluginAsyncZod {
       async (request) => {
         await shares.revoke(actorOf(request), request.params.shareId);
         return ok(null);
+      },
+    );
+    app.get(
+      "/shares/:shareId/visits",
+      {
+        config: { access: "authenticated" },
+        schema: {
+          tags: ["shares"],
+          summary: "A share's visitor log, newest first: when, address, what was opened, viewed or downloaded",
+          params: shareIdParams,
+          querystring: shareVisitsQuery,
+          response: { 200: envelope(page(shareVisitSchema)), ...apiErrorResponses },
+        },
+      },
+      async (request) => {
+        const { content, total } = await shares.visits(actorOf(request), request.params.shareId, request.query);
+        return ok(toPage(content, total, request.query));
       },
     );
     app.get(

@@ -113,6 +113,29 @@ export const shareItemSchema = z
   })
   .meta({ id: "ShareItem" });
 
+export const SHARE_VISIT_ACTIONS = ["open", "locked", "unlock", "wrong-password", "view", "download", "zip"] as const;
+
+export const shareVisitsQuery = pageQuery.omit({ keyword: true });
+
+export const shareVisitSchema = z
+  .object({
+    id: z.number().int(),
+    at: z.string(),
+    address: z
+      .string()
+      .nullable()
+      .describe("the visitor's address as the server sees it (behind a trusted proxy: the client's)"),
+    action: z
+      .enum(SHARE_VISIT_ACTIONS)
+      .describe(
+        "open: the stories were shown (a view counted); locked: opened before the password; unlock; wrong-password; view: a story's preview or player; download: one file; zip: all files",
+      ),
+    storyId: z.string().nullable(),
+    storyTitle: z.string().nullable().describe("the story's title, when the reader can still read it"),
+    userAgent: z.string().nullable().describe("the first characters of the browser's User-Agent"),
+  })
+  .meta({ id: "ShareVisit" });
+
 export const shareSettingsSchema = z
   .object({
     maxDays: z.number().int().min(1).max(3650).describe("the longest expiry a share may have"),

@@ -11,7 +11,14 @@ import { storyAction } from "../stories/story-action.js";
 import type { StoryActionLog } from "../stories/story-actions.service.js";
 import type { StoryQueries } from "../stories/story-queries.service.js";
 import { hashShareToken, newShareToken } from "./share-tokens.js";
-import type { SharedStoryCount, ShareItem, ShareRecord, ShareSettings, SharesRepository } from "./shares.repository.js";
+import type {
+  SharedStoryCount,
+  ShareItem,
+  ShareRecord,
+  ShareSettings,
+  SharesRepository,
+  ShareVisitRecord,
+} from "./shares.repository.js";
 import type { CreateShareInput, UpdateShareInput } from "./shares.schema.js";
 
 export interface ShareGrant {
@@ -28,6 +35,11 @@ export interface ShareListItem extends Omit<ShareRecord, "tokenHash" | "password
   storyCount: number | null;
   hasPassword: boolean;
   state: ShareState;
+}
+
+/** A row of the visitor log as the owner reads it: the story's title when they can still read it. */
+export interface ShareVisitItem extends Omit<ShareVisitRecord, "shareId"> {
+  storyTitle: string | null;
 }
 
 /** What shares need of the download presets (the presets module's public service). */
@@ -354,6 +366,28 @@ export class SharesService {
       if (!(await this.deps.shares.with(trx).revoke(share.id, this.#now().toISOString()))) return;
       await this.deps.audit.record(trx, actor, shareAudit(share, "revoke"));
     });
+  }
+
+  /** A page of a share's visitor log, newest first: its owner's or, for an administrator, any share's. */
+  async visits(
+    actor: Actor,
+    shareId: string,
+    query: { page: number; size: number },
+  ): Promise<{ content: ShareVisitItem[]; total: number }> {
+    const share = await this.#own(actor, shareId);
+    const { visits, total } = await this.deps.shares.visits(share.id, query);
+    const storyIds = [...new Set(visits.flatMap((visit) => (visit.storyId ? [visit.storyId] : [])))];
+    const titles = new Map<string, string>();
+    for (const story of storyIds.length > 0 ? await this.deps.queries.findMany(storyIds) : []) {
+      if (await this.deps.libraries.canRead(actor, story.libraryId)) {
+        titles.set(story.id, story.title || story.originalName || "");
+      }
+    }
+    const content = visits.map(({ shareId: _s, ...visit }) => ({
+      ...visit,
+      storyTitle: visit.storyId ? (titles.get(visit.storyId) ?? null) : null,
+    }));
+    return { content, total };
   }
 
   async #item(actor: Actor, share: ShareRecord): Promise<ShareListItem> {

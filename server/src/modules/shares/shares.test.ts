@@ -10,6 +10,7 @@ import { readZip } from "../../test/zip.js";
 import { RolesRepository } from "../access/roles.repository.js";
 import { buildSearch } from "../search/search.compose.js";
 import { StoriesRepository } from "../stories/stories.repository.js";
+import { SharesRepository, VISITS_KEPT } from "./shares.repository.js";
 
 /**
  * Share links through the API: the owner's options and list, and the
@@ -51,6 +52,7 @@ describeEachDialect("share links", (dialect) => {
       });
     return {
       session,
+      address: remoteAddress,
       open: () => send({ method: "GET", url: `${API_PREFIX}/shared` }),
       unlock: (password: string) => send({ method: "POST", url: `${API_PREFIX}/shared/unlock`, payload: { password } }),
       get: (url: string, headers: Record<string, string> = {}) => send({ method: "GET", url, headers }),
@@ -162,6 +164,87 @@ describeEachDialect("share links", (dialect) => {
       "share.download:ok",
       "share.download:ok",
     ]);
+  });
+
+  it("keeps a visitor log: the owner and an administrator read it, newest first, with address and story; others get 404", async () => {
+    const story = await photo(owner, { title: "visitor log" });
+    const created = await share(owner, {
+      target: { kind: "story", libraryId: story.libraryId, storyId: story.id },
+      password: "open sesame",
+      downloadPolicy: "preview",
+    });
+    const guest = visitor();
+    guest.session.token = created.token;
+    const agent = { "user-agent": `Mozilla/5.0 (iPhone) ${"x".repeat(400)}` };
+    expect((await guest.open()).statusCode).toBe(200);
+    expect((await guest.unlock("wrong")).statusCode).toBe(401);
+    const unlocked = await guest.unlock("open sesame");
+    guest.session.session = unlocked.json().data.session;
+    const opened = (await guest.get(`${API_PREFIX}/shared`, agent)).json().data;
+    const shown = opened.stories[0];
+    expect((await guest.get(shown.thumbnail ?? shown.preview.url)).statusCode).toBe(200);
+    expect((await guest.get(shown.preview.url)).statusCode).toBe(200);
+    expect((await guest.get(shown.downloadUrl, agent)).statusCode).toBe(200);
+    expect((await guest.get(opened.zipUrl)).statusCode).toBe(200);
+
+    const read = await call(owner, "GET", `/shares/${created.id}/visits?size=50`);
+    expect(read.statusCode, read.body).toBe(200);
+    const visits = read.json().data;
+    expect(visits.totalElements).toBe(shown.thumbnail ? 7 : 8);
+    expect(visits.content.map((visit: { action: string }) => visit.action).reverse()).toEqual([
+      "locked",
+      "wrong-password",
+      "unlock",
+      "open",
+      ...(shown.thumbnail ? [] : ["view"]),
+      "view",
+      "download",
+      "zip",
+    ]);
+    for (const visit of visits.content) expect(visit.address).toBe(guest.address);
+    const download = visits.content.find((visit: { action: string }) => visit.action === "download");
+    expect(download).toMatchObject({ storyId: story.id, storyTitle: "visitor log" });
+    expect(download.userAgent).toMatch(/^Mozilla\/5\.0 \(iPhone\) x+$/);
+    expect(download.userAgent.length).toBeLessThanOrEqual(160);
+    expect(visits.content.find((visit: { action: string }) => visit.action === "zip")).toMatchObject({
+      storyId: null,
+      storyTitle: null,
+    });
+    const paged = (await call(owner, "GET", `/shares/${created.id}/visits?size=2&page=1`)).json().data;
+    expect(paged.content.map((visit: { id: number }) => visit.id)).toEqual(
+      visits.content.slice(2, 4).map((visit: { id: number }) => visit.id),
+    );
+
+    expect((await call(other, "GET", `/shares/${created.id}/visits`)).statusCode).toBe(404);
+    const byAdmin = await call(admin, "GET", `/shares/${created.id}/visits?size=50`);
+    expect(byAdmin.statusCode).toBe(200);
+    expect(byAdmin.json().data.totalElements).toBe(visits.totalElements);
+  });
+
+  it("keeps each share's newest visits only, and deletes them with the share", async () => {
+    const story = await photo(owner);
+    const created = await share(owner, { target: { kind: "story", libraryId: story.libraryId, storyId: story.id } });
+    const { db } = ctx();
+    const repository = new SharesRepository(db.kysely, db.adapter);
+    const at = new Date().toISOString();
+    for (let index = 0; index < VISITS_KEPT + 3; index++) {
+      const address = `10.9.${Math.floor(index / 250)}.${index % 250}`;
+      await repository.recordVisit({
+        shareId: created.id,
+        at,
+        address,
+        action: "open",
+        storyId: null,
+        userAgent: null,
+      });
+    }
+    const { visits, total } = await repository.visits(created.id, { page: 0, size: 1 });
+    expect(total).toBe(VISITS_KEPT);
+    expect(visits[0]!.address).toBe(`10.9.${Math.floor((VISITS_KEPT + 2) / 250)}.${(VISITS_KEPT + 2) % 250}`);
+    const oldest = await repository.visits(created.id, { page: VISITS_KEPT - 1, size: 1 });
+    expect(oldest.visits[0]!.address).toBe("10.9.0.3");
+    await db.kysely.deleteFrom("shares").where("id", "=", created.id).execute();
+    expect((await repository.visits(created.id, { page: 0, size: 1 })).total).toBe(0);
   });
 
   it("edits the expiry within the administrator's limits, and 'never' only when allowed", async () => {

@@ -4,6 +4,7 @@ import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { revokeShare, type ShareItem, shareKeys, useMyShares } from "../../api/shares";
+import { ShareVisitsButton } from "./share-visits";
 
 const STATE_COLORS: Record<ShareItem["state"], string> = {
   active: "green",
@@ -12,7 +13,7 @@ const STATE_COLORS: Record<ShareItem["state"], string> = {
   "used-up": "orange",
 };
 
-/** The shares I made, newest first: what, until when, views and downloads, last opened; revoke. */
+/** The shares I made, newest first: what, until when, views and downloads, last opened; visitor log; revoke. */
 export function MyShares() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -44,8 +45,9 @@ export function MyShares() {
       renderItem={(share) => (
         <List.Item
           data-testid="my-share"
-          actions={
-            share.state === "active"
+          actions={[
+            <ShareVisitsButton key="visits" share={share} />,
+            ...(share.state === "active"
               ? [
                   <Popconfirm
                     key="revoke"
@@ -59,8 +61,8 @@ export function MyShares() {
                     </Button>
                   </Popconfirm>,
                 ]
-              : []
-          }
+              : []),
+          ]}
         >
           <List.Item.Meta
             title={

@@ -4,6 +4,7 @@ import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { revokeShare, type ShareItem, shareKeys, useMyShares } from "../../../../api/shares";
+import { ShareVisitsButton } from "../../../../components/share-dialog/share-visits";
 
 const STATE_COLORS: Record<ShareItem["state"], string> = {
   active: "green",
@@ -14,7 +15,7 @@ const STATE_COLORS: Record<ShareItem["state"], string> = {
 
 const PAGE_SIZE = 10;
 
-/** My share links on /share/netdisk: what each points at, expiry, views and downloads, last visit; revoke. */
+/** My share links on /share/netdisk: what each points at, expiry, views and downloads, last visit; visitor log; revoke. */
 export function ShareLinks() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -98,7 +99,12 @@ export function ShareLinks() {
                   })}
                 </Typography.Text>
               )}
-              {wide ? null : revokeButton(share)}
+              {wide ? null : (
+                <Space size={8} wrap>
+                  <ShareVisitsButton share={share} />
+                  {revokeButton(share)}
+                </Space>
+              )}
             </Space>
           ),
         },
@@ -139,7 +145,17 @@ export function ShareLinks() {
           dataIndex: "lastVisitAt",
           render: (at: string | null) => date(at),
         },
-        { title: "", key: "revoke", responsive: ["sm"], render: (_value, share) => revokeButton(share) },
+        {
+          title: "",
+          key: "actions",
+          responsive: ["sm"],
+          render: (_value, share) => (
+            <Space size={8}>
+              <ShareVisitsButton share={share} />
+              {revokeButton(share)}
+            </Space>
+          ),
+        },
       ]}
     />
   );
