@@ -7,7 +7,8 @@ import { API, commitAndProcess, seedingToken, upload } from "./seed.js";
  * Issue 16: a share link from the viewer with a password, an expiry and a
  * download limit; a visitor on a phone without an account unlocks it, plays
  * the video and downloads it once (the second is refused); the owner finds it
- * on /share/netdisk, revokes it there, and the visitor sees the 410 page.
+ * on /share/netdisk, revokes it there, reads the visitor log there on a
+ * phone, and the visitor sees the 410 page.
  */
 test("share a video with a password; a visitor on a phone views, plays and downloads; revoked → 410", async ({
   page,
@@ -122,6 +123,19 @@ test("share a video with a password; a visitor on a phone views, plays and downl
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(row).toBeVisible();
   await snapshot(page, testInfo, "share-netdisk-390");
+  // The visitor log, on a phone: the password, the opening and the download, each with the address.
+  await row.getByTestId("share-visits-open").click();
+  const visits = page.getByTestId("share-visits");
+  await expect(visits.getByTestId("share-visit").first()).toBeVisible();
+  await expect(visits).toContainText(/Downloaded|下载/);
+  await expect(visits).toContainText(/Password accepted|密码正确/);
+  await expect(visits).toContainText("127.0.0.1");
+  await expect(visits).toContainText(title);
+  const drawer = await visits.locator(".ant-drawer-content").boundingBox();
+  expect(drawer?.width).toBeLessThanOrEqual(390);
+  await snapshot(page, testInfo, "share-visits-390");
+  await page.keyboard.press("Escape");
+  await expect(visits.getByTestId("share-visit")).toHaveCount(0);
   await page.setViewportSize({ width: 1366, height: 900 });
 
   // The visitor's next visit: the 410 page, in their language.
