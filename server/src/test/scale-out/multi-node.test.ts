@@ -216,7 +216,14 @@ describe("several API and worker processes behind a load balancer", () => {
     const [photo] = photos(1);
     const created = await call<{ id: string; token: string }>(a().url, token, "/shares", {
       method: "POST",
-      body: { target: { kind: "story", libraryId, storyId }, password: "across nodes", downloadPolicy: "original" },
+      // keepLocation: the visitor gets the stored original as it is (without it, a copy stripped of GPS and serial
+      // numbers, tested in shares.test.ts), so its bytes can be compared with the source's.
+      body: {
+        target: { kind: "story", libraryId, storyId },
+        password: "across nodes",
+        downloadPolicy: "original",
+        keepLocation: true,
+      },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     /** The visitor: no user token, the share's token (and, once unlocked, its session) in headers. */
