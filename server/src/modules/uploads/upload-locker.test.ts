@@ -40,13 +40,16 @@ describeEachDialect("upload locks in the database", (dialect) => {
     });
     const wantedByB = nodeB.newLock("upload-1");
     const order: string[] = [];
-    await wantedByB.lock(never, () => {});
+    let askedOfB = 0;
+    await wantedByB.lock(never, () => {
+      askedOfB += 1; // B keeps it
+    });
     order.push("B has it");
     expect(releaseAsked).toBeGreaterThanOrEqual(1);
     // While B holds it, A cannot take it back without asking.
     const again = nodeA.newLock("upload-1");
     const retaken = again.lock(never, () => {}).then(() => order.push("A again"));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await until(() => askedOfB >= 1);
     expect(order).toEqual(["B has it"]);
     await wantedByB.unlock();
     await retaken;
