@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
 
 /**
  * Table types as repositories see them after the dialect seam has normalised
@@ -876,7 +876,6 @@ export interface StoryTermsTable {
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
-export type UserUpdate = Updateable<UsersTable>;
 export type MenuRow = Selectable<MenusTable>;
 
 /** A URL a user asked the server to fetch into a library (the download centre). */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { EntryDefinition } from "../entries/entry-definition.js";
-import { entryName, pickQuery, stamps } from "../shared/catalogue-schema.js";
+import { entryName, stamps } from "../shared/catalogue-schema.js";
 
 export const keywordSchema = z
   .object({
@@ -15,9 +15,6 @@ export const keywordInput = z.object({ name: entryName });
 
 export type KeywordView = z.infer<typeof keywordSchema>;
 export type KeywordInput = z.infer<typeof keywordInput>;
-
-/** /keyword/list and /keyword/listByOrder: no paging, a keyword and a bound. */
-export const keywordPickQuery = pickQuery;
 
 export const keywordDefinition: EntryDefinition<KeywordView, KeywordInput> = {
   table: "keywords",
