@@ -82,6 +82,7 @@ import { buildStories } from "./modules/stories/stories.compose.js";
 import { storiesRoutes } from "./modules/stories/stories.routes.js";
 import { StoryUsage } from "./modules/stories/story-usage.js";
 import { workflowRoutes } from "./modules/stories/workflow.routes.js";
+import { buildStoryBatch } from "./modules/story-batch/story-batch.compose.js";
 import { systemRoutes } from "./modules/system/system.routes.js";
 import { buildUploads, removeAbandonedUploads } from "./modules/uploads/uploads.js";
 import { buildUrlIngest } from "./modules/url-ingest/url-ingest.compose.js";
@@ -472,6 +473,17 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     onBlobDeleteError,
   });
   const metadataTemplates = buildMetadataTemplates(db, { libraries, audit: audit.log });
+  // Batch edits of story metadata: small ones inside the request, larger ones as the "stories.batch-edit" job.
+  const storyBatch = buildStoryBatch(db, {
+    stories: stories.stories,
+    access: stories.access,
+    templates: metadataTemplates.service,
+    propertyAccess,
+    users,
+    rolePermissions: (roleId) => access.roles.permissionSet(roleId),
+    jobs,
+    log: app.log,
+  });
   // Automation rules (/manage/setting/action): evaluated and run by the "actions.evaluate" and "actions.run" jobs.
   const actions = buildActions(db, {
     jobs,
@@ -517,6 +529,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
         mediaUrlsRoutes({ signer: mediaUrls, downloads: stories.downloads, queries: stories.queries }),
       );
       await api.register(workflowRoutes({ ...stories, libraries, folders, settings }));
+      await api.register(storyBatch.routes);
       await api.register(favouritesRoutes(favourites));
       await api.register(publishingRoutes(publishing.publishing, publishing.deliveries));
       await api.register(channelsRoutes(channels));
@@ -525,7 +538,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
       await api.register(sharesRoutes(shares.service));
       await api.register(shareVisitsRoutes(shares.visits, stories.downloads));
       await api.register(userSettingsRoutes(settings));
-      await api.register(catalogueRoutes(catalogue));
+      await api.register(catalogueRoutes(catalogue, (user) => propertyAccess.lockedFor(user)));
       await api.register(jobs.routes);
       await api.register(monitor.routes);
       await api.register(auditRoutes(audit.service));

@@ -360,6 +360,40 @@ export interface ShareItemsTable {
 export type ShareVisitAction = "open" | "locked" | "unlock" | "wrong-password" | "view" | "download" | "zip";
 
 /** One visitor action on a share link (its visitor log); the newest rows of each share are kept. */
+export type StoryBatchState = "queued" | "running" | "succeeded" | "failed";
+export type StoryBatchOutcome = "changed" | "unchanged" | "refused" | "failed";
+
+/** A batch edit of story metadata (story-batch module). */
+export interface StoryBatchEditsTable {
+  id: string;
+  user_id: string;
+  ip: string | null;
+  /** The operations, as the request gave them (JSON). */
+  operations: unknown;
+  state: StoryBatchState;
+  total: number;
+  error: string | null;
+  job_id: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+/** One story of a batch edit; `outcome` null while it is pending. */
+export interface StoryBatchEditItemsTable {
+  batch_id: string;
+  position: number;
+  story_id: string;
+  library_id: string | null;
+  title: string | null;
+  outcome: StoryBatchOutcome | null;
+  /** Why it was refused or failed: an error code (`property_not_editable`, `not_found`…). */
+  reason: string | null;
+  /** The refusal's message, in English. */
+  message: string | null;
+  /** The fields changed (JSON list of names). */
+  fields: unknown;
+}
+
 export interface ShareVisitsTable {
   /** Ascending in the order rows were written; the tie-breaker after `at`. */
   id: Generated<number>;
@@ -674,6 +708,8 @@ export interface Database {
   share_items: ShareItemsTable;
   share_settings: ShareSettingsTable;
   share_visits: ShareVisitsTable;
+  story_batch_edits: StoryBatchEditsTable;
+  story_batch_edit_items: StoryBatchEditItemsTable;
   themes: ThemesTable;
   tags: TagsTable;
   keywords: KeywordsTable;

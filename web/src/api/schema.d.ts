@@ -7942,6 +7942,436 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dams/api/v1/story-batch-edits/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * How many stories each operation of a batch edit would change, and how many are refused
+         * @description Nothing is changed. Stories the caller may not change (another library's, read-only, another user's draft, a property their role may not edit) count as refused, by reason. Up to 5000 stories.
+         *
+         *     Access: permission `story.list`, action `edit`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the stories, up to 5000; a story of a library the caller cannot write is refused */
+                        storyIds: string[];
+                        /** @description applied in order to each story */
+                        operations: components["schemas"]["StoryBatchOperationInput"][];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["StoryBatchPreview"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/story-batch-edits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a batch edit of stories' metadata
+         * @description The operations are applied in order to each story through the single edit (the same checks, history and search index), each story all or nothing and reported (changed, unchanged, refused with the reason). Up to 20 stories run inside the request (the answer is the finished batch), more as one job: follow GET /story-batch-edits/{batchId}.
+         *
+         *     Access: permission `story.list`, action `edit`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the stories, up to 5000; a story of a library the caller cannot write is refused */
+                        storyIds: string[];
+                        /** @description applied in order to each story */
+                        operations: components["schemas"]["StoryBatchOperationInput"][];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["StoryBatch"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/story-batch-edits/{batchId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A batch edit's state, progress and counts (its creator's, or any for an administrator)
+         * @description Access: permission `story.list`, action `edit`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    batchId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["StoryBatch"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/story-batch-edits/{batchId}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A batch edit's per-story report, in the selection's order
+         * @description Access: permission `story.list`, action `edit`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description zero-based page number */
+                    page?: number;
+                    size?: number;
+                    keyword?: string;
+                    outcome?: "pending" | "changed" | "unchanged" | "refused" | "failed";
+                };
+                header?: never;
+                path: {
+                    batchId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                content: components["schemas"]["StoryBatchItem"][];
+                                totalElements: number;
+                                size: number;
+                                /** @description zero-based page number */
+                                number: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dams/api/v1/workflow-story-favorite": {
         parameters: {
             query?: never;
@@ -17304,7 +17734,9 @@ export interface paths {
         };
         /**
          * The properties of a story type's form in a library, quick ones first, with code-list options
-         * @description Access: any signed-in user.
+         * @description `editable` says whether the caller's role may edit the property (field-level access); an edit of one that is not is refused with 403 `property_not_editable`.
+         *
+         *     Access: any signed-in user.
          */
         get: {
             parameters: {
@@ -17331,7 +17763,7 @@ export interface paths {
                             /** @enum {number} */
                             code: 0;
                             msg: string;
-                            data: components["schemas"]["StoryProperty"][];
+                            data: components["schemas"]["StoryFormProperty"][];
                         };
                     };
                 };
@@ -26113,6 +26545,35 @@ export interface components {
             createTime: string;
             updateTime: string;
         };
+        StoryFormPropertyInput: {
+            id: string;
+            /** @enum {string} */
+            storyType: "photo" | "video" | "audio";
+            /** @description null: the property applies in every library */
+            libraryId: string | null;
+            /** @description the key of the value in a story's properties */
+            name: string;
+            label: string;
+            /** @enum {string} */
+            kind: "text" | "textarea" | "number" | "date" | "select" | "multiselect" | "switch";
+            required: boolean;
+            /** @description as text: a number, YYYY-MM-DD, true/false, an option value, or option values joined by commas */
+            defaultValue: string | null;
+            codelistId: string | null;
+            codelistName: string | null;
+            /** @description the code list's options (select and multiselect) */
+            options: {
+                value: string;
+                label: string;
+            }[];
+            sortOrder: number;
+            /** @description shown in the quick form of the upload page */
+            isquick: boolean;
+            createTime: string;
+            updateTime: string;
+            /** @description whether the caller's role may edit it (field-level access) */
+            editable: boolean;
+        };
         CatalogueCategoryInput: {
             id: string;
             name: string;
@@ -27441,6 +27902,99 @@ export interface components {
             /** @description where files go: the tus endpoint */
             uploadPath: string;
         };
+        StoryBatchOperationInput: {
+            /** @constant */
+            op: "set";
+            /** @enum {string} */
+            field: "title" | "caption" | "source" | "theme" | "category" | "headline" | "credit" | "copyright" | "usageTerms" | "instructions" | "city" | "country";
+            /** @description an empty text clears the field */
+            value: string;
+        } | {
+            /** @constant */
+            op: "setProperty";
+            name: string;
+            /** @description null removes the property */
+            value: (string | number | boolean | string[]) | null;
+        } | {
+            /** @constant */
+            op: "add";
+            /** @enum {string} */
+            field: "keywords" | "tags" | "authors";
+            values: string[];
+        } | {
+            /** @constant */
+            op: "remove";
+            /** @enum {string} */
+            field: "keywords" | "tags" | "authors";
+            values: string[];
+        } | {
+            /** @constant */
+            op: "replace";
+            /**
+             * @default caption
+             * @enum {string}
+             */
+            field: "caption" | "title";
+            find: string;
+            replace: string;
+            /** @default true */
+            matchCase: boolean;
+        } | {
+            /** @constant */
+            op: "template";
+            /** Format: uuid */
+            templateId: string;
+        };
+        StoryBatchPreviewInput: {
+            /** @description stories in the selection */
+            total: number;
+            /** @description stories the operations together would change */
+            changed: number;
+            /** @description stories they would leave as they are */
+            unchanged: number;
+            /** @description stories the caller may not change (or not found) */
+            refused: number;
+            refusedReasons: {
+                reason: string;
+                count: number;
+            }[];
+            /** @description per operation, in order: the stories it alone would change */
+            operations: {
+                index: number;
+                touches: number;
+            }[];
+        };
+        StoryBatchInput: {
+            id: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "failed";
+            total: number;
+            done: number;
+            changed: number;
+            unchanged: number;
+            refused: number;
+            failed: number;
+            progress: number;
+            operations: components["schemas"]["StoryBatchOperationInput"][];
+            error: string | null;
+            /** @description the durable job (null: ran inside the request) */
+            jobId: string | null;
+            createdAt: string;
+            finishedAt: string | null;
+        };
+        StoryBatchItemInput: {
+            position: number;
+            storyId: string;
+            libraryId: string | null;
+            title: string | null;
+            /** @enum {string} */
+            outcome: "pending" | "changed" | "unchanged" | "refused" | "failed";
+            /** @description refused or failed: the error code (property_not_editable, not_found…) */
+            reason: string | null;
+            message: string | null;
+            /** @description changed: the fields changed */
+            fields: string[];
+        };
         UrlFetchInput: {
             id: string;
             url: string;
@@ -28408,6 +28962,35 @@ export interface components {
             isquick: boolean;
             createTime: string;
             updateTime: string;
+        };
+        StoryFormProperty: {
+            id: string;
+            /** @enum {string} */
+            storyType: "photo" | "video" | "audio";
+            /** @description null: the property applies in every library */
+            libraryId: string | null;
+            /** @description the key of the value in a story's properties */
+            name: string;
+            label: string;
+            /** @enum {string} */
+            kind: "text" | "textarea" | "number" | "date" | "select" | "multiselect" | "switch";
+            required: boolean;
+            /** @description as text: a number, YYYY-MM-DD, true/false, an option value, or option values joined by commas */
+            defaultValue: string | null;
+            codelistId: string | null;
+            codelistName: string | null;
+            /** @description the code list's options (select and multiselect) */
+            options: {
+                value: string;
+                label: string;
+            }[];
+            sortOrder: number;
+            /** @description shown in the quick form of the upload page */
+            isquick: boolean;
+            createTime: string;
+            updateTime: string;
+            /** @description whether the caller's role may edit it (field-level access) */
+            editable: boolean;
         };
         CatalogueCategory: {
             id: string;
@@ -29736,6 +30319,99 @@ export interface components {
             writable: boolean;
             /** @description where files go: the tus endpoint */
             uploadPath: string;
+        };
+        StoryBatchOperation: {
+            /** @constant */
+            op: "set";
+            /** @enum {string} */
+            field: "title" | "caption" | "source" | "theme" | "category" | "headline" | "credit" | "copyright" | "usageTerms" | "instructions" | "city" | "country";
+            /** @description an empty text clears the field */
+            value: string;
+        } | {
+            /** @constant */
+            op: "setProperty";
+            name: string;
+            /** @description null removes the property */
+            value: (string | number | boolean | string[]) | null;
+        } | {
+            /** @constant */
+            op: "add";
+            /** @enum {string} */
+            field: "keywords" | "tags" | "authors";
+            values: string[];
+        } | {
+            /** @constant */
+            op: "remove";
+            /** @enum {string} */
+            field: "keywords" | "tags" | "authors";
+            values: string[];
+        } | {
+            /** @constant */
+            op: "replace";
+            /**
+             * @default caption
+             * @enum {string}
+             */
+            field: "caption" | "title";
+            find: string;
+            replace: string;
+            /** @default true */
+            matchCase: boolean;
+        } | {
+            /** @constant */
+            op: "template";
+            /** Format: uuid */
+            templateId: string;
+        };
+        StoryBatchPreview: {
+            /** @description stories in the selection */
+            total: number;
+            /** @description stories the operations together would change */
+            changed: number;
+            /** @description stories they would leave as they are */
+            unchanged: number;
+            /** @description stories the caller may not change (or not found) */
+            refused: number;
+            refusedReasons: {
+                reason: string;
+                count: number;
+            }[];
+            /** @description per operation, in order: the stories it alone would change */
+            operations: {
+                index: number;
+                touches: number;
+            }[];
+        };
+        StoryBatch: {
+            id: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "failed";
+            total: number;
+            done: number;
+            changed: number;
+            unchanged: number;
+            refused: number;
+            failed: number;
+            progress: number;
+            operations: components["schemas"]["StoryBatchOperation"][];
+            error: string | null;
+            /** @description the durable job (null: ran inside the request) */
+            jobId: string | null;
+            createdAt: string;
+            finishedAt: string | null;
+        };
+        StoryBatchItem: {
+            position: number;
+            storyId: string;
+            libraryId: string | null;
+            title: string | null;
+            /** @enum {string} */
+            outcome: "pending" | "changed" | "unchanged" | "refused" | "failed";
+            /** @description refused or failed: the error code (property_not_editable, not_found…) */
+            reason: string | null;
+            message: string | null;
+            /** @description changed: the fields changed */
+            fields: string[];
         };
         UrlFetch: {
             id: string;

@@ -40,6 +40,7 @@ import { channelPresets } from "./0037-channel-presets.js";
 import { storyRevision } from "./0038-story-revision.js";
 import { sharePresetDownloads } from "./0039-share-preset-downloads.js";
 import { shareVisits } from "./0040-share-visits.js";
+import { storyBatchEdits } from "./0041-story-batch-edits.js";
 
 // Migrations are frozen history: they must not depend on today's table types.
 // biome-ignore lint/suspicious/noExplicitAny: migrations address tables that later versions may reshape.
@@ -91,6 +92,7 @@ export class DamsMigrationProvider implements MigrationProvider {
       "0038-story-revision": storyRevision(),
       "0039-share-preset-downloads": sharePresetDownloads(this.adapter),
       "0040-share-visits": shareVisits(this.adapter),
+      "0041-story-batch-edits": storyBatchEdits(this.adapter),
     };
   }
 }

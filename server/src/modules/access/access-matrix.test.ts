@@ -652,6 +652,44 @@ const endpointCells: Cell[] = [
     }),
   },
   {
+    group: "stories",
+    name: "POST /story-batch-edits/preview (batch edit information)",
+    expect: { admin: 200, administrator: 200, editor: 200, contributor: 200, viewer: 403 },
+    request: (_who, f) => ({
+      method: "POST",
+      url: `${API}/story-batch-edits/preview`,
+      payload: {
+        storyIds: [f.videos.material, f.videos.outsider],
+        operations: [{ op: "add", field: "tags", values: ["m"] }],
+      },
+    }),
+  },
+  {
+    group: "stories",
+    name: "POST /story-batch-edits (a story in another's library is refused in the report)",
+    expect: { admin: 200, administrator: 200, editor: 200, contributor: 200, viewer: 403 },
+    request: (_who, f) => ({
+      method: "POST",
+      url: `${API}/story-batch-edits`,
+      payload: {
+        storyIds: [f.videos.outsider],
+        operations: [{ op: "set", field: "caption", value: "matrix caption" }],
+      },
+    }),
+  },
+  {
+    group: "stories",
+    name: "GET /story-batch-edits/{unknown}",
+    expect: { ...NOT_FOUND_FOR_ALL, viewer: 403 },
+    request: () => ({ method: "GET", url: `${API}/story-batch-edits/${randomUUID()}` }),
+  },
+  {
+    group: "stories",
+    name: "GET /story-batch-edits/{unknown}/items",
+    expect: { ...NOT_FOUND_FOR_ALL, viewer: 403 },
+    request: () => ({ method: "GET", url: `${API}/story-batch-edits/${randomUUID()}/items` }),
+  },
+  {
     group: "video edit",
     name: "POST /video-edit/renders of a video in another's library",
     expect: { admin: 200, administrator: 200, editor: 200, contributor: 404, viewer: 403 },

@@ -57,11 +57,17 @@ export class PropertyAccessService {
     return new Set(rules.filter((rule) => !rule.visible).map((rule) => rule.property));
   }
 
+  /** The properties the user may not edit (hidden ones included). */
+  async lockedFor(user: PropertyUser): Promise<ReadonlySet<string>> {
+    if (user.admin || !user.roleId) return NO_RULES;
+    const rules = await this.deps.rules.rulesOf(user.roleId);
+    return new Set(rules.filter((rule) => !rule.editable).map((rule) => rule.property));
+  }
+
   /** Refuses (403 `property_not_editable`, naming it) an edit of a property the user may not edit. */
   async checkEditable(user: PropertyUser, properties: readonly string[]): Promise<void> {
-    if (user.admin || !user.roleId || properties.length === 0) return;
-    const rules = await this.deps.rules.rulesOf(user.roleId);
-    const locked = new Set(rules.filter((rule) => !rule.editable).map((rule) => rule.property));
+    if (properties.length === 0) return;
+    const locked = await this.lockedFor(user);
     const refused = properties.find((property) => locked.has(property));
     if (refused !== undefined) {
       throw new Forbidden(`properties.${refused}: your role may not edit this property`, "property_not_editable");

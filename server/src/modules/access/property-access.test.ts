@@ -110,4 +110,25 @@ describeEachDialect("field-level access", (dialect) => {
     const stored = (await call(admin, "GET", `/stories/product/${storyId}`)).json().data.properties;
     expect(stored).toMatchObject({ sourceFee: 900, city: "上海" });
   });
+
+  it("tells a form which properties the caller's role may edit (/properties/list `editable`)", async () => {
+    const rules = await call(admin, "PUT", "/property-access/editor", {
+      rules: [{ property: "storyLevel", visible: true, editable: false }],
+    });
+    expect(rules.statusCode, rules.body).toBe(200);
+    const listed = async (who: TestPrincipal) => {
+      const response = await call(who, "GET", "/properties/list?storytype=photo&libraryId=product");
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().data as { name: string; editable: boolean }[];
+    };
+    expect((await listed(editor)).find((property) => property.name === "storyLevel")).toMatchObject({
+      editable: false,
+    });
+    expect((await listed(admin)).every((property) => property.editable)).toBe(true);
+    expect((await listed(viewer)).find((property) => property.name === "storyLevel")?.editable).toBe(true);
+    const refused = await call(editor, "PUT", `/workflow-story-edit/photo/${storyId}?libraryId=product`, {
+      properties: { storyLevel: "normal" },
+    });
+    expect(refused.json()).toMatchObject({ error: "property_not_editable" });
+  });
 });

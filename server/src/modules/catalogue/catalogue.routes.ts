@@ -8,11 +8,11 @@ import { sourceRoutes } from "./entries/sources.routes.js";
 import { tagInput, tagSchema } from "./entries/tags.js";
 import { themeInput, themeSchema } from "./entries/themes.js";
 import { keywordRoutes } from "./keywords/keyword.routes.js";
-import { propertyRoutes } from "./properties/property.routes.js";
+import { type LockedProperties, propertyRoutes } from "./properties/property.routes.js";
 import { CATALOGUE_PERMISSIONS } from "./shared/catalogue-routes.js";
 
 /** Every catalogue route, with the spec's paths (section 7) and ours for categories, code lists and properties. */
-export function catalogueRoutes(catalogue: Catalogue): FastifyPluginAsyncZod {
+export function catalogueRoutes(catalogue: Catalogue, locked?: LockedProperties): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(
       entryRoutes({
@@ -53,6 +53,6 @@ export function catalogueRoutes(catalogue: Catalogue): FastifyPluginAsyncZod {
     await app.register(keywordRoutes(catalogue.keywords));
     await app.register(categoryRoutes(catalogue.categories));
     await app.register(codelistRoutes(catalogue.codelists));
-    await app.register(propertyRoutes(catalogue.properties));
+    await app.register(propertyRoutes(catalogue.properties, locked));
   };
 }

@@ -9,6 +9,8 @@
 export interface JobPayloads {
   /** Renditions and extracted metadata of each story (processing/StoryMediaProcessor). */
   "stories.process": { ids: string[] };
+  /** A batch edit of story metadata, story by story, each reported (story-batch/story-batch.service.ts). */
+  "stories.batch-edit": { batchId: string };
   /** One URL of the download centre into a blob and a draft story (url-ingest/url-fetch.job.ts). */
   "url-ingest.fetch": { fetchId: string };
   /** An edit decision list rendered to an MP4 and its poster (video-edit/render-job-definition.ts). */

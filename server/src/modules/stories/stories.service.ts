@@ -13,7 +13,7 @@ import {
   type UploadedOriginal,
 } from "./story-drafts.service.js";
 import { addedTags } from "./story-events.js";
-import { type ExtractedMetadata, fieldChanges, metadataChanges } from "./story-metadata.js";
+import { type ExtractedMetadata, type FieldChange, fieldChanges, metadataChanges } from "./story-metadata.js";
 import { type Rendition, StoryProcessing } from "./story-processing.service.js";
 import { checkProperties } from "./story-properties.js";
 import { folderFor, readableMembers } from "./story-references.js";
@@ -104,7 +104,11 @@ export class StoriesService {
     libraryId: string,
     storyId: string,
     patch: StoryEdit,
-    options: { basedOn?: number } = {},
+    options: {
+      basedOn?: number;
+      /** Runs in the edit's transaction after its rows (a batch edit records the story's outcome there). */
+      withinTransaction?: (trx: Kysely<Database>, changes: FieldChange[]) => Promise<void>;
+    } = {},
   ): Promise<Story> {
     const story = await this.deps.access.forWrite(actor, libraryId, storyId);
     const { basedOn } = options;
@@ -139,6 +143,7 @@ export class StoriesService {
           { kind: "tagged", libraryId: story.libraryId, storyId: story.id, actorId: actor.id, tags },
         ]);
       }
+      await options.withinTransaction?.(trx, changed);
       return true;
     });
     // Another save landed between the read above and this one's update.

@@ -84,6 +84,20 @@ export class StoryAccess {
     );
   }
 
+  /**
+   * forWrite of a story named by its id alone (a batch edit's selection): 404
+   * when there is no such story or the caller cannot read its library.
+   */
+  async forWriteById(actor: StoryWriter, storyId: string): Promise<Story> {
+    const story = await this.stories.find(storyId);
+    if (!story) throw new NotFound(`story ${storyId} does not exist`);
+    await this.libraries.require(actor, story.libraryId, "write").catch((error: unknown) => {
+      throw error instanceof NotFound ? new NotFound(`story ${storyId} does not exist`) : error;
+    });
+    await this.assertMayChange(actor, story);
+    return story;
+  }
+
   /** A library the caller may create stories in (404 / 403 as forWrite). */
   async libraryForWrite(actor: LibraryUser, libraryId: string): Promise<LibraryRecord> {
     return this.libraries.require(actor, libraryId, "write");

@@ -1,16 +1,26 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { envelope, ok, page, toPage } from "../../../http/envelope.js";
+import { actorOf } from "../../auth/actor.js";
 import { CATALOGUE_PERMISSIONS, catalogueErrors, READ, write } from "../shared/catalogue-routes.js";
 import { idParams } from "../shared/catalogue-schema.js";
-import { propertyListQuery, propertyLookupQuery, storyPropertyInput, storyPropertySchema } from "./property.schema.js";
+import {
+  formPropertySchema,
+  propertyListQuery,
+  propertyLookupQuery,
+  storyPropertyInput,
+  storyPropertySchema,
+} from "./property.schema.js";
 import type { PropertyService } from "./property.service.js";
 
 const tags = ["catalogue: story properties"];
 const PERMISSION = CATALOGUE_PERMISSIONS.storyProperties;
 
+/** The properties a user may not edit (field-level access: the access module's PropertyAccessService.lockedFor). */
+export type LockedProperties = (user: { admin: boolean; roleId: string | null }) => Promise<ReadonlySet<string>>;
+
 /** /properties: the custom story properties the upload forms are built from. */
-export function propertyRoutes(properties: PropertyService): FastifyPluginAsyncZod {
+export function propertyRoutes(properties: PropertyService, locked?: LockedProperties): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       "/properties/list",
@@ -19,11 +29,17 @@ export function propertyRoutes(properties: PropertyService): FastifyPluginAsyncZ
         schema: {
           tags,
           summary: "The properties of a story type's form in a library, quick ones first, with code-list options",
+          description:
+            "`editable` says whether the caller's role may edit the property (field-level access); an edit of one that is not is refused with 403 `property_not_editable`.",
           querystring: propertyLookupQuery,
-          response: { 200: envelope(z.array(storyPropertySchema)), ...catalogueErrors },
+          response: { 200: envelope(z.array(formPropertySchema)), ...catalogueErrors },
         },
       },
-      async (request) => ok(await properties.lookup(request.query)),
+      async (request) => {
+        const lockedNow = locked ? await locked(actorOf(request)) : new Set<string>();
+        const found = await properties.lookup(request.query);
+        return ok(found.map((property) => ({ ...property, editable: !lockedNow.has(property.name) })));
+      },
     );
     app.get(
       "/properties",

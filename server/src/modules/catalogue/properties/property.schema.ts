@@ -43,6 +43,11 @@ export const storyPropertySchema = z
   })
   .meta({ id: "StoryProperty" });
 
+/** A property as /properties/list gives it to a form: with whether the caller may edit it. */
+export const formPropertySchema = storyPropertySchema
+  .extend({ editable: z.boolean().describe("whether the caller's role may edit it (field-level access)") })
+  .meta({ id: "StoryFormProperty" });
+
 export const storyPropertyInput = z.object({
   storyType,
   libraryId: z
