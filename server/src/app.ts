@@ -64,6 +64,7 @@ import { usageExportTable } from "./modules/monitor/usage.export.js";
 import { AuthThrottle } from "./modules/oidc/auth-throttle.js";
 import { buildOidc } from "./modules/oidc/oidc.js";
 import { oidcKeysSecret, parseOidcKeys } from "./modules/oidc/oidc-keys.js";
+import { OutgoingCopies } from "./modules/outgoing/outgoing-copies.js";
 import { buildPresets } from "./modules/presets/presets.compose.js";
 import { registerMediaProcessing } from "./modules/processing/processing.compose.js";
 import { buildPublishing } from "./modules/publishing/publishing.compose.js";
@@ -239,6 +240,12 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
   const media = new SystemMediaTools(config.media);
   const onBlobDeleteError = (key: string, error: unknown) =>
     app.log.warn({ key, err: error }, "a blob no longer needed could not be deleted");
+  // Downloads leave with the story's current metadata embedded (docs/media.md, "Metadata on the way out").
+  const outgoing = new OutgoingCopies({
+    blobs: blobs.store,
+    media,
+    workDir: path.join(config.dataDir, "tmp", "outgoing"),
+  });
   // Before the stories: they tell the index of every write, and run their lists through the search.
   const search = buildSearch(db);
   // A listening server brings an index of an older format up to date, in the background (docs/search.md).
@@ -289,6 +296,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     propertyDefinitions: catalogue.properties,
     propertyAccess,
     signMediaUrl: (claims) => mediaUrls.url(claims),
+    outgoing,
     onBlobDeleteError,
     onKeywordUseError: (names, error) => app.log.warn({ keywords: names, err: error }, "keyword use not counted"),
   });
@@ -322,11 +330,8 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     presets: {
       storyTypeOf: (id) => presets.downloads.storyTypeOf(id),
       usable: (actor) => presets.downloads.usable(actor),
-      ensureRendered: (id, ref) => presets.downloads.ensureRendered(id, ref),
+      ensureRendered: (id, ref, out) => presets.downloads.ensureRendered(id, ref, undefined, out),
     },
-    blobs: blobs.store,
-    media,
-    workDir: path.join(config.dataDir, "tmp", "shares"),
   });
   shareVisits = shares.visits;
   const monitor = buildMonitor({
@@ -360,6 +365,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     jobs,
     audit: audit.log,
     renditions: { ensureRendered: (presetId, ref, signal) => presets.downloads.ensureRendered(presetId, ref, signal) },
+    outgoing,
   });
   const settings = buildUserSettings(db, { libraries, folders, users });
   // Modules register the handlers of the jobs they do the work of (docs/architecture.md, "Jobs").
@@ -468,6 +474,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     jobs,
     access: stories.access,
     storyDownloads: stories.downloads,
+    outgoing,
     dataDir: config.dataDir,
     timeoutMs: Math.max(60_000, config.media.timeoutMs),
     onBlobDeleteError,
@@ -508,6 +515,16 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     queue: jobs.queue,
     refreshStatistics: () => db.refreshStatistics(),
     pruneAuditLog: () => audit.service.prune(),
+    sweepOutgoing: () =>
+      outgoing.sweep({
+        storiesThatExist: async (ids) => {
+          const existing = new Set<string>();
+          for (let at = 0; at < ids.length; at += 500) {
+            for (const story of await stories.queries.findMany(ids.slice(at, at + 500))) existing.add(story.id);
+          }
+          return existing;
+        },
+      }),
     logger: app.log,
   });
   await app.register(

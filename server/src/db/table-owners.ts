@@ -45,6 +45,7 @@ export const MODULES = [
   "metadata-templates",
   "monitor",
   "oidc",
+  "outgoing",
   "presets",
   "processing",
   "publishing",

@@ -18,6 +18,12 @@ export {
   type TranscodeCall,
 } from "./media-tools.js";
 export {
+  embedsMetadata,
+  OUTGOING_METADATA,
+  type OutgoingFields,
+  type OutgoingMetadataRequest,
+} from "./outgoing-metadata.js";
+export {
   type AvFormat,
   fitBox,
   type MetadataPolicy,

@@ -12,6 +12,7 @@ import {
   renderImageDerivatives,
   renderThumbnail,
 } from "./images.js";
+import { type OutgoingMetadataRequest, writeOutgoingMetadata } from "./outgoing-metadata.js";
 import {
   type RenderedRendition,
   type RenditionSpec,
@@ -21,7 +22,6 @@ import {
 import { type MediaProbe, probeMedia } from "./probe.js";
 import { remuxToMp4 } from "./remux.js";
 import type { ToolLimits } from "./run-tool.js";
-import { stripPrivateMetadata } from "./strip-private-metadata.js";
 import {
   type RenderedFile,
   renderPoster,
@@ -81,8 +81,12 @@ export interface MediaTools {
   presetRendition(input: string, out: string, spec: RenditionSpec, call?: MediaCall): Promise<RenderedRendition>;
   /** A sample picture with the watermark on it (JPEG): the watermark settings page's preview. */
   watermarkPreview(spec: WatermarkSpec | null): Promise<Buffer>;
-  /** A copy of a file without GPS, location tags and camera serial numbers (the input is never written). */
-  stripPrivateMetadata(input: string, out: string, call?: MediaCall): Promise<void>;
+  /**
+   * The copy of a file that leaves the building (the input is never written): the story's fields embedded as
+   * IPTC/XMP where the type allows, and for visitors GPS, location tags and camera serial numbers removed, in one
+   * exiftool request (docs/media.md, "Metadata on the way out").
+   */
+  outgoingCopy(input: string, out: string, request: OutgoingMetadataRequest, call?: MediaCall): Promise<void>;
 }
 
 /** An image held in memory (an editor's save, a cover) never needs more than two minutes of libvips. */
@@ -175,7 +179,7 @@ export class SystemMediaTools implements MediaTools {
     return previewWatermark(spec);
   }
 
-  stripPrivateMetadata(input: string, out: string, call?: MediaCall): Promise<void> {
-    return stripPrivateMetadata(input, out, { exiftool: this.#exiftool, limits: this.#limits(call) });
+  outgoingCopy(input: string, out: string, request: OutgoingMetadataRequest, call?: MediaCall): Promise<void> {
+    return writeOutgoingMetadata(input, out, request, { exiftool: this.#exiftool, limits: this.#limits(call) });
   }
 }

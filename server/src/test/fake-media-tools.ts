@@ -11,6 +11,7 @@ import type {
   MediaCall,
   MediaProbe,
   MediaTools,
+  OutgoingMetadataRequest,
   ProbedCall,
   RenderedFile,
   RenderedRendition,
@@ -188,8 +189,8 @@ export class FakeMediaTools implements MediaTools {
     return Buffer.from("preview");
   }
 
-  async stripPrivateMetadata(input: string, out: string, call?: MediaCall): Promise<void> {
-    await this.#call("stripPrivateMetadata", input, call);
+  async outgoingCopy(input: string, out: string, _request: OutgoingMetadataRequest, call?: MediaCall): Promise<void> {
+    await this.#call("outgoingCopy", input, call);
     await fs.copyFile(input, out);
   }
 }

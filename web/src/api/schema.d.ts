@@ -27417,7 +27417,7 @@ export interface components {
             /** @description photos: convert to sRGB and embed its profile */
             srgb: boolean;
             /**
-             * @description all: every tag kept; rights: IPTC credit, caption and copyright only (the default); none: nothing
+             * @description all: every tag kept and every story field embedded; rights (the default): the file's credit, caption and copyright, and the story's title, headline, caption, authors, credit, source, copyright and usage terms embedded; none: no metadata at all (nothing embedded)
              * @enum {string}
              */
             metadata: "all" | "rights" | "none";
@@ -29835,7 +29835,7 @@ export interface components {
             /** @description photos: convert to sRGB and embed its profile */
             srgb: boolean;
             /**
-             * @description all: every tag kept; rights: IPTC credit, caption and copyright only (the default); none: nothing
+             * @description all: every tag kept and every story field embedded; rights (the default): the file's credit, caption and copyright, and the story's title, headline, caption, authors, credit, source, copyright and usage terms embedded; none: no metadata at all (nothing embedded)
              * @enum {string}
              */
             metadata: "all" | "rights" | "none";

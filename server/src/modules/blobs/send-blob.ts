@@ -12,6 +12,8 @@ export interface SendBlobOptions {
   contentType: string;
   /** `inline` for players and previews (honoured for INLINE_SAFE types only), `attachment` for downloads. */
   disposition: "attachment" | "inline";
+  /** The validator to answer instead of size and modification time (an embedded copy's: one per story revision). */
+  etag?: string;
   /** Lifetime of a presigned URL when the store gives one (S3 with presigned downloads). Default 300 s. */
   presignedUrlSeconds?: number;
 }
@@ -99,7 +101,7 @@ export async function sendBlob(
 
   const stat = await store.stat(options.key);
   if (!stat) throw new NotFound("the file of this story is missing from the store", "blob_not_found");
-  const etag = etagOf(stat.size, stat.modifiedAt);
+  const etag = options.etag ?? etagOf(stat.size, stat.modifiedAt);
   reply.headers({
     ...USER_CONTENT_HEADERS,
     "accept-ranges": "bytes",

@@ -20,6 +20,8 @@ export interface MaintenanceDependencies {
   refreshStatistics: () => Promise<void>;
   /** Deletes the operation log's rows older than the administrator's retention; returns how many. */
   pruneAuditLog: () => Promise<number>;
+  /** Copies made for downloads (the outgoing module): past their age, of deleted stories, over the size bound. */
+  sweepOutgoing?: () => Promise<{ scanned: number; deleted: number; bytes: number }>;
   logger: JobLogger;
 }
 
@@ -29,6 +31,7 @@ export interface MaintenanceDependencies {
  * deleted after a day, abandoned tus uploads after their lifetime, finished
  * jobs after 14 days (dead ones, which an operator may still look at, after 90),
  * operation log rows past the retention an administrator set (docs/audit.md);
+ * copies made for downloads past a week or over 10 GiB in all (docs/media.md);
  * the network disk's trash after 30 days, and disk bytes no file holds;
  * and the query planner's statistics kept current as the tables grow (SQLite
  * has no daemon for it; see Db.refreshStatistics).
@@ -47,6 +50,7 @@ export function maintenanceJob(deps: MaintenanceDependencies): JobHandler<"maint
       const auditPruned = await deps.pruneAuditLog();
       const diskTrashPurged = (await deps.disk?.purgeExpiredTrash()) ?? 0;
       const diskOrphans = (await deps.disk?.sweepOrphans())?.length ?? 0;
+      const outgoing = await deps.sweepOutgoing?.();
       const started = Date.now();
       await deps.refreshStatistics();
       deps.logger.info(
@@ -60,6 +64,8 @@ export function maintenanceJob(deps: MaintenanceDependencies): JobHandler<"maint
           auditRowsPruned: auditPruned,
           diskTrashPurged,
           diskOrphans,
+          outgoingCopiesDeleted: outgoing?.deleted ?? 0,
+          outgoingCopiesBytes: outgoing?.bytes ?? 0,
           statisticsMs: Date.now() - started,
         },
         "maintenance done",

@@ -23,7 +23,9 @@ export const renditionSettings = z
     srgb: z.boolean().describe("photos: convert to sRGB and embed its profile"),
     metadata: z
       .enum(["all", "rights", "none"])
-      .describe("all: every tag kept; rights: IPTC credit, caption and copyright only (the default); none: nothing"),
+      .describe(
+        "all: every tag kept and every story field embedded; rights (the default): the file's credit, caption and copyright, and the story's title, headline, caption, authors, credit, source, copyright and usage terms embedded; none: no metadata at all (nothing embedded)",
+      ),
     videoBitrateKbps: z.number().int().min(100).max(100_000),
     audioBitrateKbps: z.number().int().min(32).max(512),
   })

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../http/errors.js";
 import type { AuditLog } from "../audit/audit-log.js";
 import type { Actor } from "../auth/actor.js";
+import type { EmbedLevel, OutgoingCopies } from "../outgoing/outgoing-copies.js";
+import { lowerLevel } from "../outgoing/outgoing-copies.js";
 import type {
   DownloadPresetInput,
   DownloadPresetView,
@@ -21,8 +23,26 @@ export interface DownloadPresetsDependencies {
   deleteBlobs: (keys: string[]) => void;
   /** Whether a watermark preset exists. */
   watermarkExists: (id: string) => Promise<boolean>;
+  /** Embeds the story's current metadata into the rendition on its way out (the outgoing module). */
+  outgoing: Pick<OutgoingCopies, "file">;
+  /** Size of a blob (an embedded copy's). */
+  blobSize: (key: string) => Promise<number | undefined>;
   clock?: () => Date;
 }
+
+/** How a rendition leaves: how much of the story's metadata it may carry at most, and whether location goes. */
+export interface OutgoingOptions {
+  level?: EmbedLevel;
+  stripPrivate?: boolean;
+  signal?: AbortSignal;
+}
+
+/** What a preset's metadata setting lets a rendition carry of the story's metadata. */
+export const PRESET_EMBED_LEVEL: Record<RenditionSettings["metadata"], EmbedLevel> = {
+  all: "all",
+  rights: "basic",
+  none: "none",
+};
 
 /** A story version of a library, as a preset's rendition is asked for. */
 export interface StoryRef {
@@ -38,6 +58,8 @@ export interface RenditionFile {
   contentType: string;
   fileName: string;
   size: number;
+  /** The embedded copy's validator (one per story revision). */
+  etag?: string;
 }
 
 export function downloadPresetView(row: DownloadPresetRow): DownloadPresetView {
@@ -271,7 +293,7 @@ export class DownloadPresetsService {
     return this.#file(preset, ref);
   }
 
-  async #file(preset: DownloadPresetRow, ref: StoryRef): Promise<RenditionFile> {
+  async #file(preset: DownloadPresetRow, ref: StoryRef, outgoing: OutgoingOptions = {}): Promise<RenditionFile> {
     const story = await this.deps.stories.story(ref.libraryId, ref.storyId);
     const versionNo = ref.versionNo ?? story.versionNo;
     const [row] = (await this.deps.presets.renditionsOf(preset.id, [story.id])).filter(
@@ -284,12 +306,20 @@ export class DownloadPresetsService {
         "rendition_not_ready",
       );
     }
-    return {
+    const stored = {
       blobKey: row.blob_key,
       contentType: row.mime,
       fileName: this.deps.stories.fileName(story, preset.name, row.mime),
-      size: row.size ?? 0,
     };
+    const metadata = (preset.settings as RenditionSettings).metadata;
+    const level = lowerLevel(PRESET_EMBED_LEVEL[metadata] ?? "basic", outgoing.level ?? "all");
+    const file = await this.deps.outgoing.file(stored, story, {
+      level,
+      stripPrivate: outgoing.stripPrivate,
+      signal: outgoing.signal,
+    });
+    const size = file.blobKey === row.blob_key ? row.size : await this.deps.blobSize(file.blobKey);
+    return { ...file, size: size ?? 0 };
   }
 
   /** The finished renditions of several stories, for a zip (409 while any is not ready). */
@@ -314,7 +344,12 @@ export class DownloadPresetsService {
    * For a caller that needs the file now (a channel's delivery job): the
    * finished rendition, made in the caller's process when it is missing.
    */
-  async ensureRendered(presetId: string, ref: StoryRef, signal?: AbortSignal): Promise<RenditionFile> {
+  async ensureRendered(
+    presetId: string,
+    ref: StoryRef,
+    signal?: AbortSignal,
+    outgoing: OutgoingOptions = {},
+  ): Promise<RenditionFile> {
     const preset = await this.#find(presetId);
     const state = await this.rendition(preset, ref);
     if (state.state !== "done") {
@@ -323,6 +358,6 @@ export class DownloadPresetsService {
       );
       if (row) await this.deps.maker.make(row.id, signal);
     }
-    return this.#file(preset, { ...ref, versionNo: state.versionNo });
+    return this.#file(preset, { ...ref, versionNo: state.versionNo }, { ...outgoing, signal });
   }
 }

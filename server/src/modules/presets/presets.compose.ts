@@ -4,6 +4,7 @@ import type { MediaTools } from "../../media/index.js";
 import type { AuditLog } from "../audit/audit-log.js";
 import type { BlobStore } from "../blobs/blob-store.js";
 import type { Jobs } from "../jobs/jobs.compose.js";
+import type { OutgoingCopies } from "../outgoing/outgoing-copies.js";
 import type { StoryAccess } from "../stories/story-access.js";
 import type { StoryDownloads } from "../stories/story-downloads.service.js";
 import { DownloadPresetsService } from "./download-presets.service.js";
@@ -29,6 +30,8 @@ export function buildPresets(deps: {
   jobs: Jobs;
   access: StoryAccess;
   storyDownloads: StoryDownloads;
+  /** Embeds the story's metadata into renditions on their way out. */
+  outgoing: Pick<OutgoingCopies, "file">;
   dataDir: string;
   timeoutMs: number;
   onBlobDeleteError?: (key: string, error: unknown) => void;
@@ -64,6 +67,8 @@ export function buildPresets(deps: {
     audit: deps.audit,
     deleteBlobs,
     watermarkExists: async (id) => (await presets.findWatermark(id)) !== undefined,
+    outgoing: deps.outgoing,
+    blobSize: async (key) => (await deps.blobs.stat(key))?.size,
   });
   return {
     watermarks,

@@ -248,6 +248,7 @@ export function downloadPresetsRoutes(presets: DownloadPresetsService, blobs: Bl
           fileName: file.fileName,
           contentType: file.contentType,
           disposition: "attachment",
+          etag: file.etag,
         });
       },
     );

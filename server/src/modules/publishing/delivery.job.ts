@@ -3,6 +3,7 @@ import type { ChannelsService } from "../channels/channels.service.js";
 import { itemDocument } from "../channels/formats/index.js";
 import { DeliveryError, type DeliveryPackage, type OutgoingFile } from "../channels/transports/index.js";
 import { type JobEnqueuer, type JobHandler, jobFailed, jobSkipped, jobSucceeded } from "../jobs/job-types.js";
+import type { OutgoingCopies } from "../outgoing/outgoing-copies.js";
 import type { DownloadPresetsService } from "../presets/download-presets.service.js";
 import type { StoriesService } from "../stories/stories.service.js";
 import type { StoryQueries } from "../stories/story-queries.service.js";
@@ -17,7 +18,9 @@ export interface DeliveryJobDependencies {
   channels: Pick<ChannelsService, "open">;
   stories: Pick<StoriesService, "processingSource">;
   queries: Pick<StoryQueries, "require">;
-  blobs: Pick<BlobStore, "get">;
+  blobs: Pick<BlobStore, "get" | "stat">;
+  /** The original with the story's current metadata embedded (the outgoing module). */
+  outgoing: Pick<OutgoingCopies, "file">;
   jobs: JobEnqueuer;
   /** A download preset's rendition of a story, made now when missing (the presets module). */
   renditions: Pick<DownloadPresetsService, "ensureRendered">;
@@ -143,14 +146,24 @@ async function send(
       const source = await deps.stories.processingSource(story.id);
       if (source) {
         const { original } = source;
+        const name = originalName(story, original);
+        const outgoing = await deps.outgoing.file(
+          { blobKey: original.blobKey, fileName: name, contentType: original.mime },
+          story,
+          { level: "all", signal },
+        );
+        const size =
+          outgoing.blobKey === original.blobKey
+            ? original.size
+            : ((await deps.blobs.stat(outgoing.blobKey))?.size ?? original.size);
         files.push({
-          name: originalName(story, original),
+          name,
           mime: original.mime,
-          size: original.size,
+          size,
           role: "original",
           width: original.width,
           height: original.height,
-          open: () => deps.blobs.get(original.blobKey),
+          open: () => deps.blobs.get(outgoing.blobKey),
         });
       }
     }

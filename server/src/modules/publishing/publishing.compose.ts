@@ -3,6 +3,7 @@ import type { AuditLog } from "../audit/audit-log.js";
 import type { BlobStore } from "../blobs/blob-store.js";
 import type { ChannelsService } from "../channels/channels.service.js";
 import type { JobEnqueuer, JobRegistrar } from "../jobs/job-types.js";
+import type { OutgoingCopies } from "../outgoing/outgoing-copies.js";
 import type { DownloadPresetsService } from "../presets/download-presets.service.js";
 import type { StoriesService } from "../stories/stories.service.js";
 import type { StoryAccess } from "../stories/story-access.js";
@@ -31,6 +32,8 @@ export function buildPublishing(
     audit: AuditLog;
     /** The presets module: a channel's preset rendition of a story, made now when missing. */
     renditions: Pick<DownloadPresetsService, "ensureRendered">;
+    /** Originals leave with the story's metadata embedded (the outgoing module). */
+    outgoing: Pick<OutgoingCopies, "file">;
   },
 ): PublishingModule {
   const repository = new DeliveriesRepository(db.kysely);
@@ -50,6 +53,7 @@ export function buildPublishing(
       blobs: deps.blobs,
       jobs: deps.jobs,
       renditions: deps.renditions,
+      outgoing: deps.outgoing,
     }),
   );
   const publishing = new PublishingService({

@@ -6,7 +6,6 @@ import { sendZip } from "../blobs/send-zip.js";
 import type { StoryDownloads } from "../stories/story-downloads.service.js";
 import { SHARE_FILES_PATH, type ShareVisits } from "./share-visits.service.js";
 import { shareFileParams, unlockBody, unlockSchema, visitorShareSchema } from "./shares.schema.js";
-import { sendStrippedCopy } from "./stripped-copies.js";
 
 const visitorErrors = {
   400: errorEnvelope,
@@ -81,16 +80,13 @@ export function shareVisitsRoutes(visits: ShareVisits, downloads: StoryDownloads
       async (request, reply) => {
         reply.header("x-robots-tag", "noindex, nofollow");
         const answer = await visits.file(request, request.params.token);
-        if (answer.kind === "zip") {
-          reply.raw.once("close", () => void answer.dispose());
-          return sendZip(reply, downloads.blobs, answer.entries, answer.name);
-        }
-        if (answer.kind === "copy") return sendStrippedCopy(reply, answer.copy, answer.file);
+        if (answer.kind === "zip") return sendZip(reply, downloads.blobs, answer.entries, answer.name);
         return sendBlob(request, reply, downloads.blobs, {
           key: answer.resolved.blobKey,
           fileName: answer.resolved.fileName,
           contentType: answer.resolved.contentType,
           disposition: answer.download ? "attachment" : "inline",
+          etag: "etag" in answer.resolved ? answer.resolved.etag : undefined,
         });
       },
     );

@@ -8,6 +8,7 @@ import type { AuditBy, AuditLog } from "../audit/audit-log.js";
 import type { ShareVisit, ShareVisitResolver } from "../auth/auth.types.js";
 import type { FolderNode, FoldersService } from "../folders/folders.service.js";
 import type { LibrariesService } from "../libraries/libraries.service.js";
+import type { EmbedLevel } from "../outgoing/outgoing-copies.js";
 import { type StoryListQuery, storyListQuery } from "../search/search.schema.js";
 import type { StoryDownloads } from "../stories/story-downloads.service.js";
 import type { StoryQueries } from "../stories/story-queries.service.js";
@@ -15,7 +16,6 @@ import type { StoryView } from "../stories/story-view.js";
 import { hashShareToken, passwordStamp, type ShareSigner, sameDigest, TOKEN_SHAPE } from "./share-tokens.js";
 import type { NewShareVisit, ShareRecord, SharesRepository } from "./shares.repository.js";
 import { shareState } from "./shares.service.js";
-import type { StrippedCopies, StrippedCopy } from "./stripped-copies.js";
 import { PRESET_RENDITION, type ShareFileClaims, toVisitorStory, type VisitedShare } from "./visitor-story.js";
 
 /** The owner as a visit needs them: who, whether enabled, what they may read. */
@@ -45,7 +45,8 @@ export interface ShareVisitPresets {
   ensureRendered(
     presetId: string,
     ref: { libraryId: string; storyId: string; versionNo?: number },
-  ): Promise<{ blobKey: string; fileName: string; contentType: string }>;
+    outgoing: { level: EmbedLevel; stripPrivate: boolean },
+  ): Promise<{ blobKey: string; fileName: string; contentType: string; etag?: string }>;
 }
 
 /** A file a visitor downloads: the blob, how to name it. */
@@ -53,14 +54,13 @@ interface DownloadFile {
   blobKey: string;
   fileName: string;
   contentType: string;
+  etag?: string;
 }
 
 export interface ShareVisitsDependencies {
   db: Db;
   shares: SharesRepository;
   presets: ShareVisitPresets;
-  /** Copies without location and serial numbers, for downloads of shares that do not keep them. */
-  stripped: Pick<StrippedCopies, "make">;
   queries: StoryQueries;
   downloads: StoryDownloads;
   libraries: LibrariesService;
@@ -276,12 +276,28 @@ export class ShareVisits implements ShareVisitResolver {
     return { ...share, presetStoryType };
   }
 
-  /** The blob a download gives: a stored rendition, or the preset's rendition (made on the first request). */
+  /**
+   * The blob a download gives: a stored rendition, or the original or the
+   * preset's rendition (made on the first request) as it leaves for a
+   * visitor: with the story's metadata the share shows ("basic": caption,
+   * credit and rights; "all": every field) and, unless the owner keeps
+   * location, without GPS and serial numbers, in one exiftool request
+   * (docs/media.md, "Metadata on the way out"). Cached per story revision.
+   */
   async #downloadFile(share: ShareRecord, view: StoryView, rendition: string): Promise<DownloadFile> {
     const ref = { libraryId: view.libraryId, storyId: view.id, versionNo: view.versionNo };
-    if (rendition === PRESET_RENDITION) return this.deps.presets.ensureRendered(share.downloadPresetId!, ref);
-    const resolved = await this.deps.downloads.resolve({ ...ref, rendition });
-    return { blobKey: resolved.blobKey, fileName: resolved.fileName, contentType: resolved.contentType };
+    const outgoing = {
+      level: (share.metadata === "all" ? "all" : "basic") as EmbedLevel,
+      stripPrivate: this.#strips(share, rendition),
+    };
+    if (rendition === PRESET_RENDITION) return this.deps.presets.ensureRendered(share.downloadPresetId!, ref, outgoing);
+    const resolved = await this.deps.downloads.resolveOutgoing({ ...ref, rendition }, outgoing);
+    return {
+      blobKey: resolved.blobKey,
+      fileName: resolved.fileName,
+      contentType: resolved.contentType,
+      etag: resolved.etag,
+    };
   }
 
   /** Originals and preset renditions carry the camera's metadata: stripped unless the owner keeps location. */
@@ -389,28 +405,15 @@ export class ShareVisits implements ShareVisitResolver {
     const visited = await this.#withPreset(share);
     if (claims.r === "zip") {
       const entries = [];
-      const copies: StrippedCopy[] = [];
-      const dispose = async () => {
-        for (const copy of copies) await copy.dispose();
-      };
-      try {
-        for (const view of views) {
-          const rendition = toVisitorStory(visited, view, members, sign).downloadRendition;
-          if (!rendition) continue;
-          const file = await this.#downloadFile(share, view, rendition);
-          const copy = this.#strips(share, rendition)
-            ? await this.deps.stripped.make(file.blobKey, file.fileName)
-            : undefined;
-          if (copy) copies.push(copy);
-          entries.push({ key: file.blobKey, name: file.fileName, contentType: file.contentType, file: copy?.file });
-        }
-        if (entries.length === 0) throw new Forbidden("nothing here may be downloaded", "share_no_download");
-        await this.#countDownload(request, share, "zip", { zip: entries.length });
-      } catch (error) {
-        await dispose();
-        throw error;
+      for (const view of views) {
+        const rendition = toVisitorStory(visited, view, members, sign).downloadRendition;
+        if (!rendition) continue;
+        const file = await this.#downloadFile(share, view, rendition);
+        entries.push({ key: file.blobKey, name: file.fileName, contentType: file.contentType });
       }
-      return { kind: "zip" as const, entries, name: `${share.title || "share"}.zip`, dispose };
+      if (entries.length === 0) throw new Forbidden("nothing here may be downloaded", "share_no_download");
+      await this.#countDownload(request, share, "zip", { zip: entries.length });
+      return { kind: "zip" as const, entries, name: `${share.title || "share"}.zip` };
     }
     const storyId = String(claims.s);
     const container = typeof claims.c === "string" ? claims.c : storyId;
@@ -438,17 +441,7 @@ export class ShareVisits implements ShareVisitResolver {
     const allowed = toVisitorStory(visited, view, members, sign).downloadRendition;
     if (allowed !== rendition) throw new Forbidden("this file may not be downloaded", "share_no_download");
     const file = await this.#downloadFile(share, view, rendition);
-    const counted = { storyId: view.id, rendition };
-    if (this.#strips(share, rendition)) {
-      const copy = await this.deps.stripped.make(file.blobKey, file.fileName);
-      try {
-        await this.#countDownload(request, share, "download", { ...counted, stripped: true });
-      } catch (error) {
-        await copy.dispose();
-        throw error;
-      }
-      return { kind: "copy" as const, copy, file };
-    }
+    const counted = { storyId: view.id, rendition, ...(this.#strips(share, rendition) ? { stripped: true } : {}) };
     const range = request.headers.range;
     if (range === undefined || /^bytes=0-/.test(range)) await this.#countDownload(request, share, "download", counted);
     return { kind: "file" as const, resolved: file, download };

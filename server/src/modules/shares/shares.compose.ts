@@ -1,12 +1,9 @@
 import type { Db } from "../../db/database.js";
-import type { MediaTools } from "../../media/index.js";
-import type { BlobStore } from "../blobs/blob-store.js";
 import { hashPassword, verifyPassword } from "../users/password.js";
 import { ShareSigner } from "./share-tokens.js";
 import { ShareVisits, type ShareVisitsDependencies } from "./share-visits.service.js";
 import { SharesRepository } from "./shares.repository.js";
 import { type SharesDependencies, SharesService } from "./shares.service.js";
-import { StrippedCopies } from "./stripped-copies.js";
 
 export interface SharesModule {
   service: SharesService;
@@ -17,14 +14,10 @@ export interface SharesModule {
 export function buildShares(
   db: Db,
   deps: Omit<SharesDependencies, "shares" | "db" | "hashPassword" | "presets"> &
-    Omit<ShareVisitsDependencies, "db" | "shares" | "verifyPassword" | "sessions" | "files" | "stripped"> & {
+    Omit<ShareVisitsDependencies, "db" | "shares" | "verifyPassword" | "sessions" | "files"> & {
       sharedKey: Buffer;
       /** The download presets: storyTypeOf, usable, ensureRendered. */
       presets: SharesDependencies["presets"] & ShareVisitsDependencies["presets"];
-      blobs: BlobStore;
-      media: Pick<MediaTools, "stripPrivateMetadata">;
-      /** Where copies without location tags are made, and removed once sent. */
-      workDir: string;
     },
 ): SharesModule {
   const shares = new SharesRepository(db.kysely, db.adapter);
@@ -38,7 +31,6 @@ export function buildShares(
       verifyPassword,
       sessions: new ShareSigner(deps.sharedKey, "session", clock),
       files: new ShareSigner(deps.sharedKey, "media", clock),
-      stripped: new StrippedCopies({ blobs: deps.blobs, media: deps.media, workDir: deps.workDir }),
     }),
   };
 }

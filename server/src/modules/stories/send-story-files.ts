@@ -32,7 +32,7 @@ export async function sendStoryFile(
   target: DownloadRequest,
   disposition: "attachment" | "inline",
 ) {
-  const resolved = await downloads.resolve(target);
+  const resolved = await downloads.resolveOutgoing(target);
   const wholeDownload = disposition === "attachment" || (target.rendition ?? "original") === "original";
   if (wholeDownload && request.method !== "HEAD" && fromFirstByte(request)) {
     await downloads.record(actorOf(request), [{ request: target, resolved }]);
@@ -42,6 +42,7 @@ export async function sendStoryFile(
     fileName: resolved.fileName,
     contentType: resolved.contentType,
     disposition,
+    etag: resolved.etag,
   });
 }
 
@@ -56,7 +57,7 @@ export async function sendStoriesZip(
   const files = [];
   for (const storyId of target.storyIds) {
     const one = { libraryId: target.libraryId, storyId, rendition: target.rendition };
-    files.push({ request: one, resolved: await downloads.resolve(one) });
+    files.push({ request: one, resolved: await downloads.resolveOutgoing(one) });
   }
   if (request.method !== "HEAD") await downloads.record(actorOf(request), files);
   return sendZip(

@@ -4,6 +4,7 @@ import type { BlobStore } from "../blobs/blob-store.js";
 import type { FoldersService } from "../folders/folders.service.js";
 import type { JobEnqueuer, JobName } from "../jobs/job-types.js";
 import type { LibrariesService } from "../libraries/libraries.service.js";
+import type { OutgoingCopies } from "../outgoing/outgoing-copies.js";
 import type { SearchModule } from "../search/search.compose.js";
 import { type KeywordUse, KeywordUseCounter } from "./keyword-use.js";
 import { ProcessingQueue } from "./processing-queue.js";
@@ -51,6 +52,8 @@ export interface StoriesDependencies {
   /** Where commit, publish and added tags are written, in their transaction (the actions module's triggers). */
   events?: StoryEventSink;
   onBlobDeleteError?: (key: string, error: unknown) => void;
+  /** Embeds a story's metadata into its original on the way out; its copies go with a deleted story. */
+  outgoing?: Pick<OutgoingCopies, "file" | "forgetStory">;
   onKeywordUseError?: (names: string[], error: unknown) => void;
 }
 
@@ -90,13 +93,16 @@ export function buildStories(deps: StoriesDependencies): StoriesModule {
     propertyAccess: deps.propertyAccess,
     events: deps.events,
     onBlobDeleteError: deps.onBlobDeleteError,
+    forgetOutgoing: deps.outgoing && ((storyId) => deps.outgoing!.forgetStory(storyId)),
   });
+  const downloads = new StoryDownloads(storiesRepository, access, actionsRepository, blobs, deps.audit);
+  downloads.outgoing = deps.outgoing;
   return {
     stories,
     queries: new StoryQueries(storiesRepository, access, deps.libraries, deps.signMediaUrl, deps.search.service),
     access,
     actions: new StoryActionLog(actionsRepository, deps.libraries),
     statistics: new StoryStatistics(deps.db),
-    downloads: new StoryDownloads(storiesRepository, access, actionsRepository, blobs, deps.audit),
+    downloads,
   };
 }

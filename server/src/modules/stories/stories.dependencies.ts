@@ -44,6 +44,8 @@ export interface StoryWriteDependencies {
   events?: StoryEventSink;
   clock?: () => Date;
   onBlobDeleteError?: (key: string, error: unknown) => void;
+  /** A deleted story's copies made for downloads go too (the outgoing module's forgetStory). */
+  forgetOutgoing?: (storyId: string) => Promise<void>;
 }
 
 /** Field-level access as the stories ask it (the access module's PropertyAccessService). */

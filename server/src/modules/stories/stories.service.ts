@@ -212,6 +212,10 @@ export class StoriesService {
     });
     // After the commit: a crash here leaves blobs without rows, which the sweeper removes.
     await this.#deleteBlobs(unused);
+    // Copies made for downloads: left behind by a failure, the outgoing module's sweep removes them.
+    await this.deps
+      .forgetOutgoing?.(story.id)
+      .catch((error: unknown) => this.deps.onBlobDeleteError?.(story.id, error));
   }
 
   async #deleteBlobs(keys: string[]): Promise<void> {

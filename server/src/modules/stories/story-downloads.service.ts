@@ -2,6 +2,7 @@ import { NotFound } from "../../http/errors.js";
 import type { AuditLog } from "../audit/audit-log.js";
 import type { BlobStore } from "../blobs/blob-store.js";
 import { downloadName, extensionForType, safeFileNameText, TYPE_EXTENSIONS } from "../blobs/file-names.js";
+import type { EmbedLevel, OutgoingCopies } from "../outgoing/outgoing-copies.js";
 import type { StoriesRepository } from "./stories.repository.js";
 import type { StoryAccess } from "./story-access.js";
 import { storyAction, storyAudit } from "./story-action.js";
@@ -65,6 +66,9 @@ export function downloadFileName(
 
 /** Finds the blob behind a download and records downloads as story actions; the routes send it (sendBlob, sendZip). */
 export class StoryDownloads {
+  /** Embeds the story's metadata into originals on their way out (set by the composition root). */
+  outgoing: Pick<OutgoingCopies, "file"> | undefined;
+
   constructor(
     private readonly stories: StoriesRepository,
     private readonly access: StoryAccess,
@@ -94,6 +98,21 @@ export class StoryDownloads {
       fileName: downloadFileName(story, role, file.mime, version?.originalName),
       contentType: file.mime,
     };
+  }
+
+  /**
+   * The file a download sends: for an original, the copy carrying the story's
+   * current metadata (and without location for a visitor), made by the
+   * outgoing module on the first request; any other rendition as stored.
+   */
+  async resolveOutgoing(
+    request: DownloadRequest,
+    options: { level?: EmbedLevel; stripPrivate?: boolean; signal?: AbortSignal } = {},
+  ): Promise<ResolvedDownload & { etag?: string }> {
+    const resolved = await this.resolve(request);
+    if ((request.rendition ?? "original") !== "original" || !this.outgoing) return resolved;
+    const story = await this.access.find(request.libraryId, request.storyId);
+    return this.outgoing.file(resolved, story, { level: options.level ?? "all", ...options });
   }
 
   /** Records downloads as story actions and in the operation log (one entry per file), all or none of each. */

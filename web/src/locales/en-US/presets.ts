@@ -24,8 +24,10 @@ export default {
   "presets.download.quality": "Quality (1-100)",
   "presets.download.srgb": "Convert to sRGB",
   "presets.download.metadata": "Metadata",
-  "presets.download.metadata.rights": "Credit, caption and copyright only",
-  "presets.download.metadata.all": "Keep all metadata",
+  "presets.download.metadata.rights": "Caption, credit and rights (the story's, written in)",
+  "presets.download.metadata.help":
+    "Downloads carry the story's current metadata written into the file (IPTC and XMP); strip it to send the picture alone.",
+  "presets.download.metadata.all": "All metadata (the story's, written in)",
   "presets.download.metadata.none": "Strip all metadata",
   "presets.download.videoBitrate": "Video bitrate (kbps)",
   "presets.download.audioBitrate": "Audio bitrate (kbps)",

@@ -89,6 +89,7 @@ export function DownloadPresetFields({ t }: { t: TFunction }) {
                   <ProFormSelect
                     name={S("metadata")}
                     label={t("presets.download.metadata")}
+                    extra={t("presets.download.metadata.help")}
                     options={["rights", "all", "none"].map((value) => ({
                       value,
                       label: t(`presets.download.metadata.${value}`),
