@@ -23,6 +23,8 @@ export type Category = Schemas["CatalogueCategory"];
 export type Codelist = Schemas["Codelist"];
 export type CodelistOption = Schemas["CodelistOption"];
 export type StoryProperty = Schemas["StoryProperty"];
+/** A property as a form gets it (/properties/list): with whether the caller's role may edit it. */
+export type FormProperty = Schemas["StoryFormProperty"];
 export type StoryType = StoryProperty["storyType"];
 export type PropertyKind = StoryProperty["kind"];
 
@@ -184,7 +186,7 @@ export const formProperties = (query: {
   storytype?: StoryType;
   libraryId?: string;
   isquick?: "true" | "false";
-}): Promise<StoryProperty[]> => call(api.GET("/dams/api/v1/properties/list", { params: { query } }));
+}): Promise<FormProperty[]> => call(api.GET("/dams/api/v1/properties/list", { params: { query } }));
 export const createProperty = (body: StoryPropertyInput): Promise<StoryProperty> =>
   call(api.POST("/dams/api/v1/properties", { body }), CONFLICT);
 export const updateProperty = (id: string, body: StoryPropertyInput): Promise<StoryProperty> =>

@@ -1,6 +1,7 @@
 import {
   DeleteOutlined,
   DownloadOutlined,
+  EditOutlined,
   ExperimentOutlined,
   FolderOutlined,
   ShareAltOutlined,
@@ -29,6 +30,9 @@ import { STORY_ACCESS, zipBatches } from "./story-actions";
 
 // The folder picker (TreeSelect) loads when a move is asked for.
 const MoveDialog = lazyChunk("story-move-dialog", () => import("./story-move-dialog").then((m) => m.MoveDialog));
+const BatchEditDialog = lazyChunk("batch-edit-dialog", () =>
+  import("./story-edit/batch-edit-dialog").then((m) => m.BatchEditDialog),
+);
 const ShareDialog = lazyChunk("share-dialog", () => import("./share-dialog").then((m) => m.ShareDialog));
 
 /** Runs an action on each story; returns how many failed (each failure was reported by the API client). */
@@ -45,6 +49,7 @@ export function StorySelectionBar({ stories, onClear }: { stories: readonly Stor
   const [busy, setBusy] = useState(false);
   const [moving, setMoving] = useState(false);
   const [sharing, setSharing] = useState(false);
+  const [editing, setEditing] = useState(false);
   // Download presets apply to one story type: offered when the selection has one.
   const commonType = stories.every((story) => story.type === stories[0]?.type) ? stories[0]?.type : undefined;
   const presets = useUsablePresets(commonType).data ?? [];
@@ -134,6 +139,11 @@ export function StorySelectionBar({ stories, onClear }: { stories: readonly Stor
             {t("stories.share")}
           </Button>
         </Access>
+        <Access action={STORY_ACCESS.edit}>
+          <Button icon={<EditOutlined />} onClick={() => setEditing(true)} data-testid="selection-edit-info">
+            {t("batchEdit.action")}
+          </Button>
+        </Access>
         {oneLibrary ? (
           <Access action={STORY_ACCESS.edit}>
             <Button icon={<FolderOutlined />} loading={busy} onClick={() => setMoving(true)}>
@@ -184,6 +194,11 @@ export function StorySelectionBar({ stories, onClear }: { stories: readonly Stor
           {t("stories.clearSelection")}
         </Button>
       </Space>
+      {editing ? (
+        <LazyPart>
+          <BatchEditDialog stories={stories} onClose={() => setEditing(false)} />
+        </LazyPart>
+      ) : null}
       {sharing ? (
         <LazyPart>
           <ShareDialog

@@ -245,7 +245,7 @@ export function EditInfoDialog({
             </Form.Item>
           ))}
           {fields.map((field) => (
-            <PropertyItem key={field.name} field={field} own />
+            <PropertyItem key={field.name} field={field} own disabled={field.editable === false} />
           ))}
         </Form>
       ) : null}

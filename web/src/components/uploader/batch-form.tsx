@@ -64,6 +64,7 @@ export function PropertyInput({
   field: PropertyField;
   value?: unknown;
   onChange?: (v: unknown) => void;
+  disabled?: boolean;
 }) {
   switch (field.kind) {
     case "textarea":
@@ -89,7 +90,16 @@ export function PropertyInput({
  * own form (`own`) starts empty and requires nothing: what it leaves empty
  * comes from the batch.
  */
-export function PropertyItem({ field, own = false }: { field: PropertyField; own?: boolean }) {
+export function PropertyItem({
+  field,
+  own = false,
+  disabled = false,
+}: {
+  field: PropertyField;
+  own?: boolean;
+  /** Shown but not editable (a property the caller's role may not edit). */
+  disabled?: boolean;
+}) {
   const { t } = useTranslation();
   return (
     <Form.Item
@@ -103,11 +113,12 @@ export function PropertyItem({ field, own = false }: { field: PropertyField; own
             : field.initialValue
       }
       valuePropName={field.kind === "switch" ? "checked" : "value"}
+      extra={disabled ? t("editInfo.notEditable") : undefined}
       rules={
         field.required && !own ? [{ required: true, message: t("upload.field.required", { label: field.label }) }] : []
       }
     >
-      <PropertyInput field={field} />
+      <PropertyInput field={field} disabled={disabled} />
     </Form.Item>
   );
 }

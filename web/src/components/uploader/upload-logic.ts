@@ -79,6 +79,8 @@ export interface PropertyField {
   quick: boolean;
   options: { value: string; label: string }[];
   initialValue: string | number | boolean | string[] | undefined;
+  /** False when the caller's role may not edit it (field-level access); absent: editable. */
+  editable?: boolean;
 }
 
 /** A property's default (stored as text) as the value its input holds. */
@@ -103,7 +105,7 @@ export function defaultOf(property: Pick<StoryProperty, "kind" | "defaultValue">
 }
 
 /** The form's fields: quick properties first, then by sort order; one field per name. */
-export function fieldsFromProperties(properties: readonly StoryProperty[]): PropertyField[] {
+export function fieldsFromProperties(properties: readonly (StoryProperty & { editable?: boolean })[]): PropertyField[] {
   const seen = new Set<string>();
   return [...properties]
     .sort(
@@ -122,6 +124,7 @@ export function fieldsFromProperties(properties: readonly StoryProperty[]): Prop
       quick: property.isquick,
       options: property.options,
       initialValue: defaultOf(property),
+      ...(property.editable === false ? { editable: false } : {}),
     }));
 }
 

@@ -1,6 +1,7 @@
 import actions from "./actions";
 import admin from "./admin";
 import app from "./app";
+import batchEdit from "./batch-edit";
 import catalogue from "./catalogue";
 import cover from "./cover";
 import crud from "./crud";
@@ -35,6 +36,7 @@ export default {
   ...settings,
   ...crud,
   ...editInfo,
+  ...batchEdit,
   ...user,
   ...admin,
   ...catalogue,

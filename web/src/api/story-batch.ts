@@ -1,0 +1,35 @@
+/** Batch edits of story metadata (docs/stories.md, "Editing many stories"): types and calls. */
+import { api, call } from "./client";
+import type { components } from "./schema";
+
+export type BatchOperation = components["schemas"]["StoryBatchOperationInput"];
+export type BatchPreview = components["schemas"]["StoryBatchPreview"];
+export type StoryBatch = components["schemas"]["StoryBatch"];
+export type StoryBatchItem = components["schemas"]["StoryBatchItem"];
+
+export interface BatchRequest {
+  storyIds: string[];
+  operations: BatchOperation[];
+}
+
+/** What each operation would change, and how many stories are refused (nothing is changed). */
+export const previewBatchEdit = (body: BatchRequest): Promise<BatchPreview> =>
+  call(api.POST("/dams/api/v1/story-batch-edits/preview", { body }));
+
+/** Starts the batch: small ones answer finished, larger ones queued (follow with getBatchEdit). */
+export const startBatchEdit = (body: BatchRequest): Promise<StoryBatch> =>
+  call(api.POST("/dams/api/v1/story-batch-edits", { body }));
+
+export const getBatchEdit = (batchId: string): Promise<StoryBatch> =>
+  call(api.GET("/dams/api/v1/story-batch-edits/{batchId}", { params: { path: { batchId } } }));
+
+/** The per-story report, in the selection's order; `outcome` filters it. */
+export const batchEditItems = (
+  batchId: string,
+  query: { outcome?: StoryBatchItem["outcome"]; page?: number; size?: number },
+): Promise<{ content: StoryBatchItem[]; totalElements: number }> =>
+  call(
+    api.GET("/dams/api/v1/story-batch-edits/{batchId}/items", {
+      params: { path: { batchId }, query: { page: query.page ?? 0, size: query.size ?? 200, outcome: query.outcome } },
+    }),
+  );
