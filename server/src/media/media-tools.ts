@@ -30,6 +30,7 @@ import {
   transcodeVideoProxy,
   type VideoProxyResult,
 } from "./video.js";
+import { lowerLibvipsThreads } from "./vips-threads.js";
 import { previewWatermark, type WatermarkSpec } from "./watermark.js";
 
 /** A call on behalf of a job: its signal (cancel, timeout, shutdown) stops the tool. */
@@ -106,6 +107,16 @@ export class SystemMediaTools implements MediaTools {
     if (config.threads > 0) sharp.concurrency(config.threads);
   }
 
+  /** libvips work, its threads at the media priority (lowered before, and after for threads it added). */
+  async #vips<T>(work: () => Promise<T>): Promise<T> {
+    lowerLibvipsThreads(this.config.nice);
+    try {
+      return await work();
+    } finally {
+      lowerLibvipsThreads(this.config.nice);
+    }
+  }
+
   /** Stops the long-lived exiftool (it also stops by itself when idle, or when this process exits). */
   close(): Promise<void> {
     return this.#exiftool.close();
@@ -117,7 +128,7 @@ export class SystemMediaTools implements MediaTools {
   }
 
   imageDerivatives(file: string, dir: string): Promise<ImageDerivatives> {
-    return renderImageDerivatives(file, dir, this.#image);
+    return this.#vips(() => renderImageDerivatives(file, dir, this.#image));
   }
 
   imageMetadata(file: string, call?: MediaCall): Promise<ImageMetadata> {
@@ -125,11 +136,13 @@ export class SystemMediaTools implements MediaTools {
   }
 
   checkImage(bytes: Buffer, formats: readonly ImageFormat[]): Promise<CheckedImage> {
-    return checkImageBuffer(bytes, {
-      maxPixels: this.config.maxPixels,
-      timeoutSeconds: IN_MEMORY_IMAGE_SECONDS,
-      formats,
-    });
+    return this.#vips(() =>
+      checkImageBuffer(bytes, {
+        maxPixels: this.config.maxPixels,
+        timeoutSeconds: IN_MEMORY_IMAGE_SECONDS,
+        formats,
+      }),
+    );
   }
 
   probe(file: string, call?: MediaCall): Promise<MediaProbe> {
@@ -141,11 +154,14 @@ export class SystemMediaTools implements MediaTools {
   }
 
   thumbnail(image: string, out: string): Promise<ImageRendition> {
-    return renderThumbnail(image, out, this.#image);
+    return this.#vips(() => renderThumbnail(image, out, this.#image));
   }
 
   thumbnailStrip(file: string, dir: string, call: ProbedCall = {}): Promise<ThumbnailStrip> {
-    return renderThumbnailStrip(file, dir, { limits: this.#limits(call), signal: call.signal, probe: call.probe });
+    // ffmpeg cuts the frames, libvips joins them.
+    return this.#vips(() =>
+      renderThumbnailStrip(file, dir, { limits: this.#limits(call), signal: call.signal, probe: call.probe }),
+    );
   }
 
   videoProxy(file: string, out: string, call: TranscodeCall = {}): Promise<VideoProxyResult> {
@@ -161,22 +177,33 @@ export class SystemMediaTools implements MediaTools {
   }
 
   remuxToMp4(input: string, out: string, call: { signal: AbortSignal; timeoutMs: number }): Promise<void> {
-    return remuxToMp4(input, out, call.signal, call.timeoutMs);
-  }
-
-  presetRendition(input: string, out: string, spec: RenditionSpec, call?: MediaCall): Promise<RenderedRendition> {
-    if (spec.format === "mp4" || spec.format === "aac" || spec.format === "mp3") {
-      return renderAvRendition(input, out, spec, { limits: this.#limits(call), markFile: `${out}.mark.png` });
-    }
-    return renderPhotoRendition(input, out, spec, {
-      ...this.#image,
-      exiftool: this.#exiftool,
-      limits: this.#limits(call),
+    // A stream copy: its own time limit (the HLS fetch's), at most 2 GiB of address space.
+    const limits = this.#limits(call);
+    return remuxToMp4(input, out, {
+      ...limits,
+      timeoutMs: call.timeoutMs,
+      memoryBytes: Math.min(limits.memoryBytes ?? Number.POSITIVE_INFINITY, 2 * 1024 ** 3),
     });
   }
 
+  presetRendition(input: string, out: string, spec: RenditionSpec, call?: MediaCall): Promise<RenderedRendition> {
+    // Both use libvips: the photo's rendition, a video's watermark picture.
+    if (spec.format === "mp4" || spec.format === "aac" || spec.format === "mp3") {
+      return this.#vips(() =>
+        renderAvRendition(input, out, spec, { limits: this.#limits(call), markFile: `${out}.mark.png` }),
+      );
+    }
+    return this.#vips(() =>
+      renderPhotoRendition(input, out, spec, {
+        ...this.#image,
+        exiftool: this.#exiftool,
+        limits: this.#limits(call),
+      }),
+    );
+  }
+
   watermarkPreview(spec: WatermarkSpec | null): Promise<Buffer> {
-    return previewWatermark(spec);
+    return this.#vips(() => previewWatermark(spec));
   }
 
   outgoingCopy(input: string, out: string, request: OutgoingMetadataRequest, call?: MediaCall): Promise<void> {

@@ -1,13 +1,14 @@
 import path from "node:path";
 import { FFMPEG_PREAMBLE, safeInput } from "./ffmpeg-args.js";
-import { runTool } from "./run-tool.js";
+import { runTool, type ToolLimits } from "./run-tool.js";
 
 /**
  * One MP4 of a local file's streams, copied (no re-encoding), e.g. the joined
  * segments of an HLS stream: with the protocol and demuxer allow-lists of
- * every other ffmpeg run (no playlist demuxer, no network).
+ * every other ffmpeg run (no playlist demuxer, no network), and under the
+ * same limits (priority, threads, memory, time, cancel).
  */
-export async function remuxToMp4(input: string, out: string, signal: AbortSignal, timeoutMs: number): Promise<void> {
+export async function remuxToMp4(input: string, out: string, limits: ToolLimits): Promise<void> {
   await runTool(
     "ffmpeg",
     [
@@ -25,6 +26,6 @@ export async function remuxToMp4(input: string, out: string, signal: AbortSignal
       "mp4",
       `file:${path.resolve(out)}`,
     ],
-    { timeoutMs, signal, memoryBytes: 2 * 1024 ** 3 },
+    limits,
   );
 }

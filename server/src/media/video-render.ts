@@ -13,6 +13,7 @@ import { openImage, toMediaError } from "./images.js";
 import { type MediaProbe, probeMedia } from "./probe.js";
 import { DEFAULT_TOOL_LIMITS, limitsOf, probeLimits, runTool, type ToolLimits } from "./run-tool.js";
 import { progressReader, sizeOf, type TranscodeOptions } from "./video.js";
+import { lowerLibvipsThreads } from "./vips-threads.js";
 
 /** An input of a render: a media file (cut at the input), or one still picture we prepared. */
 export interface RenderInputFile {
@@ -339,7 +340,10 @@ export class SystemVideoRenderTools implements VideoRenderTools {
 
   still(input: string, out: string, options: { longEdge: number; keepAlpha?: boolean }): Promise<Still> {
     const timeoutSeconds = Math.min(3600, Math.ceil(this.config.timeoutMs / 1000));
-    return renderStill(input, out, { ...options, maxPixels: this.config.maxPixels, timeoutSeconds });
+    lowerLibvipsThreads(this.config.nice ?? 0);
+    return renderStill(input, out, { ...options, maxPixels: this.config.maxPixels, timeoutSeconds }).finally(() =>
+      lowerLibvipsThreads(this.config.nice ?? 0),
+    );
   }
 
   keyframeNear(file: string, time: number, tolerance: number, call: { signal?: AbortSignal } = {}): Promise<boolean> {
