@@ -26322,6 +26322,17 @@ export interface components {
             updatedBy: string | null;
             updatedAt: string;
         };
+        LoginUserInput: {
+            uuid: string;
+            name: string;
+            username: string;
+            avatarUrl: string | null;
+            lastAccessIP: string | null;
+            lastAccessTime: string | null;
+            admin: boolean;
+            /** @description null when the user holds no role */
+            role: components["schemas"]["RoleInput"] | null;
+        };
         PropertyRuleInput: {
             /** @description a story property's name (a key of a story's `properties`) */
             property: string;
@@ -26452,17 +26463,6 @@ export interface components {
             retentionDays: number | null;
             updatedBy: string | null;
             updatedAt: string | null;
-        };
-        LoginUserInput: {
-            uuid: string;
-            name: string;
-            username: string;
-            avatarUrl: string | null;
-            lastAccessIP: string | null;
-            lastAccessTime: string | null;
-            admin: boolean;
-            /** @description null when the user holds no role */
-            role: components["schemas"]["RoleInput"] | null;
         };
         CatalogueAuthorInput: {
             id: string;
@@ -28740,6 +28740,17 @@ export interface components {
             updatedBy: string | null;
             updatedAt: string;
         };
+        LoginUser: {
+            uuid: string;
+            name: string;
+            username: string;
+            avatarUrl: string | null;
+            lastAccessIP: string | null;
+            lastAccessTime: string | null;
+            admin: boolean;
+            /** @description null when the user holds no role */
+            role: components["schemas"]["Role"] | null;
+        };
         PropertyRule: {
             /** @description a story property's name (a key of a story's `properties`) */
             property: string;
@@ -28870,17 +28881,6 @@ export interface components {
             retentionDays: number | null;
             updatedBy: string | null;
             updatedAt: string | null;
-        };
-        LoginUser: {
-            uuid: string;
-            name: string;
-            username: string;
-            avatarUrl: string | null;
-            lastAccessIP: string | null;
-            lastAccessTime: string | null;
-            admin: boolean;
-            /** @description null when the user holds no role */
-            role: components["schemas"]["Role"] | null;
         };
         CatalogueAuthor: {
             id: string;

@@ -8,12 +8,12 @@ import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { storyRow } from "../../test/stories-app.js";
 import { ApiTokensRepository } from "../api-tokens/api-tokens.repository.js";
 import { ApiTokensService } from "../api-tokens/api-tokens.service.js";
+import type { LibraryLevel } from "../auth/permissions.js";
 import type { BlobStore } from "../blobs/blob-store.js";
 import { buildBlobStore } from "../blobs/build-blob-store.js";
 import { buildSearch } from "../search/search.compose.js";
 import { StoriesRepository } from "../stories/stories.repository.js";
 import { GrantsRepository } from "./grants.repository.js";
-import type { LibraryLevel } from "./permissions.js";
 import { RolesRepository } from "./roles.repository.js";
 
 /**

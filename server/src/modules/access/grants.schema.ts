@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageQuery } from "../../http/envelope.js";
-import { LIBRARY_LEVELS } from "./permissions.js";
+import { LIBRARY_LEVELS } from "../auth/permissions.js";
 
 export const grantSchema = z
   .object({

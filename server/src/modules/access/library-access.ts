@@ -1,13 +1,9 @@
 import { Forbidden, NotFound } from "../../http/errors.js";
+import type { LibraryUser } from "../auth/permissions.js";
+import { type LibraryLevel, levelAtLeast } from "../auth/permissions.js";
 import type { GrantsRepository } from "./grants.repository.js";
-import { type LibraryLevel, levelAtLeast } from "./permissions.js";
 
-/** The part of a user library access depends on. */
-export interface LibraryUser {
-  id: string;
-  admin: boolean;
-  roleId: string | null;
-}
+export type { LibraryUser };
 
 /**
  * Library access = the user's own grants ∪ their role's grants, `*` meaning

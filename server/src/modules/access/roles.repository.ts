@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import type { Db } from "../../db/database.js";
 import type { PageQuery } from "../../http/envelope.js";
-import type { Action } from "./permissions.js";
+import type { Action } from "../auth/permissions.js";
 
 export interface RoleRecord {
   id: string;

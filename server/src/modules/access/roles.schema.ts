@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ACTIONS } from "./permissions.js";
+import { ACTIONS } from "../auth/permissions.js";
 
 export const actionSchema = z.enum(ACTIONS);
 

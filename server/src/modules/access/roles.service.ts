@@ -7,7 +7,7 @@ import {
   BUILT_IN_ROLES,
   firstUnheld,
   type PermissionSet,
-} from "./permissions.js";
+} from "../auth/permissions.js";
 import type { PermissionInput, RolePermissionRecord, RoleRecord, RolesRepository } from "./roles.repository.js";
 import type { CreateRoleBody, RolePermissionView, RoleView, UpdateRoleBody } from "./roles.schema.js";
 

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
-import type { PermissionSet } from "../access/permissions.js";
 import { currentUser } from "./auth.plugin.js";
+import type { PermissionSet } from "./permissions.js";
 
 /**
  * Who makes a change and from where; the story trail, the operation log

@@ -1,15 +1,15 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
 import { Forbidden, Unauthorized } from "../../http/errors.js";
-import type { LibraryUser } from "../access/library-access.js";
+import type { AuthRepository } from "./auth.repository.js";
+import type { AuthenticatedUser, RouteAccess, ShareVisitResolver } from "./auth.types.js";
 import {
   hasPermission,
   isAction,
   isAdminOnlyPermission,
   LIBRARY_LEVELS,
   type LibraryLevel,
-} from "../access/permissions.js";
-import type { AuthRepository } from "./auth.repository.js";
-import type { AuthenticatedUser, RouteAccess, ShareVisitResolver } from "./auth.types.js";
+  type LibraryUser,
+} from "./permissions.js";
 import "./auth.types.js";
 import type { BearerVerifier, Principal } from "./bearer.js";
 

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/database.js";
-import type { Action } from "../access/permissions.js";
 import type { AuthenticatedUser } from "./auth.types.js";
+import type { Action } from "./permissions.js";
 
 /** The reads and writes the API auth hook makes on every call. */
 export class AuthRepository {

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
-import type { Action, LibraryLevel, PermissionSet } from "../access/permissions.js";
 import type { Principal } from "./bearer.js";
+import type { Action, LibraryLevel, PermissionSet } from "./permissions.js";
 
 /**
  * What an API route needs, declared in its route config. Every route under

@@ -1,5 +1,5 @@
-import type { LibraryLevel } from "../access/permissions.js";
 import type { LibraryRule, RouteAccess } from "./auth.types.js";
+import type { LibraryLevel } from "./permissions.js";
 
 /**
  * The config of a route on one library's stories: who may call it, and the

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LIBRARY_LEVELS } from "../access/permissions.js";
+import { LIBRARY_LEVELS } from "../auth/permissions.js";
 
 export const LIBRARY_KINDS = ["default", "download", "personal", "department", "publish"] as const;
 

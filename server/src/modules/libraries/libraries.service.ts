@@ -1,6 +1,6 @@
 import { Forbidden, NotFound } from "../../http/errors.js";
 import type { LibraryAccess, LibraryUser } from "../access/library-access.js";
-import type { LibraryLevel } from "../access/permissions.js";
+import type { LibraryLevel } from "../auth/permissions.js";
 import type { LibrariesRepository, LibraryRecord } from "./libraries.repository.js";
 
 /** The default library (spec section 3). */

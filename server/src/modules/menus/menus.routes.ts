@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { commonErrorResponses, envelope, errorEnvelope, ok } from "../../http/envelope.js";
-import { visibleMenu } from "../access/menu-visibility.js";
 import { currentUser } from "../auth/auth.plugin.js";
+import { visibleMenu } from "./menu-visibility.js";
 import { menuItemSchema } from "./menus.schema.js";
 import type { MenusService } from "./menus.service.js";
 

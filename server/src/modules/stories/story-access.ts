@@ -1,6 +1,6 @@
 import { Forbidden, NotFound } from "../../http/errors.js";
 import type { LibraryUser } from "../access/library-access.js";
-import { hasPermission, type PermissionSet } from "../access/permissions.js";
+import { hasPermission, type PermissionSet } from "../auth/permissions.js";
 import type { LibraryRecord } from "../libraries/libraries.repository.js";
 import type { LibrariesService } from "../libraries/libraries.service.js";
 import type { StoriesRepository } from "./stories.repository.js";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { AppError, NotFound } from "../../http/errors.js";
-import { hasPermission, type PermissionSet } from "../access/permissions.js";
 import type { Actor } from "../auth/actor.js";
+import { hasPermission, type PermissionSet } from "../auth/permissions.js";
 import type { JobContext, JobEnqueuer, JobHandler, JobResult } from "../jobs/job-types.js";
 import { jobSkipped, jobSucceeded } from "../jobs/job-types.js";
 import type { TemplateValues } from "../metadata-templates/metadata-templates.schema.js";

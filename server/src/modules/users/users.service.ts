@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../http/errors.js";
-import { BUILT_IN_ROLES, DEFAULT_ROLE_ID } from "../access/permissions.js";
+import { BUILT_IN_ROLES, DEFAULT_ROLE_ID } from "../auth/permissions.js";
 import { hashPassword, verifyPassword } from "./password.js";
 import type { RegistrationSettings } from "./registration.js";
 import type { UserRecord, UsersRepository } from "./users.repository.js";

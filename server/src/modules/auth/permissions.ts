@@ -68,6 +68,13 @@ export function levelAtLeast(held: LibraryLevel, wanted: LibraryLevel): boolean 
   return LIBRARY_LEVELS.indexOf(held) >= LIBRARY_LEVELS.indexOf(wanted);
 }
 
+/** The part of a user library access depends on. */
+export interface LibraryUser {
+  id: string;
+  admin: boolean;
+  roleId: string | null;
+}
+
 /** A grant on this library id covers every library. */
 export const ALL_LIBRARIES = "*";
 

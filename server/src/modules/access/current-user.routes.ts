@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { commonErrorResponses, envelope, errorEnvelope, ok } from "../../http/envelope.js";
-import { isAdminOnlyPermission } from "../access/permissions.js";
-import { roleSchema } from "../access/roles.schema.js";
-import type { RolesService } from "../access/roles.service.js";
-import { currentUser } from "./auth.plugin.js";
+import { currentUser } from "../auth/auth.plugin.js";
+import { isAdminOnlyPermission } from "../auth/permissions.js";
+import { roleSchema } from "./roles.schema.js";
+import type { RolesService } from "./roles.service.js";
 
 const loginUserSchema = z
   .object({

@@ -1,5 +1,5 @@
+import { isAdminOnlyPermission, type PermissionSet } from "../auth/permissions.js";
 import type { MenuItem } from "../menus/menus.schema.js";
-import { isAdminOnlyPermission, type PermissionSet } from "./permissions.js";
 
 export interface MenuViewer {
   admin: boolean;

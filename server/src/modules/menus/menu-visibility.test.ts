@@ -2,7 +2,7 @@ import { beforeAll, expect, it } from "vitest";
 import { API_PREFIX } from "../../http/error-handler.js";
 import { describeEachDialect, useTestApp } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
-import type { MenuItem } from "../menus/menus.schema.js";
+import type { MenuItem } from "./menus.schema.js";
 
 function keys(items: MenuItem[]): string[] {
   return items.flatMap((item) => [item.key, ...keys(item.children)]);
