@@ -254,7 +254,7 @@ describeEachDialect("search", (dialect) => {
       for (const story of stories) await repository.insertStory(story.row);
     });
     console.log(`[${dialect}] inserted ${COUNT} stories in ${Math.round(performance.now() - started)} ms`);
-  }, 120_000);
+  }, 600_000);
 
   it("finds exactly the expected stories for each query type", async () => {
     for (const { query, matches } of QUERIES) {
@@ -543,7 +543,7 @@ describeEachDialect("search", (dialect) => {
     expect(await storedFormat(db.kysely)).toBe(SEARCH_FORMAT);
     expect(await service.refreshIfStale()).toBeNull();
     await same();
-  }, 120_000);
+  }, 600_000);
 
   it("finds the same window walking a common term's newest entries (PostgreSQL) as gathering every match", async () => {
     const { db } = ctx();

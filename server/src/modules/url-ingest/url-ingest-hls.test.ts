@@ -222,13 +222,15 @@ describeEachDialect("url ingest: HLS streams and cancelling", (dialect) => {
     done: (view: FetchView) => boolean,
   ): Promise<{ view: FetchView; seen: FetchView[] }> {
     const seen: FetchView[] = [];
-    for (let poll = 0; poll < 1200; poll++) {
+    // A bound in time, not in polls: at load 15–25 on two cores 1 200 polls ran out before a fetch ended.
+    const deadline = Date.now() + 110_000;
+    while (Date.now() < deadline) {
       const view = await rate(url);
       seen.push(view);
       if (done(view)) return { view, seen };
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
-    throw new Error(`${url} did not get there`);
+    throw new Error(`${url} did not get there within 110 s (last: ${JSON.stringify(seen.at(-1))})`);
   }
   const ended = async (url: string) =>
     (await until(url, (view) => ["done", "failed", "cancelled"].includes(view.state))).view;

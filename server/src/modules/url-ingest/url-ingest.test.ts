@@ -125,14 +125,16 @@ describeEachDialect("url ingest: the download centre and its SSRF rules", (diale
 
   /** Polls the rate call until the fetch has ended. */
   async function ended(url: string): Promise<FetchView> {
-    for (let poll = 0; poll < 400; poll++) {
+    // A bound in time, not in polls (a loaded machine makes each poll slower, not the fetch shorter).
+    const deadline = Date.now() + 110_000;
+    while (Date.now() < deadline) {
       const response = await call(allowed(), editor, "GET", `/video-download/rate?url=${encodeURIComponent(url)}`);
       expect(response.statusCode, response.body).toBe(200);
       const view = response.json().data as FetchView;
       if (view.state === "done" || view.state === "failed") return view;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    throw new Error(`${url} did not finish`);
+    throw new Error(`${url} did not finish within 110 s`);
   }
 
   /** Refused with its English reason, and the code (with its values) the web app translates. */
@@ -157,7 +159,9 @@ describeEachDialect("url ingest: the download centre and its SSRF rules", (diale
   it("fetches a JPEG into the material library as a draft story, progress 100", async () => {
     const url = `${base}/photo.jpg`;
     const started = await start(url);
-    expect(started).toMatchObject({ state: "queued", libraryId: "material", progress: 0 });
+    // The in-process worker may already have taken the job when the answer is built.
+    expect(started).toMatchObject({ libraryId: "material" });
+    expect(["queued", "running", "done"]).toContain(started.state);
     const view = await ended(url);
     expect(view.error).toBeNull();
     expect(view).toMatchObject({ state: "done", progress: 100, bytes: JPEG.length, total: JPEG.length });
