@@ -40,6 +40,14 @@ test("the data monitor and the usage statistics count a story uploaded, committe
     headers: { authorization: `Bearer ${token}` },
   });
   expect(downloaded.status()).toBe(200);
+  // Opened once in the viewer's read, and a search that finds nothing (both counted and written a few seconds later).
+  const auth = { authorization: `Bearer ${token}` };
+  expect(
+    (await page.request.get(`${API}/stories/${story.libraryId}/${story.storyId}`, { headers: auth })).status(),
+  ).toBe(200);
+  const missed = `无此稿件 ${run}`;
+  const searched = await page.request.get(`${API}/stories?fulltext=${encodeURIComponent(missed)}`, { headers: auth });
+  expect(((await searched.json()) as { data: { totalElements: number } }).data.totalElements).toBe(0);
 
   // The data monitor: today has at least our upload and commit; every chart drawn, at both widths.
   for (const size of SIZES) {
@@ -61,30 +69,47 @@ test("the data monitor and the usage statistics count a story uploaded, committe
   expect(today.uploads).toBeGreaterThanOrEqual(1);
   expect(today.commits).toBeGreaterThanOrEqual(1);
 
-  // Usage statistics: by source, our source has one download; the CSV export holds that row.
+  // Usage statistics: by source, our source has one view and one download; the CSV export holds that row.
+  const period = `from=${new Date(Date.now() - 86_400_000).toISOString()}&to=${new Date(Date.now() + 86_400_000).toISOString()}`;
+  await expect
+    .poll(
+      async () => {
+        const answer = await page.request.get(`${API}/statistics/searches?${period}`, { headers: auth });
+        return ((await answer.json()) as { data: { query: string }[] }).data.some((row) => row.query === missed);
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(true);
   for (const size of SIZES) {
     await page.setViewportSize({ width: size.width, height: size.height });
     await openApp(page, "/backend/setting/usedStatistic");
     await expect(page.getByTestId("usage-count-photo")).toContainText(/\d/, { timeout: 30_000 });
     await page.getByTestId("usage-by").getByText(monitor("monitor.usage.by.source"), { exact: true }).click();
     await expect(page.getByTestId("usage-table").locator("thead")).toContainText(monitor("monitor.usage.by.source"));
+    await expect(page.getByTestId("usage-searches")).toContainText(missed, { timeout: 30_000 });
     await noHorizontalOverflow(page);
     await snapshot(page, testInfo, `${size.name}-usage-statistics`);
   }
   await page.setViewportSize({ width: 1366, height: 900 });
-  const [csv] = await Promise.all([
-    page.waitForEvent("download"),
-    page.getByRole("button", { name: monitor("monitor.usage.exportCsv") }).click(),
-  ]);
+  const [csv] = await Promise.all([page.waitForEvent("download"), page.getByTestId("usage-export-csv").click()]);
   expect(csv.suggestedFilename()).toMatch(/\.csv$/);
   const text = fs.readFileSync(await csv.path(), "utf8");
   const row = text.split(/\r?\n/).find((line) => line.includes(source));
   expect(row, text.slice(0, 500)).toBeDefined();
-  // Source, downloads, publishes, shares: one download, nothing else.
-  expect(row!.split(",").slice(-3)).toEqual(["1", "0", "0"]);
+  // Source, views, downloads, publishes, shares: viewed (our read, and the seeding's reads while it waited for
+  // processing), one download, nothing else.
+  const [views, ...used] = row!.split(",").slice(-4);
+  expect(Number(views)).toBeGreaterThanOrEqual(1);
+  expect(used).toEqual(["1", "0", "0"]);
   const [xlsx] = await Promise.all([page.waitForEvent("download"), page.getByTestId("usage-export").click()]);
   expect(xlsx.suggestedFilename()).toMatch(/\.xlsx$/);
   expect(fs.statSync(await xlsx.path()).size).toBeGreaterThan(0);
+  // The searches with no results export as CSV with our search in it.
+  const [misses] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId("usage-searches-export-csv").click(),
+  ]);
+  expect(fs.readFileSync(await misses.path(), "utf8")).toContain(missed);
   expect(errors).toEqual([]);
 });
 

@@ -59,8 +59,9 @@ import { MenusRepository } from "./modules/menus/menus.repository.js";
 import { menusRoutes } from "./modules/menus/menus.routes.js";
 import { MenusService } from "./modules/menus/menus.service.js";
 import { buildMetadataTemplates } from "./modules/metadata-templates/metadata-templates.compose.js";
-import { buildMonitor } from "./modules/monitor/monitor.compose.js";
-import { usageExportTable } from "./modules/monitor/usage.export.js";
+import { buildMonitor, buildUsageCounter } from "./modules/monitor/monitor.compose.js";
+import { searchMissesExportTable, usageExportTable } from "./modules/monitor/usage.export.js";
+import { usageRetentionStart } from "./modules/monitor/usage-counter.js";
 import { AuthThrottle } from "./modules/oidc/auth-throttle.js";
 import { buildOidc } from "./modules/oidc/oidc.js";
 import { oidcKeysSecret, parseOidcKeys } from "./modules/oidc/oidc-keys.js";
@@ -334,7 +335,14 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     },
   });
   shareVisits = shares.visits;
+  // Story views and searches that found nothing: counted in memory, written every few seconds.
+  const usageCounter = buildUsageCounter(db, {
+    onError: (error) => app.log.warn({ err: error }, "usage counts not written"),
+  });
+  app.addHook("onClose", () => usageCounter.counter.close());
+  app.decorate("usageCounter", usageCounter.counter);
   const monitor = buildMonitor({
+    counters: usageCounter.repository,
     statistics: stories.statistics,
     libraries,
     shares: shares.service,
@@ -348,6 +356,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     ],
   });
   exportTables.register(usageExportTable(monitor.usage));
+  exportTables.register(searchMissesExportTable(monitor.usage));
   const channels = buildChannels(db, {
     audit: audit.log,
     credentialsKey: sharedKeys.channelCredentials,
@@ -525,6 +534,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
           return existing;
         },
       }),
+    pruneUsageCounts: () => usageCounter.repository.prune(usageRetentionStart(new Date())),
     logger: app.log,
   });
   await app.register(
@@ -540,7 +550,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
       await api.register(librarySettingsRoutes(librarySettings));
       await api.register(propertyAccessRoutes(propertyAccess));
       await api.register(foldersRoutes(folders));
-      await api.register(storiesRoutes(stories));
+      await api.register(storiesRoutes({ ...stories, usage: usageCounter.counter }));
       await api.register(relationsRoutes(relations));
       await api.register(
         mediaUrlsRoutes({ signer: mediaUrls, downloads: stories.downloads, queries: stories.queries }),

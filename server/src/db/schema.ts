@@ -359,6 +359,24 @@ export interface ShareItemsTable {
 
 export type ShareVisitAction = "open" | "locked" | "unlock" | "wrong-password" | "view" | "download" | "zip";
 
+/** Story views per UTC day, story and user (the usage statistics; monitor module). */
+export interface StoryViewsTable {
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  story_id: string;
+  user_id: string;
+  library_id: string;
+  views: number;
+}
+
+/** Searches that found nothing, per UTC day and normalised query (the usage statistics; monitor module). */
+export interface SearchMissesTable {
+  day: string;
+  query: string;
+  searches: number;
+  last_at: string;
+}
+
 /** One visitor action on a share link (its visitor log); the newest rows of each share are kept. */
 export type StoryBatchState = "queued" | "running" | "succeeded" | "failed";
 export type StoryBatchOutcome = "changed" | "unchanged" | "refused" | "failed";
@@ -710,6 +728,8 @@ export interface Database {
   share_visits: ShareVisitsTable;
   story_batch_edits: StoryBatchEditsTable;
   story_batch_edit_items: StoryBatchEditItemsTable;
+  story_views: StoryViewsTable;
+  search_misses: SearchMissesTable;
   themes: ThemesTable;
   tags: TagsTable;
   keywords: KeywordsTable;

@@ -104,6 +104,8 @@ export const TABLE_OWNERS = {
   share_visits: { owner: "shares" },
   story_batch_edits: { owner: "story-batch" },
   story_batch_edit_items: { owner: "story-batch" },
+  story_views: { owner: "monitor" },
+  search_misses: { owner: "monitor" },
   themes: { owner: "catalogue" },
   tags: { owner: "catalogue" },
   keywords: { owner: "catalogue" },

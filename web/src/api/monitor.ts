@@ -6,6 +6,7 @@ import type { components } from "./schema";
 export type StorageMonitor = components["schemas"]["StorageMonitor"];
 export type DataMonitor = components["schemas"]["DataMonitor"];
 export type UsageRow = components["schemas"]["UsageRow"];
+export type SearchMiss = components["schemas"]["SearchMiss"];
 export type UnusedStory = components["schemas"]["UnusedStory"];
 export type UsageDimension = "story" | "user" | "library" | "author" | "source";
 export interface UsagePeriod {
@@ -20,6 +21,7 @@ export const monitorKeys = {
   data: (days: number) => [...monitorKeys.all, "data", days] as const,
   usage: (period: UsagePeriod, by: UsageDimension) => [...monitorKeys.all, "usage", period, by] as const,
   unused: (period: UsagePeriod) => [...monitorKeys.all, "unused", period] as const,
+  searches: (period: UsagePeriod) => [...monitorKeys.all, "searches", period] as const,
 };
 
 export const fetchStorageMonitor = (days: number): Promise<StorageMonitor> =>
@@ -62,5 +64,14 @@ export const useUnusedStories = (period: UsagePeriod) =>
     queryKey: monitorKeys.unused(period),
     queryFn: (): Promise<UnusedStory[]> =>
       call(api.GET("/dams/api/v1/statistics/unused", { params: { query: { ...period, limit: 100 } } })),
+    placeholderData: keepPreviousData,
+  });
+
+/** The searches that found nothing in the period, most frequent first (at most 500). */
+export const useSearchMisses = (period: UsagePeriod) =>
+  useQuery({
+    queryKey: monitorKeys.searches(period),
+    queryFn: (): Promise<SearchMiss[]> =>
+      call(api.GET("/dams/api/v1/statistics/searches", { params: { query: { ...period, limit: USAGE_LIMIT } } })),
     placeholderData: keepPreviousData,
   });

@@ -19032,7 +19032,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Downloads, publishes and shares over a period (at most 400 days) per story, user, library, author or source
+         * Views, downloads, publishes and shares over a period (at most 400 days) per story, user, library, author or source
          * @description Access: permission `backend.setting.usedStatistic`, action `query`.
          */
         get: {
@@ -19150,6 +19150,92 @@ export interface paths {
                             code: 0;
                             msg: string;
                             data: components["schemas"]["UnusedStory"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/statistics/searches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Searches that found nothing in the period (at most 400 days), most frequent first
+         * @description Access: permission `backend.setting.usedStatistic`, action `query`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description the period's start (inclusive) */
+                    from: string;
+                    /** @description the period's end (exclusive) */
+                    to: string;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["SearchMiss"][];
                         };
                     };
                 };
@@ -27344,11 +27430,24 @@ export interface components {
                 stories: number;
             }[];
         };
+        SearchMissInput: {
+            /** @description the search text, trimmed, in lower case, spaces collapsed */
+            query: string;
+            /** @description how many searches for it found nothing in the period */
+            searches: number;
+            /**
+             * Format: date-time
+             * @description the last of them
+             */
+            lastAt: string;
+        };
         UsageRowInput: {
             /** @description the story's, user's or library's id; the author's or source's name */
             key: string;
             /** @description the story's title, the user's or library's name */
             label: string | null;
+            /** @description times the story was opened in the viewer (per viewer for users) */
+            views: number;
             downloads: number;
             publishes: number;
             /** @description share links made in the period with the story (per maker for users) */
@@ -29762,11 +29861,24 @@ export interface components {
                 stories: number;
             }[];
         };
+        SearchMiss: {
+            /** @description the search text, trimmed, in lower case, spaces collapsed */
+            query: string;
+            /** @description how many searches for it found nothing in the period */
+            searches: number;
+            /**
+             * Format: date-time
+             * @description the last of them
+             */
+            lastAt: string;
+        };
         UsageRow: {
             /** @description the story's, user's or library's id; the author's or source's name */
             key: string;
             /** @description the story's title, the user's or library's name */
             label: string | null;
+            /** @description times the story was opened in the viewer (per viewer for users) */
+            views: number;
             downloads: number;
             publishes: number;
             /** @description share links made in the period with the story (per maker for users) */

@@ -405,6 +405,32 @@ const endpointCells: Cell[] = [
       url: `${API}/statistics/unused?from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z`,
     }),
   },
+  {
+    group: "statistics",
+    name: "GET /statistics/searches",
+    expect: BACK_AREA,
+    request: () => ({
+      method: "GET",
+      url: `${API}/statistics/searches?from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z`,
+    }),
+  },
+  ...(["usage", "searches"] as const).map(
+    (table): Cell => ({
+      group: "statistics",
+      name: `POST /export/table_0 (${table})`,
+      expect: BACK_AREA,
+      request: () => ({
+        method: "POST",
+        url: `${API}/export/table_0`,
+        payload: {
+          table,
+          format: "csv",
+          filter: { from: "2026-01-01T00:00:00Z", to: "2026-02-01T00:00:00Z" },
+          columns: [{ key: table === "usage" ? "key" : "query", title: "k" }],
+        },
+      }),
+    }),
+  ),
   { group: "jobs", name: "GET /jobs", expect: MONITOR_READERS, request: () => ({ method: "GET", url: `${API}/jobs` }) },
   {
     group: "jobs",

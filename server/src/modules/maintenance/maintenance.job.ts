@@ -22,6 +22,8 @@ export interface MaintenanceDependencies {
   pruneAuditLog: () => Promise<number>;
   /** Copies made for downloads (the outgoing module): past their age, of deleted stories, over the size bound. */
   sweepOutgoing?: () => Promise<{ scanned: number; deleted: number; bytes: number }>;
+  /** Deletes story views and search-miss counts older than the usage statistics' longest period; returns how many. */
+  pruneUsageCounts?: () => Promise<number>;
   logger: JobLogger;
 }
 
@@ -32,6 +34,7 @@ export interface MaintenanceDependencies {
  * jobs after 14 days (dead ones, which an operator may still look at, after 90),
  * operation log rows past the retention an administrator set (docs/audit.md);
  * copies made for downloads past a week or over 10 GiB in all (docs/media.md);
+ * usage counts (story views, searches that found nothing) older than 400 days;
  * the network disk's trash after 30 days, and disk bytes no file holds;
  * and the query planner's statistics kept current as the tables grow (SQLite
  * has no daemon for it; see Db.refreshStatistics).
@@ -48,6 +51,7 @@ export function maintenanceJob(deps: MaintenanceDependencies): JobHandler<"maint
       const processingRepaired = (await deps.repairProcessing?.())?.length ?? 0;
       const pruned = await deps.queue.prune({ doneDays: 14, deadDays: 90 });
       const auditPruned = await deps.pruneAuditLog();
+      const usageCountsPruned = (await deps.pruneUsageCounts?.()) ?? 0;
       const diskTrashPurged = (await deps.disk?.purgeExpiredTrash()) ?? 0;
       const diskOrphans = (await deps.disk?.sweepOrphans())?.length ?? 0;
       const outgoing = await deps.sweepOutgoing?.();
@@ -62,6 +66,7 @@ export function maintenanceJob(deps: MaintenanceDependencies): JobHandler<"maint
           processingRepaired,
           jobsPruned: pruned,
           auditRowsPruned: auditPruned,
+          usageCountsPruned,
           diskTrashPurged,
           diskOrphans,
           outgoingCopiesDeleted: outgoing?.deleted ?? 0,

@@ -4,7 +4,14 @@ import { commonErrorResponses, envelope, errorEnvelope, ok } from "../../http/en
 import type { DataMonitor } from "./data-monitor.service.js";
 import { dataMonitorSchema, dataQuery, storageMonitorSchema, storageQuery } from "./monitor.schema.js";
 import type { StorageMonitor } from "./monitor.service.js";
-import { unusedQuery, unusedStorySchema, usageFilter, usageRowSchema } from "./usage.schema.js";
+import {
+  searchMissQuery,
+  searchMissSchema,
+  unusedQuery,
+  unusedStorySchema,
+  usageFilter,
+  usageRowSchema,
+} from "./usage.schema.js";
 import type { UsageStatistics } from "./usage.service.js";
 
 const errors = { ...commonErrorResponses, 401: errorEnvelope, 403: errorEnvelope };
@@ -52,7 +59,7 @@ export function monitorRoutes(monitors: {
         schema: {
           tags: ["statistics"],
           summary:
-            "Downloads, publishes and shares over a period (at most 400 days) per story, user, library, author or source",
+            "Views, downloads, publishes and shares over a period (at most 400 days) per story, user, library, author or source",
           querystring: usageFilter,
           response: { 200: envelope(z.array(usageRowSchema)), ...errors },
         },
@@ -72,6 +79,19 @@ export function monitorRoutes(monitors: {
         },
       },
       async (request) => ok(await monitors.usage.unused(request.query)),
+    );
+    app.get(
+      "/statistics/searches",
+      {
+        config: { access: { permission: USAGE_PERMISSION, action: "query" } },
+        schema: {
+          tags: ["statistics"],
+          summary: "Searches that found nothing in the period (at most 400 days), most frequent first",
+          querystring: searchMissQuery,
+          response: { 200: envelope(z.array(searchMissSchema)), ...errors },
+        },
+      },
+      async (request) => ok(await monitors.usage.searchMisses(request.query)),
     );
   };
 }

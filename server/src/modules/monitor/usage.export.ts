@@ -1,7 +1,14 @@
 import { exportTable } from "../exports/export-table.js";
 import { USAGE_PERMISSION } from "./monitor.routes.js";
-import { type UsageFilter, type UsageRowView, usageFilter } from "./usage.schema.js";
+import {
+  type SearchMissQuery,
+  searchMissQuery,
+  type UsageFilter,
+  type UsageRowView,
+  usageFilter,
+} from "./usage.schema.js";
 import type { UsageStatistics } from "./usage.service.js";
+import type { SearchMissRow } from "./usage-counter.js";
 
 /** The usage statistics' table for POST /export/table_0 (`table: "usage"`), as the page shows it. */
 export function usageExportTable(usage: UsageStatistics) {
@@ -12,6 +19,7 @@ export function usageExportTable(usage: UsageStatistics) {
     columns: {
       key: (row) => row.key,
       name: (row) => row.label ?? row.key,
+      views: (row) => row.views,
       downloads: (row) => row.downloads,
       publishes: (row) => row.publishes,
       shares: (row) => row.shares,
@@ -19,6 +27,24 @@ export function usageExportTable(usage: UsageStatistics) {
     // At most 500 rows (the filter's limit): read at once.
     rows: async function* (filter) {
       yield* await usage.usage(filter);
+    },
+    maxRows: 500,
+  });
+}
+
+/** The searches that found nothing (`table: "searches"`), as the usage statistics page shows them. */
+export function searchMissesExportTable(usage: UsageStatistics) {
+  return exportTable<SearchMissRow, SearchMissQuery>({
+    name: "searches",
+    access: { permission: USAGE_PERMISSION, action: "export" },
+    filter: searchMissQuery,
+    columns: {
+      query: (row) => row.query,
+      searches: (row) => row.searches,
+      lastAt: (row) => row.lastAt,
+    },
+    rows: async function* (filter) {
+      yield* await usage.searchMisses(filter);
     },
     maxRows: 500,
   });

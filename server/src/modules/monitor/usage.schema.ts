@@ -32,10 +32,24 @@ export const unusedQuery = z
   .superRefine(boundedPeriod);
 export type UnusedQuery = z.infer<typeof unusedQuery>;
 
+export const searchMissQuery = z
+  .object({ ...period, limit: z.coerce.number().int().min(1).max(500).default(100) })
+  .superRefine(boundedPeriod);
+export type SearchMissQuery = z.infer<typeof searchMissQuery>;
+
+export const searchMissSchema = z
+  .object({
+    query: z.string().describe("the search text, trimmed, in lower case, spaces collapsed"),
+    searches: z.number().int().describe("how many searches for it found nothing in the period"),
+    lastAt: z.iso.datetime({ offset: true }).describe("the last of them"),
+  })
+  .meta({ id: "SearchMiss" });
+
 export const usageRowSchema = z
   .object({
     key: z.string().describe("the story's, user's or library's id; the author's or source's name"),
     label: z.string().nullable().describe("the story's title, the user's or library's name"),
+    views: z.number().int().describe("times the story was opened in the viewer (per viewer for users)"),
     downloads: z.number().int(),
     publishes: z.number().int(),
     shares: z.number().int().describe("share links made in the period with the story (per maker for users)"),

@@ -26,13 +26,20 @@ import type { StoryQueries } from "./story-queries.service.js";
 /** Searching and looking at stories is the search page's permission. */
 const SEARCH = "search";
 
+/** Where the viewer's reads and searches that found nothing are counted (the monitor module's UsageCounter). */
+export interface StoryUsageRecorder {
+  viewed(userId: string, story: { libraryId: string; storyId: string }): void;
+  searched(fulltext: string | undefined, total: number): void;
+}
+
 /** Lists, search, one story, its versions and files, duplicates, counts and its action trail. */
 export function storiesRoutes(services: {
   queries: StoryQueries;
   actions: StoryActionLog;
   downloads: StoryDownloads;
+  usage?: StoryUsageRecorder;
 }): FastifyPluginAsyncZod {
-  const { queries, actions, downloads } = services;
+  const { queries, actions, downloads, usage } = services;
   return async (app) => {
     app.get(
       "/stories",
@@ -58,6 +65,8 @@ export function storiesRoutes(services: {
         const query = request.query;
         const facets = query.facets ?? Boolean(query.fulltext?.trim());
         const found = await queries.list(actorOf(request), { ...query, facets });
+        // The first page of a full-text search only: paging through results is not another search.
+        if (query.page === 0) usage?.searched(query.fulltext, found.total);
         return ok({
           content: found.content,
           totalElements: found.total,
@@ -136,6 +145,7 @@ export function storiesRoutes(services: {
       async (request, reply) => {
         const story = await queries.get(request.params.libraryId, request.params.storyId);
         reply.header("etag", storyEtag(story));
+        usage?.viewed(actorOf(request).id, request.params);
         return ok(story);
       },
     );

@@ -5,11 +5,13 @@ import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { exportTable } from "../../../../api/exports";
 import {
+  type SearchMiss,
   type UnusedStory,
   USAGE_LIMIT,
   type UsageDimension,
   type UsagePeriod,
   type UsageRow,
+  useSearchMisses,
   useUnusedStories,
   useUsage,
 } from "../../../../api/monitor";
@@ -25,15 +27,46 @@ function periodOf([from, to]: [Dayjs, Dayjs]): UsagePeriod {
   return { from: from.startOf("day").toISOString(), to: to.add(1, "day").startOf("day").toISOString() };
 }
 
-/** Usage statistics (/backend/setting/usedStatistic): downloads, publishes and shares over a period, export, stories never used. */
+type ExportFormat = "xlsx" | "csv";
+
+/** The two export buttons of a table: Excel and CSV. */
+function ExportButtons({ run, testId }: { run: (format: ExportFormat) => Promise<void>; testId: string }) {
+  const { t } = useTranslation();
+  const [exporting, setExporting] = useState<ExportFormat | null>(null);
+  const click = async (format: ExportFormat) => {
+    setExporting(format);
+    try {
+      await run(format);
+    } catch {
+      // The client reported the failure.
+    } finally {
+      setExporting(null);
+    }
+  };
+  return (
+    <Space wrap>
+      <Button onClick={() => click("xlsx")} loading={exporting === "xlsx"} data-testid={testId}>
+        {t("monitor.usage.export")}
+      </Button>
+      <Button onClick={() => click("csv")} loading={exporting === "csv"} data-testid={`${testId}-csv`}>
+        {t("monitor.usage.exportCsv")}
+      </Button>
+    </Space>
+  );
+}
+
+/**
+ * Usage statistics (/backend/setting/usedStatistic): views, downloads, publishes and shares over a period,
+ * searches with no results, export, stories never used.
+ */
 export default function BackendSettingUsedStatisticPage() {
   const { t } = useTranslation();
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(29, "day"), dayjs()]);
   const [by, setBy] = useState<UsageDimension>("story");
-  const [exporting, setExporting] = useState<"xlsx" | "csv" | null>(null);
   const period = useMemo(() => periodOf(range), [range]);
   const usage = useUsage(period, by);
   const unused = useUnusedStories(period);
+  const misses = useSearchMisses(period);
   const counts = useQuery({ queryKey: statisticsKeys.usedInfo(), queryFn: fetchUsedInfo });
 
   const columns = [
@@ -42,6 +75,12 @@ export default function BackendSettingUsedStatisticPage() {
       title: t(`monitor.usage.by.${by}`),
       ellipsis: true,
       render: (_: unknown, row: UsageRow) => row.label ?? row.key,
+    },
+    {
+      key: "views",
+      title: t("monitor.usage.views"),
+      align: "right" as const,
+      render: (_: unknown, row: UsageRow) => row.views,
     },
     {
       key: "downloads",
@@ -63,22 +102,43 @@ export default function BackendSettingUsedStatisticPage() {
     },
   ];
 
-  async function runExport(format: "xlsx" | "csv") {
-    setExporting(format);
-    try {
-      await exportTable({
-        table: "usage",
-        format,
-        filter: { ...period, by, limit: USAGE_LIMIT },
-        columns: columns.map((column) => ({ key: column.key, title: column.title })),
-        fileName: `${t("menu.backend.setting.usedStatistic")} ${range[0].format("YYYY-MM-DD")}~${range[1].format("YYYY-MM-DD")}`,
-      });
-    } catch {
-      // The client reported the failure.
-    } finally {
-      setExporting(null);
-    }
-  }
+  const missColumns = [
+    {
+      key: "query",
+      title: t("monitor.usage.searchQuery"),
+      ellipsis: true,
+      render: (_: unknown, row: SearchMiss) => row.query,
+    },
+    {
+      key: "searches",
+      title: t("monitor.usage.searchCount"),
+      align: "right" as const,
+      render: (_: unknown, row: SearchMiss) => row.searches,
+    },
+    {
+      key: "lastAt",
+      title: t("monitor.usage.searchLast"),
+      responsive: ["sm" as const],
+      render: (_: unknown, row: SearchMiss) => dayjs(row.lastAt).format("YYYY-MM-DD HH:mm"),
+    },
+  ];
+  const periodName = `${range[0].format("YYYY-MM-DD")}~${range[1].format("YYYY-MM-DD")}`;
+  const exportUsage = (format: ExportFormat) =>
+    exportTable({
+      table: "usage",
+      format,
+      filter: { ...period, by, limit: USAGE_LIMIT },
+      columns: columns.map((column) => ({ key: column.key, title: column.title })),
+      fileName: `${t("menu.backend.setting.usedStatistic")} ${periodName}`,
+    });
+  const exportMisses = (format: ExportFormat) =>
+    exportTable({
+      table: "searches",
+      format,
+      filter: { ...period, limit: USAGE_LIMIT },
+      columns: missColumns.map((column) => ({ key: column.key, title: column.title })),
+      fileName: `${t("monitor.usage.searches")} ${periodName}`,
+    });
 
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 16 }}>
@@ -98,16 +158,7 @@ export default function BackendSettingUsedStatisticPage() {
       <Card
         size="small"
         title={t("monitor.usage.title")}
-        extra={
-          <Space wrap>
-            <Button onClick={() => runExport("xlsx")} loading={exporting === "xlsx"} data-testid="usage-export">
-              {t("monitor.usage.export")}
-            </Button>
-            <Button onClick={() => runExport("csv")} loading={exporting === "csv"}>
-              {t("monitor.usage.exportCsv")}
-            </Button>
-          </Space>
-        }
+        extra={<ExportButtons run={exportUsage} testId="usage-export" />}
       >
         <Space wrap style={{ marginBottom: 12 }}>
           <DatePicker.RangePicker
@@ -140,6 +191,24 @@ export default function BackendSettingUsedStatisticPage() {
           scroll={{ x: "max-content" }}
           locale={{ emptyText: t("monitor.usage.none") }}
           data-testid="usage-table"
+        />
+      </Card>
+      <Card
+        size="small"
+        title={t("monitor.usage.searches")}
+        extra={<ExportButtons run={exportMisses} testId="usage-searches-export" />}
+      >
+        {misses.isError ? <Alert type="error" message={t("monitor.loadFailed")} /> : null}
+        <Table<SearchMiss>
+          rowKey="query"
+          size="small"
+          loading={misses.isFetching}
+          dataSource={misses.data ?? []}
+          columns={missColumns}
+          pagination={{ pageSize: 10, showSizeChanger: false, hideOnSinglePage: true }}
+          scroll={{ x: "max-content" }}
+          locale={{ emptyText: t("monitor.usage.searchesNone") }}
+          data-testid="usage-searches"
         />
       </Card>
       <Card size="small" title={t("monitor.usage.unused")}>
