@@ -8,6 +8,16 @@ import type { StepResult } from "./actions.schema.js";
 import { meetsConditions } from "./rule-conditions.js";
 import { runStep, type StepServices, stepFailure } from "./rule-steps.js";
 
+/** The run job's wall-clock limit. */
+export const ACTION_RUN_TIMEOUT_MS = 5 * 60_000;
+/**
+ * The time a run's steps share: the limit less a margin for recording the
+ * outcome. Webhook calls and their waits are cut to what is left of it, so a
+ * rule with several slow webhooks fails with a reason instead of being
+ * stopped by the job's timeout (docs/actions.md).
+ */
+export const ACTION_RUN_BUDGET_MS = ACTION_RUN_TIMEOUT_MS - 15_000;
+
 export interface RunnerDependencies {
   rules: ActionsRepository;
   jobs: JobEnqueuer;
@@ -90,14 +100,14 @@ export class ActionRunner {
       name: "actions.run",
       // One attempt: a run's steps are not idempotent (a publish twice is two deliveries); its failure is recorded.
       maxAttempts: 1,
-      timeoutMs: 5 * 60_000,
+      timeoutMs: ACTION_RUN_TIMEOUT_MS,
       run: async ({ runId, chain }, { signal }) => {
         const run = await this.deps.rules.findRun(runId);
         if (!run) return jobSkipped(`run ${runId} no longer exists`);
         if (run.state !== "queued") return jobSkipped(`run ${runId} is already ${run.state}`);
         const started = Date.now();
         await this.deps.rules.startRun(run.id, this.#now().toISOString());
-        const { steps, error } = await this.#steps(run, chain, signal);
+        const { steps, error } = await this.#steps(run, chain, signal, started + ACTION_RUN_BUDGET_MS);
         await this.deps.rules.finishRun(run.id, {
           state: error === null ? "succeeded" : "failed",
           steps,
@@ -115,6 +125,7 @@ export class ActionRunner {
     run: RunRecord,
     chain: string[],
     signal: AbortSignal,
+    deadline: number,
   ): Promise<{ steps: StepResult[]; error: string | null }> {
     const rule = await this.deps.rules.findRule(run.ruleId);
     if (!rule) return { steps: [], error: "the rule was deleted before it ran" };
@@ -132,6 +143,7 @@ export class ActionRunner {
       trigger: run.trigger,
       signal,
       now: () => this.#now(),
+      deadline,
     };
     for (const [index, step] of rule.steps.entries()) {
       try {

@@ -38,6 +38,21 @@ export function webhookDelayMs(backoff: WebhookBackoff, attempt: number, retryAf
   return Math.min(Math.max(exponential, retryAfterMs ?? 0), WEBHOOK_MAX_DELAY_MS);
 }
 
+/** The shortest call worth making: with less time left in the run, a webhook is not called (again). */
+export const WEBHOOK_MIN_CALL_MS = 500;
+
+/**
+ * How long the next webhook call may take: the step's timeout, cut to what is
+ * left of the run's budget (`deadline`, ms since the epoch); null when less
+ * than WEBHOOK_MIN_CALL_MS is left. Every call and wait of every step comes
+ * out of the one budget, so a rule with several slow webhooks ends with a
+ * reason before the run job's time limit stops it.
+ */
+export function webhookCallTimeoutMs(stepTimeoutMs: number, deadline: number, now: number): number | null {
+  const left = deadline - now;
+  return left < WEBHOOK_MIN_CALL_MS ? null : Math.min(stepTimeoutMs, left);
+}
+
 /** What a step did, and for a webhook how many calls it took. */
 export interface StepOutcome {
   detail: string;
@@ -63,6 +78,8 @@ export interface StepContext {
   trigger: Trigger;
   signal: AbortSignal;
   now: () => Date;
+  /** When the run's time budget ends (ms since the epoch): webhook calls and waits fit before it. */
+  deadline: number;
 }
 
 /** The header a webhook's signature travels in, as channels sign theirs. */
@@ -160,11 +177,19 @@ async function callWebhook(
 ): Promise<StepOutcome> {
   const { story } = context;
   const secret = step.sealedSecret ? services.cipher.decrypt(context.rule.id, step.sealedSecret).secret : undefined;
-  const transport = new HttpPushTransport(
-    { url: step.url, timeoutMs: step.timeoutMs, signatureHeader: WEBHOOK_SIGNATURE_HEADER, sendFiles: false },
-    secret ? { secret } : {},
-    services.policy,
-  );
+  const transport = (timeoutMs: number) =>
+    new HttpPushTransport(
+      { url: step.url, timeoutMs, signatureHeader: WEBHOOK_SIGNATURE_HEADER, sendFiles: false },
+      secret ? { secret } : {},
+      services.policy,
+    );
+  const outOfTime = (attempt: number, before: string[]) =>
+    new StepFailed(
+      attempt === 1
+        ? "not called: the run's time budget was used up by the steps before"
+        : `gave up after ${attempt - 1} attempts: no time left in the run's budget for another (before: ${[...new Set(before)].join("; ")})`,
+      attempt - 1,
+    );
   const call: DeliveryPackage = {
     deliveryId: context.runId,
     action: "publish",
@@ -175,8 +200,10 @@ async function callWebhook(
   };
   const failures: string[] = [];
   for (let attempt = 1; ; attempt++) {
+    const timeoutMs = webhookCallTimeoutMs(step.timeoutMs, context.deadline, Date.now());
+    if (timeoutMs === null) throw outOfTime(attempt, failures);
     try {
-      await transport.deliver(call, context.signal);
+      await transport(timeoutMs).deliver(call, context.signal);
       const accepted = `${new URL(step.url).host} accepted the call`;
       return attempt === 1
         ? { detail: accepted, attempts: 1 }
@@ -195,6 +222,8 @@ async function callWebhook(
       }
       failures.push(reason);
       const delay = webhookDelayMs(services.webhookBackoff, attempt, (error as DeliveryError).retryAfterMs);
+      if (webhookCallTimeoutMs(step.timeoutMs, context.deadline, Date.now() + delay) === null)
+        throw outOfTime(attempt + 1, failures);
       await sleep(delay, undefined, { signal: context.signal });
     }
   }

@@ -177,16 +177,19 @@ export class JobQueue {
   /**
    * Records a failed attempt: dead at once for a PermanentJobError or when no
    * attempts are left, else queued again after the backoff. A cancel requested
-   * meanwhile wins. Returns the new state, or undefined when the lease was lost.
+   * meanwhile wins. `minDelayMs`: the next attempt waits at least this long
+   * (the handler was told when to come back, e.g. an HTTP Retry-After).
+   * Returns the new state, or undefined when the lease was lost.
    */
-  async fail(claimed: ClaimedJob, error: unknown): Promise<JobState | undefined> {
+  async fail(claimed: ClaimedJob, error: unknown, minDelayMs = 0): Promise<JobState | undefined> {
     const now = Date.now();
     const reason = describeError(error);
     const { job, lease } = claimed;
     const dead = error instanceof PermanentJobError || job.attempts >= job.maxAttempts;
     const outcome = dead
       ? { state: "dead" as const, lastError: reason }
-      : { state: "queued" as const, lastError: reason, runAt: iso(now + retryDelayMs(job.attempts, this.settings)) };
+      : { state: "queued" as const, lastError: reason, runAt: iso(now + Math.max(minDelayMs, retryDelayMs(job.attempts, this.settings))),
+        };
     if (await this.repository.finish(lease, outcome, iso(now), true)) return outcome.state;
     return this.finishCancelled(lease);
   }

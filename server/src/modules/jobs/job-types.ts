@@ -28,7 +28,7 @@ export interface JobContext {
 export type JobResult =
   | { outcome: "succeeded" }
   | { outcome: "skipped"; reason: string }
-  | { outcome: "failed"; reason: string; retry: boolean };
+  | { outcome: "failed"; reason: string; retry: boolean; delayMs?: number };
 
 export const jobSucceeded: JobResult = { outcome: "succeeded" };
 
@@ -36,8 +36,14 @@ export function jobSkipped(reason: string): JobResult {
   return { outcome: "skipped", reason };
 }
 
-export function jobFailed(reason: string, options: { retry: boolean }): JobResult {
-  return { outcome: "failed", reason, retry: options.retry };
+/**
+ * A failed attempt. `delayMs`: the next attempt waits at least this long
+ * (instead of the backoff when that is shorter), e.g. an HTTP Retry-After.
+ */
+export function jobFailed(reason: string, options: { retry: boolean; delayMs?: number }): JobResult {
+  return options.delayMs === undefined
+    ? { outcome: "failed", reason, retry: options.retry }
+    : { outcome: "failed", reason, retry: options.retry, delayMs: options.delayMs };
 }
 
 /**

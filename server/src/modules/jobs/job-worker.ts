@@ -321,6 +321,7 @@ export class JobWorker {
       state = await this.queue.fail(
         claimed,
         result.retry ? new Error(result.reason) : new PermanentJobError(result.reason),
+        result.delayMs,
       );
     else if (result) state = await this.queue.succeed(claimed.lease);
     else state = await this.queue.fail(claimed, settled.kind === "threw" ? settled.error : new Error("abandoned"));

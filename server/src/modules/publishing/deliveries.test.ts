@@ -148,6 +148,21 @@ describeEachDialect("deliveries", (dialect) => {
     expect([...receiver.items.keys()].filter((id) => id === delivery!.id)).toHaveLength(1);
   });
 
+  it("honours a 429's Retry-After: waits at least that long, then one item; the wait is recorded", async () => {
+    const storyId = await committed("retry-after story");
+    receiver.failNextRequests(1, 429, "2");
+    await call(editor, "POST", `/workflow-story-publish/product/${storyId}`, { channels: [web] });
+    const [delivery] = await settled(storyId, 1);
+    expect(delivery).toMatchObject({ state: "succeeded", attempts: 2 });
+    expect(delivery!.lastError).toMatch(/HTTP 429: busy, try later \(Retry-After: waiting 2 s, next attempt at \S+\)/);
+    const calls = receiver.calls.filter((c) => c.delivery === delivery!.id);
+    // The rendition's POST was refused; the second attempt sent the rendition and the item.
+    expect(calls.map((c) => c.status)).toEqual([429, 202, 202]);
+    // The queue's backoff here is 20–100 ms: only the Retry-After explains the wait.
+    expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(2000);
+    expect([...receiver.items.keys()].filter((id) => id === delivery!.id)).toHaveLength(1);
+  });
+
   it("refuses a file over the channel's size limit with its size, at once; the limit is checked on input", async () => {
     const small = fs.mkdtempSync(path.join(os.tmpdir(), "dams-deliveries-small-"));
     try {

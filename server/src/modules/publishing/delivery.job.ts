@@ -12,6 +12,8 @@ import type { DeliveriesRepository, Delivery } from "./deliveries.repository.js"
 
 /** Attempts of one delivery before it is failed for good (the dead-letter reason is its last error). */
 export const DELIVERY_ATTEMPTS = 5;
+/** The longest a receiver's Retry-After holds a delivery back before its next attempt (a longer ask is cut to this). */
+export const DELIVERY_MAX_RETRY_AFTER_MS = 10 * 60_000;
 
 export interface DeliveryJobDependencies {
   deliveries: DeliveriesRepository;
@@ -97,18 +99,27 @@ export function deliveryJob(deps: DeliveryJobDependencies): JobHandler<"publishi
         const retry = !(error instanceof DeliveryError) || error.retry;
         const last = !retry || attempt >= DELIVERY_ATTEMPTS;
         const at = now();
+        // A 429/503 that said when to come back: the next attempt waits at least that long (bounded).
+        const asked = error instanceof DeliveryError && !last ? error.retryAfterMs : undefined;
+        const waitMs = asked === undefined ? undefined : Math.min(asked, DELIVERY_MAX_RETRY_AFTER_MS);
+        const nextAt = waitMs === undefined ? null : new Date(Date.parse(at) + waitMs).toISOString();
+        const waited =
+          waitMs === undefined
+            ? ""
+            : ` (Retry-After: waiting ${Math.ceil(waitMs / 1000)} s${asked !== waitMs ? ` of the ${Math.ceil(asked! / 1000)} s asked` : ""}, next attempt at ${nextAt})`;
         await deps.deliveries.transition(
           deliveryId,
           ["in_progress"],
           {
             state: last ? "failed" : "retrying",
-            last_error: last && retry ? `gave up after ${attempt} attempts: ${reason}` : reason,
+            last_error: last && retry ? `gave up after ${attempt} attempts: ${reason}` : `${reason}${waited}`,
             finished_at: last ? at : null,
             duration_ms: Date.parse(at) - Date.parse(startedAt),
+            ...(nextAt ? { not_before: nextAt } : {}),
           },
           at,
         );
-        return jobFailed(reason, { retry: !last });
+        return jobFailed(reason, { retry: !last, ...(waitMs === undefined ? {} : { delayMs: waitMs }) });
       }
       const at = now();
       await deps.deliveries.transition(

@@ -18,6 +18,8 @@ export interface ReceivedPart {
 export interface ReceivedCall {
   delivery: string;
   status: number;
+  /** When the request arrived (Date.now()). */
+  at: number;
 }
 
 /**
@@ -47,13 +49,13 @@ export async function startHttpReceiver(secret: string) {
       const delivery = String(request.headers["x-dams-delivery"]);
       const failure = failures.shift();
       if (failure) {
-        calls.push({ delivery, status: failure.status });
+        calls.push({ delivery, status: failure.status, at: Date.now() });
         const headers = failure.retryAfter ? { "retry-after": failure.retryAfter } : {};
         response.writeHead(failure.status, headers).end("busy, try later");
         return;
       }
       if (status !== null) {
-        calls.push({ delivery, status });
+        calls.push({ delivery, status, at: Date.now() });
         response.writeHead(status).end("forbidden by the test");
         return;
       }
@@ -70,7 +72,7 @@ export async function startHttpReceiver(secret: string) {
         signatureValid,
       };
       parts.push(part);
-      calls.push({ delivery, status: signatureValid ? 202 : 401 });
+      calls.push({ delivery, status: signatureValid ? 202 : 401, at: Date.now() });
       if (!signatureValid) {
         response.writeHead(401).end("bad signature");
         return;
