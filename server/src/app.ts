@@ -558,7 +558,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
       await api.register(workflowRoutes({ ...stories, libraries, folders, settings }));
       await api.register(storyBatch.routes);
       await api.register(favouritesRoutes(favourites));
-      await api.register(publishingRoutes(publishing.publishing, publishing.deliveries));
+      await api.register(publishingRoutes(publishing.publishing, publishing.deliveries, publishing.events));
       await api.register(channelsRoutes(channels));
       await api.register(actions.routes);
       await api.register(storageRoutes(storage));

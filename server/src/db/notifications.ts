@@ -7,9 +7,10 @@ import type { Database } from "./schema.js";
  * What one process tells the others through the database, so that no state
  * has to stay in a process: a job was enqueued (idle workers wake), a cancel
  * was asked for (the worker running the job aborts it), an upload's lock is
- * wanted (its holder lets go), a cached entry changed (every copy is dropped).
+ * wanted (its holder lets go), a cached entry changed (every copy is dropped),
+ * a delivery changed state (open publish monitors refresh).
  */
-export type Topic = "jobs.enqueued" | "jobs.cancel" | "uploads.release" | "cache.invalidate";
+export type Topic = "jobs.enqueued" | "jobs.cancel" | "uploads.release" | "cache.invalidate" | "publishing.delivery";
 
 export interface Notifications {
   /**

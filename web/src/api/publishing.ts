@@ -1,12 +1,17 @@
 /** Publishing deliveries as the publish monitor sees them: deliveries, per-channel counts, retry/cancel/resend. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, call } from "./client";
+import { createParser } from "eventsource-parser";
+import { useEffect, useState } from "react";
+import { api, call, pageOrigin } from "./client";
+import { bearerToken } from "./http";
 import type { PageOf } from "./paging";
 import type { components, paths } from "./schema";
 
 export type Delivery = components["schemas"]["Delivery"];
 export type DeliveryState = Delivery["state"];
 export type ChannelDeliveryStats = components["schemas"]["ChannelDeliveryStats"];
+export type BatchPublishResult = components["schemas"]["BatchPublishResult"];
+export type StoryRef = { libraryId: string; storyId: string };
 export type DeliveryQuery = NonNullable<paths["/dams/api/v1/publishing/deliveries"]["get"]["parameters"]["query"]>;
 
 export const DELIVERY_STATES: DeliveryState[] = [
@@ -18,8 +23,12 @@ export const DELIVERY_STATES: DeliveryState[] = [
   "failed",
 ];
 
-/** The monitor asks again this often while it is open. */
+/** The monitor asks again this often while its live stream is down. */
 export const DELIVERY_POLL_MS = 3000;
+/** A change on the stream reloads the monitor's queries after this pause (a burst of changes, one reload). */
+const STREAM_RELOAD_MS = 300;
+/** The stream is opened again this long after it dropped. */
+const STREAM_RECONNECT_MS = 3000;
 
 export const deliveryKeys = {
   all: ["deliveries"] as const,
@@ -32,16 +41,94 @@ export const listDeliveries = (query: DeliveryQuery): Promise<PageOf<Delivery>> 
 export const fetchChannelStats = (): Promise<ChannelDeliveryStats[]> =>
   call(api.GET("/dams/api/v1/publishing/channel-stats"));
 
-export const useDeliveries = (query: DeliveryQuery) =>
+/** `live`: the stream is up, so the queries are reloaded by its events instead of polled. */
+export const useDeliveries = (query: DeliveryQuery, live = false) =>
   useQuery({
     queryKey: deliveryKeys.list(query),
     queryFn: () => listDeliveries(query),
-    refetchInterval: DELIVERY_POLL_MS,
+    refetchInterval: live ? false : DELIVERY_POLL_MS,
     placeholderData: keepPreviousData,
   });
 
-export const useChannelStats = () =>
-  useQuery({ queryKey: deliveryKeys.stats(), queryFn: fetchChannelStats, refetchInterval: DELIVERY_POLL_MS });
+export const useChannelStats = (live = false) =>
+  useQuery({
+    queryKey: deliveryKeys.stats(),
+    queryFn: fetchChannelStats,
+    refetchInterval: live ? false : DELIVERY_POLL_MS,
+  });
+
+/** Publishes a grid selection: per story its deliveries, or why it was refused. */
+export const publishSelection = (body: {
+  stories: StoryRef[];
+  channels: string[];
+  publishAt?: string | null;
+}): Promise<BatchPublishResult[]> => call(api.POST("/dams/api/v1/publishing/batch", { body }));
+
+/** Per channel, how many of the stories already went there. */
+export const fetchDeliveredCounts = (stories: StoryRef[]): Promise<{ channelId: string; stories: number }[]> =>
+  call(api.POST("/dams/api/v1/publishing/delivered-counts", { body: { stories } }));
+
+/**
+ * The publish monitor's live stream (`GET /publishing/events`, Server-Sent
+ * Events read with fetch, so the bearer token travels in its header): every
+ * change reloads the delivery queries. Answers whether the stream is up; when
+ * it drops, the page polls (`live` false) and the stream is opened again.
+ */
+export function useDeliveryStream(): boolean {
+  const queryClient = useQueryClient();
+  const [live, setLive] = useState(false);
+  useEffect(() => {
+    let stopped = false;
+    let controller: AbortController | undefined;
+    let reload: ReturnType<typeof setTimeout> | undefined;
+    let reconnect: ReturnType<typeof setTimeout> | undefined;
+    const reloadSoon = () => {
+      if (reload) return;
+      reload = setTimeout(() => {
+        reload = undefined;
+        void queryClient.invalidateQueries({ queryKey: deliveryKeys.all });
+      }, STREAM_RELOAD_MS);
+    };
+    const connect = async () => {
+      controller = new AbortController();
+      try {
+        const token = await bearerToken();
+        const response = await fetch(`${pageOrigin}/dams/api/v1/publishing/events`, {
+          headers: { accept: "text/event-stream", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          signal: controller.signal,
+        });
+        if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+        const parser = createParser({
+          onEvent: (event) => {
+            if (event.event === "ready") {
+              setLive(true);
+              // Whatever changed while the stream was down.
+              reloadSoon();
+            } else if (event.event === "delivery" || event.event === "resync") reloadSoon();
+          },
+        });
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          parser.feed(value);
+        }
+      } catch {
+        // Dropped or refused: poll meanwhile, and try again.
+      }
+      setLive(false);
+      if (!stopped) reconnect = setTimeout(() => void connect(), STREAM_RECONNECT_MS);
+    };
+    void connect();
+    return () => {
+      stopped = true;
+      controller?.abort();
+      clearTimeout(reload);
+      clearTimeout(reconnect);
+    };
+  }, [queryClient]);
+  return live;
+}
 
 /** Retry, cancel or resend a delivery; each refreshes every delivery query. */
 export function useDeliveryAction(action: "retry" | "cancel" | "resend") {

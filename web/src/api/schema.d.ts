@@ -8663,6 +8663,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dams/api/v1/publishing/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The publish monitor's live stream: a Server-Sent Event whenever a delivery changes, on any node
+         * @description `text/event-stream`: `event: delivery` with `{ id, state }` per change; `event: resync` when changes may have been missed (the notification connection was lost and is back): reload; a comment line every 15 s. Send the bearer token in the Authorization header (the browser reads it with fetch).
+         *
+         *     Access: permission `manage.monitor.publish`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the event stream */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dams/api/v1/workflow-story-publish/{libraryId}/{storyId}": {
         parameters: {
             query?: never;
@@ -8714,6 +8809,228 @@ export interface paths {
                             code: 0;
                             msg: string;
                             data: components["schemas"]["PublishRecord"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/publishing/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a selection: per story a record and one delivery per channel, or why it was refused
+         * @description Access: permission `story.list`, action `update`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the selected stories, at most 200 */
+                        stories: {
+                            libraryId: string;
+                            /** Format: uuid */
+                            storyId: string;
+                        }[];
+                        /** @description the channels (ids) to deliver each story to */
+                        channels: string[];
+                        /** @description deliver not before this time */
+                        publishAt?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["BatchPublishResult"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/publishing/delivered-counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Per channel, how many of the given stories already went there (those the caller may read)
+         * @description Access: permission `story.list`, action `query`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the selected stories, at most 200 */
+                        stories: {
+                            libraryId: string;
+                            /** Format: uuid */
+                            storyId: string;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["DeliveredCount"][];
                         };
                     };
                 };
@@ -27660,6 +27977,24 @@ export interface components {
             /** @description when the newest delivery last changed */
             lastAt: string | null;
         };
+        BatchPublishResultInput: {
+            libraryId: string;
+            storyId: string;
+            /** @description null when the story cannot be read */
+            title: string | null;
+            ok: boolean;
+            deliveryIds: string[];
+            /** @description why it was refused: embargoed, not_committed, forbidden, not_found… */
+            code: string | null;
+            message: string | null;
+            /** @description an embargoed story's end */
+            embargoUntil: string | null;
+        };
+        DeliveredCountInput: {
+            channelId: string;
+            /** @description how many of the stories a publish delivery reached on this channel */
+            stories: number;
+        };
         StoryRelationInput: {
             id: string;
             type: string;
@@ -30090,6 +30425,24 @@ export interface components {
             lastState: ("pending" | "in_progress" | "retrying" | "succeeded" | "cancelled" | "failed") | null;
             /** @description when the newest delivery last changed */
             lastAt: string | null;
+        };
+        BatchPublishResult: {
+            libraryId: string;
+            storyId: string;
+            /** @description null when the story cannot be read */
+            title: string | null;
+            ok: boolean;
+            deliveryIds: string[];
+            /** @description why it was refused: embargoed, not_committed, forbidden, not_found… */
+            code: string | null;
+            message: string | null;
+            /** @description an embargoed story's end */
+            embargoUntil: string | null;
+        };
+        DeliveredCount: {
+            channelId: string;
+            /** @description how many of the stories a publish delivery reached on this channel */
+            stories: number;
         };
         StoryRelation: {
             id: string;

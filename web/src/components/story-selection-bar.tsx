@@ -4,6 +4,7 @@ import {
   EditOutlined,
   ExperimentOutlined,
   FolderOutlined,
+  SendOutlined,
   ShareAltOutlined,
   StarOutlined,
 } from "@ant-design/icons";
@@ -34,6 +35,9 @@ const BatchEditDialog = lazyChunk("batch-edit-dialog", () =>
   import("./story-edit/batch-edit-dialog").then((m) => m.BatchEditDialog),
 );
 const ShareDialog = lazyChunk("share-dialog", () => import("./share-dialog").then((m) => m.ShareDialog));
+const BatchPublishDialog = lazyChunk("batch-publish-dialog", () =>
+  import("./batch-publish-dialog").then((m) => m.BatchPublishDialog),
+);
 
 /** Runs an action on each story; returns how many failed (each failure was reported by the API client). */
 async function eachStory(stories: readonly Story[], action: (story: Story) => Promise<unknown>): Promise<number> {
@@ -50,6 +54,7 @@ export function StorySelectionBar({ stories, onClear }: { stories: readonly Stor
   const [moving, setMoving] = useState(false);
   const [sharing, setSharing] = useState(false);
   const [editing, setEditing] = useState(false);
+  const [publishing, setPublishing] = useState(false);
   // Download presets apply to one story type: offered when the selection has one.
   const commonType = stories.every((story) => story.type === stories[0]?.type) ? stories[0]?.type : undefined;
   const presets = useUsablePresets(commonType).data ?? [];
@@ -144,6 +149,11 @@ export function StorySelectionBar({ stories, onClear }: { stories: readonly Stor
             {t("batchEdit.action")}
           </Button>
         </Access>
+        <Access action={STORY_ACCESS.publish}>
+          <Button icon={<SendOutlined />} onClick={() => setPublishing(true)} data-testid="selection-publish">
+            {t("stories.publish")}
+          </Button>
+        </Access>
         {oneLibrary ? (
           <Access action={STORY_ACCESS.edit}>
             <Button icon={<FolderOutlined />} loading={busy} onClick={() => setMoving(true)}>
@@ -207,6 +217,18 @@ export function StorySelectionBar({ stories, onClear }: { stories: readonly Stor
               stories: stories.map((story) => ({ libraryId: story.libraryId, storyId: story.storyId })),
             }}
             onClose={() => setSharing(false)}
+          />
+        </LazyPart>
+      ) : null}
+      {publishing ? (
+        <LazyPart>
+          <BatchPublishDialog
+            stories={stories.map((story) => ({
+              libraryId: story.libraryId,
+              storyId: story.storyId,
+              title: story.title,
+            }))}
+            onClose={() => setPublishing(false)}
           />
         </LazyPart>
       ) : null}

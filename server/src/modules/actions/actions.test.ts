@@ -239,7 +239,7 @@ describeEachDialect("automation actions", (dialect) => {
     expect(rejected.state).toBe("failed");
     expect(rejected.error).toMatch(/answered HTTP 401: bad signature$/);
     expect(rejected.steps[0]).toMatchObject({ ok: false, attempts: 1 });
-    expect(receiver.calls.filter((one) => one.delivery === rejected.id)).toEqual([
+    expect(receiver.calls.filter((one) => one.delivery === rejected.id)).toMatchObject([
       { delivery: rejected.id, status: 401 },
     ]);
     for (const id of [refusing, unsigned]) await call(admin, "POST", `/action-rules/${id}/disable`);

@@ -188,7 +188,10 @@ export class JobQueue {
     const dead = error instanceof PermanentJobError || job.attempts >= job.maxAttempts;
     const outcome = dead
       ? { state: "dead" as const, lastError: reason }
-      : { state: "queued" as const, lastError: reason, runAt: iso(now + Math.max(minDelayMs, retryDelayMs(job.attempts, this.settings))),
+      : {
+          state: "queued" as const,
+          lastError: reason,
+          runAt: iso(now + Math.max(minDelayMs, retryDelayMs(job.attempts, this.settings))),
         };
     if (await this.repository.finish(lease, outcome, iso(now), true)) return outcome.state;
     return this.finishCancelled(lease);

@@ -226,6 +226,20 @@ export class DeliveriesRepository {
     });
   }
 
+  /** Per channel, how many of these stories a publish delivery reached (succeeded) there. */
+  async deliveredStoryCounts(storyIds: string[]): Promise<{ channelId: string; stories: number }[]> {
+    if (storyIds.length === 0) return [];
+    const rows = await this.kysely
+      .selectFrom("deliveries")
+      .select((eb) => ["channel_id", eb.fn.count<number>("story_id").distinct().as("stories")])
+      .where("story_id", "in", storyIds)
+      .where("action", "=", "publish")
+      .where("state", "=", "succeeded")
+      .groupBy("channel_id")
+      .execute();
+    return rows.map((row) => ({ channelId: row.channel_id, stories: Number(row.stories) }));
+  }
+
   async embargoOf(storyId: string): Promise<string | null> {
     const row = await this.kysely
       .selectFrom("story_embargoes")

@@ -16,6 +16,7 @@ import type {
   DeliveryFilter,
   DeliveryState,
 } from "./deliveries.repository.js";
+import type { DeliveryEvents } from "./delivery-events.js";
 
 export interface DeliveriesDependencies {
   db: Db;
@@ -23,6 +24,8 @@ export interface DeliveriesDependencies {
   channels: Pick<ChannelsService, "options" | "list">;
   jobs: JobEnqueuer & { cancel(jobId: string): Promise<unknown> };
   audit: AuditLog;
+  /** Tells open publish monitors on every node. */
+  events?: Pick<DeliveryEvents, "changed">;
   clock?: () => Date;
 }
 
@@ -36,6 +39,11 @@ export class DeliveriesService {
 
   #now(): string {
     return (this.deps.clock?.() ?? new Date()).toISOString();
+  }
+
+  /** Tells open publish monitors that these deliveries changed (call after the transaction committed). */
+  async announce(deliveries: Pick<Delivery, "id" | "state">[]): Promise<void> {
+    await this.deps.events?.changed(deliveries.map(({ id, state }) => ({ id, state })));
   }
 
   /** Checks channel ids a publisher chose: each an enabled channel. */
@@ -124,6 +132,11 @@ export class DeliveriesService {
     return { content: content.map((d) => ({ ...d, channelName: names.get(d.channelId) ?? null })), total };
   }
 
+  /** Per channel, how many of these stories already went there (a publish delivery succeeded). */
+  deliveredStoryCounts(storyIds: string[]): Promise<{ channelId: string; stories: number }[]> {
+    return this.deps.deliveries.deliveredStoryCounts([...new Set(storyIds)]);
+  }
+
   /** How many deliveries to a channel are still to be sent (a channel with some is not deleted). */
   openCount(channelId: string): Promise<number> {
     return this.deps.deliveries.openCount(channelId);
@@ -179,6 +192,7 @@ export class DeliveriesService {
       await this.#enqueue(trx, { ...delivery, notBefore: null });
       await this.#audit(trx, actor, "delivery.retry", delivery);
     });
+    await this.announce([{ id, state: "pending" }]);
     return this.#view(id);
   }
 
@@ -193,6 +207,7 @@ export class DeliveriesService {
       await this.#audit(trx, actor, "delivery.cancel", delivery);
     });
     if (delivery.jobId) await this.deps.jobs.cancel(delivery.jobId).catch(() => undefined);
+    await this.announce([{ id, state: "cancelled" }]);
     return this.#view(id);
   }
 
@@ -216,6 +231,7 @@ export class DeliveriesService {
       await this.#audit(trx, actor, "delivery.resend", delivery, { newDeliveryId: fresh.id });
       return fresh;
     });
+    await this.announce([created]);
     return this.#view(created.id);
   }
 
@@ -244,6 +260,7 @@ export class DeliveriesService {
   async cancelJobs(deliveries: Delivery[]): Promise<void> {
     for (const delivery of deliveries)
       if (delivery.jobId) await this.deps.jobs.cancel(delivery.jobId).catch(() => undefined);
+    await this.announce(deliveries.map((delivery) => ({ id: delivery.id, state: "cancelled" as const })));
   }
 
   async #audit(

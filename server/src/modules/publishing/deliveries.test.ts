@@ -62,18 +62,18 @@ describeEachDialect("deliveries", (dialect) => {
     fs.rmSync(folder, { recursive: true, force: true });
   });
 
-  async function committed(title: string, bytes?: Buffer) {
+  async function committed(title: string, bytes?: Buffer, libraryId = "product") {
     const { story } = await uploadStory(ctx(), editor, {
-      libraryId: "product",
+      libraryId,
       bytes: bytes ?? `jpeg bytes of ${title}`,
       name: "原图.jpg",
     });
     const response = await call(editor, "POST", "/workflow-story-create/photo/commit", {
-      libraryId: "product",
+      libraryId,
       storyIds: [story.id],
     });
     expect(response.statusCode, response.body).toBe(200);
-    await call(editor, "PUT", `/workflow-story-edit/photo/${story.id}?libraryId=product`, {
+    await call(editor, "PUT", `/workflow-story-edit/photo/${story.id}?libraryId=${libraryId}`, {
       title,
       caption: `图片说明 <b>&"caption"</b> of ${title}`,
       authors: ["王小明"],
@@ -161,6 +161,131 @@ describeEachDialect("deliveries", (dialect) => {
     // The queue's backoff here is 20–100 ms: only the Retry-After explains the wait.
     expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(2000);
     expect([...receiver.items.keys()].filter((id) => id === delivery!.id)).toHaveLength(1);
+  });
+
+  it("publishes a grid selection: counts per channel, one delivery per (story, channel), embargo and permission refused", async () => {
+    const contributor = await createPrincipal(ctx().db, { username: "deliveries-contributor", roleId: "contributor" });
+    const viewer = await createPrincipal(ctx().db, { username: "deliveries-viewer", roleId: "viewer" });
+    const [first, second, embargoed] = [
+      await committed("选集一"),
+      await committed("选集二"),
+      await committed("选集禁发"),
+    ];
+    const elsewhere = await committed("another library", undefined, "publish");
+    const refs = [first, second, embargoed].map((storyId) => ({ libraryId: "product", storyId }));
+    // The first already went to the folder.
+    await call(editor, "POST", `/workflow-story-publish/product/${first}`, { channels: [hotFolder] });
+    await settled(first!, 1);
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    await call(editor, "POST", `/workflow-story-publish/product/${embargoed}`, { embargoUntil: until });
+
+    const counts = await call(contributor, "POST", "/publishing/delivered-counts", {
+      stories: [...refs, { libraryId: "publish", storyId: elsewhere }],
+    });
+    expect(counts.statusCode, counts.body).toBe(200);
+    expect(counts.json().data).toEqual([{ channelId: hotFolder, stories: 1 }]);
+
+    const published = await call(contributor, "POST", "/publishing/batch", {
+      stories: [...refs, { libraryId: "publish", storyId: elsewhere }],
+      channels: [web, hotFolder],
+    });
+    expect(published.statusCode, published.body).toBe(200);
+    const results = published.json().data as {
+      storyId: string;
+      ok: boolean;
+      code: string | null;
+      embargoUntil: string | null;
+      deliveryIds: string[];
+      title: string | null;
+    }[];
+    expect(results.map((r) => [r.storyId, r.ok, r.code])).toEqual([
+      [first, true, null],
+      [second, true, null],
+      [embargoed, false, "embargoed"],
+      [elsewhere, false, "not_found"],
+    ]);
+    expect(results[2]).toMatchObject({ title: "选集禁发", embargoUntil: until, deliveryIds: [] });
+    // A story the contributor may not change says nothing about itself.
+    expect(results[3]!.title).toBeNull();
+    expect(results.slice(0, 2).every((r) => r.deliveryIds.length === 2)).toBe(true);
+    for (const storyId of [first!, second!]) {
+      const done = await settled(storyId, storyId === first ? 3 : 2);
+      expect(done.every((d) => d.state === "succeeded")).toBe(true);
+    }
+    expect((await deliveriesOf(embargoed!)).deliveries).toEqual([]);
+    const again = await call(contributor, "POST", "/publishing/delivered-counts", { stories: refs });
+    expect(
+      (again.json().data as { channelId: string; stories: number }[]).sort((a, b) =>
+        a.channelId.localeCompare(b.channelId),
+      ),
+    ).toEqual(
+      [
+        { channelId: web, stories: 2 },
+        { channelId: hotFolder, stories: 2 },
+      ].sort((a, b) => a.channelId.localeCompare(b.channelId)),
+    );
+
+    // Without the publish permission: refused as a whole; bad input names the field.
+    expect((await call(viewer, "POST", "/publishing/batch", { stories: refs, channels: [web] })).statusCode).toBe(403);
+    const empty = await call(editor, "POST", "/publishing/batch", { stories: refs, channels: [] });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().msg).toContain("channels");
+  });
+
+  it("streams delivery changes to the monitor (Server-Sent Events), refused without its permission", async () => {
+    const contributor = await createPrincipal(ctx().db, {
+      username: "deliveries-sse-contributor",
+      roleId: "contributor",
+    });
+    const refused = await call(contributor, "GET", "/publishing/events");
+    expect(refused.statusCode).toBe(403);
+    expect((await ctx().app.inject({ method: "GET", url: "/dams/api/v1/publishing/events" })).statusCode).toBe(401);
+
+    const address = await ctx().app.listen({ port: 0, host: "127.0.0.1" });
+    const abort = new AbortController();
+    const response = await fetch(`${address}/dams/api/v1/publishing/events`, {
+      headers: editor.headers,
+      signal: abort.signal,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    const events: { event: string; data: { id?: string; state?: string } }[] = [];
+    const reading = (async () => {
+      const decoder = new TextDecoder();
+      let buffer = "";
+      try {
+        for await (const chunk of response.body!) {
+          buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+          let end = buffer.indexOf("\n\n");
+          while (end >= 0) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const event = /^event: (.+)$/m.exec(block)?.[1];
+            const data = /^data: (.+)$/m.exec(block)?.[1];
+            if (event && data) events.push({ event, data: JSON.parse(data) });
+            end = buffer.indexOf("\n\n");
+          }
+        }
+      } catch {
+        // aborted by the test
+      }
+    })();
+    try {
+      await until(() => events.some((e) => e.event === "ready"), "the stream to be ready");
+      const storyId = await committed("live monitor story");
+      const published = await call(editor, "POST", `/workflow-story-publish/product/${storyId}`, { channels: [web] });
+      const id = published.json().data.deliveries[0].id as string;
+      // Each change arrives as it happens, without asking: created (pending), in progress, succeeded.
+      await until(
+        () => events.some((e) => e.event === "delivery" && e.data.id === id && e.data.state === "succeeded"),
+        "the delivery's success on the stream",
+      );
+      const states = events.filter((e) => e.data.id === id).map((e) => e.data.state);
+      expect(states).toEqual(["pending", "in_progress", "succeeded"]);
+    } finally {
+      abort.abort();
+      await reading;
+    }
   });
 
   it("refuses a file over the channel's size limit with its size, at once; the limit is checked on input", async () => {

@@ -8,7 +8,8 @@ import type { DownloadPresetsService } from "../presets/download-presets.service
 import type { StoriesService } from "../stories/stories.service.js";
 import type { StoryQueries } from "../stories/story-queries.service.js";
 import type { Story, StoryFile } from "../stories/story-types.js";
-import type { DeliveriesRepository, Delivery } from "./deliveries.repository.js";
+import type { DeliveriesRepository, Delivery, DeliveryState } from "./deliveries.repository.js";
+import type { DeliveryEvents } from "./delivery-events.js";
 
 /** Attempts of one delivery before it is failed for good (the dead-letter reason is its last error). */
 export const DELIVERY_ATTEMPTS = 5;
@@ -26,6 +27,8 @@ export interface DeliveryJobDependencies {
   jobs: JobEnqueuer;
   /** A download preset's rendition of a story, made now when missing (the presets module). */
   renditions: Pick<DownloadPresetsService, "ensureRendered">;
+  /** Tells open publish monitors on every node (absent: nobody is told). */
+  events?: Pick<DeliveryEvents, "changed">;
   clock?: () => Date;
   timeoutMs?: number;
 }
@@ -64,6 +67,7 @@ function originalName(story: Story, original: StoryFile): string {
  */
 export function deliveryJob(deps: DeliveryJobDependencies): JobHandler<"publishing.deliver"> {
   const now = () => (deps.clock?.() ?? new Date()).toISOString();
+  const told = (id: string, state: DeliveryState) => deps.events?.changed([{ id, state }]);
   return {
     name: "publishing.deliver",
     maxAttempts: DELIVERY_ATTEMPTS,
@@ -82,6 +86,7 @@ export function deliveryJob(deps: DeliveryJobDependencies): JobHandler<"publishi
           { runAt: embargo, storyId: delivery.storyId },
         );
         await deps.deliveries.update(deliveryId, { state: "pending", job_id: next, not_before: embargo }, now());
+        await told(deliveryId, "pending");
         return jobSkipped(`embargoed until ${embargo}`);
       }
       const startedAt = now();
@@ -92,6 +97,7 @@ export function deliveryJob(deps: DeliveryJobDependencies): JobHandler<"publishi
         startedAt,
       );
       if (!moved) return jobSkipped(`delivery ${deliveryId} changed meanwhile`);
+      await told(deliveryId, "in_progress");
       try {
         await send(deps, delivery, embargo, signal, startedAt);
       } catch (error) {
@@ -119,6 +125,7 @@ export function deliveryJob(deps: DeliveryJobDependencies): JobHandler<"publishi
           },
           at,
         );
+        await told(deliveryId, last ? "failed" : "retrying");
         return jobFailed(reason, { retry: !last, ...(waitMs === undefined ? {} : { delayMs: waitMs }) });
       }
       const at = now();
@@ -128,6 +135,7 @@ export function deliveryJob(deps: DeliveryJobDependencies): JobHandler<"publishi
         { state: "succeeded", finished_at: at, duration_ms: Date.parse(at) - Date.parse(startedAt) },
         at,
       );
+      await told(deliveryId, "succeeded");
       return jobSucceeded;
     },
   };

@@ -11,12 +11,15 @@ import type { StoryQueries } from "../stories/story-queries.service.js";
 import { DeliveriesRepository } from "./deliveries.repository.js";
 import { DeliveriesService } from "./deliveries.service.js";
 import { deliveryJob } from "./delivery.job.js";
+import { DeliveryEvents } from "./delivery-events.js";
 import { PublishingRepository } from "./publishing.repository.js";
 import { PublishingService } from "./publishing.service.js";
 
 export interface PublishingModule {
   publishing: PublishingService;
   deliveries: DeliveriesService;
+  /** Delivery changes on every node (the publish monitor's live stream). */
+  events: DeliveryEvents;
 }
 
 /** Builds the publishing services once and registers the delivery job (called by app.ts). */
@@ -37,7 +40,9 @@ export function buildPublishing(
   },
 ): PublishingModule {
   const repository = new DeliveriesRepository(db.kysely);
+  const events = new DeliveryEvents(db.notifications);
   const deliveries = new DeliveriesService({
+    events,
     db,
     deliveries: repository,
     channels: deps.channels,
@@ -54,6 +59,7 @@ export function buildPublishing(
       jobs: deps.jobs,
       renditions: deps.renditions,
       outgoing: deps.outgoing,
+      events,
     }),
   );
   const publishing = new PublishingService({
@@ -64,5 +70,5 @@ export function buildPublishing(
     deliveries,
     audit: deps.audit,
   });
-  return { publishing, deliveries };
+  return { publishing, deliveries, events };
 }

@@ -102,3 +102,33 @@ export const channelStatsSchema = z
     lastAt: z.string().nullable().describe("when the newest delivery last changed"),
   })
   .meta({ id: "ChannelDeliveryStats" });
+
+const storyRef = z.object({ libraryId: z.string().min(1).max(100), storyId: z.uuid() });
+const storyRefs = z.array(storyRef).min(1).max(200).describe("the selected stories, at most 200");
+
+export const batchPublishBody = z.object({
+  stories: storyRefs,
+  channels: z.array(z.uuid()).min(1).max(50).describe("the channels (ids) to deliver each story to"),
+  publishAt: time.nullable().optional().describe("deliver not before this time"),
+});
+
+export const batchPublishResultSchema = z
+  .object({
+    libraryId: z.string(),
+    storyId: z.string(),
+    title: z.string().nullable().describe("null when the story cannot be read"),
+    ok: z.boolean(),
+    deliveryIds: z.array(z.string()),
+    code: z.string().nullable().describe("why it was refused: embargoed, not_committed, forbidden, not_found…"),
+    message: z.string().nullable(),
+    embargoUntil: z.string().nullable().describe("an embargoed story's end"),
+  })
+  .meta({ id: "BatchPublishResult" });
+
+export const deliveredCountsBody = z.object({ stories: storyRefs });
+export const deliveredCountSchema = z
+  .object({
+    channelId: z.string(),
+    stories: z.number().int().describe("how many of the stories a publish delivery reached on this channel"),
+  })
+  .meta({ id: "DeliveredCount" });

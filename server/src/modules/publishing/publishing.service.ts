@@ -1,5 +1,5 @@
 import type { Db } from "../../db/database.js";
-import { Conflict } from "../../http/errors.js";
+import { AppError, Conflict } from "../../http/errors.js";
 import type { AuditLog } from "../audit/audit-log.js";
 import type { Actor } from "../auth/actor.js";
 import type { StoriesService } from "../stories/stories.service.js";
@@ -27,6 +27,24 @@ export interface PublishInput {
 }
 
 export type PublishResult = PublishRecord & { deliveries: Delivery[]; embargoUntil: string | null };
+
+export interface StoryRef {
+  libraryId: string;
+  storyId: string;
+}
+
+/** What became of one story of a selection published at once. */
+export interface BatchPublishOutcome extends StoryRef {
+  title: string | null;
+  ok: boolean;
+  /** The deliveries made (one per channel), when ok. */
+  deliveryIds: string[];
+  /** Why it was refused: `embargoed`, `not_committed`, `forbidden`, `not_found`… */
+  code: string | null;
+  message: string | null;
+  /** For an embargoed story: until when. */
+  embargoUntil: string | null;
+}
 
 /** Publishing a story: its record, its embargo, and one delivery per chosen channel. */
 export class PublishingService {
@@ -80,7 +98,80 @@ export class PublishingService {
         await this.deps.stories.markPublished(actor, story, details, now, trx);
         return { ...record, deliveries };
       })
-      .then(async (result) => ({ ...result, embargoUntil: await this.deps.deliveries.embargoOf(story.id) }));
+      .then(async (result) => {
+        await this.deps.deliveries.announce(result.deliveries);
+        return { ...result, embargoUntil: await this.deps.deliveries.embargoOf(story.id) };
+      });
+  }
+
+  /**
+   * Publishes a selection (the grid's "publish"): per story the same path as
+   * one story's publish (a record and a durable delivery per channel), each
+   * story on its own, so one refusal does not stop the others. Refused per
+   * story: one the user may not change (their library write), a draft, and
+   * one under an embargo now (with its end: a selection is sent now or at
+   * `publishAt`, and an embargoed story is published from the viewer, where
+   * the embargo is seen and set). Unknown or disabled channels refuse the
+   * whole request.
+   */
+  async publishMany(
+    actor: Actor,
+    input: { stories: StoryRef[]; channels: string[]; publishAt?: string | null },
+  ): Promise<BatchPublishOutcome[]> {
+    const channels = [...new Set(input.channels)];
+    await this.deps.deliveries.checkChannels(channels);
+    const seen = new Set<string>();
+    const refs = input.stories.filter((ref) => !seen.has(ref.storyId) && seen.add(ref.storyId));
+    const outcomes: BatchPublishOutcome[] = [];
+    for (const ref of refs) {
+      const base = { ...ref, title: null, ok: false, deliveryIds: [], embargoUntil: null };
+      try {
+        const story = await this.deps.access.forWrite(actor, ref.libraryId, ref.storyId, "storyId");
+        const embargo = (await this.deps.deliveries.embargoedNow([story.id])).get(story.id);
+        if (embargo) {
+          outcomes.push({
+            ...base,
+            title: story.title,
+            code: "embargoed",
+            message: `embargoed until ${embargo}`,
+            embargoUntil: embargo,
+          });
+          continue;
+        }
+        const result = await this.publish(actor, ref.libraryId, ref.storyId, {
+          channels,
+          publishAt: input.publishAt ?? null,
+        });
+        outcomes.push({
+          ...base,
+          title: story.title,
+          ok: true,
+          deliveryIds: result.deliveries.map((delivery) => delivery.id),
+          code: null,
+          message: null,
+        });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        outcomes.push({ ...base, code: error.code, message: error.message });
+      }
+    }
+    return outcomes;
+  }
+
+  /**
+   * Per enabled channel, how many of the stories (those the user may read)
+   * already went there: the grid's publish dialog.
+   */
+  async deliveredCounts(actor: Actor, stories: StoryRef[]): Promise<{ channelId: string; stories: number }[]> {
+    const readable: string[] = [];
+    for (const ref of stories) {
+      try {
+        readable.push((await this.deps.access.forRead(actor, ref.libraryId, ref.storyId)).id);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+      }
+    }
+    return this.deps.deliveries.deliveredStoryCounts(readable);
   }
 
   /**
@@ -113,6 +204,7 @@ export class PublishingService {
       return { stopped, kills };
     });
     await this.deps.deliveries.cancelJobs(stopped);
+    await this.deps.deliveries.announce(kills);
     return kills;
   }
 

@@ -1,13 +1,17 @@
-import { Alert, Card, Col, Row, Statistic, Typography } from "antd";
+import { Alert, Badge, Card, Col, Row, Statistic, Typography } from "antd";
 import { useTranslation } from "react-i18next";
-import { useChannelStats } from "../../../../api/publishing";
+import { useChannelStats, useDeliveryStream } from "../../../../api/publishing";
 import "../../../../locales/monitor";
 import { DeliveryTable } from "./components/delivery-table";
 
-/** The publish monitor (/manage/monitor/publish): per channel success rate and last error, then every delivery; polled. */
+/**
+ * The publish monitor (/manage/monitor/publish): per channel success rate and last error, then every delivery;
+ * updated live by the server's event stream, polled while the stream is down.
+ */
 export default function ManageMonitorPublishPage() {
   const { t } = useTranslation();
-  const stats = useChannelStats();
+  const live = useDeliveryStream();
+  const stats = useChannelStats(live);
   const channels = stats.data ?? [];
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 16 }}>
@@ -46,9 +50,17 @@ export default function ManageMonitorPublishPage() {
       <Card
         title={t("monitor.publish.list")}
         size="small"
-        extra={<Typography.Text type="secondary">{t("monitor.refreshing")}</Typography.Text>}
+        extra={
+          <span data-testid="monitor-live" data-live={live}>
+            {live ? (
+              <Badge status="processing" text={t("monitor.live")} />
+            ) : (
+              <Typography.Text type="secondary">{t("monitor.liveLost")}</Typography.Text>
+            )}
+          </span>
+        }
       >
-        <DeliveryTable channels={channels.map((c) => ({ value: c.channelId, label: c.channelName }))} />
+        <DeliveryTable channels={channels.map((c) => ({ value: c.channelId, label: c.channelName }))} live={live} />
       </Card>
     </div>
   );

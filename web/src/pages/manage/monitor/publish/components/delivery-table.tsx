@@ -27,11 +27,18 @@ const TIME = "YYYY-MM-DD HH:mm:ss";
 const PERMISSION = "manage.monitor.publish.update";
 
 /** Deliveries, newest first, filtered by state, channel and title; retry, cancel, resend; polled. */
-export function DeliveryTable({ channels }: { channels: { value: string; label: string }[] }) {
+export function DeliveryTable({
+  channels,
+  live = false,
+}: {
+  channels: { value: string; label: string }[];
+  /** The live stream is up: no polling. */
+  live?: boolean;
+}) {
   const { t } = useTranslation();
   const { message } = useFeedback();
   const [query, setQuery] = useState<DeliveryQuery>({ page: 0, size: 10 });
-  const deliveries = useDeliveries(query);
+  const deliveries = useDeliveries(query, live);
   const retry = useDeliveryAction("retry");
   const cancel = useDeliveryAction("cancel");
   const resend = useDeliveryAction("resend");
