@@ -72,7 +72,7 @@ test("grid publish: three stories selected in the grid go to a folder channel, a
   const bar = page.getByTestId("selection-bar");
   await expect(bar).toContainText(zh("stories.selected").replace("{{count}}", "3"));
   await bar.getByTestId("selection-publish").click();
-  const dialog = page.getByTestId("batch-publish-dialog");
+  const dialog = page.locator(".ant-modal-content").filter({ has: page.getByTestId("batch-publish-body") });
   await expect(dialog).toBeVisible();
   const option = dialog.locator("label.ant-checkbox-wrapper").filter({ hasText: channelName });
   await expect(option).toContainText(zh("publish.batch.already").replace("{{count}}", "1").replace("{{total}}", "3"));
@@ -109,16 +109,14 @@ test("grid publish: three stories selected in the grid go to a folder channel, a
   await expect(card).toBeVisible({ timeout: 30_000 });
   await card.getByRole("checkbox").check();
   await page.getByTestId("selection-publish").click();
-  await expect(page.getByTestId("batch-publish-dialog")).toBeVisible();
-  await expect(
-    page.getByTestId("batch-publish-dialog").locator("label.ant-checkbox-wrapper").filter({ hasText: channelName }),
-  ).toContainText(zh("publish.batch.already").replace("{{count}}", "1").replace("{{total}}", "1"));
+  const phoneDialog = page.locator(".ant-modal-content").filter({ has: page.getByTestId("batch-publish-body") });
+  await expect(phoneDialog).toBeVisible();
+  await expect(phoneDialog.locator("label.ant-checkbox-wrapper").filter({ hasText: channelName })).toContainText(
+    zh("publish.batch.already").replace("{{count}}", "1").replace("{{total}}", "1"),
+  );
   await noHorizontalOverflow(page);
   await snapshot(page, testInfo, "grid-publish-dialog-390");
-  await page
-    .getByTestId("batch-publish-dialog")
-    .getByRole("button", { name: buttonName(zh("crud.cancel")) })
-    .click();
+  await phoneDialog.getByRole("button", { name: buttonName(zh("crud.cancel")) }).click();
 
   expect([...errors, ...monitorErrors]).toEqual([]);
   fs.rmSync(outbox, { recursive: true, force: true });

@@ -94,66 +94,67 @@ export function BatchPublishDialog({
       onOk={() => (results ? onClose() : form.submit())}
       onCancel={onClose}
       destroyOnHidden
-      data-testid="batch-publish-dialog"
     >
-      {results ? (
-        <List
-          size="small"
-          header={<Typography.Text strong>{t("publish.batch.results")}</Typography.Text>}
-          dataSource={results}
-          data-testid="batch-publish-results"
-          renderItem={(result) => (
-            <List.Item data-testid="batch-publish-result" data-ok={result.ok}>
-              <Space wrap size={4} style={{ width: "100%", justifyContent: "space-between" }}>
-                <Typography.Text ellipsis style={{ maxWidth: 260 }}>
-                  {titleOf(result)}
-                </Typography.Text>
-                <Tag color={result.ok ? "success" : "error"}>{outcomeText(t, result)}</Tag>
-              </Space>
-            </List.Item>
-          )}
-        />
-      ) : (
-        <Form<Values> form={form} layout="vertical" onFinish={(values) => void submit(values)}>
-          <Form.Item
-            name="channels"
-            label={t("publish.channels")}
-            rules={[{ required: true, type: "array", min: 1, message: t("publish.batch.needChannel") }]}
-          >
-            {channels.length === 0 && !options.isLoading ? (
-              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("publish.noChannels")} />
-            ) : (
-              <Checkbox.Group style={{ display: "flex", flexDirection: "column", gap: 8 }}>
-                {channels.map((channel) => {
-                  const already = sent.get(channel.id) ?? 0;
-                  return (
-                    <Checkbox key={channel.id} value={channel.id} data-testid="batch-publish-channel">
-                      <Space size={4} wrap>
-                        <span>{channel.name}</span>
-                        <Tag color={already > 0 ? "blue" : "default"}>
-                          {already > 0
-                            ? t("publish.batch.already", { count: already, total: stories.length })
-                            : t("publish.batch.none")}
-                        </Tag>
-                      </Space>
-                    </Checkbox>
-                  );
-                })}
-              </Checkbox.Group>
+      <div data-testid="batch-publish-body">
+        {results ? (
+          <List
+            size="small"
+            header={<Typography.Text strong>{t("publish.batch.results")}</Typography.Text>}
+            dataSource={results}
+            data-testid="batch-publish-results"
+            renderItem={(result) => (
+              <List.Item data-testid="batch-publish-result" data-ok={result.ok}>
+                <Space wrap size={4} style={{ width: "100%", justifyContent: "space-between" }}>
+                  <Typography.Text ellipsis style={{ maxWidth: 260 }}>
+                    {titleOf(result)}
+                  </Typography.Text>
+                  <Tag color={result.ok ? "success" : "error"}>{outcomeText(t, result)}</Tag>
+                </Space>
+              </List.Item>
             )}
-          </Form.Item>
-          <Form.Item name="publishAt" label={t("publish.at")} extra={t("publish.atHelp")}>
-            <DatePicker
-              showTime={{ format: "HH:mm" }}
-              format="YYYY-MM-DD HH:mm"
-              disabledDate={(day) => day.isBefore(dayjs(), "day")}
-            />
-          </Form.Item>
-          <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
-            {t("publish.monitorHint")}
-          </Typography.Paragraph>
-        </Form>
-      )}
+          />
+        ) : (
+          <Form<Values> form={form} layout="vertical" onFinish={(values) => void submit(values)}>
+            <Form.Item
+              name="channels"
+              label={t("publish.channels")}
+              rules={[{ required: true, type: "array", min: 1, message: t("publish.batch.needChannel") }]}
+            >
+              {channels.length === 0 && !options.isLoading ? (
+                <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("publish.noChannels")} />
+              ) : (
+                <Checkbox.Group style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+                  {channels.map((channel) => {
+                    const already = sent.get(channel.id) ?? 0;
+                    return (
+                      <Checkbox key={channel.id} value={channel.id} data-testid="batch-publish-channel">
+                        <Space size={4} wrap>
+                          <span>{channel.name}</span>
+                          <Tag color={already > 0 ? "blue" : "default"}>
+                            {already > 0
+                              ? t("publish.batch.already", { count: already, total: stories.length })
+                              : t("publish.batch.none")}
+                          </Tag>
+                        </Space>
+                      </Checkbox>
+                    );
+                  })}
+                </Checkbox.Group>
+              )}
+            </Form.Item>
+            <Form.Item name="publishAt" label={t("publish.at")} extra={t("publish.atHelp")}>
+              <DatePicker
+                showTime={{ format: "HH:mm" }}
+                format="YYYY-MM-DD HH:mm"
+                disabledDate={(day) => day.isBefore(dayjs(), "day")}
+              />
+            </Form.Item>
+            <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
+              {t("publish.monitorHint")}
+            </Typography.Paragraph>
+          </Form>
+        )}
+      </div>
     </Modal>
   );
 }
