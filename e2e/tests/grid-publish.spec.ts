@@ -4,7 +4,7 @@ import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import monitorZh from "../../web/src/locales/monitor/zh-CN.js";
 import { buttonName, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
-import { API, commitAndProcess, PHOTOS, seedingToken, upload } from "./seed.js";
+import { API, commitAndProcess, PHOTOS, type Seeded, seedingToken, upload } from "./seed.js";
 
 const mz = (key: keyof typeof monitorZh): string => monitorZh[key];
 
@@ -31,7 +31,7 @@ test("grid publish: three stories selected in the grid go to a folder channel, a
   });
   expect(created.status(), await created.text()).toBe(200);
   const channelId = ((await created.json()) as { data: { id: string } }).data.id;
-  const photos = [];
+  const photos: Seeded[] = [];
   for (const [index, file] of ["Canon_40D.jpg", "Nikon_D70.jpg", "Kodak_CX7530.jpg"].entries())
     photos.push(
       await upload(page.request, token, path.join(PHOTOS, file), {
