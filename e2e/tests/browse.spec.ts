@@ -2,7 +2,15 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { confirmPopconfirm, en, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import {
+  confirmPopconfirm,
+  en,
+  expectSameMediaWithTitle,
+  signIn,
+  snapshot,
+  watchConsoleErrors,
+  zh,
+} from "./helpers.js";
 import { API, accessToken, commitAndProcess, upload } from "./seed.js";
 
 /** A button's accessible name: antd puts a space between two Chinese characters (下 载). */
@@ -294,7 +302,7 @@ test("a video plays on its proxy with the thumbnail strip, an audio shows its wa
   await expect.poll(() => player.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(2.5);
   await snapshot(page, testInfo, "viewer-video");
 
-  // The original downloads under the story's title, with the original's extension.
+  // The original downloads under the story's title, with the original's extension and the story's metadata.
   const downloading = page.waitForEvent("download");
   await viewer
     .getByRole("button", { name: spaced(zh("stories.download")) })
@@ -302,7 +310,7 @@ test("a video plays on its proxy with the thumbnail strip, an audio shows its wa
     .click();
   const download = await downloading;
   expect(download.suggestedFilename()).toBe(`${video.title}.mp4`);
-  expect(fs.statSync(await download.path()).size).toBe(fs.statSync(videoFile).size);
+  expectSameMediaWithTitle(await download.path(), videoFile, video.title);
 
   // The audio shows its waveform, drawn by wavesurfer.js from the waveform rendition's peaks.
   await page.goto(`/frontend/search?story=product/${audio.storyId}`, { waitUntil: "networkidle" });

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { expect, type Page, type TestInfo } from "@playwright/test";
 import enUS from "../../web/src/locales/en-US/index.js";
 import zhCN from "../../web/src/locales/zh-CN/index.js";
@@ -91,4 +92,21 @@ export function watchConsoleErrors(page: Page): string[] {
   });
   page.on("pageerror", (error) => errors.push(error.message));
   return errors;
+}
+
+/**
+ * A downloaded original is the stored file with the story's metadata written in on the way out (XMP in an MP4,
+ * docs/media.md), so it is compared with its source by what it plays: each stream's packets, hashed by
+ * ffmpeg's streamhash muxer, are the source's, and its XMP title is the story's.
+ */
+export function expectSameMediaWithTitle(downloaded: string, source: string, title: string): void {
+  const streams = (file: string) =>
+    execFileSync("ffmpeg", ["-v", "error", "-i", file, "-map", "0", "-c", "copy", "-f", "streamhash", "-"], {
+      encoding: "utf8",
+    });
+  expect(streams(downloaded)).toBe(streams(source));
+  const [tags] = JSON.parse(execFileSync("exiftool", ["-j", "-XMP:Title", downloaded], { encoding: "utf8" })) as {
+    Title?: string;
+  }[];
+  expect(tags?.Title).toBe(title);
 }

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, type Response, test } from "@playwright/test";
-import { signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { expectSameMediaWithTitle, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
 import { API, commitAndProcess, PHOTOS, seedingToken, upload, waitForProcessing } from "./seed.js";
 
 const spaced = (text: string): RegExp => new RegExp([...text].join("\\s*"));
@@ -91,7 +91,7 @@ test("a video streams by its signed URL: plays, seeks with Range, downloads, bec
   expect(ranged.some((answer) => /^bytes=[1-9]\d*-/.test(answer.range ?? ""))).toBe(true);
   await snapshot(page, testInfo, "viewer-signed-video");
 
-  // The original downloads whole.
+  // The original downloads whole, with the story's metadata written in.
   const downloading = page.waitForEvent("download");
   await viewer
     .getByRole("button", { name: spaced(zh("stories.download")) })
@@ -99,7 +99,7 @@ test("a video streams by its signed URL: plays, seeks with Range, downloads, bec
     .click();
   const download = await downloading;
   expect(download.suggestedFilename()).toBe(`${video.title}.mp4`);
-  expect(fs.statSync(await download.path()).size).toBe(fs.statSync(videoFile).size);
+  expectSameMediaWithTitle(await download.path(), videoFile, video.title);
 
   // Favourite it and find it under the favourites, its thumbnail shown by signed URL too.
   await viewer.getByTestId("favorite-toggle").click();
