@@ -109,7 +109,7 @@ test("channels: a folder channel is created and tested, a story published from t
   await expect(publish).toBeHidden();
 
   // The monitor: the good channel's delivery succeeds, the bad one fails with its reason.
-  await page.goto("/manage/monitor/publish", { waitUntil: "networkidle" });
+  await page.goto("/manage/monitor/publish");
   await page.getByPlaceholder(mz("monitor.publish.filterKeyword")).fill(`渠道 发布 ${run}`);
   await page.getByPlaceholder(mz("monitor.publish.filterKeyword")).press("Enter");
   const goodDelivery = page.locator("tr", { hasText: good });

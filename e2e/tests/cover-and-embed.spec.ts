@@ -1,11 +1,10 @@
 import { execFileSync } from "node:child_process";
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { baseURL, embedHostPort } from "../playwright.config.js";
-import { signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { expectSamePhotoWithTitle, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
 import { API, commitAndProcess, PHOTOS, seedingToken, storyOf, upload } from "./seed.js";
 
 /** The cover's bytes and its size as the browser decodes it. */
@@ -235,11 +234,11 @@ test("material selection in a frame of an allowed system: pick a story, the host
         downloadUrl: `${baseURL}${API}/stories/download/${photo.libraryId}/${photo.storyId}`,
       }),
     ]);
-    // What the host received downloads the story (with a token of its own).
+    // What the host received downloads the story (with a token of its own): the photo, with the story's title in it.
     const original = await page.request.get(selection.data.stories![0]!.downloadUrl, {
       headers: { authorization: `Bearer ${token}` },
     });
-    expect((await original.body()).equals(fs.readFileSync(path.join(PHOTOS, "Canon_40D.jpg")))).toBe(true);
+    await expectSamePhotoWithTitle(await original.body(), path.join(PHOTOS, "Canon_40D.jpg"), title);
 
     await frame.getByTestId("embed-cancel").click();
     await expect

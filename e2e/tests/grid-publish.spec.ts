@@ -56,7 +56,7 @@ test("grid publish: three stories selected in the grid go to a folder channel, a
   const monitor = await page.context().newPage();
   await monitor.setViewportSize({ width: 1366, height: 900 });
   const monitorErrors = watchConsoleErrors(monitor);
-  await monitor.goto("/manage/monitor/publish", { waitUntil: "networkidle" });
+  await monitor.goto("/manage/monitor/publish");
   await monitor.getByPlaceholder(mz("monitor.publish.filterKeyword")).fill(`选集 发布 ${run}`);
   await monitor.getByPlaceholder(mz("monitor.publish.filterKeyword")).press("Enter");
   await expect(monitor.getByTestId("monitor-live")).toHaveAttribute("data-live", "true", { timeout: 30_000 });

@@ -1,5 +1,9 @@
 import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { expect, type Page, type TestInfo } from "@playwright/test";
+import sharp from "sharp";
 import enUS from "../../web/src/locales/en-US/index.js";
 import zhCN from "../../web/src/locales/zh-CN/index.js";
 
@@ -105,8 +109,25 @@ export function expectSameMediaWithTitle(downloaded: string, source: string, tit
       encoding: "utf8",
     });
   expect(streams(downloaded)).toBe(streams(source));
-  const [tags] = JSON.parse(execFileSync("exiftool", ["-j", "-XMP:Title", downloaded], { encoding: "utf8" })) as {
+  expect(xmpTitle(downloaded)).toBe(title);
+}
+
+/** The same for a downloaded photo (its bytes as received): the source's pixels, and the story's XMP title. */
+export async function expectSamePhotoWithTitle(downloaded: Buffer, source: string, title: string): Promise<void> {
+  const pixels = (input: Buffer | string) => sharp(input).raw().toBuffer();
+  expect((await pixels(downloaded)).equals(await pixels(source))).toBe(true);
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "dams-e2e-download-")), "photo");
+  try {
+    fs.writeFileSync(file, downloaded);
+    expect(xmpTitle(file)).toBe(title);
+  } finally {
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  }
+}
+
+function xmpTitle(file: string): string | undefined {
+  const [tags] = JSON.parse(execFileSync("exiftool", ["-j", "-XMP:Title", file], { encoding: "utf8" })) as {
     Title?: string;
   }[];
-  expect(tags?.Title).toBe(title);
+  return tags?.Title;
 }
