@@ -29,7 +29,6 @@ export const STEP_KINDS: ActionStepKind[] = ["template", "publish", "rendition",
 export const actionKeys = {
   all: ["action-rules"] as const,
   runs: (ruleId: string, page: number) => [...actionKeys.all, "runs", ruleId, page] as const,
-  channelOptions: () => ["channels", "options"] as const,
   downloadPresets: () => ["download-presets", "all"] as const,
 };
 
@@ -61,11 +60,7 @@ export const useActionRuns = (ruleId: string | undefined, page: number, size: nu
   });
 
 /** The channels a publish step may name. */
-export const useChannelOptions = () =>
-  useQuery({
-    queryKey: actionKeys.channelOptions(),
-    queryFn: () => call(api.GET("/dams/api/v1/channels/options")),
-  });
+export { useChannelOptions } from "./channels";
 
 /** Every download preset, for a rendition step. */
 export const useAllDownloadPresets = () =>

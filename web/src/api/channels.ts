@@ -12,6 +12,13 @@ export type ChannelKind = Channel["kind"];
 export type ChannelFormat = Channel["format"];
 export type ChannelTestResult = components["schemas"]["ChannelTestResult"];
 
+/** The enabled channels a story may be sent to (id and name): the publish dialogs and the actions' publish step. */
+export const useChannelOptions = () =>
+  useQuery({
+    queryKey: ["channels", "options"],
+    queryFn: () => call(api.GET("/dams/api/v1/channels/options")),
+  });
+
 export const CHANNEL_KINDS: ChannelKind[] = ["http", "folder", "sftp", "s3", "email"];
 export const CHANNEL_FORMATS: ChannelFormat[] = ["ninjs", "newsml", "original"];
 /** The credential fields of each kind (the server's CREDENTIAL_FIELDS): written, never read back. */

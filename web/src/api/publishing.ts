@@ -71,12 +71,16 @@ export const fetchDeliveredCounts = (stories: StoryRef[]): Promise<{ channelId: 
 /**
  * The publish monitor's live stream (`GET /publishing/events`, Server-Sent
  * Events read with fetch, so the bearer token travels in its header): every
- * change reloads the delivery queries. Answers whether the stream is up; when
- * it drops, the page polls (`live` false) and the stream is opened again.
+ * change reloads the delivery queries. Answers the stream's state: `connecting`
+ * until its first connection is up or has failed, `live` while it is up, `down`
+ * after it failed or closed (then it is opened again). The page polls whenever
+ * it is not `live`, and says the live updates are interrupted only when `down`.
  */
-export function useDeliveryStream(): boolean {
+export type DeliveryStreamState = "connecting" | "live" | "down";
+
+export function useDeliveryStream(): DeliveryStreamState {
   const queryClient = useQueryClient();
-  const [live, setLive] = useState(false);
+  const [state, setState] = useState<DeliveryStreamState>("connecting");
   useEffect(() => {
     let stopped = false;
     let controller: AbortController | undefined;
@@ -101,7 +105,7 @@ export function useDeliveryStream(): boolean {
         const parser = createParser({
           onEvent: (event) => {
             if (event.event === "ready") {
-              setLive(true);
+              setState("live");
               // Whatever changed while the stream was down.
               reloadSoon();
             } else if (event.event === "delivery" || event.event === "resync") reloadSoon();
@@ -116,8 +120,9 @@ export function useDeliveryStream(): boolean {
       } catch {
         // Dropped or refused: poll meanwhile, and try again.
       }
-      setLive(false);
-      if (!stopped) reconnect = setTimeout(() => void connect(), STREAM_RECONNECT_MS);
+      if (stopped) return;
+      setState("down");
+      reconnect = setTimeout(() => void connect(), STREAM_RECONNECT_MS);
     };
     void connect();
     return () => {
@@ -127,7 +132,7 @@ export function useDeliveryStream(): boolean {
       clearTimeout(reconnect);
     };
   }, [queryClient]);
-  return live;
+  return state;
 }
 
 /** Retry, cancel or resend a delivery; each refreshes every delivery query. */

@@ -1,9 +1,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Checkbox, DatePicker, Empty, Form, List, Modal, Space, Tag, Typography } from "antd";
+import { Form, List, Modal, Space, Tag, Typography } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { api, call } from "../api/client";
 import {
   type BatchPublishResult,
   deliveryKeys,
@@ -13,6 +12,7 @@ import {
 } from "../api/publishing";
 import { storyKeys } from "../api/stories";
 import { useFeedback } from "./feedback";
+import { PublishChannelsField, PublishMonitorHint, PublishTimeField } from "./publish-fields";
 
 interface Values {
   channels?: string[];
@@ -48,10 +48,6 @@ export function BatchPublishDialog({
   const [sending, setSending] = useState(false);
   const [results, setResults] = useState<BatchPublishResult[] | null>(null);
   const refs = stories.map(({ libraryId, storyId }) => ({ libraryId, storyId }));
-  const options = useQuery({
-    queryKey: ["channels", "options"],
-    queryFn: () => call(api.GET("/dams/api/v1/channels/options")),
-  });
   const counts = useQuery({
     queryKey: [...deliveryKeys.all, "delivered-counts", refs.map((ref) => ref.storyId).join(",")],
     queryFn: () => fetchDeliveredCounts(refs),
@@ -82,7 +78,6 @@ export function BatchPublishDialog({
 
   const titleOf = (result: BatchPublishResult) =>
     result.title ?? stories.find((story) => story.storyId === result.storyId)?.title ?? result.storyId;
-  const channels = options.data ?? [];
   return (
     <Modal
       open
@@ -115,43 +110,22 @@ export function BatchPublishDialog({
           />
         ) : (
           <Form<Values> form={form} layout="vertical" onFinish={(values) => void submit(values)}>
-            <Form.Item
-              name="channels"
-              label={t("publish.channels")}
-              rules={[{ required: true, type: "array", min: 1, message: t("publish.batch.needChannel") }]}
-            >
-              {channels.length === 0 && !options.isLoading ? (
-                <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("publish.noChannels")} />
-              ) : (
-                <Checkbox.Group style={{ display: "flex", flexDirection: "column", gap: 8 }}>
-                  {channels.map((channel) => {
-                    const already = sent.get(channel.id) ?? 0;
-                    return (
-                      <Checkbox key={channel.id} value={channel.id} data-testid="batch-publish-channel">
-                        <Space size={4} wrap>
-                          <span>{channel.name}</span>
-                          <Tag color={already > 0 ? "blue" : "default"}>
-                            {already > 0
-                              ? t("publish.batch.already", { count: already, total: stories.length })
-                              : t("publish.batch.none")}
-                          </Tag>
-                        </Space>
-                      </Checkbox>
-                    );
-                  })}
-                </Checkbox.Group>
-              )}
-            </Form.Item>
-            <Form.Item name="publishAt" label={t("publish.at")} extra={t("publish.atHelp")}>
-              <DatePicker
-                showTime={{ format: "HH:mm" }}
-                format="YYYY-MM-DD HH:mm"
-                disabledDate={(day) => day.isBefore(dayjs(), "day")}
-              />
-            </Form.Item>
-            <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
-              {t("publish.monitorHint")}
-            </Typography.Paragraph>
+            <PublishChannelsField
+              required={t("publish.batch.needChannel")}
+              itemTestId="batch-publish-channel"
+              status={(channel) => {
+                const already = sent.get(channel.id) ?? 0;
+                return (
+                  <Tag color={already > 0 ? "blue" : "default"}>
+                    {already > 0
+                      ? t("publish.batch.already", { count: already, total: stories.length })
+                      : t("publish.batch.none")}
+                  </Tag>
+                );
+              }}
+            />
+            <PublishTimeField name="publishAt" label={t("publish.at")} help={t("publish.atHelp")} />
+            <PublishMonitorHint />
           </Form>
         )}
       </div>

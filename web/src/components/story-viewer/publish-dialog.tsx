@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Checkbox, DatePicker, Empty, Form, Modal, Space, Tag, Typography } from "antd";
+import { Alert, Form, Modal, Space, Tag } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -8,6 +8,7 @@ import type { Delivery } from "../../api/publishing";
 import { storyKeys } from "../../api/stories";
 import { publishStory } from "../../api/story-detail";
 import { useFeedback } from "../feedback";
+import { PublishChannelsField, PublishMonitorHint, PublishTimeField } from "../publish-fields";
 
 const STATE_COLOURS: Record<Delivery["state"], string> = {
   pending: "default",
@@ -43,10 +44,6 @@ export function PublishDialog({
   const queryClient = useQueryClient();
   const [form] = Form.useForm<PublishValues>();
   const [sending, setSending] = useState(false);
-  const options = useQuery({
-    queryKey: ["channels", "options"],
-    queryFn: () => call(api.GET("/dams/api/v1/channels/options")),
-  });
   const history = useQuery({
     queryKey: ["deliveries", "story", libraryId, storyId],
     queryFn: () =>
@@ -85,7 +82,6 @@ export function PublishDialog({
     onClose();
   };
 
-  const channels = options.data ?? [];
   return (
     <Modal
       open
@@ -99,47 +95,22 @@ export function PublishDialog({
       data-testid="publish-dialog"
     >
       <Form<PublishValues> form={form} layout="vertical" onFinish={(values) => void submit(values)}>
-        <Form.Item name="channels" label={t("publish.channels")}>
-          {channels.length === 0 && !options.isLoading ? (
-            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("publish.noChannels")} />
-          ) : (
-            <Checkbox.Group style={{ display: "flex", flexDirection: "column", gap: 8 }}>
-              {channels.map((channel) => {
-                const last = latest.get(channel.id);
-                return (
-                  <Checkbox key={channel.id} value={channel.id}>
-                    <Space size={4} wrap>
-                      <span>{channel.name}</span>
-                      {last ? (
-                        <Tag color={STATE_COLOURS[last.state]} title={last.lastError ?? undefined}>
-                          {t(last.action === "kill" ? "publish.withdrawnState" : "publish.sentState", {
-                            state: t(`publish.state.${last.state}`),
-                            time: dayjs(last.updatedAt).format("YYYY-MM-DD HH:mm"),
-                          })}
-                        </Tag>
-                      ) : null}
-                    </Space>
-                  </Checkbox>
-                );
-              })}
-            </Checkbox.Group>
-          )}
-        </Form.Item>
+        <PublishChannelsField
+          status={(channel) => {
+            const last = latest.get(channel.id);
+            return last ? (
+              <Tag color={STATE_COLOURS[last.state]} title={last.lastError ?? undefined}>
+                {t(last.action === "kill" ? "publish.withdrawnState" : "publish.sentState", {
+                  state: t(`publish.state.${last.state}`),
+                  time: dayjs(last.updatedAt).format("YYYY-MM-DD HH:mm"),
+                })}
+              </Tag>
+            ) : null;
+          }}
+        />
         <Space wrap size="large">
-          <Form.Item name="publishAt" label={t("publish.at")} extra={t("publish.atHelp")}>
-            <DatePicker
-              showTime={{ format: "HH:mm" }}
-              format="YYYY-MM-DD HH:mm"
-              disabledDate={(day) => day.isBefore(dayjs(), "day")}
-            />
-          </Form.Item>
-          <Form.Item name="embargoUntil" label={t("publish.embargo")} extra={t("publish.embargoHelp")}>
-            <DatePicker
-              showTime={{ format: "HH:mm" }}
-              format="YYYY-MM-DD HH:mm"
-              disabledDate={(day) => day.isBefore(dayjs(), "day")}
-            />
-          </Form.Item>
+          <PublishTimeField name="publishAt" label={t("publish.at")} help={t("publish.atHelp")} />
+          <PublishTimeField name="embargoUntil" label={t("publish.embargo")} help={t("publish.embargoHelp")} />
         </Space>
         {history.data?.embargoUntil && dayjs(history.data.embargoUntil).isAfter(dayjs()) ? (
           <Alert
@@ -148,9 +119,7 @@ export function PublishDialog({
             message={t("publish.embargoed", { time: dayjs(history.data.embargoUntil).format("YYYY-MM-DD HH:mm") })}
           />
         ) : null}
-        <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
-          {t("publish.monitorHint")}
-        </Typography.Paragraph>
+        <PublishMonitorHint />
       </Form>
     </Modal>
   );

@@ -1,6 +1,7 @@
 /** The monitors' strings (task, storage, data, usage), loaded with the monitor pages only. */
 export default {
   "monitor.live": "Live",
+  "monitor.liveConnecting": "Connecting to live updates…",
   "monitor.liveLost": "Live updates interrupted; asking every few seconds",
   "monitor.refreshing": "Updates every few seconds",
   "monitor.loadFailed": "The figures could not be loaded.",

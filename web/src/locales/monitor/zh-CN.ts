@@ -3,6 +3,7 @@ import type enUS from "./en-US";
 /** 监控页面的文字（任务、存储、数据、使用统计），只随监控页面加载。 */
 export default {
   "monitor.live": "实时更新",
+  "monitor.liveConnecting": "正在连接实时更新…",
   "monitor.liveLost": "实时更新已中断，改为每隔几秒刷新",
   "monitor.refreshing": "每隔几秒自动刷新",
   "monitor.loadFailed": "无法加载统计数据。",

@@ -10,7 +10,8 @@ import { DeliveryTable } from "./components/delivery-table";
  */
 export default function ManageMonitorPublishPage() {
   const { t } = useTranslation();
-  const live = useDeliveryStream();
+  const stream = useDeliveryStream();
+  const live = stream === "live";
   const stats = useChannelStats(live);
   const channels = stats.data ?? [];
   return (
@@ -51,11 +52,13 @@ export default function ManageMonitorPublishPage() {
         title={t("monitor.publish.list")}
         size="small"
         extra={
-          <span data-testid="monitor-live" data-live={live}>
-            {live ? (
+          <span data-testid="monitor-live" data-live={live} data-state={stream}>
+            {stream === "live" ? (
               <Badge status="processing" text={t("monitor.live")} />
-            ) : (
+            ) : stream === "down" ? (
               <Typography.Text type="secondary">{t("monitor.liveLost")}</Typography.Text>
+            ) : (
+              <Badge status="default" text={t("monitor.liveConnecting")} />
             )}
           </span>
         }
