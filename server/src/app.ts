@@ -20,7 +20,9 @@ import { propertyAccessRoutes } from "./modules/access/property-access.routes.js
 import { buildPropertyAccess, stripHidden } from "./modules/access/property-access.service.js";
 import { RolesRepository } from "./modules/access/roles.repository.js";
 import { buildActions, buildActionTriggers } from "./modules/actions/actions.compose.js";
+import { ApiTokensRepository } from "./modules/api-tokens/api-tokens.repository.js";
 import { apiTokensRoutes } from "./modules/api-tokens/api-tokens.routes.js";
+import { ApiTokensService } from "./modules/api-tokens/api-tokens.service.js";
 import { buildAudit } from "./modules/audit/audit.compose.js";
 import { auditExportTable } from "./modules/audit/audit.export.js";
 import { auditRoutes } from "./modules/audit/audit.routes.js";
@@ -146,9 +148,11 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
   const exportTables = new ExportRegistry();
   exportTables.register(auditExportTable(audit.service));
   // Before any route: every route under API_PREFIX must declare its access (checked at start-up).
-  const access = buildAccessControl(db);
-  const usersRepository = new UsersRepository(db);
-  const users = new UsersService(usersRepository);
+  // The users module is the only way into `users`; access (roles, grants, user administration) builds on it.
+  const users = new UsersService(new UsersRepository(db));
+  const menus = new MenusService(new MenusRepository(db));
+  const access = buildAccessControl(db, { users, menus });
+  const apiTokens = new ApiTokensService(new ApiTokensRepository(db));
   // Keys every node must share: configured, or kept in the database; never made per process.
   const secrets = new SharedSecrets(db, app.log);
   const sharedKeys = {
@@ -174,11 +178,10 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     trustProxy: config.trustProxy,
     db,
     users,
-    usersRepository,
     audit: audit.log,
     keys: async () => parseOidcKeys(await secrets.resolve(await oidcKeysSecret(config.oidc))),
   });
-  const verifiers: BearerVerifier[] = [access.apiTokens.verifier, oidc.verifier];
+  const verifiers: BearerVerifier[] = [apiTokens.verifier, oidc.verifier];
   // Share links' visitors: the `share` kind of access, answered by the shares module once it is built below.
   let shareVisits: ShareVisitResolver | undefined;
   // A route's library level is checked by the libraries module: an archived library is read-only.
@@ -198,7 +201,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     publicPaths: [OPENAPI_PATH, DOCS_PATH],
     // WebDAV clients send Basic credentials: the password is a personal API token.
     basicPrefixes: [...DAV_PREFIXES],
-    basicVerifier: access.apiTokens.verifier,
+    basicVerifier: apiTokens.verifier,
   });
 
   await registerOpenApi(app, version);
@@ -227,7 +230,6 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
   });
   app.addHook("onClose", async () => workersStopped ?? jobs.worker.stop());
 
-  const menus = new MenusService(new MenusRepository(db));
   // Storage targets: the configured store is the built-in one; every key goes to the target it lives in.
   const storage = buildStorage(db, {
     builtIn: seams.blobStore ?? buildBlobStore(config.storage),
@@ -544,7 +546,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
       await api.register(menusRoutes(menus));
       await api.register(currentUserRoutes(access.roles));
       await api.register(accessRoutes(access));
-      await api.register(apiTokensRoutes(access.apiTokens));
+      await api.register(apiTokensRoutes(apiTokens));
       await api.register(oidc.apiRoutes);
       await api.register(librariesRoutes(libraries));
       await api.register(librarySettingsRoutes(librarySettings));

@@ -149,23 +149,4 @@ export type TableName = keyof typeof TABLE_OWNERS;
  * that uses another module's repository class instead of its service. The
  * test fails when an entry is no longer needed, so the list only shrinks.
  */
-export const TEMPORARY_LEAKS: readonly { file: string; table?: TableName; repository?: string; until: string }[] = [
-  // Issue 13 item 1, h13s's next step: the users module the only way to users, auth and access apart.
-  { file: "modules/access/roles.repository.ts", table: "menus", until: "h13s: the menus service" },
-  { file: "modules/access/user-admin.repository.ts", table: "users", until: "h13s: the users service" },
-  ...(["users", "roles", "role_permissions"] as const).map((table) => ({
-    file: "modules/auth/auth.repository.ts",
-    table,
-    until: "h13s: the users and access services",
-  })),
-  ...["ApiTokensRepository", "AuthRepository", "UsersRepository"].map((repository) => ({
-    file: "modules/access/access.compose.ts",
-    repository,
-    until: "h13s: each module builds its own",
-  })),
-  ...["modules/oidc/external-users.ts", "modules/oidc/oidc.ts"].map((file) => ({
-    file,
-    repository: "UsersRepository",
-    until: "h13s: the users service",
-  })),
-];
+export const TEMPORARY_LEAKS: readonly { file: string; table?: TableName; repository?: string; until: string }[] = [];

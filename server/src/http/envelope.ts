@@ -51,6 +51,11 @@ export const pageQuery = z.object({
 
 export type PageQuery = z.infer<typeof pageQuery>;
 
+/** A page query's keyword as a case-blind LIKE pattern (compare it with a lower-cased column). */
+export function keywordPattern(keyword: string): string {
+  return `%${keyword.toLowerCase()}%`;
+}
+
 export function page<T extends z.ZodType>(item: T) {
   return z.object({
     content: z.array(item),

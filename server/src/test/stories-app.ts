@@ -7,7 +7,6 @@ import { API_PREFIX } from "../http/error-handler.js";
 import { GrantsRepository } from "../modules/access/grants.repository.js";
 import { LibraryAccess } from "../modules/access/library-access.js";
 import { RolesRepository } from "../modules/access/roles.repository.js";
-import { RolesService } from "../modules/access/roles.service.js";
 import { buildAudit } from "../modules/audit/audit.compose.js";
 import { newOriginalKey } from "../modules/blobs/blob-keys.js";
 import type { BlobStore } from "../modules/blobs/blob-store.js";
@@ -81,7 +80,8 @@ export function buildStoryServices(
     audit,
     search,
     libraries,
-    rolePermissions: (roleId) => new RolesService(new RolesRepository(db)).permissionSet(roleId),
+    rolePermissions: (roleId) =>
+      roleId ? new RolesRepository(db).activePermissions(roleId) : Promise.resolve(new Map()),
     folders,
     users,
     blobs: deps.blobs,

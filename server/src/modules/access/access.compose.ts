@@ -1,37 +1,42 @@
 import type { Db } from "../../db/database.js";
-import { ApiTokensRepository } from "../api-tokens/api-tokens.repository.js";
-import { ApiTokensService } from "../api-tokens/api-tokens.service.js";
-import { AuthRepository } from "../auth/auth.repository.js";
-import { UsersRepository } from "../users/users.repository.js";
-import { UsersService } from "../users/users.service.js";
+import type { UsersService } from "../users/users.service.js";
+import { AuthenticatedUsers } from "./authenticated-users.js";
 import { GrantsRepository } from "./grants.repository.js";
 import { GrantsService } from "./grants.service.js";
 import { LibraryAccess } from "./library-access.js";
 import { RolesRepository } from "./roles.repository.js";
-import { RolesService } from "./roles.service.js";
-import { UserAdminRepository } from "./user-admin.repository.js";
+import { type RoleDirectory, RolesService } from "./roles.service.js";
 import { UserAdminService } from "./user-admin.service.js";
 
 export interface AccessControl {
-  authUsers: AuthRepository;
+  /** What the API auth hook reads on every call (the account and its role's permissions). */
+  authUsers: AuthenticatedUsers;
   libraries: LibraryAccess;
   roles: RolesService;
   grants: GrantsService;
   users: UserAdminService;
-  apiTokens: ApiTokensService;
 }
 
-/** Builds the services of roles, grants, user administration and API tokens (called once by app.ts). */
-export function buildAccessControl(db: Db): AccessControl {
-  const roles = new RolesRepository(db);
+export interface AccessDependencies {
+  /** The users module: the only way into `users`. */
+  users: UsersService;
+  /** The menus module's keys: the permissions roles grant. */
+  menus: { permissionKeys: RoleDirectory["permissionKeys"] };
+}
+
+/** Builds the services of roles, grants and user administration (called once by app.ts). */
+export function buildAccessControl(db: Db, deps: AccessDependencies): AccessControl {
+  const roleRows = new RolesRepository(db);
   const grants = new GrantsRepository(db);
-  const accounts = new UserAdminRepository(db);
+  const roles = new RolesService(roleRows, {
+    permissionKeys: () => deps.menus.permissionKeys(),
+    holders: (roleId) => deps.users.countWithRole(roleId),
+  });
   return {
-    authUsers: new AuthRepository(db),
+    authUsers: new AuthenticatedUsers(deps.users, roles),
     libraries: new LibraryAccess(grants),
-    roles: new RolesService(roles),
-    grants: new GrantsService(grants, roles, accounts),
-    users: new UserAdminService(accounts, new UsersService(new UsersRepository(db)), roles),
-    apiTokens: new ApiTokensService(new ApiTokensRepository(db)),
+    roles,
+    grants: new GrantsService(grants, roleRows, deps.users),
+    users: new UserAdminService(deps.users, roleRows),
   };
 }

@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "../../db/database.js";
-import type { PageQuery } from "../../http/envelope.js";
+import { keywordPattern, type PageQuery } from "../../http/envelope.js";
 import { ALL_LIBRARIES, type LibraryLevel } from "../auth/permissions.js";
-import { keywordPattern } from "./roles.repository.js";
 
 export interface GrantRecord {
   id: string;

@@ -1,9 +1,9 @@
 import type { PageQuery } from "../../http/envelope.js";
 import { Invalid, NotFound } from "../../http/errors.js";
+import type { UsersService } from "../users/users.service.js";
 import type { GrantRecord, GrantsRepository } from "./grants.repository.js";
 import type { CreateGrantBody } from "./grants.schema.js";
 import type { RolesRepository } from "./roles.repository.js";
-import type { UserAdminRepository } from "./user-admin.repository.js";
 
 /**
  * Whether a library exists: the libraries module answers (it builds on this
@@ -20,7 +20,7 @@ export class GrantsService {
   constructor(
     private readonly grants: GrantsRepository,
     private readonly roles: RolesRepository,
-    private readonly accounts: UserAdminRepository,
+    private readonly accounts: Pick<UsersService, "account">,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -41,7 +41,7 @@ export class GrantsService {
     if (input.roleId && !(await this.roles.findById(input.roleId))) {
       throw new Invalid(`body.roleId: role ${input.roleId} does not exist`, "role_not_found");
     }
-    if (input.userId && !(await this.accounts.findById(input.userId))) {
+    if (input.userId && !(await this.accounts.account(input.userId))) {
       throw new Invalid(`body.userId: user ${input.userId} does not exist`, "user_not_found");
     }
     const id = await this.grants.insert(

@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { sql } from "kysely";
 import type { Db } from "../../db/database.js";
-import type { PageQuery } from "../../http/envelope.js";
-import type { Action } from "../auth/permissions.js";
+import { keywordPattern, type PageQuery } from "../../http/envelope.js";
+import type { Action, PermissionSet } from "../auth/permissions.js";
 
 export interface RoleRecord {
   id: string;
@@ -33,17 +32,6 @@ export interface PermissionInput {
   permissionId: string;
   actions: Action[];
   dataAccess?: string | null;
-}
-
-/** A permission roles can grant: a menu key, with its area. */
-export interface PermissionCatalogueEntry {
-  permissionId: string;
-  permissionName: string;
-  area: "user" | "admin";
-}
-
-export function keywordPattern(keyword: string): string {
-  return `%${keyword.toLowerCase()}%`;
 }
 
 export class RolesRepository {
@@ -175,24 +163,28 @@ export class RolesRepository {
     });
   }
 
-  async countUsers(roleId: string): Promise<number> {
-    const { count } = await this.db.kysely
-      .selectFrom("users")
-      .select((eb) => eb.fn.countAll<number>().as("count"))
-      .where("role_id", "=", roleId)
-      .executeTakeFirstOrThrow();
-    return Number(count);
+  /**
+   * What a role grants while it is enabled (and not deleted), in one query:
+   * the API auth hook asks it on every call.
+   */
+  async activePermissions(roleId: string): Promise<PermissionSet> {
+    const rows = await this.db.kysely
+      .selectFrom("roles")
+      .innerJoin("role_permissions", "role_permissions.role_id", "roles.id")
+      .select(["role_permissions.permission_id", "role_permissions.actions"])
+      .where("roles.id", "=", roleId)
+      .where("roles.deleted", "=", false)
+      .where("roles.status", "=", 1)
+      .execute();
+    return new Map(
+      rows.map((row) => [row.permission_id, new Set(this.db.adapter.readJson<Action[]>(row.actions))] as const),
+    );
   }
 
-  /** Every permission a role can hold: the menu keys of both areas, in menu order. */
-  async permissionCatalogue(): Promise<PermissionCatalogueEntry[]> {
-    const rows = await this.db.kysely
-      .selectFrom("menus")
-      .select(["area", "key"])
-      .orderBy(sql`case when area = 'user' then 0 else 1 end`)
-      .orderBy("sort_order")
-      .orderBy("key")
-      .execute();
-    return rows.map((row) => ({ permissionId: row.key, permissionName: `menu.${row.key}`, area: row.area }));
+  /** The names of these roles, deleted ones too (an account may still name one). */
+  async namesOf(roleIds: string[]): Promise<Map<string, string>> {
+    if (roleIds.length === 0) return new Map();
+    const rows = await this.db.kysely.selectFrom("roles").select(["id", "name"]).where("id", "in", roleIds).execute();
+    return new Map(rows.map((row) => [row.id, row.name]));
   }
 }

@@ -56,9 +56,18 @@ export function assertWithinHolder(editor: RoleEditor, wanted: readonly Permissi
   if (unheld) throw new Forbidden(`you cannot grant ${unheld}, which you do not hold yourself`, "permission_not_held");
 }
 
+/** What roles need from other modules: the menus' keys (the permissions) and the users' roles. */
+export interface RoleDirectory {
+  /** Every menu key with its area, the user area first, in menu order (the menus module's service). */
+  permissionKeys(): Promise<{ key: string; area: "user" | "admin" }[]>;
+  /** How many accounts hold a role (the users module's service). */
+  holders(roleId: string): Promise<number>;
+}
+
 export class RolesService {
   constructor(
     private readonly roles: RolesRepository,
+    private readonly directory: RoleDirectory,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -70,10 +79,7 @@ export class RolesService {
 
   /** What a role allows, as the auth hook reads it: nothing for no role, a disabled or a deleted one. */
   async permissionSet(roleId: string | null): Promise<PermissionSet> {
-    const role = roleId ? await this.roles.findById(roleId) : undefined;
-    if (role?.status !== 1) return new Map();
-    const records = await this.roles.permissionsOf([role.id]);
-    return new Map(records.map((record) => [record.permissionId, new Set(record.actions)]));
+    return roleId ? this.roles.activePermissions(roleId) : new Map();
   }
 
   async get(id: string): Promise<RoleView> {
@@ -83,8 +89,13 @@ export class RolesService {
   }
 
   async catalogue() {
-    const entries = await this.roles.permissionCatalogue();
-    return entries.map((entry) => ({ ...entry, actions: actionEntitySet(ACTIONS) }));
+    const keys = await this.directory.permissionKeys();
+    return keys.map(({ key, area }) => ({
+      permissionId: key,
+      permissionName: `menu.${key}`,
+      area,
+      actions: actionEntitySet(ACTIONS),
+    }));
   }
 
   async create(input: CreateRoleBody, editor: RoleEditor): Promise<RoleView> {
@@ -115,7 +126,7 @@ export class RolesService {
     if (id === BUILT_IN_ROLES.administrator) {
       throw new Conflict("the administrator role cannot be deleted", "role_built_in");
     }
-    const holders = await this.roles.countUsers(id);
+    const holders = await this.directory.holders(id);
     if (holders > 0) {
       throw new Conflict(
         `role ${id} is held by ${holders} user${holders === 1 ? "" : "s"}; give them another role first`,
@@ -127,7 +138,7 @@ export class RolesService {
 
   /** Known permission ids only, each once; the message names the offending field. */
   async #checkPermissions(permissions: PermissionInput[]): Promise<PermissionInput[]> {
-    const known = new Set((await this.roles.permissionCatalogue()).map((entry) => entry.permissionId));
+    const known = new Set((await this.directory.permissionKeys()).map((entry) => entry.key));
     const seen = new Set<string>();
     permissions.forEach((permission, index) => {
       if (!known.has(permission.permissionId)) {

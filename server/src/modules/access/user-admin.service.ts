@@ -1,14 +1,17 @@
 import type { PageQuery } from "../../http/envelope.js";
 import { Forbidden, Invalid, NotFound } from "../../http/errors.js";
 import type { RegistrationSettings } from "../users/registration.js";
+import type { UserAccount } from "../users/users.repository.js";
 import type { UsersService } from "../users/users.service.js";
 import type { RolesRepository } from "./roles.repository.js";
 import { assertWithinHolder, type RoleEditor } from "./roles.service.js";
-import type { UserAccountRecord, UserAdminRepository } from "./user-admin.repository.js";
 import type { CreateUserBody, UpdateUserBody, UserAccountView } from "./user-admin.schema.js";
 
 /** Who is acting. Holding manage.userrole.user does not make one an administrator. */
 export type Actor = RoleEditor;
+
+/** An account as the back area shows it: with its role's name. */
+type UserAccountRecord = UserAccount & { roleName: string | null };
 
 function toView(user: UserAccountRecord): UserAccountView {
   return {
@@ -26,6 +29,10 @@ function toView(user: UserAccountRecord): UserAccountView {
   };
 }
 
+function withRoleName(account: UserAccount, names: Map<string, string>): UserAccountRecord {
+  return { ...account, roleName: account.roleId ? (names.get(account.roleId) ?? null) : null };
+}
+
 /**
  * The back area's user administration. Escalation rules: only an
  * administrator grants or removes the admin flag or touches an administrator's
@@ -34,15 +41,14 @@ function toView(user: UserAccountRecord): UserAccountView {
  */
 export class UserAdminService {
   constructor(
-    private readonly accounts: UserAdminRepository,
     private readonly users: UsersService,
     private readonly roles: RolesRepository,
-    private readonly clock: () => Date = () => new Date(),
   ) {}
 
   async list(query: PageQuery): Promise<{ content: UserAccountView[]; total: number }> {
-    const { users, total } = await this.accounts.list(query);
-    return { content: users.map(toView), total };
+    const { users, total } = await this.users.accounts(query);
+    const names = await this.roles.namesOf([...new Set(users.flatMap((user) => user.roleId ?? []))]);
+    return { content: users.map((user) => toView(withRoleName(user, names))), total };
   }
 
   async create(input: CreateUserBody, actor: Actor): Promise<UserAccountView> {
@@ -50,7 +56,7 @@ export class UserAdminService {
       throw new Forbidden("only an administrator may create an administrator", "admin_only");
     if (input.roleId) await this.#checkRole(input.roleId, actor);
     const user = await this.users.createUser(input);
-    return toView((await this.accounts.findById(user.id))!);
+    return toView((await this.#account(user.id))!);
   }
 
   async update(id: string, input: UpdateUserBody, actor: Actor): Promise<UserAccountView> {
@@ -63,19 +69,20 @@ export class UserAdminService {
       if (target.id === actor.id) throw new Forbidden("you cannot change your own role", "own_account");
       await this.#checkRole(input.roleId, actor);
     }
-    await this.accounts.update(
-      id,
-      { name: input.name, avatar_url: input.avatarUrl, role_id: input.roleId, admin: input.admin },
-      this.clock().toISOString(),
-    );
-    return toView((await this.accounts.findById(id))!);
+    await this.users.updateAccount(id, {
+      name: input.name,
+      avatar_url: input.avatarUrl,
+      role_id: input.roleId,
+      admin: input.admin,
+    });
+    return toView((await this.#account(id))!);
   }
 
   async setEnabled(id: string, enabled: boolean, actor: Actor): Promise<UserAccountView> {
     const target = await this.#target(id, actor);
     if (!enabled && target.id === actor.id) throw new Forbidden("you cannot disable your own account", "own_account");
-    await this.accounts.update(id, { status: enabled ? 1 : 0 }, this.clock().toISOString());
-    return toView((await this.accounts.findById(id))!);
+    await this.users.updateAccount(id, { status: enabled ? 1 : 0 });
+    return toView((await this.#account(id))!);
   }
 
   /** Self-registration as set (docs/security.md, "Accounts"). */
@@ -103,12 +110,17 @@ export class UserAdminService {
   }
 
   async #target(id: string, actor: Actor): Promise<UserAccountRecord> {
-    const target = await this.accounts.findById(id);
+    const target = await this.#account(id);
     if (!target) throw new NotFound(`user ${id} does not exist`, "user_not_found");
     if (target.admin && !actor.admin && target.id !== actor.id) {
       throw new Forbidden("only an administrator may change an administrator's account", "admin_only");
     }
     return target;
+  }
+
+  async #account(id: string): Promise<UserAccountRecord | undefined> {
+    const account = await this.users.account(id);
+    return account && withRoleName(account, await this.roles.namesOf(account.roleId ? [account.roleId] : []));
   }
 
   /** The role exists, and a non-administrator holds everything it grants. */

@@ -4,9 +4,8 @@ import { API_PREFIX } from "../../http/error-handler.js";
 import { describeEachDialect, useTestApp } from "../../test/dialects.js";
 import { bearer, createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import type { LibraryAccess } from "../access/library-access.js";
-import { UserAdminRepository } from "../access/user-admin.repository.js";
-import { RouteDeclarationError, registerApiAuth } from "./auth.plugin.js";
-import type { AuthRepository } from "./auth.repository.js";
+import { UsersRepository } from "../users/users.repository.js";
+import { type AuthUsers, RouteDeclarationError, registerApiAuth } from "./auth.plugin.js";
 
 const ME = `${API_PREFIX}/users/login/user`;
 
@@ -61,12 +60,12 @@ describeEachDialect("API auth hook", (dialect) => {
   });
 
   it("refuses a disabled user's token, and accepts it again once enabled", async () => {
-    const accounts = new UserAdminRepository(ctx().db);
-    await accounts.update(reporter.id, { status: 0 }, new Date().toISOString());
+    const accounts = new UsersRepository(ctx().db);
+    await accounts.updateAccount(reporter.id, { status: 0 }, new Date().toISOString());
     const { status, body } = await call(reporter.headers);
     expect(status).toBe(401);
     expect(body.error).toBe("account_disabled");
-    await accounts.update(reporter.id, { status: 1 }, new Date().toISOString());
+    await accounts.updateAccount(reporter.id, { status: 1 }, new Date().toISOString());
     expect((await call(reporter.headers)).status).toBe(200);
   });
 
@@ -97,7 +96,7 @@ describe("route declarations", () => {
     registerApiAuth(app, {
       prefix: API_PREFIX,
       verifiers: [],
-      users: {} as AuthRepository,
+      users: {} as AuthUsers,
       libraries: {} as LibraryAccess,
       publicPaths: [`${API_PREFIX}/openapi.json`],
     });

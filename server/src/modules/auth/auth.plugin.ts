@@ -1,6 +1,5 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
 import { Forbidden, Unauthorized } from "../../http/errors.js";
-import type { AuthRepository } from "./auth.repository.js";
 import type { AuthenticatedUser, RouteAccess, ShareVisitResolver } from "./auth.types.js";
 import {
   hasPermission,
@@ -13,12 +12,23 @@ import {
 import "./auth.types.js";
 import type { BearerVerifier, Principal } from "./bearer.js";
 
+/**
+ * The accounts the hook reads on every call and whose last access it records
+ * (the access module's AuthenticatedUsers: the users module's account and the
+ * role's permissions).
+ */
+export interface AuthUsers {
+  loadUser(id: string): Promise<AuthenticatedUser | undefined>;
+  /** Records the last access unless another request did so after `staleBefore`; true when written. */
+  recordAccess(id: string, ip: string, now: string, staleBefore: string): Promise<boolean>;
+}
+
 export interface ApiAuthOptions {
   /** Every route under this prefix must declare its access. */
   prefix: string;
   /** Asked in order; the first to recognise the token answers. */
   verifiers: BearerVerifier[];
-  users: AuthRepository;
+  users: AuthUsers;
   /** Decides the `share` kind of access (share links' visitors); without it such routes answer 403. */
   shares?: ShareVisitResolver;
   /** Checks a route's library level (the libraries module's service: an archived library is read-only). */

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Db } from "../../db/database.js";
 import type { MenuRow } from "../../db/schema.js";
 import type { MenuArea } from "./menu-seed.js";
@@ -18,5 +19,16 @@ export class MenusRepository {
       .orderBy("key")
       .execute();
     return rows.map((row) => ({ ...row, hidden: this.db.adapter.readBoolean(row.hidden) }));
+  }
+
+  /** Every menu key with its area: the user area first, each in menu order. */
+  async keys(): Promise<{ key: string; area: MenuArea }[]> {
+    return this.db.kysely
+      .selectFrom("menus")
+      .select(["area", "key"])
+      .orderBy(sql`case when area = 'user' then 0 else 1 end`)
+      .orderBy("sort_order")
+      .orderBy("key")
+      .execute();
   }
 }

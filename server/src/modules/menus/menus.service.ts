@@ -34,4 +34,9 @@ export class MenusService {
   async menuTree(area: MenuArea): Promise<MenuItem[]> {
     return buildMenuTree(await this.menus.listByArea(area));
   }
+
+  /** The permissions roles can grant: every menu key of both areas, the user area first, in menu order. */
+  permissionKeys(): Promise<{ key: string; area: MenuArea }[]> {
+    return this.menus.keys();
+  }
 }

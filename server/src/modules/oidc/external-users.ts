@@ -3,7 +3,6 @@ import type { JWTPayload } from "jose";
 import { Unauthorized } from "../../http/errors.js";
 import type { AuditLog } from "../audit/audit-log.js";
 import { auditChanges } from "../audit/audit-log.js";
-import type { UsersRepository } from "../users/users.repository.js";
 import type { UsersService } from "../users/users.service.js";
 
 const USERNAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{1,63}$/;
@@ -28,7 +27,6 @@ export function hasAdminClaim(payload: JWTPayload, rule: { name: string; value: 
  */
 export class ExternalUsers {
   constructor(
-    private readonly repository: UsersRepository,
     private readonly service: UsersService,
     private readonly adminClaim: { name: string; value: string } | undefined,
     private readonly audit: AuditLog,
@@ -43,14 +41,14 @@ export class ExternalUsers {
       avatar_url: claimString(payload, "picture") ?? null,
       admin: hasAdminClaim(payload, this.adminClaim),
     };
-    const existing = await this.repository.findByExternalSubject(subject);
+    const existing = await this.service.byExternalSubject(subject);
     if (existing) {
       if (
         existing.name !== profile.name ||
         existing.avatar_url !== profile.avatar_url ||
         existing.admin !== profile.admin
       ) {
-        await this.repository.updateExternalProfile(existing.id, profile, this.clock().toISOString());
+        await this.service.updateExternalProfile(existing.id, profile, this.clock().toISOString());
         await this.audit.recordEvent(
           { id: existing.id, username: existing.username },
           {
@@ -87,7 +85,7 @@ export class ExternalUsers {
       return created.id;
     } catch (error) {
       // Two first requests of one new user raced; the other one created the row.
-      const raced = await this.repository.findByExternalSubject(subject);
+      const raced = await this.service.byExternalSubject(subject);
       if (raced) return raced.id;
       throw error;
     }
@@ -96,7 +94,7 @@ export class ExternalUsers {
   async #freeUsername(subject: string, preferred: string | undefined): Promise<string> {
     const tag = createHash("sha256").update(subject).digest("hex").slice(0, 8);
     const base = preferred && USERNAME.test(preferred) ? preferred : `user-${tag}`;
-    if (!(await this.repository.findByUsername(base))) return base;
+    if (!(await this.service.usernameTaken(base))) return base;
     return `${base.slice(0, 55)}-${tag}`;
   }
 }

@@ -5,7 +5,6 @@ import type { OidcConfig } from "../../config.js";
 import type { Db } from "../../db/database.js";
 import type { AuditLog } from "../audit/audit-log.js";
 import type { BearerVerifier } from "../auth/bearer.js";
-import type { UsersRepository } from "../users/users.repository.js";
 import type { UsersService } from "../users/users.service.js";
 import { type AuthConfig, authRoutes } from "./auth.routes.js";
 import { AuthThrottle } from "./auth-throttle.js";
@@ -24,7 +23,6 @@ export interface OidcDependencies {
   trustProxy: boolean;
   db: Db;
   users: UsersService;
-  usersRepository: UsersRepository;
   /** The embedded provider's signing and cookie keys, the same on every node (asked for only when it runs). */
   keys: () => Promise<OidcKeys>;
   /** Sign-ins (success and failure), registrations and provisioned users go to the operation log. */
@@ -77,13 +75,7 @@ function discoveryOf(issuerUrl: string): () => Promise<Discovery> {
 function buildExternal(deps: OidcDependencies, external: NonNullable<OidcConfig["external"]>): OidcModule {
   const discovery = discoveryOf(external.issuerUrl);
   let remoteKeys: ReturnType<typeof createRemoteJWKSet> | undefined;
-  const externalUsers = new ExternalUsers(
-    deps.usersRepository,
-    deps.users,
-    external.adminClaim,
-    deps.audit,
-    deps.clock,
-  );
+  const externalUsers = new ExternalUsers(deps.users, external.adminClaim, deps.audit, deps.clock);
   const verifier = createOidcVerifier({
     issuer: external.issuerUrl,
     audience: external.audience,
@@ -138,9 +130,9 @@ async function buildEmbedded(deps: OidcDependencies): Promise<OidcModule> {
     clock,
     accounts: {
       async findAccount(id) {
-        const user = await deps.usersRepository.findById(id);
+        const user = await deps.users.account(id);
         if (user?.status !== 1) return undefined;
-        return { id: user.id, username: user.username, name: user.name, avatarUrl: user.avatar_url };
+        return { id: user.id, username: user.username, name: user.name, avatarUrl: user.avatarUrl };
       },
     },
   });

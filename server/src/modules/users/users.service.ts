@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import type { PageQuery } from "../../http/envelope.js";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../http/errors.js";
 import { BUILT_IN_ROLES, DEFAULT_ROLE_ID } from "../auth/permissions.js";
 import { hashPassword, verifyPassword } from "./password.js";
 import type { RegistrationSettings } from "./registration.js";
-import type { UserRecord, UsersRepository } from "./users.repository.js";
+import type { UserAccount, UserAccountChanges, UserRecord, UsersRepository } from "./users.repository.js";
 
 export interface NewUser {
   username: string;
@@ -165,5 +166,48 @@ export class UsersService {
     const password = configuredPassword ?? randomBytes(12).toString("base64url");
     await this.createUser({ username, name: "Administrator", password, admin: true });
     return { created: true, password: configuredPassword ? undefined : password };
+  }
+
+  /** An account without its secrets, enabled or not (the auth hook, user administration). */
+  account(id: string): Promise<UserAccount | undefined> {
+    return this.users.account(id);
+  }
+
+  /** A page of accounts by user name; the keyword matches the user name or the name. */
+  accounts(query: PageQuery): Promise<{ users: UserAccount[]; total: number }> {
+    return this.users.accounts(query);
+  }
+
+  /** Changes an account as user administration decided (its rules are the access module's). */
+  updateAccount(id: string, changes: UserAccountChanges): Promise<void> {
+    return this.users.updateAccount(id, changes, this.clock().toISOString());
+  }
+
+  /** Records the last access unless another request did so after `staleBefore`: true when written. */
+  recordAccess(id: string, ip: string, now: string, staleBefore: string): Promise<boolean> {
+    return this.users.recordAccess(id, ip, now, staleBefore);
+  }
+
+  /** How many accounts hold a role. */
+  countWithRole(roleId: string): Promise<number> {
+    return this.users.countWithRole(roleId);
+  }
+
+  /** The user provisioned from an external issuer under this `sub`. */
+  byExternalSubject(subject: string): Promise<UserRecord | undefined> {
+    return this.users.findByExternalSubject(subject);
+  }
+
+  /** Refreshes what the external issuer says about a provisioned user. */
+  updateExternalProfile(
+    id: string,
+    profile: { name: string; avatar_url: string | null; admin: boolean },
+    now: string,
+  ): Promise<void> {
+    return this.users.updateExternalProfile(id, profile, now);
+  }
+
+  async usernameTaken(username: string): Promise<boolean> {
+    return (await this.users.findByUsername(username)) !== undefined;
   }
 }
