@@ -495,6 +495,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
   const storyBatch = buildStoryBatch(db, {
     stories: stories.stories,
     access: stories.access,
+    search: stories.queries,
     templates: metadataTemplates.service,
     propertyAccess,
     users,

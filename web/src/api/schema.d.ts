@@ -7968,7 +7968,61 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @description the stories, up to 5000; a story of a library the caller cannot write is refused */
-                        storyIds: string[];
+                        storyIds?: string[];
+                        /** @description the grid's search: the query parameters of GET /stories (fulltext, libraryId, folderId, types, tag…); the stories it matches when the batch starts, at most 5000 */
+                        search?: {
+                            keyword?: string;
+                            /** @description one library; absent: every library the caller can read */
+                            libraryId?: string;
+                            /**
+                             * Format: uuid
+                             * @description stories directly in this folder
+                             */
+                            folderId?: string;
+                            /** @description comma-separated: photo,video,audio,composite (any case) */
+                            types?: ("photo" | "video" | "audio" | "composite")[];
+                            /** @description comma-separated: draft,committed,published */
+                            status?: ("draft" | "committed" | "published")[];
+                            /** @enum {string} */
+                            halfProduct?: "0" | "1" | "true" | "false";
+                            /** @description full-text query: words (all must match), "quoted phrases", prefix*; Chinese of any length matches as a substring (台, 台风, 发布会) */
+                            fulltext?: string;
+                            /** @description captured at or after (ISO date or date-time) */
+                            capturedFrom?: string;
+                            /** @description captured before; a bare date includes that day */
+                            capturedTo?: string;
+                            /** @description uploaded (created) at or after */
+                            uploadedFrom?: string;
+                            /** @description uploaded before; a bare date includes that day */
+                            uploadedTo?: string;
+                            /** @description one of the story's authors, exactly; several comma-separated: any of them */
+                            author?: string;
+                            /** @description the story's source, exactly; several comma-separated: any of them */
+                            source?: string;
+                            /** @description one of the story's tags, exactly; several comma-separated: any of them */
+                            tag?: string;
+                            /** @description one of the story's keywords, exactly; several comma-separated: any of them (`keyword` is a substring of title or caption) */
+                            keywords?: string;
+                            /** @description YYYY-MM of the captured date, else the upload date (the month facet); several: any of them */
+                            month?: string;
+                            /**
+                             * @description from width and height
+                             * @enum {string}
+                             */
+                            orientation?: "landscape" | "portrait" | "square";
+                            /** @enum {string} */
+                            hasGps?: "0" | "1" | "true" | "false";
+                            /**
+                             * @description relevance (default with fulltext; then newest upload), date (uploaded), captured, updated (default without fulltext), title, size
+                             * @enum {string}
+                             */
+                            sort?: "relevance" | "date" | "captured" | "updated" | "title" | "size";
+                            /**
+                             * @description default: best/newest/largest first, titles A→Z
+                             * @enum {string}
+                             */
+                            order?: "asc" | "desc";
+                        };
                         /** @description applied in order to each story */
                         operations: components["schemas"]["StoryBatchOperationInput"][];
                     };
@@ -8077,7 +8131,61 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @description the stories, up to 5000; a story of a library the caller cannot write is refused */
-                        storyIds: string[];
+                        storyIds?: string[];
+                        /** @description the grid's search: the query parameters of GET /stories (fulltext, libraryId, folderId, types, tag…); the stories it matches when the batch starts, at most 5000 */
+                        search?: {
+                            keyword?: string;
+                            /** @description one library; absent: every library the caller can read */
+                            libraryId?: string;
+                            /**
+                             * Format: uuid
+                             * @description stories directly in this folder
+                             */
+                            folderId?: string;
+                            /** @description comma-separated: photo,video,audio,composite (any case) */
+                            types?: ("photo" | "video" | "audio" | "composite")[];
+                            /** @description comma-separated: draft,committed,published */
+                            status?: ("draft" | "committed" | "published")[];
+                            /** @enum {string} */
+                            halfProduct?: "0" | "1" | "true" | "false";
+                            /** @description full-text query: words (all must match), "quoted phrases", prefix*; Chinese of any length matches as a substring (台, 台风, 发布会) */
+                            fulltext?: string;
+                            /** @description captured at or after (ISO date or date-time) */
+                            capturedFrom?: string;
+                            /** @description captured before; a bare date includes that day */
+                            capturedTo?: string;
+                            /** @description uploaded (created) at or after */
+                            uploadedFrom?: string;
+                            /** @description uploaded before; a bare date includes that day */
+                            uploadedTo?: string;
+                            /** @description one of the story's authors, exactly; several comma-separated: any of them */
+                            author?: string;
+                            /** @description the story's source, exactly; several comma-separated: any of them */
+                            source?: string;
+                            /** @description one of the story's tags, exactly; several comma-separated: any of them */
+                            tag?: string;
+                            /** @description one of the story's keywords, exactly; several comma-separated: any of them (`keyword` is a substring of title or caption) */
+                            keywords?: string;
+                            /** @description YYYY-MM of the captured date, else the upload date (the month facet); several: any of them */
+                            month?: string;
+                            /**
+                             * @description from width and height
+                             * @enum {string}
+                             */
+                            orientation?: "landscape" | "portrait" | "square";
+                            /** @enum {string} */
+                            hasGps?: "0" | "1" | "true" | "false";
+                            /**
+                             * @description relevance (default with fulltext; then newest upload), date (uploaded), captured, updated (default without fulltext), title, size
+                             * @enum {string}
+                             */
+                            sort?: "relevance" | "date" | "captured" | "updated" | "title" | "size";
+                            /**
+                             * @description default: best/newest/largest first, titles A→Z
+                             * @enum {string}
+                             */
+                            order?: "asc" | "desc";
+                        };
                         /** @description applied in order to each story */
                         operations: components["schemas"]["StoryBatchOperationInput"][];
                     };
@@ -28340,7 +28448,7 @@ export interface components {
             /** @constant */
             op: "set";
             /** @enum {string} */
-            field: "title" | "caption" | "source" | "theme" | "category" | "headline" | "credit" | "copyright" | "usageTerms" | "instructions" | "city" | "country";
+            field: "title" | "caption" | "source" | "theme" | "category" | "headline" | "credit" | "copyrightNotice" | "usageTerms" | "instructions" | "city" | "country";
             /** @description an empty text clears the field */
             value: string;
         } | {
@@ -30789,7 +30897,7 @@ export interface components {
             /** @constant */
             op: "set";
             /** @enum {string} */
-            field: "title" | "caption" | "source" | "theme" | "category" | "headline" | "credit" | "copyright" | "usageTerms" | "instructions" | "city" | "country";
+            field: "title" | "caption" | "source" | "theme" | "category" | "headline" | "credit" | "copyrightNotice" | "usageTerms" | "instructions" | "city" | "country";
             /** @description an empty text clears the field */
             value: string;
         } | {

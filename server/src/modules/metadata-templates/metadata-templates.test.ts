@@ -44,7 +44,7 @@ describeEachDialect("metadata templates", (dialect) => {
       caption: "{library} 供稿 <script>alert(1)</script>",
       keywords: ["{date}"],
       source: "新华社",
-      properties: { credit: "{user}", copyright: "© {date} Xinhua" },
+      properties: { credit: "{user}", copyrightNotice: "© {date} Xinhua" },
     };
     const created = await call(admin, "POST", "/metadata-templates", { name: "新华社 图片", values });
     expect(created.statusCode, created.body).toBe(200);
@@ -70,7 +70,7 @@ describeEachDialect("metadata templates", (dialect) => {
       caption: `${material?.name} 供稿 <script>alert(1)</script>`,
       keywords: [today],
       source: "新华社",
-      properties: { credit: "templates-editor", copyright: `© ${today} Xinhua` },
+      properties: { credit: "templates-editor", copyrightNotice: `© ${today} Xinhua` },
     });
     expect((await call(editor, "GET", `/metadata-templates/${template.id}/apply/no-such-library`)).statusCode).toBe(
       404,

@@ -68,8 +68,9 @@ export function outgoingFields(story: OutgoingStory, level: EmbedLevel): Outgoin
     authors: story.authors,
     credit: property(story, "credit"),
     source: story.source ?? "",
-    // The seeded catalogue makes `copyright` a rights status (a code list); a notice typed as text is `copyrightNotice`.
-    copyright: property(story, "copyrightNotice") || property(story, "copyright"),
+    // Only the notice typed as text: the seeded `copyright` property is a rights code ("owned", "licensed"…),
+    // which must never become the file's copyright text.
+    copyright: property(story, "copyrightNotice"),
     usageTerms: property(story, "usageTerms"),
     keywords: all ? story.keywords : [],
     instructions: all ? property(story, "instructions") : "",

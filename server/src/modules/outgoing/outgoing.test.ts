@@ -235,6 +235,64 @@ describeEachDialect("metadata on the way out", (dialect) => {
     expect(written(await storedOriginal(storyId))).toEqual({});
   });
 
+  it("writes the copyright notice typed as text, never the seeded rights code (`copyright` is a code list)", async () => {
+    // A photo whose file carries its own notice: the media job keeps it as `copyrightNotice`.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dams-outgoing-notice-"));
+    const file = path.join(dir, "notice.jpg");
+    fs.writeFileSync(file, photo);
+    execFileSync("exiftool", [
+      "-q",
+      "-overwrite_original",
+      "-charset",
+      "iptc=UTF8",
+      "-IPTC:CodedCharacterSet=UTF8",
+      "-IPTC:CopyrightNotice=© 2024 新华社 文件",
+      file,
+    ]);
+    const bytes = fs.readFileSync(file);
+    fs.rmSync(dir, { recursive: true, force: true });
+    const { story } = await uploadStory(ctx(), editor, { bytes, name: "notice.jpg", mime: "image/jpeg" });
+    const storyId = story.id as string;
+    const commit = await call(editor, "POST", "/workflow-story-create/photo/commit", {
+      libraryId: "product",
+      storyIds: [storyId],
+    });
+    expect(commit.statusCode, commit.body).toBe(200);
+    const properties = () =>
+      until(
+        async () => {
+          const got = (await call(editor, "GET", `/stories/product/${storyId}`)).json().data;
+          return got.processingState === "done" || got.processingState === "failed"
+            ? (got.properties as Record<string, unknown>)
+            : undefined;
+        },
+        "the media job",
+        120_000,
+      );
+    expect((await properties()).copyrightNotice).toBe("© 2024 新华社 文件");
+    const coded = await call(editor, "PUT", `/workflow-story-edit/photo/${storyId}?libraryId=product`, {
+      properties: { storyLevel: "normal", copyright: "licensed" },
+    });
+    expect(coded.statusCode, coded.body).toBe(200);
+    const rights = ["IPTC:CopyrightNotice", "XMP-dc:Rights", "EXIF:Copyright"];
+    const first = await call(editor, "GET", `/workflow-story-download/product/${storyId}`);
+    expect(readTags(first.rawPayload, "a.jpg", rights)).toEqual({
+      "IPTC:CopyrightNotice": "© 2024 新华社 文件",
+      "XMP-dc:Rights": "© 2024 新华社 文件",
+    });
+
+    // Without a notice the code stays in the library, not in the file.
+    const cleared = await call(editor, "PUT", `/workflow-story-edit/photo/${storyId}?libraryId=product`, {
+      properties: { copyrightNotice: null },
+    });
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    expect(cleared.json().data.properties).toMatchObject({ copyright: "licensed" });
+    const second = await call(editor, "GET", `/workflow-story-download/product/${storyId}`);
+    expect(second.statusCode, second.body).toBe(200);
+    expect(readTags(second.rawPayload, "b.jpg", rights)).toEqual({});
+    expect(JSON.stringify(readTags(second.rawPayload, "b.jpg", ["all"]))).not.toContain("licensed");
+  });
+
   it("caches per revision: ranges and 304 on the copy; an edited caption is the next download's, the old copy goes", async () => {
     const storyId = await committed(photo);
     const first = await call(editor, "GET", `/workflow-story-download/product/${storyId}`);

@@ -64,7 +64,8 @@ export function photoFields(metadata: ImageMetadata, hash: string): ExtractedMet
       cameraModel: metadata.cameraModel,
       lens: metadata.lens,
       credit: metadata.credit,
-      copyright: metadata.copyright,
+      // The notice as text: the seeded `copyright` property is a rights code list (docs/stories.md).
+      copyrightNotice: metadata.copyright,
       city: metadata.city,
       country: metadata.country,
     }),

@@ -82,6 +82,32 @@ export class StoryQueries {
     return facets ? { content, total, capped, facets } : { content, total, capped };
   }
 
+  /**
+   * The ids of every story a list query matches, in its order (a batch's
+   * snapshot of "all stories matching a search"): none when more than `max`
+   * match; `capped` when a full-text search matched more than it looks at.
+   */
+  async matchingIds(
+    user: LibraryUser,
+    query: Omit<StoryListQuery, "page" | "size" | "facets">,
+    max: number,
+  ): Promise<{ ids: string[]; total: number; capped: boolean }> {
+    const { sort, order, libraryId, ...filters } = query;
+    const libraryIds = await this.#libraryIds(user, libraryId);
+    const ids: string[] = [];
+    const size = 1000;
+    for (let page = 0; ; page++) {
+      const found = await this.search.search(
+        { ...filters, libraryIds, viewerId: user.id },
+        { page, size, sort, order },
+        false,
+      );
+      if (found.total > max || found.capped) return { ids: [], total: found.total, capped: found.capped };
+      ids.push(...found.rows.map((row) => row.id));
+      if (found.rows.length < size || ids.length >= found.total) return { ids, total: found.total, capped: false };
+    }
+  }
+
   async versions(libraryId: string, storyId: string): Promise<VersionView[]> {
     const story = await this.require(libraryId, storyId);
     const files = await this.stories.files([story.id]);

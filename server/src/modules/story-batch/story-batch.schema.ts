@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pageQuery } from "../../http/envelope.js";
+import { storyListQuery } from "../search/search.schema.js";
 
 /** The most stories one batch edit takes (a grid's selection, or every story matching a search). */
 export const BATCH_MAX_STORIES = 5000;
@@ -12,7 +13,7 @@ export const TEXT_FIELDS = ["title", "caption", "source", "theme", "category"] a
 export const IPTC_FIELDS = [
   "headline",
   "credit",
-  "copyright",
+  "copyrightNotice",
   "usageTerms",
   "instructions",
   "city",
@@ -63,15 +64,30 @@ export const batchOperation = z
   .meta({ id: "StoryBatchOperation" });
 export type BatchOperation = z.infer<typeof batchOperation>;
 
-export const batchBody = z.object({
-  storyIds: z
-    .array(z.uuid())
-    .min(1)
-    .max(BATCH_MAX_STORIES)
-    .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))])
-    .describe(`the stories, up to ${BATCH_MAX_STORIES}; a story of a library the caller cannot write is refused`),
-  operations: z.array(batchOperation).min(1).max(20).describe("applied in order to each story"),
-});
+/** "All stories matching a search": the filters of `GET /stories`, without paging. */
+export const batchSearch = storyListQuery
+  .omit({ page: true, size: true, facets: true })
+  .describe(
+    `the grid's search: the query parameters of GET /stories (fulltext, libraryId, folderId, types, tag…); the stories it matches when the batch starts, at most ${BATCH_MAX_STORIES}`,
+  );
+export type BatchSearch = z.infer<typeof batchSearch>;
+
+export const batchBody = z
+  .object({
+    storyIds: z
+      .array(z.uuid())
+      .min(1)
+      .max(BATCH_MAX_STORIES)
+      .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))])
+      .optional()
+      .describe(`the stories, up to ${BATCH_MAX_STORIES}; a story of a library the caller cannot write is refused`),
+    search: batchSearch.optional(),
+    operations: z.array(batchOperation).min(1).max(20).describe("applied in order to each story"),
+  })
+  .superRefine((body, context) => {
+    if ((body.storyIds === undefined) === (body.search === undefined))
+      context.addIssue({ code: "custom", path: ["storyIds"], message: "give either storyIds or search (one of them)" });
+  });
 export type BatchInput = z.infer<typeof batchBody>;
 
 const reasonCount = z.object({ reason: z.string(), count: z.number().int() });

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { AppError, NotFound } from "../../http/errors.js";
+import { AppError, Invalid, NotFound } from "../../http/errors.js";
 import type { Actor } from "../auth/actor.js";
 import { hasPermission, type PermissionSet } from "../auth/permissions.js";
 import type { JobContext, JobEnqueuer, JobHandler, JobResult } from "../jobs/job-types.js";
 import { jobSkipped, jobSucceeded } from "../jobs/job-types.js";
 import type { TemplateValues } from "../metadata-templates/metadata-templates.schema.js";
+import { SEARCH_WINDOW } from "../search/search.schema.js";
 import type { PropertyEditCheck } from "../stories/stories.dependencies.js";
 import { StaleStory, type StoriesService } from "../stories/stories.service.js";
 import type { StoryAccess } from "../stories/story-access.js";
@@ -14,10 +15,12 @@ import { batchEdit, type TemplateValuesOf } from "./story-batch.operations.js";
 import type { BatchItemRow, BatchRow, StoryBatchRepository } from "./story-batch.repository.js";
 import {
   BATCH_INLINE_MAX,
+  BATCH_MAX_STORIES,
   type BatchInput,
   type BatchItemView,
   type BatchOperation,
   type BatchPreview,
+  type BatchSearch,
   type BatchView,
 } from "./story-batch.schema.js";
 
@@ -43,6 +46,14 @@ export interface StoryBatchDependencies {
   users: { enabledUser(id: string): Promise<Omit<Actor, "ip"> | undefined> };
   /** What a role allows (RolesService.permissionSet): a job checks the user may still edit stories. */
   rolePermissions: (roleId: string | null) => Promise<PermissionSet>;
+  /** The search seam (StoryQueries.matchingIds): a batch of "all stories matching a search" is resolved at its start. */
+  search: {
+    matchingIds(
+      actor: Actor,
+      query: BatchSearch,
+      max: number,
+    ): Promise<{ ids: string[]; total: number; capped: boolean }>;
+  };
   jobs: JobEnqueuer;
   clock?: () => Date;
   log?: { warn(object: object, message: string): void };
@@ -96,11 +107,30 @@ export class StoryBatchService {
     };
   }
 
+  /** The stories of a batch: the ids given, or those the search matches now (a snapshot). */
+  async #storyIds(actor: Actor, input: BatchInput): Promise<string[]> {
+    if (input.storyIds) return input.storyIds;
+    const found = await this.deps.search.matchingIds(actor, input.search!, BATCH_MAX_STORIES);
+    if (found.capped)
+      throw new Invalid(
+        `search.fulltext: more stories match than a full-text search looks at (the newest ${SEARCH_WINDOW}); narrow it with filters`,
+        "too_many_stories",
+      );
+    if (found.total > BATCH_MAX_STORIES)
+      throw new Invalid(
+        `search: ${found.total} stories match; a batch edit takes at most ${BATCH_MAX_STORIES}`,
+        "too_many_stories",
+      );
+    if (found.ids.length === 0) throw new Invalid("search: no story matches", "no_stories");
+    return found.ids;
+  }
+
   /** What the operations would do to each story, without changing any. */
   async preview(actor: Actor, input: BatchInput): Promise<BatchPreview> {
-    const { storyIds, operations } = input;
+    const { operations } = input;
     // A template that does not exist is the request's mistake, not the stories'.
     await this.#checkTemplates(operations);
+    const storyIds = await this.#storyIds(actor, input);
     const resolver = this.#templateResolver(actor, operations);
     const touches = operations.map(() => 0);
     const reasons = new Map<string, number>();
@@ -148,6 +178,7 @@ export class StoryBatchService {
    */
   async start(actor: Actor, input: BatchInput): Promise<BatchView> {
     await this.#checkTemplates(input.operations);
+    const storyIds = await this.#storyIds(actor, input);
     const id = randomUUID();
     await this.deps.batches.create(
       {
@@ -156,15 +187,15 @@ export class StoryBatchService {
         ip: actor.ip,
         operations: input.operations,
         state: "queued",
-        total: input.storyIds.length,
+        total: storyIds.length,
         error: null,
         job_id: null,
         created_at: this.#now(),
         finished_at: null,
       },
-      input.storyIds,
+      storyIds,
     );
-    if (input.storyIds.length <= BATCH_INLINE_MAX) {
+    if (storyIds.length <= BATCH_INLINE_MAX) {
       await this.run(id, { actor });
     } else {
       const jobId = await this.deps.jobs.enqueue(BATCH_EDIT_JOB, { batchId: id });

@@ -11,7 +11,7 @@ export const SET_FIELDS = [
   "category",
   "headline",
   "credit",
-  "copyright",
+  "copyrightNotice",
   "usageTerms",
   "instructions",
   "city",

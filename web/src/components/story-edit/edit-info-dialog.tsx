@@ -258,4 +258,4 @@ export function EditInfoDialog({
 }
 
 /** The IPTC texts after the catalogue fields (the headline sits under the title). */
-const IPTC_TEXTS = ["credit", "copyright", "usageTerms", "instructions", "city", "country"];
+const IPTC_TEXTS = ["credit", "copyrightNotice", "usageTerms", "instructions", "city", "country"];

@@ -7,7 +7,15 @@ import type { PropertyField } from "../uploader/upload-logic";
  * write back), edited as plain texts unless the catalogue defines a property
  * of the same name (then its kind and code list win).
  */
-export const IPTC_PROPERTIES = ["headline", "credit", "copyright", "usageTerms", "instructions", "city", "country"];
+export const IPTC_PROPERTIES = [
+  "headline",
+  "credit",
+  "copyrightNotice",
+  "usageTerms",
+  "instructions",
+  "city",
+  "country",
+];
 
 /** The dialog's form: the story's fields, capture time as a date, properties by name. */
 export interface InformationValues {

@@ -10,7 +10,7 @@ export default {
   "editInfo.field.authors": "Authors",
   "editInfo.field.source": "Source",
   "editInfo.field.credit": "Credit",
-  "editInfo.field.copyright": "Copyright notice",
+  "editInfo.field.copyrightNotice": "Copyright notice",
   "editInfo.field.usageTerms": "Usage terms",
   "editInfo.field.instructions": "Instructions",
   "editInfo.field.city": "City",

@@ -10,7 +10,7 @@ export default {
   "editInfo.field.authors": "作者",
   "editInfo.field.source": "来源",
   "editInfo.field.credit": "供稿",
-  "editInfo.field.copyright": "版权声明",
+  "editInfo.field.copyrightNotice": "版权声明",
   "editInfo.field.usageTerms": "使用条款",
   "editInfo.field.instructions": "特别说明",
   "editInfo.field.city": "城市",
