@@ -77,6 +77,7 @@ import { relationsRoutes } from "./modules/relations/relations.routes.js";
 import { buildSearch } from "./modules/search/search.compose.js";
 import { SharedSecrets } from "./modules/secrets/shared-secrets.js";
 import { keyBytes, textKeySecret } from "./modules/secrets/text-key.js";
+import { shareDropDoor } from "./modules/shares/share-drops.routes.js";
 import { shareVisitsRoutes } from "./modules/shares/share-visits.routes.js";
 import { buildShares } from "./modules/shares/shares.compose.js";
 import { sharesRoutes } from "./modules/shares/shares.routes.js";
@@ -325,6 +326,8 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
       return owner && { ...owner, name: owner.name || owner.username };
     },
     throttle: new AuthThrottle(db),
+    // Built below; a visitor's dropped file reaches it only while a request runs.
+    ingest: { ingestFile: (input) => ingest.ingestFile(input) },
     fileTtlSeconds: config.mediaUrls.ttlSeconds,
     sharedKey: sharedKeys.mediaUrl,
     // Built below; asked only while a visitor's request runs.
@@ -431,7 +434,9 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     store: blobs.store,
     ingest,
     log: app.log,
-    destinations: { disk: disk.uploadDestination },
+    destinations: { disk: disk.uploadDestination, "share-drop": shares.drops.destination },
+    // Share links' visitors drop files here (docs/sharing.md, "Upload drop"); the share token is the access.
+    doors: [shareDropDoor],
   });
   app.decorate("uploads", uploads);
   app.decorate("processingRepair", processingRepair);

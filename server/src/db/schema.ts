@@ -347,6 +347,15 @@ export interface SharesTable {
   updated_at: string;
   revoked_at: string | null;
   last_visit_at: string | null;
+  /** The upload drop (migration 0043): the folder visitors' files go to; both null: no drop. */
+  drop_library_id: Generated<string | null>;
+  drop_folder_id: Generated<string | null>;
+  /** At most this many files dropped; null: no limit. */
+  drop_max_files: Generated<number | null>;
+  /** At most this many bytes per file; null: the upload limit. */
+  drop_max_bytes: Generated<number | string | null>;
+  /** Files dropped so far. */
+  drop_files: Generated<number>;
 }
 
 /** The stories of a `story` or `stories` share, in the owner's order. */
@@ -357,7 +366,7 @@ export interface ShareItemsTable {
   story_id: string;
 }
 
-export type ShareVisitAction = "open" | "locked" | "unlock" | "wrong-password" | "view" | "download" | "zip";
+export type ShareVisitAction = "open" | "locked" | "unlock" | "wrong-password" | "view" | "download" | "zip" | "upload";
 
 /** Story views per UTC day, story and user (the usage statistics; monitor module). */
 export interface StoryViewsTable {
@@ -424,6 +433,8 @@ export interface ShareVisitsTable {
   story_id: string | null;
   /** The first characters of the browser's User-Agent. */
   user_agent: string | null;
+  /** The name the visitor gave with an upload (migration 0043). */
+  visitor_name: Generated<string | null>;
 }
 
 /** The administrator's limits on share links (one row, id 1). */

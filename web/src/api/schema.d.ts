@@ -20282,6 +20282,159 @@ export interface paths {
         };
         trace?: never;
     };
+    "/dams/api/v1/shared/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A visitor drops a file into the share's upload drop (tus): a draft in the owner's folder, the visitor as author
+         * @description tus 1.0 resumable upload (https://tus.io/protocols/resumable-upload), extensions creation, creation-with-upload, creation-defer-length, termination.
+         *     Upload-Metadata: `filename` (the original name) and any other keys, passed on to the story that is created.
+         *     On the last byte the type is checked by content (415 with a message when refused), the file is stored and hashed,
+         *     and the answer (201 to a POST with the whole body, else 200 to the last PATCH) carries `{ code: 0, data: { upload: { blobKey, sha256, size, mime, kind, originalName }, result } }`.
+         *     With `X-Share-Token` (and `X-Share-Session` after a password). Upload-Metadata `visitorName` (required, 400 without) and `filename`; other keys are ignored.
+         *     Refused before any byte: 410 share_unavailable (revoked, expired, used up), 403 share_drop_off (no drop), share_drop_forbidden (the owner can no longer write into the folder), share_drop_full (its file limit reached), 413 share_drop_too_large (over its per-file limit, by Upload-Length). The last byte's answer: `{ dropped: { name, size, mime } }`.
+         *
+         *     Access: a share link's visitor: header `X-Share-Token` (and `X-Share-Session` once a password was given).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/shared/uploads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * The visitor's dropped upload: HEAD its offset, PATCH bytes at Upload-Offset, DELETE it (tus)
+         * @description tus 1.0 resumable upload (https://tus.io/protocols/resumable-upload), extensions creation, creation-with-upload, creation-defer-length, termination.
+         *     Upload-Metadata: `filename` (the original name) and any other keys, passed on to the story that is created.
+         *     On the last byte the type is checked by content (415 with a message when refused), the file is stored and hashed,
+         *     and the answer (201 to a POST with the whole body, else 200 to the last PATCH) carries `{ code: 0, data: { upload: { blobKey, sha256, size, mime, kind, originalName }, result } }`.
+         *     With `X-Share-Token` (and `X-Share-Session` after a password). Upload-Metadata `visitorName` (required, 400 without) and `filename`; other keys are ignored.
+         *     Refused before any byte: 410 share_unavailable (revoked, expired, used up), 403 share_drop_off (no drop), share_drop_forbidden (the owner can no longer write into the folder), share_drop_full (its file limit reached), 413 share_drop_too_large (over its per-file limit, by Upload-Length). The last byte's answer: `{ dropped: { name, size, mime } }`.
+         *
+         *     Access: a share link's visitor: header `X-Share-Token` (and `X-Share-Session` once a password was given).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the upload id from the Location of the POST */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        /**
+         * The visitor's dropped upload: HEAD its offset, PATCH bytes at Upload-Offset, DELETE it (tus)
+         * @description tus 1.0 resumable upload (https://tus.io/protocols/resumable-upload), extensions creation, creation-with-upload, creation-defer-length, termination.
+         *     Upload-Metadata: `filename` (the original name) and any other keys, passed on to the story that is created.
+         *     On the last byte the type is checked by content (415 with a message when refused), the file is stored and hashed,
+         *     and the answer (201 to a POST with the whole body, else 200 to the last PATCH) carries `{ code: 0, data: { upload: { blobKey, sha256, size, mime, kind, originalName }, result } }`.
+         *     With `X-Share-Token` (and `X-Share-Session` after a password). Upload-Metadata `visitorName` (required, 400 without) and `filename`; other keys are ignored.
+         *     Refused before any byte: 410 share_unavailable (revoked, expired, used up), 403 share_drop_off (no drop), share_drop_forbidden (the owner can no longer write into the folder), share_drop_full (its file limit reached), 413 share_drop_too_large (over its per-file limit, by Upload-Length). The last byte's answer: `{ dropped: { name, size, mime } }`.
+         *
+         *     Access: a share link's visitor: header `X-Share-Token` (and `X-Share-Session` once a password was given).
+         */
+        head: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the upload id from the Location of the POST */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /**
+         * The visitor's dropped upload: HEAD its offset, PATCH bytes at Upload-Offset, DELETE it (tus)
+         * @description tus 1.0 resumable upload (https://tus.io/protocols/resumable-upload), extensions creation, creation-with-upload, creation-defer-length, termination.
+         *     Upload-Metadata: `filename` (the original name) and any other keys, passed on to the story that is created.
+         *     On the last byte the type is checked by content (415 with a message when refused), the file is stored and hashed,
+         *     and the answer (201 to a POST with the whole body, else 200 to the last PATCH) carries `{ code: 0, data: { upload: { blobKey, sha256, size, mime, kind, originalName }, result } }`.
+         *     With `X-Share-Token` (and `X-Share-Session` after a password). Upload-Metadata `visitorName` (required, 400 without) and `filename`; other keys are ignored.
+         *     Refused before any byte: 410 share_unavailable (revoked, expired, used up), 403 share_drop_off (no drop), share_drop_forbidden (the owner can no longer write into the folder), share_drop_full (its file limit reached), 413 share_drop_too_large (over its per-file limit, by Upload-Length). The last byte's answer: `{ dropped: { name, size, mime } }`.
+         *
+         *     Access: a share link's visitor: header `X-Share-Token` (and `X-Share-Session` once a password was given).
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the upload id from the Location of the POST */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        trace?: never;
+    };
     "/dams/api/v1/disk/usage": {
         parameters: {
             query?: never;
@@ -28182,6 +28335,19 @@ export interface components {
                 [key: string]: string | number | boolean;
             };
         };
+        ShareUploadDropInputInput: {
+            /** @description a library id such as `product` */
+            libraryId: string;
+            /**
+             * Format: uuid
+             * @description the folder visitors' files go to; the owner must be able to write there
+             */
+            folderId: string;
+            /** @description at most this many files; null: no limit */
+            maxFiles?: number | null;
+            /** @description at most this many bytes per file; null: the server's upload limit */
+            maxBytes?: number | null;
+        };
         CreateShareInput: {
             target: components["schemas"]["ShareTargetInput"];
             /** @description shown to visitors; default: the story's or folder's name */
@@ -28208,6 +28374,8 @@ export interface components {
             metadata?: "basic" | "all";
             /** @description keep GPS, location tags and camera serial numbers: shown with `all` metadata, left in downloaded files (default: stripped from both) */
             keepLocation?: boolean;
+            /** @description let visitors upload files (tus, /shared/uploads) into this folder, as drafts with their name; null: no drop */
+            uploadDrop?: components["schemas"]["ShareUploadDropInputInput"] | null;
         };
         UpdateShareInput: {
             /** @description shown to visitors; default: the story's or folder's name */
@@ -28234,6 +28402,8 @@ export interface components {
             metadata?: "basic" | "all";
             /** @description keep GPS, location tags and camera serial numbers: shown with `all` metadata, left in downloaded files (default: stripped from both) */
             keepLocation?: boolean;
+            /** @description let visitors upload files (tus, /shared/uploads) into this folder, as drafts with their name; null: no drop */
+            uploadDrop?: components["schemas"]["ShareUploadDropInputInput"] | null;
         };
         ShareItemInput: {
             /** Format: uuid */
@@ -28266,6 +28436,16 @@ export interface components {
             lastVisitAt: string | null;
             /** @enum {string} */
             state: "active" | "expired" | "revoked" | "used-up";
+            uploadDrop: {
+                libraryId: string;
+                folderId: string;
+                /** @description as the owner can read it now */
+                folderName: string | null;
+                maxFiles: number | null;
+                maxBytes: number | null;
+                /** @description files visitors dropped so far */
+                files: number;
+            } | null;
         };
         ShareVisitInput: {
             id: number;
@@ -28273,10 +28453,12 @@ export interface components {
             /** @description the visitor's address as the server sees it (behind a trusted proxy: the client's) */
             address: string | null;
             /**
-             * @description open: the stories were shown (a view counted); locked: opened before the password; unlock; wrong-password; view: a story's preview or player; download: one file; zip: all files
+             * @description open: the stories were shown (a view counted); locked: opened before the password; unlock; wrong-password; view: a story's preview or player; download: one file; zip: all files; upload: a file dropped (storyId: its draft)
              * @enum {string}
              */
-            action: "open" | "locked" | "unlock" | "wrong-password" | "view" | "download" | "zip";
+            action: "open" | "locked" | "unlock" | "wrong-password" | "view" | "download" | "zip" | "upload";
+            /** @description the name the visitor gave with an upload */
+            visitorName: string | null;
             storyId: string | null;
             /** @description the story's title, when the reader can still read it */
             storyTitle: string | null;
@@ -28363,6 +28545,12 @@ export interface components {
             stories: components["schemas"]["ShareVisitorStoryInput"][];
             /** @description a folder or search with more stories than one page shows */
             truncated: boolean;
+            /** @description visitors may upload files (tus at /shared/uploads, Upload-Metadata visitorName); null: no drop, or locked */
+            uploadDrop: {
+                maxFiles: number | null;
+                maxBytes: number | null;
+                files: number;
+            } | null;
         };
         StorageTargetInput: {
             id: string;
@@ -30631,6 +30819,19 @@ export interface components {
                 [key: string]: string | number | boolean;
             };
         };
+        ShareUploadDropInput: {
+            /** @description a library id such as `product` */
+            libraryId: string;
+            /**
+             * Format: uuid
+             * @description the folder visitors' files go to; the owner must be able to write there
+             */
+            folderId: string;
+            /** @description at most this many files; null: no limit */
+            maxFiles?: number | null;
+            /** @description at most this many bytes per file; null: the server's upload limit */
+            maxBytes?: number | null;
+        };
         CreateShare: {
             target: components["schemas"]["ShareTarget"];
             /** @description shown to visitors; default: the story's or folder's name */
@@ -30657,6 +30858,8 @@ export interface components {
             metadata?: "basic" | "all";
             /** @description keep GPS, location tags and camera serial numbers: shown with `all` metadata, left in downloaded files (default: stripped from both) */
             keepLocation?: boolean;
+            /** @description let visitors upload files (tus, /shared/uploads) into this folder, as drafts with their name; null: no drop */
+            uploadDrop?: components["schemas"]["ShareUploadDropInput"] | null;
         };
         UpdateShare: {
             /** @description shown to visitors; default: the story's or folder's name */
@@ -30683,6 +30886,8 @@ export interface components {
             metadata?: "basic" | "all";
             /** @description keep GPS, location tags and camera serial numbers: shown with `all` metadata, left in downloaded files (default: stripped from both) */
             keepLocation?: boolean;
+            /** @description let visitors upload files (tus, /shared/uploads) into this folder, as drafts with their name; null: no drop */
+            uploadDrop?: components["schemas"]["ShareUploadDropInput"] | null;
         };
         ShareItem: {
             /** Format: uuid */
@@ -30715,6 +30920,16 @@ export interface components {
             lastVisitAt: string | null;
             /** @enum {string} */
             state: "active" | "expired" | "revoked" | "used-up";
+            uploadDrop: {
+                libraryId: string;
+                folderId: string;
+                /** @description as the owner can read it now */
+                folderName: string | null;
+                maxFiles: number | null;
+                maxBytes: number | null;
+                /** @description files visitors dropped so far */
+                files: number;
+            } | null;
         };
         ShareVisit: {
             id: number;
@@ -30722,10 +30937,12 @@ export interface components {
             /** @description the visitor's address as the server sees it (behind a trusted proxy: the client's) */
             address: string | null;
             /**
-             * @description open: the stories were shown (a view counted); locked: opened before the password; unlock; wrong-password; view: a story's preview or player; download: one file; zip: all files
+             * @description open: the stories were shown (a view counted); locked: opened before the password; unlock; wrong-password; view: a story's preview or player; download: one file; zip: all files; upload: a file dropped (storyId: its draft)
              * @enum {string}
              */
-            action: "open" | "locked" | "unlock" | "wrong-password" | "view" | "download" | "zip";
+            action: "open" | "locked" | "unlock" | "wrong-password" | "view" | "download" | "zip" | "upload";
+            /** @description the name the visitor gave with an upload */
+            visitorName: string | null;
             storyId: string | null;
             /** @description the story's title, when the reader can still read it */
             storyTitle: string | null;
@@ -30812,6 +31029,12 @@ export interface components {
             stories: components["schemas"]["ShareVisitorStory"][];
             /** @description a folder or search with more stories than one page shows */
             truncated: boolean;
+            /** @description visitors may upload files (tus at /shared/uploads, Upload-Metadata visitorName); null: no drop, or locked */
+            uploadDrop: {
+                maxFiles: number | null;
+                maxBytes: number | null;
+                files: number;
+            } | null;
         };
         StorageTarget: {
             id: string;

@@ -42,6 +42,7 @@ import { sharePresetDownloads } from "./0039-share-preset-downloads.js";
 import { shareVisits } from "./0040-share-visits.js";
 import { storyBatchEdits } from "./0041-story-batch-edits.js";
 import { usageCounters } from "./0042-usage-counters.js";
+import { shareUploads } from "./0043-share-uploads.js";
 
 // Migrations are frozen history: they must not depend on today's table types.
 // biome-ignore lint/suspicious/noExplicitAny: migrations address tables that later versions may reshape.
@@ -95,6 +96,7 @@ export class DamsMigrationProvider implements MigrationProvider {
       "0040-share-visits": shareVisits(this.adapter),
       "0041-story-batch-edits": storyBatchEdits(this.adapter),
       "0042-usage-counters": usageCounters(this.adapter),
+      "0043-share-uploads": shareUploads(this.adapter),
     };
   }
 }

@@ -815,6 +815,27 @@ const endpointCells: Cell[] = [
     request: () => ({ method: "GET", url: `${API}/shared` }),
   },
   {
+    group: "share visitors",
+    name: "POST /shared/uploads (a visitor's drop) with a user's token and no share token",
+    expect: { admin: 410, administrator: 410, editor: 410, contributor: 410, viewer: 410 },
+    request: () => ({
+      method: "POST",
+      url: `${API}/shared/uploads`,
+      headers: { "tus-resumable": "1.0.0", "upload-length": "10" },
+    }),
+  },
+  {
+    group: "share visitors",
+    name: "PATCH /shared/uploads/{id} with a user's token and no share token",
+    expect: { admin: 410, administrator: 410, editor: 410, contributor: 410, viewer: 410 },
+    request: () => ({
+      method: "PATCH",
+      url: `${API}/shared/uploads/${randomUUID()}`,
+      headers: { "tus-resumable": "1.0.0", "upload-offset": "0", "content-type": "application/offset+octet-stream" },
+      payload: "0123456789",
+    }),
+  },
+  {
     group: "channels",
     name: "GET /channels",
     expect: SYSTEM_SETTINGS,

@@ -6,14 +6,15 @@ import { AppError, Forbidden, NotFound } from "../../http/errors.js";
 import type { LibraryUser } from "../access/library-access.js";
 import type { AuditBy, AuditLog } from "../audit/audit-log.js";
 import type { ShareVisit, ShareVisitResolver } from "../auth/auth.types.js";
-import type { FolderNode, FoldersService } from "../folders/folders.service.js";
+import type { FoldersService } from "../folders/folders.service.js";
 import type { LibrariesService } from "../libraries/libraries.service.js";
 import type { EmbedLevel } from "../outgoing/outgoing-copies.js";
-import { type StoryListQuery, storyListQuery } from "../search/search.schema.js";
 import type { StoryDownloads } from "../stories/story-downloads.service.js";
 import type { StoryQueries } from "../stories/story-queries.service.js";
 import type { StoryView } from "../stories/story-view.js";
+import type { ShareDrops } from "./share-drops.js";
 import { hashShareToken, passwordStamp, type ShareSigner, sameDigest, TOKEN_SHAPE } from "./share-tokens.js";
+import { listQuery, subtree } from "./shared-lists.js";
 import type { NewShareVisit, ShareRecord, SharesRepository } from "./shares.repository.js";
 import { shareState } from "./shares.service.js";
 import { PRESET_RENDITION, type ShareFileClaims, toVisitorStory, type VisitedShare } from "./visitor-story.js";
@@ -73,6 +74,8 @@ export interface ShareVisitsDependencies {
   files: ShareSigner;
   /** Those of these stories under an embargo now, with its end (the publishing module): a share leaves them out. */
   embargoed: (storyIds: string[]) => Promise<Map<string, string>>;
+  /** The upload drop, as the visitor page shows it. */
+  drops: Pick<ShareDrops, "forVisitor">;
   /** Lifetime of the media and download URLs handed to visitors. */
   fileTtlSeconds: number;
   clock?: () => Date;
@@ -243,7 +246,7 @@ export class ShareVisits implements ShareVisitResolver {
     };
     if (!unlocked) {
       await this.#log(request, share, "locked");
-      return { ...base, zipUrl: null, stories: [], truncated: false };
+      return { ...base, zipUrl: null, stories: [], truncated: false, uploadDrop: null };
     }
     if (!(await this.#count(request, share, "open"))) throw shareGone();
     const { views, truncated } = await this.#stories(share, owner);
@@ -264,7 +267,8 @@ export class ShareVisits implements ShareVisitResolver {
       share.downloadPolicy !== "none" && stories.some((story) => story.downloadUrl !== null)
         ? sign({ s: "*", l: "*", v: 0, r: "zip", d: 1 })
         : null;
-    return { ...base, zipUrl, stories: shown, truncated };
+    const uploadDrop = await this.deps.drops.forVisitor(share, owner);
+    return { ...base, zipUrl, stories: shown, truncated, uploadDrop };
   }
 
   /** The share with the story type of its download preset (null: none, or the preset is gone: no download). */
@@ -372,7 +376,9 @@ export class ShareVisits implements ShareVisitResolver {
     }
     const raw = Object.fromEntries(Object.entries(share.searchQuery ?? {}).map(([key, value]) => [key, String(value)]));
     if (raw.libraryId && !(await this.deps.libraries.canRead(owner, raw.libraryId))) throw shareGone();
-    const { content, total } = await this.deps.queries.list(owner, listQuery(raw, MAX_SHARED_STORIES));
+    const query = listQuery(raw, MAX_SHARED_STORIES);
+    if (query.status?.length === 0) return { views: [], truncated: false };
+    const { content, total } = await this.deps.queries.list(owner, query);
     return { views: content, truncated: total > content.length };
   }
 
@@ -462,30 +468,4 @@ export class ShareVisits implements ShareVisitResolver {
       details,
     });
   }
-}
-
-/** The folder and every folder under it (empty when it is gone). */
-function subtree(roots: FolderNode[], folderId: string): string[] {
-  const find = (nodes: FolderNode[]): FolderNode | undefined => {
-    for (const node of nodes) {
-      if (node.id === folderId) return node;
-      const inner = find(node.children);
-      if (inner) return inner;
-    }
-    return undefined;
-  };
-  const start = find(roots);
-  if (!start) return [];
-  const ids: string[] = [];
-  const walk = (node: FolderNode) => {
-    ids.push(node.id);
-    for (const child of node.children) walk(child);
-  };
-  walk(start);
-  return ids;
-}
-
-function listQuery(raw: Record<string, string>, size: number): StoryListQuery {
-  const { page: _page, size: _size, facets: _facets, ...rest } = raw;
-  return storyListQuery.parse({ ...rest, page: "0", size: String(Math.max(1, size)) });
 }

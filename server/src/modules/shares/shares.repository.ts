@@ -14,6 +14,17 @@ export interface ShareItem {
   storyId: string;
 }
 
+/** The upload drop of a share: where visitors' files go, its limits, how many came (docs/sharing.md). */
+export interface ShareDrop {
+  libraryId: string;
+  folderId: string;
+  /** At most this many files; null: no limit. */
+  maxFiles: number | null;
+  /** At most this many bytes per file; null: the upload limit. */
+  maxBytes: number | null;
+  files: number;
+}
+
 /** A share as the service sees it (no token: only its hash is stored). */
 export interface ShareRecord {
   id: string;
@@ -40,6 +51,8 @@ export interface ShareRecord {
   updatedAt: string;
   revokedAt: string | null;
   lastVisitAt: string | null;
+  /** Visitors may upload files into a folder; null: no drop. */
+  drop: ShareDrop | null;
 }
 
 export interface SharedStoryCount {
@@ -49,7 +62,9 @@ export interface SharedStoryCount {
   shares: number;
 }
 
-export type NewShare = Omit<ShareRecord, "views" | "downloads" | "revokedAt" | "lastVisitAt" | "updatedAt">;
+export type NewShare = Omit<ShareRecord, "views" | "downloads" | "revokedAt" | "lastVisitAt" | "updatedAt" | "drop"> & {
+  drop: Omit<ShareDrop, "files"> | null;
+};
 
 /** One visitor action, as the visitor log keeps it. */
 export interface ShareVisitRecord {
@@ -60,9 +75,11 @@ export interface ShareVisitRecord {
   action: ShareVisitAction;
   storyId: string | null;
   userAgent: string | null;
+  /** The name a visitor gave with an upload. */
+  visitorName: string | null;
 }
 
-export type NewShareVisit = Omit<ShareVisitRecord, "id">;
+export type NewShareVisit = Omit<ShareVisitRecord, "id" | "visitorName"> & { visitorName?: string | null };
 
 /** Rows of the visitor log each share keeps: the newest. */
 export const VISITS_KEPT = 1000;
@@ -86,7 +103,7 @@ export type ShareChanges = Partial<
     | "metadata"
     | "keepLocation"
   >
->;
+> & { drop?: Omit<ShareDrop, "files"> | null };
 
 /** SQL of share links, their items and the administrator's limits. */
 export class SharesRepository {
@@ -142,6 +159,16 @@ export class SharesRepository {
       updatedAt: row.updated_at,
       revokedAt: row.revoked_at,
       lastVisitAt: row.last_visit_at,
+      drop:
+        row.drop_library_id && row.drop_folder_id
+          ? {
+              libraryId: row.drop_library_id,
+              folderId: row.drop_folder_id,
+              maxFiles: row.drop_max_files === null ? null : Number(row.drop_max_files),
+              maxBytes: row.drop_max_bytes === null ? null : Number(row.drop_max_bytes),
+              files: Number(row.drop_files),
+            }
+          : null,
     };
   }
 
@@ -168,6 +195,7 @@ export class SharesRepository {
         created_by: share.createdBy,
         created_at: share.createdAt,
         updated_at: share.createdAt,
+        ...dropColumns(share.drop),
       })
       .execute();
     if (items.length > 0) {
@@ -250,6 +278,7 @@ export class SharesRepository {
     if (changes.downloadPresetId !== undefined) values.download_preset_id = changes.downloadPresetId;
     if (changes.metadata !== undefined) values.metadata = changes.metadata;
     if (changes.keepLocation !== undefined) values.keep_location = changes.keepLocation;
+    if (changes.drop !== undefined) Object.assign(values, dropColumns(changes.drop));
     await this.kysely.updateTable("shares").set(values).where("id", "=", id).execute();
   }
 
@@ -285,6 +314,18 @@ export class SharesRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /** Counts a file dropped by a visitor unless the drop is full; false when it is. */
+  async countDrop(id: string, at: string): Promise<boolean> {
+    const result = await this.kysely
+      .updateTable("shares")
+      .set((eb) => ({ drop_files: eb("drop_files", "+", 1), last_visit_at: at }))
+      .where("id", "=", id)
+      .where("drop_folder_id", "is not", null)
+      .where((eb) => eb.or([eb("drop_max_files", "is", null), eb("drop_files", "<", eb.ref("drop_max_files"))]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   /** Adds a row to the share's visitor log, and drops its rows beyond the newest VISITS_KEPT. */
   async recordVisit(visit: NewShareVisit): Promise<void> {
     await this.kysely
@@ -296,6 +337,7 @@ export class SharesRepository {
         action: visit.action,
         story_id: visit.storyId,
         user_agent: visit.userAgent,
+        visitor_name: visit.visitorName ?? null,
       })
       .execute();
     const oldest = await this.kysely
@@ -336,6 +378,7 @@ export class SharesRepository {
       action: row.action,
       storyId: row.story_id,
       userAgent: row.user_agent,
+      visitorName: row.visitor_name,
     }));
     return { visits, total: Number(total.count) };
   }
@@ -358,4 +401,14 @@ export class SharesRepository {
       .where("id", "=", 1)
       .execute();
   }
+}
+
+/** The drop's columns of `shares` (all null: no drop; the count of dropped files stays). */
+function dropColumns(drop: Omit<ShareDrop, "files"> | null) {
+  return {
+    drop_library_id: drop?.libraryId ?? null,
+    drop_folder_id: drop?.folderId ?? null,
+    drop_max_files: drop?.maxFiles ?? null,
+    drop_max_bytes: drop?.maxBytes ?? null,
+  };
 }

@@ -35,6 +35,28 @@ export const shareTarget = z
   ])
   .meta({ id: "ShareTarget" });
 
+export const uploadDropInput = z
+  .object({
+    libraryId: libraryIdSchema,
+    folderId: z.uuid().describe("the folder visitors' files go to; the owner must be able to write there"),
+    maxFiles: z
+      .number()
+      .int()
+      .min(1)
+      .max(10_000)
+      .nullable()
+      .optional()
+      .describe("at most this many files; null: no limit"),
+    maxBytes: z
+      .number()
+      .int()
+      .min(1)
+      .nullable()
+      .optional()
+      .describe("at most this many bytes per file; null: the server's upload limit"),
+  })
+  .meta({ id: "ShareUploadDropInput" });
+
 const shareOptionFields = {
   title: z.string().trim().max(200).optional().describe("shown to visitors; default: the story's or folder's name"),
   message: z.string().max(2000).nullable().optional().describe("a note to the visitor"),
@@ -61,6 +83,12 @@ const shareOptionFields = {
     .optional()
     .describe(
       "keep GPS, location tags and camera serial numbers: shown with `all` metadata, left in downloaded files (default: stripped from both)",
+    ),
+  uploadDrop: uploadDropInput
+    .nullable()
+    .optional()
+    .describe(
+      "let visitors upload files (tus, /shared/uploads) into this folder, as drafts with their name; null: no drop",
     ),
 };
 
@@ -110,10 +138,29 @@ export const shareItemSchema = z
     revokedAt: z.string().nullable(),
     lastVisitAt: z.string().nullable(),
     state: z.enum(["active", "expired", "revoked", "used-up"]),
+    uploadDrop: z
+      .object({
+        libraryId: z.string(),
+        folderId: z.string(),
+        folderName: z.string().nullable().describe("as the owner can read it now"),
+        maxFiles: z.number().int().nullable(),
+        maxBytes: z.number().int().nullable(),
+        files: z.number().int().describe("files visitors dropped so far"),
+      })
+      .nullable(),
   })
   .meta({ id: "ShareItem" });
 
-export const SHARE_VISIT_ACTIONS = ["open", "locked", "unlock", "wrong-password", "view", "download", "zip"] as const;
+export const SHARE_VISIT_ACTIONS = [
+  "open",
+  "locked",
+  "unlock",
+  "wrong-password",
+  "view",
+  "download",
+  "zip",
+  "upload",
+] as const;
 
 export const shareVisitsQuery = pageQuery.omit({ keyword: true });
 
@@ -128,8 +175,9 @@ export const shareVisitSchema = z
     action: z
       .enum(SHARE_VISIT_ACTIONS)
       .describe(
-        "open: the stories were shown (a view counted); locked: opened before the password; unlock; wrong-password; view: a story's preview or player; download: one file; zip: all files",
+        "open: the stories were shown (a view counted); locked: opened before the password; unlock; wrong-password; view: a story's preview or player; download: one file; zip: all files; upload: a file dropped (storyId: its draft)",
       ),
+    visitorName: z.string().nullable().describe("the name the visitor gave with an upload"),
     storyId: z.string().nullable(),
     storyTitle: z.string().nullable().describe("the story's title, when the reader can still read it"),
     userAgent: z.string().nullable().describe("the first characters of the browser's User-Agent"),
@@ -194,6 +242,16 @@ export const visitorShareSchema = z
     owner: z.string().describe("who shared it (their display name)"),
     stories: z.array(visitorStorySchema),
     truncated: z.boolean().describe("a folder or search with more stories than one page shows"),
+    uploadDrop: z
+      .object({
+        maxFiles: z.number().int().nullable(),
+        maxBytes: z.number().int().nullable(),
+        files: z.number().int(),
+      })
+      .nullable()
+      .describe(
+        "visitors may upload files (tus at /shared/uploads, Upload-Metadata visitorName); null: no drop, or locked",
+      ),
   })
   .meta({ id: "ShareVisitorView" });
 

@@ -10,6 +10,7 @@ import type { StoryAccess } from "../stories/story-access.js";
 import { storyAction } from "../stories/story-action.js";
 import type { StoryActionLog } from "../stories/story-actions.service.js";
 import type { StoryQueries } from "../stories/story-queries.service.js";
+import type { ShareDrops } from "./share-drops.js";
 import { hashShareToken, newShareToken } from "./share-tokens.js";
 import type {
   SharedStoryCount,
@@ -30,8 +31,10 @@ export interface ShareGrant {
 
 export type ShareState = "active" | "expired" | "revoked" | "used-up";
 
-export interface ShareListItem extends Omit<ShareRecord, "tokenHash" | "passwordHash" | "searchQuery" | "updatedAt"> {
+export interface ShareListItem
+  extends Omit<ShareRecord, "tokenHash" | "passwordHash" | "searchQuery" | "updatedAt" | "drop"> {
   target: string | null;
+  uploadDrop: (NonNullable<ShareRecord["drop"]> & { folderName: string | null }) | null;
   storyCount: number | null;
   hasPassword: boolean;
   state: ShareState;
@@ -61,6 +64,8 @@ export interface SharesDependencies {
   actions: StoryActionLog;
   audit: AuditLog;
   hashPassword: (password: string) => Promise<string>;
+  /** The upload drop's options, checked against what the owner may do. */
+  drops: Pick<ShareDrops, "options">;
   clock?: () => Date;
 }
 
@@ -213,6 +218,7 @@ export class SharesService {
     const target = await this.#target(actor, input.target);
     const expiresAt = await this.#expiry(input.expiresAt, now);
     const downloads = await this.#downloads(actor, input.downloadPolicy ?? "preview", input.downloadPresetId);
+    const drop = (await this.deps.drops.options(actor, input.uploadDrop)) ?? null;
     const token = newShareToken();
     const share = {
       id: randomUUID(),
@@ -230,6 +236,7 @@ export class SharesService {
       ...downloads,
       metadata: input.metadata ?? "basic",
       keepLocation: input.keepLocation ?? false,
+      drop,
       createdBy: actor.id,
       createdAt: now.toISOString(),
     } as const;
@@ -260,6 +267,7 @@ export class SharesService {
             downloadPresetId: share.downloadPresetId,
             metadata: share.metadata,
             keepLocation: share.keepLocation,
+            uploadDrop: drop,
           },
         }),
       );
@@ -296,18 +304,23 @@ export class SharesService {
       }
       case "folder": {
         if (!share.libraryId || !share.folderId) return null;
-        if (!(await this.deps.libraries.canRead(actor, share.libraryId))) return null;
-        try {
-          return (await this.deps.folders.require(share.libraryId, share.folderId)).name;
-        } catch {
-          return null;
-        }
+        return this.#folderName(actor, share.libraryId, share.folderId);
       }
       case "search": {
         const query = share.searchQuery ?? {};
         const words = query.fulltext ?? query.keyword;
         return typeof words === "string" && words !== "" ? words : null;
       }
+    }
+  }
+
+  /** A folder's name, when the actor can read its library (null otherwise, or when it is gone). */
+  async #folderName(actor: Actor, libraryId: string, folderId: string): Promise<string | null> {
+    if (!(await this.deps.libraries.canRead(actor, libraryId))) return null;
+    try {
+      return (await this.deps.folders.require(libraryId, folderId)).name;
+    } catch {
+      return null;
     }
   }
 
@@ -342,11 +355,14 @@ export class SharesService {
       ...downloads,
       ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
       ...(input.keepLocation !== undefined ? { keepLocation: input.keepLocation } : {}),
+      ...(input.uploadDrop !== undefined ? { drop: await this.deps.drops.options(actor, input.uploadDrop) } : {}),
     };
-    const shown = (record: Partial<ShareRecord>) =>
+    const shown = (record: Partial<Omit<ShareRecord, "drop">> & { drop?: unknown }) =>
       Object.fromEntries(
         Object.keys(changes).map((key) =>
-          key === "passwordHash" ? ["password", record.passwordHash !== null] : [key, record[key as keyof ShareRecord]],
+          key === "passwordHash"
+            ? ["password", record.passwordHash !== null]
+            : [key, record[key as keyof typeof record]],
         ),
       );
     await this.deps.db.kysely.transaction().execute(async (trx) => {
@@ -392,9 +408,10 @@ export class SharesService {
 
   async #item(actor: Actor, share: ShareRecord): Promise<ShareListItem> {
     const counts = await this.deps.shares.itemCounts([share.id]);
-    const { tokenHash: _t, passwordHash, searchQuery: _q, updatedAt: _u, ...rest } = share;
+    const { tokenHash: _t, passwordHash, searchQuery: _q, updatedAt: _u, drop, ...rest } = share;
     return {
       ...rest,
+      uploadDrop: drop && { ...drop, folderName: await this.#folderName(actor, drop.libraryId, drop.folderId) },
       target: await this.#targetName(actor, share),
       storyCount: share.kind === "story" || share.kind === "stories" ? (counts.get(share.id) ?? 0) : null,
       hasPassword: passwordHash !== null,

@@ -6,12 +6,14 @@ import { AppError, Invalid, type MessageParams, messageForStatus, statusCodes } 
 import { storageError } from "../blobs/storage-errors.js";
 import type { DatabaseLocker } from "./upload-locker.js";
 import type { UploadStaging } from "./upload-staging.js";
-import { OWNER_METADATA_KEY, type UploadsService } from "./uploads.service.js";
+import { OWNER_METADATA_KEY, type UploadClient, type UploadsService } from "./uploads.service.js";
 
 type TusRequest = Parameters<NonNullable<ServerOptions["onUploadCreate"]>>[0];
 
 /** Who sent a request, set by the route after the auth hook, read by the tus hooks. */
 export const uploadOwners = new WeakMap<IncomingMessage, string>();
+/** The request's address (as Fastify sees it: behind a trusted proxy, the client's) and browser, for the completion. */
+export const uploadClients = new WeakMap<IncomingMessage, UploadClient>();
 
 function ownerOf(request: TusRequest): string {
   const raw = request.runtime?.node?.req as IncomingMessage | undefined;
@@ -128,11 +130,11 @@ export function buildTusServer(deps: {
         const lock = locker.newLock(upload.id);
         await lock.lock(new AbortController().signal, () => {});
         try {
-          const outcome = await service.complete({
-            id: upload.id,
-            size: upload.size ?? upload.offset,
-            metadata: upload.metadata ?? {},
-          });
+          const raw = request.runtime?.node?.req as IncomingMessage | undefined;
+          const outcome = await service.complete(
+            { id: upload.id, size: upload.size ?? upload.offset, metadata: upload.metadata ?? {} },
+            raw ? uploadClients.get(raw) : undefined,
+          );
           return {
             // tus says 204, but clients read a body from any 2xx; POST must stay 201 (it carries Location).
             status_code: request.method === "POST" ? 201 : 200,

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { NotFound } from "../../http/errors.js";
 import { currentUser } from "../auth/auth.plugin.js";
-import { uploadOwners } from "./tus-server.js";
+import { uploadClients, uploadOwners } from "./tus-server.js";
 import type { UploadStaging } from "./upload-staging.js";
 import { OWNER_METADATA_KEY, type UploadsService } from "./uploads.service.js";
 
@@ -12,7 +12,32 @@ export interface UploadsRoutesDeps {
   tus: Server;
   staging: UploadStaging;
   service: Pick<UploadsService, "completeStaged" | "completedUpload">;
+  /** Where the door is and who may use it; default: signed-in users at /uploads. */
+  door?: UploadDoor;
 }
+
+/** A way in for tus uploads: its path, who may use it, whom an upload belongs to. */
+export interface UploadDoor {
+  path: string;
+  access: "authenticated" | "share";
+  /** The upload's owner: a user's id, or `share:<id>` for a share link's visitor. */
+  ownerOf(request: FastifyRequest): string;
+  tag: string;
+  summary: { create: string; upload: string };
+  description: string;
+}
+
+const USER_DOOR: UploadDoor = {
+  path: "/uploads",
+  access: "authenticated",
+  ownerOf: (request) => currentUser(request).id,
+  tag: "uploads",
+  summary: {
+    create: "Create a resumable upload (tus), optionally with its first or only bytes",
+    upload: "The caller's upload: HEAD its offset, PATCH bytes at Upload-Offset, DELETE it (tus)",
+  },
+  description: "",
+};
 
 const uploadIdParams = z.object({ id: z.string().describe("the upload id from the Location of the POST") });
 
@@ -26,13 +51,19 @@ and the answer (201 to a POST with the whole body, else 200 to the last PATCH) c
  * auth hook runs at onRequest) but must not read the body, so this plugin's
  * content-type parser leaves the stream alone.
  */
-export function uploadsRoutes({ tus, staging, service }: UploadsRoutesDeps): FastifyPluginAsyncZod {
+export function uploadsRoutes({ tus, staging, service, door = USER_DOOR }: UploadsRoutesDeps): FastifyPluginAsyncZod {
+  const description = `${PROTOCOL}${door.description ? `\n${door.description}` : ""}`;
   return async (app) => {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser("*", (_request, _payload, done) => done(null));
 
     async function passToTus(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-      if (request.currentUser) uploadOwners.set(request.raw, request.currentUser.id);
+      if (request.currentUser || request.shareVisit) uploadOwners.set(request.raw, door.ownerOf(request));
+      const agent = request.headers["user-agent"];
+      uploadClients.set(request.raw, {
+        ip: request.ip ?? null,
+        userAgent: typeof agent === "string" ? agent.slice(0, 160) : null,
+      });
       // Headers set by earlier hooks (security headers) travel with the hijacked response.
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined) reply.raw.setHeader(name, value);
@@ -55,7 +86,7 @@ export function uploadsRoutes({ tus, staging, service }: UploadsRoutesDeps): Fas
       const uploadId = staging.idFromUrl(id);
       if (!uploadId) throw missing();
       const metadata = await staging.metadataOf(uploadId);
-      if (metadata?.[OWNER_METADATA_KEY] !== currentUser(request).id) throw missing();
+      if (metadata?.[OWNER_METADATA_KEY] !== door.ownerOf(request)) throw missing();
     }
 
     /** HEAD's answer for an upload whose every byte is here: offset = length. */
@@ -79,7 +110,7 @@ export function uploadsRoutes({ tus, staging, service }: UploadsRoutesDeps): Fas
     async function headOfFinished(request: FastifyRequest, reply: FastifyReply, id: string): Promise<boolean> {
       const uploadId = staging.idFromUrl(id);
       if (!uploadId) return false;
-      const user = currentUser(request).id;
+      const user = door.ownerOf(request);
       const metadata = await staging.metadataOf(uploadId);
       if (metadata === undefined) {
         const completed = await service.completedUpload(user, id);
@@ -104,29 +135,25 @@ export function uploadsRoutes({ tus, staging, service }: UploadsRoutesDeps): Fas
     }
 
     app.post(
-      "/uploads",
+      door.path,
       {
-        config: { access: "authenticated" },
-        schema: {
-          tags: ["uploads"],
-          summary: "Create a resumable upload (tus), optionally with its first or only bytes",
-          description: PROTOCOL,
-        },
+        config: { access: door.access },
+        schema: { tags: [door.tag], summary: door.summary.create, description },
       },
       passToTus,
     );
     app.route({
       method: ["HEAD", "PATCH", "DELETE"],
-      url: "/uploads/:id",
+      url: `${door.path}/:id`,
       config: {
-        access: "authenticated",
+        access: door.access,
         notAudited:
           "tus chunks (PATCH) and dropping an unfinished upload (DELETE) change no story; the story an upload becomes is recorded when it is made",
       },
       schema: {
-        tags: ["uploads"],
-        summary: "The caller's upload: HEAD its offset, PATCH bytes at Upload-Offset, DELETE it (tus)",
-        description: PROTOCOL,
+        tags: [door.tag],
+        summary: door.summary.upload,
+        description,
         params: uploadIdParams,
       },
       handler: async (request, reply) => {
@@ -135,6 +162,6 @@ export function uploadsRoutes({ tus, staging, service }: UploadsRoutesDeps): Fas
         await passToTus(request, reply);
       },
     });
-    app.options("/uploads", { config: { public: true }, schema: { hide: true } }, passToTus);
+    app.options(door.path, { config: { public: true }, schema: { hide: true } }, passToTus);
   };
 }

@@ -15,6 +15,20 @@ export function uploadIngestKey(userId: string, uploadId: string): string {
 /** Upload-Metadata keys the server sets; a client's values for them are dropped. */
 export const OWNER_METADATA_KEY = "dams-owner";
 
+/**
+ * Owners of uploads that are not a user's: a share link's visitor (`share:<id>`,
+ * the shares module's upload drop). Such an upload always goes to the
+ * `share-drop` destination, whatever its `target`.
+ */
+const SHARE_OWNER_PREFIX = "share:";
+const SHARE_DROP = "share-drop";
+
+/** Who sent the upload's last request, as the API saw them (absent when a completion runs without one). */
+export interface UploadClient {
+  ip: string | null;
+  userAgent: string | null;
+}
+
 export interface FinishedUpload {
   id: string;
   size: number;
@@ -53,6 +67,7 @@ export interface UploadDestination {
     metadata: Record<string, string>,
     staged: StagedBytes,
     clientName: string | null,
+    context?: { uploadId: string } & Partial<UploadClient>,
   ): Promise<Record<string, unknown>>;
 }
 
@@ -89,8 +104,14 @@ export class UploadsService {
     },
   ) {}
 
-  #destination(metadata: Record<string, string>): UploadDestination | undefined {
+  #destination(owner: string, metadata: Record<string, string>): UploadDestination | undefined {
+    if (owner.startsWith(SHARE_OWNER_PREFIX)) {
+      const drop = this.deps.destinations?.[SHARE_DROP];
+      if (!drop) throw new Error("a share visitor's upload, and no share drop to take it");
+      return drop;
+    }
     const target = metadata.target;
+    if (target === SHARE_DROP) throw new Invalid(`Upload-Metadata target: ${target} is for share links' visitors`);
     if (target === undefined || target === "" || target === "library") return undefined;
     const destination = this.deps.destinations?.[target];
     if (!destination) throw new Invalid(`Upload-Metadata target: ${target} is not a destination`);
@@ -100,7 +121,7 @@ export class UploadsService {
   /** A new upload's metadata, checked before its bytes come (the same reading as on the last byte; throws Invalid). */
   async checkNewUpload(metadata: Record<string, string | null>, userId: string, size?: number): Promise<void> {
     const kept = clientMetadata(metadata);
-    const destination = this.#destination(kept);
+    const destination = this.#destination(userId, kept);
     if (destination) await destination.check(userId, kept, size);
     else ingestTargetOf(kept);
   }
@@ -149,13 +170,13 @@ export class UploadsService {
     return made && { size: made.blob.size };
   }
 
-  async complete(finished: FinishedUpload): Promise<UploadOutcome | DestinationOutcome> {
+  async complete(finished: FinishedUpload, client?: UploadClient): Promise<UploadOutcome | DestinationOutcome> {
     const { staging, ingest, log } = this.deps;
     const userId = finished.metadata[OWNER_METADATA_KEY];
     if (!userId) throw new Error(`upload ${finished.id} has no owner`);
     const metadata = clientMetadata(finished.metadata);
     const clientName = metadata.filename ?? metadata.name ?? null;
-    const destination = this.#destination(metadata);
+    const destination = this.#destination(userId, metadata);
     let moved = false;
     // A story's upload keeps its staged bytes until the story is recorded (the ingest key makes a second
     // completion after a crash give the same story). A destination has no key: its bytes move at once, so
@@ -178,7 +199,10 @@ export class UploadsService {
     if (destination) {
       let answer: Record<string, unknown>;
       try {
-        answer = await destination.complete(userId, metadata, staged, clientName);
+        answer = await destination.complete(userId, metadata, staged, clientName, {
+          uploadId: staging.urlSegment(finished.id),
+          ...client,
+        });
       } catch (error) {
         if (moved) await staging.forget(finished.id).catch(() => {});
         else await staging.remove(finished.id).catch(() => {});

@@ -12,7 +12,7 @@ import { S3UploadStaging } from "./s3-upload-staging.js";
 import { buildTusServer } from "./tus-server.js";
 import { DatabaseLocker, type LockSettings } from "./upload-locker.js";
 import { DirectoryStaging, type UploadStaging } from "./upload-staging.js";
-import { uploadsRoutes } from "./uploads.routes.js";
+import { type UploadDoor, uploadsRoutes } from "./uploads.routes.js";
 import { type UploadDestination, UploadsService } from "./uploads.service.js";
 
 declare module "fastify" {
@@ -27,6 +27,7 @@ export interface UploadsModule {
   staging: UploadStaging;
   locker: DatabaseLocker;
   service: UploadsService;
+  /** The user's door (/uploads) and any other (the share links' visitors' /shared/uploads). */
   routes: ReturnType<typeof uploadsRoutes>;
 }
 
@@ -58,6 +59,8 @@ export function buildUploads(deps: {
   locks?: LockSettings;
   /** Where else an upload may go, by its Upload-Metadata `target` (the network disk). */
   destinations?: Record<string, UploadDestination>;
+  /** Other ways in, each with its own tus endpoint on the same staging, locks and completion. */
+  doors?: UploadDoor[];
 }): UploadsModule {
   const staging = buildStaging(deps.config, deps.store);
   const locker = new DatabaseLocker(deps.db, deps.locks);
@@ -68,15 +71,23 @@ export function buildUploads(deps: {
     log: deps.log,
     destinations: deps.destinations,
   });
-  const tus = buildTusServer({
-    path: `${API_PREFIX}/uploads`,
-    maxBytes: deps.config.maxBytes,
-    staging,
-    locker,
-    service,
-    log: deps.log,
-  });
-  return { tus, staging, locker, service, routes: uploadsRoutes({ tus, staging, service }) };
+  const tusAt = (path: string) =>
+    buildTusServer({
+      path: `${API_PREFIX}${path}`,
+      maxBytes: deps.config.maxBytes,
+      staging,
+      locker,
+      service,
+      log: deps.log,
+    });
+  const tus = tusAt("/uploads");
+  const others = (deps.doors ?? []).map((door) => uploadsRoutes({ tus: tusAt(door.path), staging, service, door }));
+  const mine = uploadsRoutes({ tus, staging, service });
+  const routes: ReturnType<typeof uploadsRoutes> = async (app) => {
+    await app.register(mine);
+    for (const other of others) await app.register(other);
+  };
+  return { tus, staging, locker, service, routes };
 }
 
 /**

@@ -12,6 +12,7 @@ const ACTION_COLORS: Record<ShareVisit["action"], string> = {
   view: "cyan",
   download: "purple",
   zip: "purple",
+  upload: "gold",
 };
 
 const PAGE_SIZE = 20;
@@ -32,6 +33,11 @@ export function ShareVisitList({ visits, loading = false }: { visits: ShareVisit
               <Typography.Text>{dayjs(visit.at).format("YYYY-MM-DD HH:mm:ss")}</Typography.Text>
               <Tag color={ACTION_COLORS[visit.action]}>{t(`share.visits.action.${visit.action}`)}</Tag>
               <Typography.Text code>{visit.address ?? "—"}</Typography.Text>
+              {visit.visitorName ? (
+                <Typography.Text strong data-testid="share-visit-name">
+                  {t("share.visits.by", { name: visit.visitorName })}
+                </Typography.Text>
+              ) : null}
             </div>
             {visit.storyId ? (
               <Typography.Text style={{ wordBreak: "break-all" }}>
