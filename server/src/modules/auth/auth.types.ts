@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import type { Principal } from "./bearer.js";
-import type { Action, LibraryLevel, PermissionSet } from "./permissions.js";
+import type { Action, LibraryLevel, PermissionKey, PermissionSet } from "./permissions.js";
 
 /**
  * What an API route needs, declared in its route config. Every route under
@@ -17,7 +17,7 @@ import type { Action, LibraryLevel, PermissionSet } from "./permissions.js";
  *   the visitor has unlocked a password-protected share, unless its config
  *   says `shareBeforeUnlock: true` (the share's cover page, the password form).
  */
-export type RouteAccess = "authenticated" | "admin" | "share" | { permission: string; action: Action };
+export type RouteAccess = "authenticated" | "admin" | "share" | { permission: PermissionKey; action: Action };
 
 /** A share link's visitor, as the share resolver found them for this request. */
 export interface ShareVisit {

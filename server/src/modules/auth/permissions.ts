@@ -35,6 +35,64 @@ export function isAction(value: string): value is Action {
   return (ACTIONS as readonly string[]).includes(value);
 }
 
+/**
+ * Every permission a role can hold: the menu keys of spec section 2, the
+ * front area's then the back area's, in menu order. The menu seed
+ * (modules/menus/menu-seed.ts) is typed by it and a test checks both list the
+ * same keys, so a route declaring `{ permission: "serach" }` fails type-checking.
+ */
+export const PERMISSION_KEYS = [
+  "search",
+  "upload",
+  "upload.image",
+  "upload.video",
+  "upload.audio",
+  "upload.favorite",
+  "upload.download",
+  "upload.my",
+  "story",
+  "story.list",
+  "halfproduct",
+  "halfproduct.list",
+  "share",
+  "share.netdisk",
+  "manage.monitor",
+  "manage.monitor.storage",
+  "manage.monitor.data",
+  "manage.monitor.task",
+  "manage.monitor.publish",
+  "backend.monitor.storage",
+  "backend.setting.usedStatistic",
+  "manage.storage",
+  "manage.storage.setting",
+  "manage.access",
+  "manage.access.control",
+  "manage.userrole",
+  "manage.userrole.user",
+  "manage.userrole.role",
+  "manage.userrole.property",
+  "manage.setting",
+  "manage.setting.category",
+  "manage.setting.codelist",
+  "manage.setting.template",
+  "manage.setting.library",
+  "manage.setting.bucket",
+  "manage.setting.tunnel",
+  "manage.setting.action",
+  "manage.setting.download",
+  "manage.setting.tag",
+  "manage.setting.theme",
+  "manage.setting.keyword",
+  "manage.setting.source",
+  "manage.setting.log",
+  "manage.setting.catalogue",
+  "manage.setting.author",
+  "manage.setting.watermark",
+  "manage.setting.storyProperties",
+] as const;
+
+export type PermissionKey = (typeof PERMISSION_KEYS)[number];
+
 /** The permissions of one role: permissionId → the actions granted on it. */
 export type PermissionSet = ReadonlyMap<string, ReadonlySet<Action>>;
 

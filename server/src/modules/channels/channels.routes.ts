@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { apiErrorResponses, envelope, ok } from "../../http/envelope.js";
 import { actorOf } from "../auth/actor.js";
+import type { PermissionKey } from "../auth/permissions.js";
 import {
   channelIdParams,
   channelInput,
@@ -13,7 +14,7 @@ import type { ChannelsService } from "./channels.service.js";
 
 const tags = ["publishing: channels"];
 /** The tunnel settings screen's permission (/manage/setting/tunnel). */
-const TUNNEL = "manage.setting.tunnel";
+const TUNNEL: PermissionKey = "manage.setting.tunnel";
 const can = (action: "query" | "add" | "edit" | "delete" | "update") => ({ access: { permission: TUNNEL, action } });
 
 /** /channels: the publishing channels (spec: tunnels), their connection test, and the names publishers choose from. */

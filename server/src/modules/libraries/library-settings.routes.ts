@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { commonErrorResponses, envelope, errorEnvelope, ok, page, toPage } from "../../http/envelope.js";
 import { actorOf } from "../auth/actor.js";
+import type { PermissionKey } from "../auth/permissions.js";
 import {
   createLibraryBody,
   librarySettingsParams,
@@ -20,7 +21,7 @@ const errors = {
 };
 const tags = ["library settings"];
 /** The menu key (spec section 6 permissionId) of /manage/setting/library. */
-export const LIBRARY_SETTINGS_PERMISSION = "manage.setting.library";
+export const LIBRARY_SETTINGS_PERMISSION: PermissionKey = "manage.setting.library";
 const access = (action: "query" | "add" | "edit" | "delete") => ({
   access: { permission: LIBRARY_SETTINGS_PERMISSION, action },
 });

@@ -1,3 +1,5 @@
+import type { PermissionKey } from "../auth/permissions.js";
+
 /**
  * The built-in menus: every page spec section 2 names, for the front area
  * ("user" menu, top navigation) and the back area ("admin" menu, side navigation).
@@ -8,7 +10,7 @@
  * a component only hold children and redirect to their first page.
  */
 export interface MenuSeedItem {
-  key: string;
+  key: PermissionKey;
   path: string;
   icon?: string;
   component?: string;
@@ -19,11 +21,11 @@ export interface MenuSeedItem {
 
 export type MenuArea = "user" | "admin";
 
-function page(key: string, path: string, component: string, icon?: string): MenuSeedItem {
+function page(key: PermissionKey, path: string, component: string, icon?: string): MenuSeedItem {
   return { key, path, component, icon };
 }
 
-function group(key: string, path: string, icon: string, children: MenuSeedItem[]): MenuSeedItem {
+function group(key: PermissionKey, path: string, icon: string, children: MenuSeedItem[]): MenuSeedItem {
   return { key, path, icon, redirect: children[0]?.path, children };
 }
 

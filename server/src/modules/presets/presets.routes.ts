@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { apiErrorResponses, envelope, ok, page, toPage } from "../../http/envelope.js";
 import { actorOf } from "../auth/actor.js";
+import type { PermissionKey } from "../auth/permissions.js";
 import { inLibrary } from "../auth/route-config.js";
 import type { BlobStore } from "../blobs/blob-store.js";
 import { sendBlob } from "../blobs/send-blob.js";
@@ -30,7 +31,7 @@ import type { WatermarksService } from "./watermarks.service.js";
 
 const WATERMARK = "manage.setting.watermark";
 const DOWNLOAD = "manage.setting.download";
-const can = (permission: string, action: "add" | "edit" | "delete" | "query") => ({
+const can = (permission: PermissionKey, action: "add" | "edit" | "delete" | "query") => ({
   access: { permission, action },
 });
 

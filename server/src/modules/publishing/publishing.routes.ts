@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { apiErrorResponses, envelope, ok, page, toPage } from "../../http/envelope.js";
 import { actorOf } from "../auth/actor.js";
+import type { PermissionKey } from "../auth/permissions.js";
 import { inLibrary } from "../auth/route-config.js";
 import { storyParams } from "../stories/stories.schema.js";
 import type { DeliveriesService } from "./deliveries.service.js";
@@ -25,7 +26,7 @@ import type { PublishingService } from "./publishing.service.js";
 
 const WRITE = inLibrary({ permission: "story.list", action: "update" }, "write");
 /** The publish monitor's permission (/manage/monitor/publish). */
-const MONITOR = "manage.monitor.publish";
+const MONITOR: PermissionKey = "manage.monitor.publish";
 const monitor = (action: "query" | "update") => ({ access: { permission: MONITOR, action } });
 
 /** A comment line on an open event stream this often, so proxies and browsers keep it. */

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { apiErrorResponses, envelope, ok } from "../../http/envelope.js";
 import { actorOf } from "../auth/actor.js";
+import type { PermissionKey } from "../auth/permissions.js";
 import type { StorageModule } from "./storage.compose.js";
 import {
   libraryParams,
@@ -19,9 +20,11 @@ import {
 const tags = ["storage"];
 type Action = "query" | "add" | "edit" | "delete" | "update";
 /** The buckets screen (/manage/setting/bucket): the storage targets. */
-const bucket = (action: Action) => ({ access: { permission: "manage.setting.bucket", action } });
+const BUCKETS: PermissionKey = "manage.setting.bucket";
+const bucket = (action: Action) => ({ access: { permission: BUCKETS, action } });
 /** The storage settings screen (/manage/storage/setting): libraries' targets and moves. */
-const setting = (action: Action) => ({ access: { permission: "manage.storage.setting", action } });
+const STORAGE_SETTING: PermissionKey = "manage.storage.setting";
+const setting = (action: Action) => ({ access: { permission: STORAGE_SETTING, action } });
 
 /** /storage: storage targets, their connection test, which target each library uses, and moves between targets. */
 export function storageRoutes(storage: StorageModule): FastifyPluginAsyncZod {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { StoryType } from "../../db/schema.js";
 import { envelope, errorEnvelope, apiErrorResponses as errors, ok } from "../../http/envelope.js";
 import { actorOf } from "../auth/actor.js";
-import type { Action } from "../auth/permissions.js";
+import type { Action, PermissionKey } from "../auth/permissions.js";
 import { inLibrary } from "../auth/route-config.js";
 import type { FoldersService } from "../folders/folders.service.js";
 import type { LibrariesService } from "../libraries/libraries.service.js";
@@ -32,7 +32,7 @@ import {
 } from "./workflow.schema.js";
 
 /** The upload page that holds the right to create each type. */
-const UPLOAD_PERMISSION: Record<StoryType, string> = {
+const UPLOAD_PERMISSION: Record<StoryType, PermissionKey> = {
   photo: "upload.image",
   video: "upload.video",
   audio: "upload.audio",
@@ -40,7 +40,7 @@ const UPLOAD_PERMISSION: Record<StoryType, string> = {
 };
 const STORIES = "story.list";
 
-const uploadAccess = (type: StoryType, action: Action): { permission: string; action: Action } => ({
+const uploadAccess = (type: StoryType, action: Action): { permission: PermissionKey; action: Action } => ({
   permission: UPLOAD_PERMISSION[type],
   action,
 });

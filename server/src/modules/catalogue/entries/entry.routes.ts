@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { envelope, ok, page, toPage } from "../../../http/envelope.js";
+import type { PermissionKey } from "../../auth/permissions.js";
 import { catalogueErrors, mergedBy, READ, write } from "../shared/catalogue-routes.js";
 import {
   type CatalogueListQuery,
@@ -15,7 +16,7 @@ export interface EntryRoutesOptions<View extends { id: string; name: string }, I
   service: EntryService<View, Input>;
   /** The OpenAPI tag and the noun of summaries: "tag". */
   noun: string;
-  permission: string;
+  permission: PermissionKey;
   view: z.ZodType<View>;
   input: z.ZodType<Input>;
   /** The spec's paths; `remove` ends with `:id`; `update` takes the id in the body. */

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import { commonErrorResponses, errorEnvelope } from "../../../http/envelope.js";
 import { currentUser } from "../../auth/auth.plugin.js";
+import type { PermissionKey } from "../../auth/permissions.js";
 import type { MergedBy } from "./catalogue-usage.js";
 
 /** Error responses of the catalogue routes. */
@@ -27,7 +28,7 @@ export const CATALOGUE_PERMISSIONS = {
 /** Reads are open to every signed-in user: the upload forms need the pickers. */
 export const READ = { access: "authenticated" as const };
 
-export function write(permission: string, action: "add" | "edit" | "delete") {
+export function write(permission: PermissionKey, action: "add" | "edit" | "delete") {
   return { access: { permission, action } };
 }
 
