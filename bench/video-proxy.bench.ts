@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,7 +7,8 @@ import { FFMPEG_PREAMBLE, safeInput } from "../server/src/media/ffmpeg-args.js";
 import { SystemMediaTools } from "../server/src/media/index.js";
 import { probeMedia } from "../server/src/media/probe.js";
 import { videoProxyArgs } from "../server/src/media/video.js";
-import { childrenCpuSeconds, LoadSampler, median } from "./machine.js";
+import { decided, describeRatios, formatRuns, type Run, shell, shellQuote, timed, verdict } from "./cpu-rounds.js";
+import { LoadSampler, median } from "./machine.js";
 
 /**
  * The web proxy transcode through dams (probe, allow-list, prlimit, timeout,
@@ -27,54 +28,6 @@ const minRounds = Number(process.env.BENCH_MIN_ROUNDS ?? 5);
 const maxRounds = Number(process.env.BENCH_MAX_ROUNDS ?? 15);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const TARGET = 1.05;
-
-function shellQuote(arg: string): string {
-  return `'${arg.replaceAll("'", "'\\''")}'`;
-}
-
-interface Run {
-  wallMs: number;
-  /** user + system CPU seconds of this process and the children it waited for during the run. */
-  cpuSeconds: number;
-}
-
-const cpuNow = () => {
-  const own = process.cpuUsage();
-  return (own.user + own.system) / 1e6 + childrenCpuSeconds(process.pid);
-};
-
-async function timed(run: () => Promise<unknown>): Promise<Run> {
-  const cpu = cpuNow();
-  const started = performance.now();
-  await run();
-  return { wallMs: performance.now() - started, cpuSeconds: cpuNow() - cpu };
-}
-
-function shell(command: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("sh", ["-c", `${command} > /dev/null`], { stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on("error", reject);
-    child.on("close", (code) =>
-      code === 0 ? resolve() : reject(new Error(`shell exited ${code}: ${stderr.slice(-500)}`)),
-    );
-  });
-}
-
-/** Student's t for a two-sided 95 % interval, by degrees of freedom (≥ 30: 2.0). */
-function t95(df: number): number {
-  const table = [12.71, 4.3, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23, 2.2, 2.18, 2.16, 2.14, 2.13];
-  return table[df - 1] ?? (df < 30 ? 2.1 : 2.0);
-}
-
-function interval(values: number[]): { mean: number; half: number } {
-  const mean = values.reduce((a, b) => a + b, 0) / values.length;
-  const variance = values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (values.length - 1);
-  return { mean, half: t95(values.length - 1) * Math.sqrt(variance / values.length) };
-}
 
 async function main(): Promise<void> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "dams-bench-video-"));
@@ -134,27 +87,18 @@ async function main(): Promise<void> {
     shellRuns.push(shellRun);
     damsRuns.push(damsRun);
     ratios.push(damsRun.cpuSeconds / shellRun.cpuSeconds);
-    if (ratios.length >= minRounds) {
-      const { mean, half } = interval(ratios);
-      // Decided: the whole interval on one side of the target, or narrower than the margin.
-      if (mean + half <= TARGET || mean - half > TARGET || half < TARGET - 1) break;
-    }
+    if (decided(ratios, TARGET, minRounds)) break;
   }
   const load = sampler.stop();
   fs.rmSync(work, { recursive: true, force: true });
 
-  const { mean, half } = interval(ratios);
-  const verdict =
-    mean + half <= TARGET ? "met" : mean - half > TARGET ? "NOT met" : "undecided (the interval spans the target)";
-  const format = (runs: Run[]) =>
-    runs.map((run) => `${run.cpuSeconds.toFixed(2)}/${(run.wallMs / 1000).toFixed(1)}`).join(", ");
   process.stdout.write(
     [
       `video proxy of a ${seconds} s 1920x1080 30 fps H.264/AAC clip, ${ratios.length} rounds alternated; ${load}`,
-      `  shell ffmpeg, CPU/wall s:   ${format(shellRuns)}`,
-      `  dams transcode, CPU/wall s: ${format(damsRuns)} (ffprobe included)`,
+      `  shell ffmpeg, CPU/wall s:   ${formatRuns(shellRuns)}`,
+      `  dams transcode, CPU/wall s: ${formatRuns(damsRuns)} (ffprobe included)`,
       `  per-round CPU ratios: ${ratios.map((ratio) => ratio.toFixed(3)).join(", ")}`,
-      `  CPU ratio dams / shell: mean ${mean.toFixed(3)} ± ${half.toFixed(3)} (95 % interval ${(mean - half).toFixed(3)}–${(mean + half).toFixed(3)}, median ${median(ratios).toFixed(3)}); target <= ${TARGET}: ${verdict}; ${load}`,
+      `  CPU ratio dams / shell: ${describeRatios(ratios, median)}; target <= ${TARGET}: ${verdict(ratios, TARGET)}; ${load}`,
       `  the shell command: ${shellCommand}`,
       "",
     ].join("\n"),

@@ -36,6 +36,11 @@ export function fileUrl(file: string): string {
   return `file:${path.resolve(file)}`;
 }
 
+/** Seconds as ffmpeg's time options take them: up to microseconds, no trailing zeros. */
+export function ffmpegSeconds(value: number): string {
+  return value.toFixed(6).replace(/\.?0+$/, "") || "0";
+}
+
 /** The options every ffmpeg and ffprobe input is opened with. */
 export function safeInput(file: string, seekSeconds?: number): string[] {
   return [

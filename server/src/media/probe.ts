@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isAllowedContainer, safeInput } from "./ffmpeg-args.js";
+import { isAllowedContainer, safeInput, ffmpegSeconds as seconds } from "./ffmpeg-args.js";
 import { MediaError } from "./media-error.js";
 import { DEFAULT_TOOL_LIMITS, runTool, type ToolLimits } from "./run-tool.js";
 
@@ -23,9 +23,23 @@ export interface MediaProbe {
   rotation: 0 | 90 | 180 | 270;
   audioChannels: number | null;
   audioSampleRate: number | null;
+  /**
+   * Only when asked for (`keyframesNear`): the times of the picture's keyframes
+   * read around that time, counted as ffmpeg's `-ss` counts (from the file's start).
+   */
+  keyframes?: number[];
 }
 
+export interface ProbeOptions {
+  /** Also list the picture's keyframes within 2 s of this time, in the same ffprobe run (no decoding). */
+  keyframesNear?: number;
+}
+
+/** How far around `keyframesNear` the packet index is read. */
+const KEYFRAME_WINDOW_SECONDS = 2;
+
 const streamSchema = z.object({
+  index: z.number().optional(),
   codec_type: z.string().optional(),
   codec_name: z.string().optional(),
   width: z.number().optional(),
@@ -39,10 +53,17 @@ const streamSchema = z.object({
   tags: z.record(z.string(), z.string()).optional(),
   side_data_list: z.array(z.object({ rotation: z.number().optional() }).passthrough()).optional(),
 });
+const packetSchema = z.object({
+  stream_index: z.number().optional(),
+  pts_time: z.string().optional(),
+  flags: z.string().optional(),
+});
 const probeSchema = z.object({
   streams: z.array(streamSchema).default([]),
+  packets: z.array(packetSchema).default([]),
   format: z.object({
     format_name: z.string(),
+    start_time: z.string().optional(),
     duration: z.string().optional(),
     bit_rate: z.string().optional(),
   }),
@@ -78,8 +99,24 @@ function rotationOf(stream: z.infer<typeof streamSchema>): 0 | 90 | 180 | 270 {
  * audio/video container with at least one audio or video stream. Every other
  * function here probes first, so nothing transcodes a file this refuses.
  */
-export async function probeMedia(file: string, limits: ToolLimits = DEFAULT_TOOL_LIMITS): Promise<MediaProbe> {
+export async function probeMedia(
+  file: string,
+  limits: ToolLimits = DEFAULT_TOOL_LIMITS,
+  options: ProbeOptions = {},
+): Promise<MediaProbe> {
   const args = ["-hide_banner", "-loglevel", "error", "-print_format", "json", "-show_format", "-show_streams"];
+  const near = options.keyframesNear;
+  if (near !== undefined) {
+    // The packet index around that time only: a ten-minute film costs what a clip does.
+    const from = Math.max(0, near - KEYFRAME_WINDOW_SECONDS);
+    const length = near - from + KEYFRAME_WINDOW_SECONDS;
+    args.push(
+      "-show_entries",
+      "packet=stream_index,pts_time,flags",
+      "-read_intervals",
+      `${seconds(from)}%+${seconds(length)}`,
+    );
+  }
   args.push(...safeInput(file));
   let stdout: string;
   try {
@@ -125,5 +162,16 @@ export async function probeMedia(file: string, limits: ToolLimits = DEFAULT_TOOL
     rotation,
     audioChannels: audio?.channels ?? null,
     audioSampleRate: positiveNumber(audio?.sample_rate),
+    ...(near !== undefined ? { keyframes: keyframeTimes(parsed.data, video?.index) } : {}),
   };
+}
+
+/** The keyframes among the packets read, on the timeline `-ss` counts on (the container's start is 0). */
+function keyframeTimes(probe: z.infer<typeof probeSchema>, videoIndex: number | undefined): number[] {
+  if (videoIndex === undefined) return [];
+  const start = Number(probe.format.start_time ?? 0) || 0;
+  return probe.packets
+    .filter((packet) => packet.stream_index === videoIndex && packet.flags?.includes("K") && packet.pts_time)
+    .map((packet) => Number(packet.pts_time) - start)
+    .filter((time) => Number.isFinite(time));
 }

@@ -8,10 +8,17 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { MediaConfig } from "../config.js";
-import { ALLOWED_DEMUXERS, FFMPEG_PREAMBLE, fileUrl, mp4Output, PROTOCOL_WHITELIST } from "./ffmpeg-args.js";
+import {
+  ALLOWED_DEMUXERS,
+  FFMPEG_PREAMBLE,
+  fileUrl,
+  mp4Output,
+  PROTOCOL_WHITELIST,
+  ffmpegSeconds as seconds,
+} from "./ffmpeg-args.js";
 import { openImage, toMediaError } from "./images.js";
-import { type MediaProbe, probeMedia } from "./probe.js";
-import { DEFAULT_TOOL_LIMITS, limitsOf, probeLimits, runTool, type ToolLimits } from "./run-tool.js";
+import { type MediaProbe, type ProbeOptions, probeMedia } from "./probe.js";
+import { limitsOf, probeLimits, runTool, type ToolLimits } from "./run-tool.js";
 import { progressReader, sizeOf, type TranscodeOptions } from "./video.js";
 import { lowerLibvipsThreads } from "./vips-threads.js";
 
@@ -33,8 +40,6 @@ export interface EditRenderPlan {
   durationSeconds: number;
   encoding: { preset: string; crf: number; audioBitrate: string };
 }
-
-const seconds = (value: number) => value.toFixed(6).replace(/\.?0+$/, "") || "0";
 
 /** Input options: media files through the allow-lists, cut at the input; our prepared stills as one image2 file. */
 export function renderInputArgs(input: RenderInputFile): string[] {
@@ -192,46 +197,6 @@ export async function copyCut(cut: CopyCut, out: string, options: TranscodeOptio
 }
 
 /**
- * Whether the video has a keyframe within `tolerance` seconds of `time`.
- * Reads only the packet index around that time (no decoding), so it costs
- * the same for a ten-minute film as for a clip.
- */
-export async function keyframeNear(
-  file: string,
-  time: number,
-  tolerance: number,
-  limits: ToolLimits = DEFAULT_TOOL_LIMITS,
-): Promise<boolean> {
-  const from = Math.max(0, time - 2);
-  const { stdout } = await runTool(
-    "ffprobe",
-    [
-      "-hide_banner",
-      "-loglevel",
-      "error",
-      "-protocol_whitelist",
-      PROTOCOL_WHITELIST,
-      "-format_whitelist",
-      ALLOWED_DEMUXERS.join(","),
-      "-select_streams",
-      "v:0",
-      "-read_intervals",
-      `${seconds(from)}%+${seconds(time - from + 2)}`,
-      "-show_entries",
-      "packet=pts_time,flags",
-      "-of",
-      "csv=p=0",
-      fileUrl(file),
-    ],
-    { ...probeLimits(limits), maxStdoutBytes: 4 * 1024 * 1024 },
-  );
-  return stdout
-    .split("\n")
-    .map((line) => line.trim().split(","))
-    .some(([pts, flags]) => flags?.includes("K") && Math.abs(Number(pts) - time) <= tolerance);
-}
-
-/**
  * A photo ready for the render: upright, sRGB, at most `longEdge` pixels on
  * its long edge, as JPEG (or PNG when it must keep transparency, for a logo).
  * The upload's image safety applies (format allow-list, pixel limit, time
@@ -302,10 +267,10 @@ export interface RenderCall {
  * `config.media`, whose limits apply to every call.
  */
 export interface VideoRenderTools {
-  probe(file: string, call?: { signal?: AbortSignal }): Promise<MediaProbe>;
+  /** `keyframesNear`: list the picture's keyframes around that time too (for a stream-copy cut), in the same run. */
+  probe(file: string, call?: { signal?: AbortSignal } & ProbeOptions): Promise<MediaProbe>;
   /** A photo (or a logo, keeping its transparency) prepared for a render. */
   still(input: string, out: string, options: { longEdge: number; keepAlpha?: boolean }): Promise<Still>;
-  keyframeNear(file: string, time: number, tolerance: number, call?: { signal?: AbortSignal }): Promise<boolean>;
   renderEdit(plan: EditRenderPlan, out: string, call: RenderCall & { workDir: string }): Promise<RenderResult>;
   copyCut(cut: CopyCut, out: string, call?: RenderCall): Promise<RenderResult>;
   frameAt(
@@ -334,8 +299,8 @@ export class SystemVideoRenderTools implements VideoRenderTools {
     return { timeoutMs, memoryBytes, nice, threads, signal };
   }
 
-  probe(file: string, call: { signal?: AbortSignal } = {}): Promise<MediaProbe> {
-    return probeMedia(file, probeLimits(this.#limits(call.signal)));
+  probe(file: string, call: { signal?: AbortSignal } & ProbeOptions = {}): Promise<MediaProbe> {
+    return probeMedia(file, probeLimits(this.#limits(call.signal)), { keyframesNear: call.keyframesNear });
   }
 
   still(input: string, out: string, options: { longEdge: number; keepAlpha?: boolean }): Promise<Still> {
@@ -344,10 +309,6 @@ export class SystemVideoRenderTools implements VideoRenderTools {
     return renderStill(input, out, { ...options, maxPixels: this.config.maxPixels, timeoutSeconds }).finally(() =>
       lowerLibvipsThreads(this.config.nice ?? 0),
     );
-  }
-
-  keyframeNear(file: string, time: number, tolerance: number, call: { signal?: AbortSignal } = {}): Promise<boolean> {
-    return keyframeNear(file, time, tolerance, this.#limits(call.signal));
   }
 
   renderEdit(plan: EditRenderPlan, out: string, call: RenderCall & { workDir: string }): Promise<RenderResult> {

@@ -6,7 +6,7 @@
  * (server/src/media), so this stays free of child processes.
  */
 import path from "node:path";
-import type { RenderResult, VideoRenderTools } from "../../media/index.js";
+import type { MediaProbe, RenderResult, VideoRenderTools } from "../../media/index.js";
 import { type Edl, type SourceRef, sourceKey } from "./edl.schema.js";
 import { KEN_BURNS_SUPERSAMPLE } from "./frame.js";
 import { stillSource } from "./graph-context.js";
@@ -36,15 +36,39 @@ function stillLongEdge(edl: Edl): number {
   return longest * KEN_BURNS_SUPERSAMPLE;
 }
 
+/** A video or audio file as a source of the compiler, from its probe. */
+export function probedSource(file: string, probe: MediaProbe): RenderSource {
+  return {
+    path: file,
+    kind: probe.kind,
+    width: probe.width ?? 0,
+    height: probe.height ?? 0,
+    durationSeconds: probe.durationSeconds,
+    hasAudio: probe.audioCodec !== null,
+    frameRate: probe.frameRate,
+    videoCodec: probe.videoCodec,
+    audioCodec: probe.audioCodec,
+    rotation: probe.rotation,
+  };
+}
+
+/** The in point of an edit that may be a stream copy (one video clip): its source's probe lists the keyframes there. */
+function copyCandidate(edl: Edl): { key: string; time: number } | null {
+  const [clip, ...rest] = edl.clips;
+  return clip?.kind === "video" && rest.length === 0 ? { key: sourceKey(clip.source), time: clip.in } : null;
+}
+
 async function renderSources(
   edl: Edl,
   locals: readonly LocalSource[],
   workDir: string,
   media: VideoRenderTools,
   signal?: AbortSignal,
-): Promise<Map<string, RenderSource>> {
+): Promise<{ sources: Map<string, RenderSource>; keyframes: number[] }> {
   const logoKey = edl.logo?.type === 1 && edl.logo.source ? sourceKey(edl.logo.source) : null;
+  const candidate = copyCandidate(edl);
   const sources = new Map<string, RenderSource>();
+  let keyframes: number[] = [];
   for (const [index, local] of locals.entries()) {
     signal?.throwIfAborted();
     const key = sourceKey(local.ref);
@@ -57,21 +81,12 @@ async function renderSources(
       sources.set(key, stillSource(still.path, still.width, still.height));
       continue;
     }
-    const probe = await media.probe(local.path, { signal });
-    sources.set(key, {
-      path: local.path,
-      kind: probe.kind,
-      width: probe.width ?? 0,
-      height: probe.height ?? 0,
-      durationSeconds: probe.durationSeconds,
-      hasAudio: probe.audioCodec !== null,
-      frameRate: probe.frameRate,
-      videoCodec: probe.videoCodec,
-      audioCodec: probe.audioCodec,
-      rotation: probe.rotation,
-    });
+    const keyframesNear = key === candidate?.key ? candidate.time : undefined;
+    const probe = await media.probe(local.path, { signal, keyframesNear });
+    if (keyframesNear !== undefined) keyframes = probe.keyframes ?? [];
+    sources.set(key, probedSource(local.path, probe));
   }
-  return sources;
+  return { sources, keyframes };
 }
 
 export interface RenderEdlOptions {
@@ -90,7 +105,7 @@ export async function renderEdlFile(
   options: RenderEdlOptions,
 ): Promise<RenderedEdit> {
   const { media, workDir, signal, onProgress } = options;
-  const sources = await renderSources(edl, locals, workDir, media, signal);
+  const { sources, keyframes } = await renderSources(edl, locals, workDir, media, signal);
   const checkPoster = (duration: number) => {
     if (edl.poster && edl.poster.time > duration)
       throw new EdlSourceError("poster.time", `the edit lasts ${duration.toFixed(2)} s`);
@@ -101,7 +116,7 @@ export async function renderEdlFile(
   if (decision.copy) {
     const { cut } = decision;
     const halfFrame = 0.5 / (cut.source.frameRate ?? 25);
-    if (await media.keyframeNear(cut.source.path, cut.start, halfFrame, { signal })) {
+    if (keyframes.some((time) => Math.abs(time - cut.start) <= halfFrame)) {
       checkPoster(cut.duration);
       const copied = await media.copyCut({ ...cut, path: cut.source.path }, out, { signal, onProgress });
       const size = { width: cut.source.width, height: cut.source.height };
