@@ -1,12 +1,13 @@
 import { DeleteOutlined, PictureOutlined } from "@ant-design/icons";
 import { Button, Input, InputNumber, Select, Slider, Space, Switch, Typography } from "antd";
 import { useTranslation } from "react-i18next";
+import { CaptionsPanel } from "./captions-panel";
 import { Field } from "./clip-inspector";
 import { ASPECTS, EXPORT_PRESETS } from "./edl";
 import { formatTime } from "./preview";
 import { storyOf, type VideoEditSession } from "./use-video-edit-session";
 
-/** The edit as a whole: its title, frame and export preset, sound, the music track and the poster frame. */
+/** The edit as a whole: its title, frame and export preset, sound, the music track, the poster frame and the captions. */
 export function OutputPanel({ session }: { session: VideoEditSession }) {
   const { t } = useTranslation();
   const { edl, edit } = session;
@@ -118,6 +119,7 @@ export function OutputPanel({ session }: { session: VideoEditSession }) {
           </Space>
         </div>
       ) : null}
+      <CaptionsPanel session={session} />
     </div>
   );
 }
