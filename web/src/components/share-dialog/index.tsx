@@ -18,6 +18,8 @@ export interface ShareDialogProps {
 
 /** Share a link with its options, show it once with copy, and list my shares with revoke (issue 16). */
 export function ShareDialog({ target, defaultTitle = "", onClose }: ShareDialogProps) {
+  // A folder share may let visitors upload into that folder (docs/sharing.md, "Upload drop").
+  const dropFolder = target.kind === "folder" ? { libraryId: target.libraryId, folderId: target.folderId } : undefined;
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const settings = useShareSettings();
@@ -25,7 +27,7 @@ export function ShareDialog({ target, defaultTitle = "", onClose }: ShareDialogP
   const [grant, setGrant] = useState<ShareGrant | null>(null);
   const [tab, setTab] = useState("new");
   const create = useMutation({
-    mutationFn: (values: ShareFormValues) => createShare({ target, ...shareBody(values) }),
+    mutationFn: (values: ShareFormValues) => createShare({ target, ...shareBody(values, dropFolder) }),
     onSuccess: async (created) => {
       setGrant(created);
       await queryClient.invalidateQueries({ queryKey: shareKeys.all });
@@ -95,7 +97,7 @@ export function ShareDialog({ target, defaultTitle = "", onClose }: ShareDialogP
                   initialValues={initialShareValues(defaultTitle)}
                   onFinish={(values) => create.mutate(values)}
                 >
-                  <ShareOptionsFields settings={settings.data} />
+                  <ShareOptionsFields settings={settings.data} dropFolder={dropFolder} />
                 </Form>
               )),
           },

@@ -81,6 +81,9 @@ export function MyShares() {
                   downloads: share.downloadLimit ? `${share.downloads}/${share.downloadLimit}` : share.downloads,
                   last: date(share.lastVisitAt),
                 })}
+                {share.uploadDrop
+                  ? ` · ${t("share.mine.drop", { files: share.uploadDrop.files, folder: share.uploadDrop.folderName ?? "—" })}`
+                  : ""}
               </Typography.Text>
             }
           />

@@ -17,6 +17,16 @@ export interface ShareFormValues {
   metadata: "basic" | "all";
   keepLocation?: boolean;
   message?: string;
+  /** The upload drop (a folder share's own folder): visitors may upload files into it. */
+  dropOn?: boolean;
+  dropMaxFiles?: number | null;
+  dropMaxMb?: number | null;
+}
+
+/** The folder a drop sends visitors' files to. */
+export interface DropFolder {
+  libraryId: string;
+  folderId: string;
 }
 
 export const DEFAULT_SHARE_DAYS = 7;
@@ -38,8 +48,17 @@ export function locationMatters(values: Pick<ShareFormValues, "metadata" | "down
 }
 
 /** The share's options as the API takes them. */
-export function shareBody(values: ShareFormValues) {
+export function shareBody(values: ShareFormValues, dropFolder?: DropFolder) {
   return {
+    ...(dropFolder && values.dropOn
+      ? {
+          uploadDrop: {
+            ...dropFolder,
+            maxFiles: values.dropMaxFiles ?? null,
+            maxBytes: values.dropMaxMb ? Math.round(values.dropMaxMb * 1024 * 1024) : null,
+          },
+        }
+      : {}),
     ...(values.title ? { title: values.title } : {}),
     expiresAt: values.never ? null : (values.expiresAt ?? dayjs().add(DEFAULT_SHARE_DAYS, "day")).toISOString(),
     ...(values.password ? { password: values.password } : {}),
@@ -54,7 +73,14 @@ export function shareBody(values: ShareFormValues) {
 }
 
 /** The options of a share link (issue 16): expiry, password, limits, downloads, metadata, message. */
-export function ShareOptionsFields({ settings }: { settings: ShareSettings | undefined }) {
+export function ShareOptionsFields({
+  settings,
+  dropFolder,
+}: {
+  settings: ShareSettings | undefined;
+  /** Offer the upload drop into this folder (a folder share). */
+  dropFolder?: DropFolder;
+}) {
   const { t } = useTranslation();
   const maxDays = settings?.maxDays ?? 90;
   const presets = useShareablePresets();
@@ -149,6 +175,32 @@ export function ShareOptionsFields({ settings }: { settings: ShareSettings | und
       <Form.Item name="message" label={t("share.form.message")}>
         <Input.TextArea rows={2} maxLength={2000} showCount />
       </Form.Item>
+      {dropFolder ? (
+        <Form.Item label={t("share.form.drop")} extra={t("share.form.dropHint")} style={{ marginBottom: 8 }}>
+          <Form.Item name="dropOn" valuePropName="checked" noStyle>
+            <Checkbox data-testid="share-drop-on">{t("share.form.dropOn")}</Checkbox>
+          </Form.Item>
+          <Form.Item noStyle shouldUpdate={(a, b) => a.dropOn !== b.dropOn}>
+            {({ getFieldValue }) =>
+              getFieldValue("dropOn") ? (
+                <div style={{ display: "flex", flexWrap: "wrap", gap: 12, marginTop: 8 }}>
+                  <Form.Item name="dropMaxFiles" noStyle>
+                    <InputNumber
+                      min={1}
+                      max={10000}
+                      placeholder={t("share.form.dropMaxFiles")}
+                      style={{ width: 160 }}
+                    />
+                  </Form.Item>
+                  <Form.Item name="dropMaxMb" noStyle>
+                    <InputNumber min={1} placeholder={t("share.form.dropMaxMb")} style={{ width: 180 }} />
+                  </Form.Item>
+                </div>
+              ) : null
+            }
+          </Form.Item>
+        </Form.Item>
+      ) : null}
     </>
   );
 }

@@ -10,6 +10,7 @@ import { useLanguage } from "../../../layouts/language-context";
 import { LANGUAGE_STORAGE_KEY, type Language } from "../../../locales";
 import { PasswordForm } from "./components/password-form";
 import { ShareContent } from "./components/share-content";
+import { ShareDrop } from "./components/share-drop";
 
 const SESSION_KEY = "dams-share-session:";
 
@@ -102,7 +103,15 @@ export default function StoryPreviewPage() {
         }}
       />
     );
-  } else body = <ShareContent share={share.data} />;
+  } else {
+    const drop = share.data.uploadDrop;
+    body = (
+      <>
+        <ShareContent share={share.data} />
+        {drop ? <ShareDrop token={token} session={session} owner={share.data.owner} drop={drop} /> : null}
+      </>
+    );
+  }
   return (
     <div style={{ maxWidth: 1080, margin: "-8px auto 0" }}>
       <header

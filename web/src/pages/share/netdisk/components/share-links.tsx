@@ -87,6 +87,16 @@ export function ShareLinks() {
                   ? ` · ${t("share.netdisk.stories", { count: share.storyCount })}`
                   : ""}
               </Typography.Text>
+              {share.uploadDrop ? (
+                <Typography.Text style={{ fontSize: 12 }} data-testid="share-netdisk-drop">
+                  {t("share.mine.drop", {
+                    files: share.uploadDrop.maxFiles
+                      ? `${share.uploadDrop.files}/${share.uploadDrop.maxFiles}`
+                      : share.uploadDrop.files,
+                    folder: share.uploadDrop.folderName ?? "—",
+                  })}
+                </Typography.Text>
+              ) : null}
               {wide ? null : (
                 <Typography.Text style={{ fontSize: 12 }} data-testid="share-netdisk-link-details">
                   <Tag color={STATE_COLORS[share.state]}>{t(`share.state.${share.state}`)}</Tag>
