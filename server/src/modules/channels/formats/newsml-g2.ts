@@ -1,5 +1,6 @@
 import { create } from "xmlbuilder2";
 import { type ItemContext, mappedFields, NINJS_TYPE, storyUri } from "./item-fields.js";
+import { xmlText } from "./xml-text.js";
 
 const NAR = "http://iptc.org/std/nar/2006-10-01/";
 
@@ -13,8 +14,8 @@ function rendition(role: string): string {
 /**
  * A NewsML-G2 2.30 newsItem (power conformance): rights, item meta (class,
  * provider, dates, embargo, pubStatus `stat:canceled` for a kill), content
- * meta and the files as remoteContent. Every value goes through the XML
- * builder, which escapes it: a caption cannot inject markup.
+ * meta and the files as remoteContent. Every value goes through `xmlText` and
+ * the XML builder, which escape it: a caption cannot inject markup or entities.
  */
 export function newsmlDocument(context: ItemContext): Buffer {
   const { story } = context;
@@ -29,8 +30,8 @@ export function newsmlDocument(context: ItemContext): Buffer {
   root.ele(NAR, "catalogRef", { href: "http://www.iptc.org/std/catalog/catalog.IPTC-G2-Standards_38.xml" });
   if (fields.copyrightnotice || fields.usageterms) {
     const rights = root.ele(NAR, "rightsInfo");
-    if (fields.copyrightnotice) rights.ele(NAR, "copyrightNotice").txt(fields.copyrightnotice);
-    if (fields.usageterms) rights.ele(NAR, "usageTerms").txt(fields.usageterms);
+    if (fields.copyrightnotice) rights.ele(NAR, "copyrightNotice").txt(xmlText(fields.copyrightnotice));
+    if (fields.usageterms) rights.ele(NAR, "usageTerms").txt(xmlText(fields.usageterms));
   }
   const itemMeta = root.ele(NAR, "itemMeta");
   itemMeta.ele(NAR, "itemClass", { qcode: `ninat:${NINJS_TYPE[story.type]}` });
@@ -41,15 +42,16 @@ export function newsmlDocument(context: ItemContext): Buffer {
   itemMeta.ele(NAR, "firstCreated").txt(new Date(story.createdAt).toISOString());
   if (context.embargoUntil) itemMeta.ele(NAR, "embargoed").txt(new Date(context.embargoUntil).toISOString());
   itemMeta.ele(NAR, "pubStatus", { qcode: context.action === "kill" ? "stat:canceled" : "stat:usable" });
-  if (fields.ednote) itemMeta.ele(NAR, "edNote").txt(fields.ednote);
+  if (fields.ednote) itemMeta.ele(NAR, "edNote").txt(xmlText(fields.ednote));
   itemMeta.ele(NAR, "altId", { type: "dams:delivery" }).txt(context.deliveryId);
   const contentMeta = root.ele(NAR, "contentMeta");
   if (story.capturedAt) contentMeta.ele(NAR, "contentCreated").txt(new Date(story.capturedAt).toISOString());
-  for (const author of story.authors) contentMeta.ele(NAR, "creator").ele(NAR, "name").txt(author);
-  for (const keyword of story.keywords) contentMeta.ele(NAR, "keyword").txt(keyword);
-  if (fields.slugline) contentMeta.ele(NAR, "slugline").txt(fields.slugline);
-  if (fields.headline) contentMeta.ele(NAR, "headline").txt(fields.headline);
-  if (fields.description) contentMeta.ele(NAR, "description", { role: "drol:caption" }).txt(fields.description);
+  for (const author of story.authors) contentMeta.ele(NAR, "creator").ele(NAR, "name").txt(xmlText(author));
+  for (const keyword of story.keywords) contentMeta.ele(NAR, "keyword").txt(xmlText(keyword));
+  if (fields.slugline) contentMeta.ele(NAR, "slugline").txt(xmlText(fields.slugline));
+  if (fields.headline) contentMeta.ele(NAR, "headline").txt(xmlText(fields.headline));
+  if (fields.description)
+    contentMeta.ele(NAR, "description", { role: "drol:caption" }).txt(xmlText(fields.description));
   if (context.action === "publish" && context.files.length > 0) {
     const contentSet = root.ele(NAR, "contentSet");
     for (const file of context.files) {

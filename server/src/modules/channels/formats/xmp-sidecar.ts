@@ -1,5 +1,6 @@
 import { create } from "xmlbuilder2";
 import { type ItemContext, mappedFields } from "./item-fields.js";
+import { xmlText } from "./xml-text.js";
 
 const NS = {
   x: "adobe:ns:meta/",
@@ -12,7 +13,7 @@ const NS = {
 /**
  * An XMP sidecar (`<story>.xmp`) beside the original: title, caption,
  * creators, keywords, rights and credit in the IPTC Photo Metadata
- * properties, written by the XML builder (values escaped, Chinese kept as UTF-8).
+ * properties, written by the XML builder (values escaped through `xmlText`, Chinese kept as UTF-8).
  */
 export function xmpSidecar(context: ItemContext): Buffer {
   const { story } = context;
@@ -29,12 +30,12 @@ export function xmpSidecar(context: ItemContext): Buffer {
       .ele(namespace, name)
       .ele(NS.rdf, "rdf:Alt")
       .ele(NS.rdf, "rdf:li", { "xml:lang": "x-default" })
-      .txt(value);
+      .txt(xmlText(value));
   };
   const list = (name: string, kind: "rdf:Seq" | "rdf:Bag", values: string[]) => {
     if (values.length === 0) return;
     const container = description.ele(NS.dc, name).ele(NS.rdf, kind);
-    for (const value of values) container.ele(NS.rdf, "rdf:li").txt(value);
+    for (const value of values) container.ele(NS.rdf, "rdf:li").txt(xmlText(value));
   };
   alt("dc:title", NS.dc, fields.headline);
   alt("dc:description", NS.dc, fields.description);
@@ -42,9 +43,9 @@ export function xmpSidecar(context: ItemContext): Buffer {
   list("dc:subject", "rdf:Bag", story.keywords);
   alt("dc:rights", NS.dc, fields.copyrightnotice);
   alt("xmpRights:UsageTerms", NS.xmpRights, fields.usageterms);
-  if (fields.headline) description.ele(NS.photoshop, "photoshop:Headline").txt(fields.headline);
-  if (story.source) description.ele(NS.photoshop, "photoshop:Credit").txt(story.source);
-  if (fields.ednote) description.ele(NS.photoshop, "photoshop:Instructions").txt(fields.ednote);
+  if (fields.headline) description.ele(NS.photoshop, "photoshop:Headline").txt(xmlText(fields.headline));
+  if (story.source) description.ele(NS.photoshop, "photoshop:Credit").txt(xmlText(story.source));
+  if (fields.ednote) description.ele(NS.photoshop, "photoshop:Instructions").txt(xmlText(fields.ednote));
   document.ins("xpacket", 'end="w"');
   return Buffer.from(document.end({ prettyPrint: true }));
 }
