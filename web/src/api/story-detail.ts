@@ -101,6 +101,11 @@ export function publishStory(
   return call(api.POST("/dams/api/v1/workflow-story-publish/{libraryId}/{storyId}", { ...byRef(ref), body }));
 }
 
+/** Withdraws a published story: a kill to every channel it went to (docs/publishing.md); answers the kills. */
+export function withdrawStory(ref: StoryRef): Promise<unknown[]> {
+  return call(api.POST("/dams/api/v1/workflow-story-withdraw/{libraryId}/{storyId}", { ...byRef(ref), body: {} }));
+}
+
 export function shareStory(ref: StoryRef, expiresInDays = 7): Promise<ShareToken> {
   const path = { libraryId: ref.libraryId, storyId: ref.storyId };
   return call(

@@ -67,8 +67,9 @@ export function BatchPublishDialog({
       const summary = t("publish.batch.summary", { ok, refused: answer.length - ok });
       if (ok === answer.length) message.success(summary);
       else message.warning(summary);
-      await queryClient.invalidateQueries({ queryKey: storyKeys.all });
-      await queryClient.invalidateQueries({ queryKey: deliveryKeys.all });
+      // The results and their close button at once; the lists reload behind them.
+      void queryClient.invalidateQueries({ queryKey: storyKeys.all });
+      void queryClient.invalidateQueries({ queryKey: deliveryKeys.all });
     } catch {
       // The API client reported it.
     } finally {

@@ -36,6 +36,7 @@ import { StoryMetadata } from "./story-metadata";
 import { StoryPlayer } from "./story-player";
 import { StoryProcessingProgress } from "./story-processing";
 import { StoryRelations } from "./story-relations";
+import { WithdrawAction } from "./withdraw-action";
 
 // The share dialog (a form, the list of my shares) loads when a share is asked for.
 const PublishDialog = lazyChunk("publish-dialog", () => import("./publish-dialog").then((m) => m.PublishDialog));
@@ -244,11 +245,16 @@ function StoryToolbar({ story, onDeleted }: { story: Story; onDeleted: () => voi
             {t("stories.share")}
           </Button>
         </Access>
-        {story.status === "committed" ? (
+        {story.status !== "draft" ? (
           <Access action={STORY_ACCESS.publish}>
             <Button icon={<SendOutlined />} onClick={() => setPublishing(true)} data-testid="story-publish">
               {t("stories.publish")}
             </Button>
+          </Access>
+        ) : null}
+        {story.status === "published" ? (
+          <Access action={STORY_ACCESS.publish}>
+            <WithdrawAction story={story} />
           </Access>
         ) : null}
         <Access action={STORY_ACCESS.delete}>

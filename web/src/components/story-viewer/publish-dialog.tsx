@@ -77,8 +77,8 @@ export function PublishDialog({
     message.success(
       values.channels?.length ? t("publish.sent", { count: values.channels.length }) : t("stories.published"),
     );
-    await queryClient.invalidateQueries({ queryKey: storyKeys.all });
-    await queryClient.invalidateQueries({ queryKey: ["deliveries"] });
+    void queryClient.invalidateQueries({ queryKey: storyKeys.all });
+    void queryClient.invalidateQueries({ queryKey: ["deliveries"] });
     onClose();
   };
 

@@ -22,6 +22,10 @@ export default {
   "stories.shareExpires": "Valid until {{date}}",
   "stories.publish": "Publish",
   "stories.published": "Published",
+  "stories.withdraw": "Withdraw",
+  "publish.withdrawConfirm":
+    "Withdraw: every channel this story went to gets a kill, and its files on folder, SFTP and S3 channels are deleted. Withdraw it?",
+  "publish.withdrawn": "Withdrawal sent to {{count}} channels; follow it in the publish monitor",
   "publish.title": "Publish to channels",
   "publish.channels": "Channels",
   "publish.noChannels":

@@ -49,6 +49,7 @@ export default {
   "monitor.publish.colError": "Last error",
   "monitor.publish.colDuration": "Duration",
   "monitor.publish.colCreated": "Created",
+  "monitor.publish.notBefore": "sends at {{time}}",
   "monitor.publish.kill": "Withdrawal",
   "monitor.publish.state.pending": "Pending",
   "monitor.publish.state.in_progress": "In progress",

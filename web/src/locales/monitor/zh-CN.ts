@@ -51,6 +51,7 @@ export default {
   "monitor.publish.colError": "最近错误",
   "monitor.publish.colDuration": "耗时",
   "monitor.publish.colCreated": "创建时间",
+  "monitor.publish.notBefore": "{{time}} 发送",
   "monitor.publish.kill": "撤稿",
   "monitor.publish.state.pending": "等待中",
   "monitor.publish.state.in_progress": "发送中",

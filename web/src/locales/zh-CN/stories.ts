@@ -22,6 +22,10 @@ export default {
   "stories.shareExpires": "有效期至 {{date}}",
   "stories.publish": "发布",
   "stories.published": "已发布",
+  "stories.withdraw": "撤稿",
+  "publish.withdrawConfirm":
+    "撤稿：向此稿件发往过的每个渠道发送撤稿通知，文件夹、SFTP 和 S3 渠道上的文件将被删除。确定撤稿？",
+  "publish.withdrawn": "已向 {{count}} 个渠道发送撤稿，可在发布监控中查看",
   "publish.title": "发布到渠道",
   "publish.channels": "渠道",
   "publish.noChannels": "暂无发布渠道：稿件仅标记为已发布。管理员可在“发布渠道”中添加渠道。",

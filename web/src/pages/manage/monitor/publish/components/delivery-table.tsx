@@ -1,4 +1,4 @@
-import { Button, Input, Select, Space, Table, Tag, Typography } from "antd";
+import { Button, Grid, Input, Select, Space, Table, Tag, Typography } from "antd";
 import type { ColumnsType } from "antd/es/table";
 import dayjs from "dayjs";
 import { useState } from "react";
@@ -45,22 +45,54 @@ export function DeliveryTable({
   const filter = (change: Partial<DeliveryQuery>) => setQuery((current) => ({ ...current, ...change, page: 0 }));
   const done = (key: string) => () => void message.success(t(key));
 
+  const phone = !Grid.useBreakpoint().md;
+  /** The state, a kill's mark and, for a delivery held for later, when it will be sent. */
+  const stateOf = (delivery: Delivery) => (
+    <Space size={4} wrap>
+      <Tag color={STATE_COLORS[delivery.state]} data-testid="delivery-state">
+        {t(`monitor.publish.state.${delivery.state}`)}
+      </Tag>
+      {delivery.action === "kill" ? <Tag color="red">{t("monitor.publish.kill")}</Tag> : null}
+      {(delivery.state === "pending" || delivery.state === "retrying") &&
+      delivery.notBefore &&
+      dayjs(delivery.notBefore).isAfter(dayjs()) ? (
+        // Held by "publish at", an embargo or a retry's wait: when it will be sent.
+        <Typography.Text type="secondary" data-testid="delivery-not-before">
+          {t("monitor.publish.notBefore", { time: dayjs(delivery.notBefore).format(TIME) })}
+        </Typography.Text>
+      ) : null}
+    </Space>
+  );
+
+  // On a phone the story column also names the channel and the state, so they show without scrolling sideways.
   const columns: ColumnsType<Delivery> = [
-    { title: t("monitor.publish.colStory"), dataIndex: "storyTitle", width: 200, ellipsis: true },
-    { title: t("monitor.publish.colChannel"), dataIndex: "channelName", width: 140, ellipsis: true },
     {
-      title: t("monitor.publish.colState"),
-      dataIndex: "state",
-      width: 120,
-      render: (state: DeliveryState, delivery) => (
-        <Space size={4}>
-          <Tag color={STATE_COLORS[state]} data-testid="delivery-state">
-            {t(`monitor.publish.state.${state}`)}
-          </Tag>
-          {delivery.action === "kill" ? <Tag color="red">{t("monitor.publish.kill")}</Tag> : null}
-        </Space>
-      ),
+      title: t("monitor.publish.colStory"),
+      dataIndex: "storyTitle",
+      width: phone ? 170 : 200,
+      ellipsis: !phone,
+      render: (title: string, delivery) =>
+        phone ? (
+          <Space direction="vertical" size={2}>
+            <Typography.Text>{title}</Typography.Text>
+            <Typography.Text type="secondary">{delivery.channelName}</Typography.Text>
+            {stateOf(delivery)}
+          </Space>
+        ) : (
+          title
+        ),
     },
+    ...(phone
+      ? []
+      : [
+          { title: t("monitor.publish.colChannel"), dataIndex: "channelName", width: 140, ellipsis: true },
+          {
+            title: t("monitor.publish.colState"),
+            dataIndex: "state",
+            width: 150,
+            render: (_: DeliveryState, delivery: Delivery) => stateOf(delivery),
+          },
+        ]),
     { title: t("monitor.publish.colAttempts"), dataIndex: "attempts", width: 80 },
     {
       title: t("monitor.publish.colError"),
