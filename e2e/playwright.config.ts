@@ -73,6 +73,9 @@ export default defineConfig({
       // internet), so this server may fetch from that one address; every other private, loopback
       // (127.0.0.2, ::1…) and metadata address stays refused, which the same journey checks.
       DAMS_FETCH_ALLOW_PRIVATE: "127.0.0.1/32",
+      // The picture-desk journey's website is an HTTP receiver on 127.0.0.1 (standing in for a CMS): HTTP
+      // channels may deliver to that one address.
+      DAMS_CHANNEL_ALLOW_PRIVATE: "127.0.0.1/32",
       DAMS_EMBED_ORIGINS: `http://127.0.0.1:${embedHostPort}`,
     },
   },
