@@ -150,7 +150,7 @@ const pickerTime = (date: Date): string => {
 test("picture desk: photos to an agency over SFTP as NewsML-G2 with IPTC and to the website over HTTP as ninjs, one embargoed, each delivery watched in the monitor; a preset's watermarked 1200 px WebP", async ({
   page,
 }, testInfo) => {
-  test.setTimeout(480_000);
+  test.setTimeout(720_000);
   await page.setViewportSize({ width: 1366, height: 900 });
   const errors = watchConsoleErrors(page);
   await signIn(page);
