@@ -386,11 +386,12 @@ test("picture desk: photos to an agency over SFTP as NewsML-G2 with IPTC and to 
   await page.goto(`/frontend/search?story=product/${first.storyId}`, { waitUntil: "networkidle" });
   await page.getByTestId("story-withdraw").click();
   // The message is watched for from before the confirmation: it shows for a few seconds only.
-  const told = expect(
-    page.locator(".ant-message").getByText(zh("publish.withdrawn").replace("{{count}}", "2")),
-  ).toBeVisible({ timeout: 60_000 });
-  await confirmPopconfirm(page);
-  await told;
+  await Promise.all([
+    expect(page.locator(".ant-message").getByText(zh("publish.withdrawn").replace("{{count}}", "2"))).toBeVisible({
+      timeout: 60_000,
+    }),
+    confirmPopconfirm(page),
+  ]);
   await expect
     .poll(() => fs.existsSync(path.join(sshd.directory, `${first.storyId}.jpg`)), { timeout: 90_000 })
     .toBe(false);
