@@ -48,6 +48,7 @@ export const catalogueKeys = {
   formProperties: (storyType: string, libraryId: string | undefined) =>
     [...catalogueKeys.all, "properties", "form", storyType, libraryId ?? null] as const,
   keywordHistory: () => [...catalogueKeys.all, "keywords", "history"] as const,
+  lockedProperties: () => [...catalogueKeys.all, "properties", "locked"] as const,
   mostUsedKeywords: (search: string) => [...catalogueKeys.all, "keywords", "most-used", search] as const,
   /** The names a picker offers for a search (authors, tags, themes, sources, categories). */
   names: (kind: string, search: string) => [...catalogueKeys.all, "names", kind, search] as const,
@@ -229,6 +230,14 @@ export const useFormProperties = (
     queryFn: () => formProperties({ storytype: storyType, libraryId }),
     enabled: options.enabled ?? true,
     ...(options.staleTime === undefined ? {} : { staleTime: options.staleTime }),
+  });
+
+/** The property keys (catalogue or IPTC texts) the user's role may not edit: forms disable them. */
+export const useLockedProperties = () =>
+  useQuery({
+    queryKey: catalogueKeys.lockedProperties(),
+    queryFn: async () => new Set((await call(api.GET("/dams/api/v1/properties/locked"))).locked) as ReadonlySet<string>,
+    staleTime: 60_000,
   });
 
 /** The user's recent keywords (the first 20). */

@@ -1,15 +1,23 @@
 /** Batch edits of story metadata (docs/stories.md, "Editing many stories"): types and calls. */
 import { api, call } from "./client";
-import type { components } from "./schema";
+import type { components, paths } from "./schema";
+import type { StoryQuery } from "./stories";
 
 export type BatchOperation = components["schemas"]["StoryBatchOperationInput"];
 export type BatchPreview = components["schemas"]["StoryBatchPreview"];
 export type StoryBatch = components["schemas"]["StoryBatch"];
 export type StoryBatchItem = components["schemas"]["StoryBatchItem"];
 
-export interface BatchRequest {
-  storyIds: string[];
-  operations: BatchOperation[];
+/** The stories of a batch: the ids of a selection, or every story a grid's search matches (resolved by the server). */
+export type BatchRequest = NonNullable<
+  paths["/dams/api/v1/story-batch-edits"]["post"]["requestBody"]
+>["content"]["application/json"];
+export type BatchSearch = NonNullable<BatchRequest["search"]>;
+
+/** A grid's list query as a batch's search: its filters, without paging and facets. */
+export function batchSearchOf(query: StoryQuery): BatchSearch {
+  const { page: _page, size: _size, facets: _facets, ...filters } = query as StoryQuery & { facets?: unknown };
+  return filters as BatchSearch;
 }
 
 /** What each operation would change, and how many stories are refused (nothing is changed). */

@@ -1,11 +1,14 @@
-import { AppstoreOutlined, BarsOutlined, ReloadOutlined } from "@ant-design/icons";
+import { AppstoreOutlined, BarsOutlined, EditOutlined, ReloadOutlined } from "@ant-design/icons";
 import { Button, Checkbox, Empty, Segmented, Skeleton, Space, Typography } from "antd";
 import { type ReactNode, useCallback, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router-dom";
-import { type Facets, STORY_TYPES, type Story, type StoryType } from "../api/stories";
+import { type Facets, STORY_TYPES, type Story, type StoryQuery, type StoryType } from "../api/stories";
+import { batchSearchOf } from "../api/story-batch";
+import { Access } from "../auth/access-component";
 import { LazyPart, lazyChunk, useOpenedOnce } from "./lazy-part";
 import { StatusNotice } from "./status-notice";
+import { STORY_ACCESS } from "./story-actions";
 import { storyKey } from "./story-grid";
 import { PagedStoryGrid } from "./story-grid/paged-story-grid";
 import { type FetchStoryPage, usePagedStories } from "./story-grid/use-paged-stories";
@@ -14,6 +17,9 @@ import { StorySelectionBar } from "./story-selection-bar";
 
 // The viewer (players, waveform, history) loads when a story is first opened, not with the list.
 const StoryViewer = lazyChunk("story-viewer", () => import("./story-viewer").then((m) => m.StoryViewer));
+const BatchEditDialog = lazyChunk("batch-edit-dialog", () =>
+  import("./story-edit/batch-edit-dialog").then((m) => m.BatchEditDialog),
+);
 
 /** The page's state from the URL, and a setter that writes it back (keeping other parameters). */
 export function useStorySearchState(): [StorySearchState, (next: StorySearchState, replace?: boolean) => void] {
@@ -35,7 +41,9 @@ export interface StorySelection {
 /**
  * A list of stories to browse: the virtualized grid or list, selection with
  * its actions, and the viewer drawer. `side` is the facet panel or the folder
- * tree (given the selection); `emptyText` what to say when nothing matches.
+ * tree (given the selection); `emptyText` what to say when nothing matches;
+ * `batchSearch` the list's query, which 编辑信息 may take as its target
+ * (every story it matches, resolved by the server).
  */
 export function StoryBrowser({
   queryKey,
@@ -43,9 +51,11 @@ export function StoryBrowser({
   side,
   header,
   emptyText,
+  batchSearch,
 }: {
   queryKey: readonly unknown[];
   fetchPage: FetchStoryPage;
+  batchSearch?: StoryQuery;
   side?: (facets: Facets | undefined, selection: StorySelection) => ReactNode;
   header?: ReactNode;
   emptyText: string;
@@ -54,6 +64,14 @@ export function StoryBrowser({
   const [state, setState] = useStorySearchState();
   const stories = usePagedStories(queryKey, fetchPage);
   const [selected, setSelected] = useState<Map<string, Story>>(new Map());
+  const [editingAll, setEditingAll] = useState(false);
+  const searchTarget = useMemo(
+    () =>
+      batchSearch && !stories.isLoading && stories.total > 0
+        ? { query: batchSearchOf(batchSearch), total: stories.total }
+        : undefined,
+    [batchSearch, stories.isLoading, stories.total],
+  );
 
   const toggle = useCallback((story: Story) => {
     setSelected((current) => {
@@ -127,6 +145,13 @@ export function StoryBrowser({
       >
         <Space wrap>{header}</Space>
         <Space>
+          {searchTarget ? (
+            <Access action={STORY_ACCESS.edit}>
+              <Button icon={<EditOutlined />} onClick={() => setEditingAll(true)} data-testid="batch-edit-all">
+                {t("batchEdit.allAction")}
+              </Button>
+            </Access>
+          ) : null}
           {stories.isLoading ? null : (
             <Typography.Text type="secondary" data-testid="stories-total">
               {t(stories.capped ? "stories.totalCapped" : "stories.total", { count: stories.total })}
@@ -142,11 +167,20 @@ export function StoryBrowser({
           />
         </Space>
       </div>
-      <StorySelectionBar stories={[...selected.values()]} onClear={() => setSelected(new Map())} />
+      <StorySelectionBar
+        stories={[...selected.values()]}
+        search={searchTarget}
+        onClear={() => setSelected(new Map())}
+      />
       <div style={{ display: "flex", gap: 16, flexWrap: "wrap" }}>
         {sideContent ? <div className="dams-story-side">{sideContent}</div> : null}
         <div style={{ flex: 1, minWidth: 280 }}>{body}</div>
       </div>
+      {editingAll && searchTarget ? (
+        <LazyPart>
+          <BatchEditDialog stories={[]} search={searchTarget} onClose={() => setEditingAll(false)} />
+        </LazyPart>
+      ) : null}
       {viewerOpened ? (
         <LazyPart>
           <StoryViewer target={state.story} onClose={() => setState({ ...state, story: null })} onOpen={open} />

@@ -28,6 +28,7 @@ import { Access } from "../auth/access-component";
 import { useFeedback } from "./feedback";
 import { LazyPart, lazyChunk } from "./lazy-part";
 import { STORY_ACCESS, zipBatches } from "./story-actions";
+import type { BatchSearchTarget } from "./story-edit/batch-edit-dialog";
 
 // The folder picker (TreeSelect) loads when a move is asked for.
 const MoveDialog = lazyChunk("story-move-dialog", () => import("./story-move-dialog").then((m) => m.MoveDialog));
@@ -46,7 +47,16 @@ async function eachStory(stories: readonly Story[], action: (story: Story) => Pr
 }
 
 /** The actions on the selected stories, each shown only when the role allows it (spec section 6). */
-export function StorySelectionBar({ stories, onClear }: { stories: readonly Story[]; onClear: () => void }) {
+export function StorySelectionBar({
+  stories,
+  search,
+  onClear,
+}: {
+  stories: readonly Story[];
+  /** The grid's search, offered by 编辑信息 as the other target ("every story matching"). */
+  search?: BatchSearchTarget;
+  onClear: () => void;
+}) {
   const { t } = useTranslation();
   const { message } = useFeedback();
   const queryClient = useQueryClient();
@@ -206,7 +216,7 @@ export function StorySelectionBar({ stories, onClear }: { stories: readonly Stor
       </Space>
       {editing ? (
         <LazyPart>
-          <BatchEditDialog stories={stories} onClose={() => setEditing(false)} />
+          <BatchEditDialog stories={stories} search={search} onClose={() => setEditing(false)} />
         </LazyPart>
       ) : null}
       {sharing ? (

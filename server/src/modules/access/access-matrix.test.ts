@@ -993,6 +993,12 @@ const endpointCells: Cell[] = [
   },
   {
     group: "property access",
+    name: "GET /properties/locked (the caller's own locked keys)",
+    expect: EVERYONE,
+    request: () => ({ method: "GET", url: `${API}/properties/locked` }),
+  },
+  {
+    group: "property access",
     name: "PUT /property-access/{roleId}",
     expect: BACK_AREA,
     request: async (_who, f) => ({

@@ -131,4 +131,28 @@ describeEachDialect("field-level access", (dialect) => {
     });
     expect(refused.json()).toMatchObject({ error: "property_not_editable" });
   });
+
+  it("tells a form which IPTC texts the caller's role may not edit (/properties/locked)", async () => {
+    const rules = await call(admin, "PUT", "/property-access/editor", {
+      rules: [
+        { property: "credit", visible: true, editable: false },
+        { property: "copyrightNotice", visible: false, editable: true },
+      ],
+    });
+    expect(rules.statusCode, rules.body).toBe(200);
+    const locked = async (who: TestPrincipal) => {
+      const response = await call(who, "GET", "/properties/locked");
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().data.locked as string[];
+    };
+    expect(await locked(editor)).toEqual(["copyrightNotice", "credit"]);
+    expect(await locked(admin)).toEqual([]);
+    // Another role's rules are its own (the viewer keeps the hidden property of an earlier case).
+    expect(await locked(viewer)).not.toContain("credit");
+    // What the form disables is what the edit refuses.
+    const refused = await call(editor, "PUT", `/workflow-story-edit/photo/${storyId}?libraryId=product`, {
+      properties: { credit: "新华社" },
+    });
+    expect(refused.json()).toMatchObject({ error: "property_not_editable" });
+  });
 });

@@ -1,13 +1,29 @@
 import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
 import { useQueryClient } from "@tanstack/react-query";
-import { Alert, Button, Checkbox, Descriptions, Form, Input, List, Modal, Progress, Select, Space, Tag } from "antd";
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Descriptions,
+  Form,
+  Input,
+  List,
+  Modal,
+  Progress,
+  Radio,
+  Select,
+  Space,
+  Tag,
+} from "antd";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { type StoryProperty, useFormProperties } from "../../api/catalogue";
+import { type StoryProperty, useFormProperties, useLockedProperties } from "../../api/catalogue";
 import { useMetadataTemplates } from "../../api/metadata-templates";
 import { type Story, storyKeys } from "../../api/stories";
 import {
   type BatchPreview,
+  type BatchRequest,
+  type BatchSearch,
   batchEditItems,
   getBatchEdit,
   previewBatchEdit,
@@ -18,19 +34,37 @@ import {
 import { seededPropertyLabel } from "../../locales/seeded";
 import { CatalogueSelect, KeywordSelect, PropertyInput } from "../uploader/batch-form";
 import { fieldsFromProperties } from "../uploader/upload-logic";
-import { type BatchRow, batchOperations, LIST_FIELDS, SET_FIELDS } from "./batch-edit-logic";
+import { type BatchRow, batchOperations, IPTC_SET_FIELDS, LIST_FIELDS, SET_FIELDS } from "./batch-edit-logic";
 
 /** How often a running batch is asked for its progress. */
 const POLL_MS = 1000;
 
+/** The grid's search as a batch target: its filters and how many stories the grid counted. */
+export interface BatchSearchTarget {
+  query: BatchSearch;
+  total: number;
+}
+
 /**
- * 编辑信息 for a selection: operations (set a field, add or remove keywords,
- * tags or authors, find and replace in captions, a metadata template), the
- * server's preview of what each would change, then the batch — a progress
- * bar while its job runs — and the per-story result.
+ * 编辑信息 for a selection — or for every story the grid's search matches
+ * (resolved by the server when the preview or the batch starts): operations
+ * (set a field, add or remove keywords, tags or authors, find and replace in
+ * captions, a metadata template), the server's preview of what each would
+ * change, then the batch — a progress bar while its job runs — and the
+ * per-story result.
  */
-export function BatchEditDialog({ stories, onClose }: { stories: readonly Story[]; onClose: () => void }) {
+export function BatchEditDialog({
+  stories,
+  search,
+  onClose,
+}: {
+  stories: readonly Story[];
+  search?: BatchSearchTarget;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
+  const [target, setTarget] = useState<"selection" | "search">(stories.length > 0 || !search ? "selection" : "search");
+  const bySearch = target === "search" && search !== undefined;
   const queryClient = useQueryClient();
   const [form] = Form.useForm<{ operations: BatchRow[] }>();
   const [preview, setPreview] = useState<BatchPreview | null>(null);
@@ -38,13 +72,17 @@ export function BatchEditDialog({ stories, onClose }: { stories: readonly Story[
   const [refused, setRefused] = useState<StoryBatchItem[]>([]);
   const [busy, setBusy] = useState(false);
   const storyIds = useMemo(() => stories.map((story) => story.storyId), [stories]);
-  // Custom properties are offered when the selection is of one media type (its library's and every library's).
+  // Custom properties are offered when the selection (or the search) is of one media type (its library's and every library's).
   const first = stories[0];
-  const mediaType =
-    first && first.type !== "composite" && stories.every((story) => story.type === first.type)
+  const searchTypes = search?.query.types ?? [];
+  const mediaType = bySearch
+    ? searchTypes.length === 1 && searchTypes[0] !== "composite"
+      ? (searchTypes[0] as StoryProperty["storyType"])
+      : undefined
+    : first && first.type !== "composite" && stories.every((story) => story.type === first.type)
       ? (first.type as StoryProperty["storyType"])
       : undefined;
-  const definitions = useFormProperties(mediaType ?? "photo", first?.libraryId, {
+  const definitions = useFormProperties(mediaType ?? "photo", bySearch ? search.query.libraryId : first?.libraryId, {
     enabled: mediaType !== undefined,
     staleTime: 60_000,
   });
@@ -73,11 +111,14 @@ export function BatchEditDialog({ stories, onClose }: { stories: readonly Story[
     );
   }, [batch, finished, queryClient]);
 
-  const operations = async () => batchOperations((await form.validateFields()).operations ?? [], properties);
+  const request = async (): Promise<BatchRequest> => {
+    const operations = batchOperations((await form.validateFields()).operations ?? [], properties);
+    return bySearch ? { search: search.query, operations } : { storyIds, operations };
+  };
   const runPreview = async () => {
     setBusy(true);
     try {
-      setPreview(await previewBatchEdit({ storyIds, operations: await operations() }));
+      setPreview(await previewBatchEdit(await request()));
     } finally {
       setBusy(false);
     }
@@ -85,7 +126,7 @@ export function BatchEditDialog({ stories, onClose }: { stories: readonly Story[
   const apply = async () => {
     setBusy(true);
     try {
-      setBatch(await startBatchEdit({ storyIds, operations: await operations() }));
+      setBatch(await startBatchEdit(await request()));
     } finally {
       setBusy(false);
     }
@@ -96,7 +137,7 @@ export function BatchEditDialog({ stories, onClose }: { stories: readonly Story[
   return (
     <Modal
       open
-      title={t("batchEdit.title", { count: stories.length })}
+      title={t("batchEdit.title", { count: bySearch ? (preview?.total ?? search.total) : stories.length })}
       width="min(760px, calc(100vw - 16px))"
       onCancel={onClose}
       destroyOnHidden
@@ -133,6 +174,26 @@ export function BatchEditDialog({ stories, onClose }: { stories: readonly Story[
         <BatchResult batch={batch} refused={refused} reason={reason} />
       ) : (
         <>
+          {search ? (
+            <Radio.Group
+              value={target}
+              onChange={(event) => {
+                setTarget(event.target.value);
+                setPreview(null);
+              }}
+              style={{ marginBottom: 16 }}
+              data-testid="batch-edit-target"
+            >
+              <Space direction="vertical">
+                <Radio value="selection" disabled={stories.length === 0}>
+                  {t("batchEdit.target.selection", { count: stories.length })}
+                </Radio>
+                <Radio value="search" data-testid="batch-edit-target-search">
+                  {t("batchEdit.target.search", { count: search.total })}
+                </Radio>
+              </Space>
+            </Radio.Group>
+          ) : null}
           <Form
             form={form}
             layout="vertical"
@@ -175,11 +236,14 @@ export function BatchEditDialog({ stories, onClose }: { stories: readonly Story[
               type={preview.changed > 0 ? "info" : "warning"}
               showIcon
               data-testid="batch-edit-preview-result"
-              message={t("batchEdit.previewSummary", {
-                changed: preview.changed,
-                unchanged: preview.unchanged,
-                refused: preview.refused,
-              })}
+              message={
+                (bySearch ? `${t("batchEdit.previewMatched", { total: preview.total })} ` : "") +
+                t("batchEdit.previewSummary", {
+                  changed: preview.changed,
+                  unchanged: preview.unchanged,
+                  refused: preview.refused,
+                })
+              }
               description={
                 preview.refusedReasons.length > 0 ? (
                   <Space wrap>
@@ -263,12 +327,18 @@ function OperationRow({
   const kind = Form.useWatch(["operations", name, "kind"], form) as BatchRow["kind"] | undefined;
   const field = Form.useWatch(["operations", name, "field"], form) as string | undefined;
   const templates = useMetadataTemplates();
+  // The IPTC texts (kept in properties) the role may not edit are offered disabled: the server refuses them.
+  const locked = useLockedProperties().data;
   const property = field?.startsWith("properties.")
     ? properties.find((entry) => `properties.${entry.name}` === field)
     : undefined;
   const kinds = ["add", "remove", "set", "replace", "template"] as const;
   const setOptions = [
-    ...SET_FIELDS.map((key) => ({ value: key, label: t(`editInfo.field.${key}`) })),
+    ...SET_FIELDS.map((key) => ({
+      value: key,
+      label: t(`editInfo.field.${key}`),
+      disabled: IPTC_SET_FIELDS.has(key) && locked?.has(key) === true,
+    })),
     ...properties.map((entry) => ({
       value: `properties.${entry.name}`,
       label: entry.label,

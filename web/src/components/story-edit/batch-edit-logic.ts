@@ -18,6 +18,8 @@ export const SET_FIELDS = [
   "country",
 ] as const;
 export const LIST_FIELDS = ["keywords", "tags", "authors"] as const;
+/** The set fields kept in `properties` (field-level access applies to them). */
+export const IPTC_SET_FIELDS: ReadonlySet<string> = new Set(SET_FIELDS.slice(5));
 
 /** One operation as the dialog's form holds it. */
 export interface BatchRow {

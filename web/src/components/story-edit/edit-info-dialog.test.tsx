@@ -25,7 +25,11 @@ vi.stubGlobal("fetch", async (request: Request) => {
       headers: { "content-type": "application/json" },
     });
   }
-  const data = url.pathname.endsWith("/keywordhistory") ? { content: [], totalElements: 0 } : [];
+  const data = url.pathname.endsWith("/keywordhistory")
+    ? { content: [], totalElements: 0 }
+    : url.pathname.endsWith("/properties/locked")
+      ? { locked: [] }
+      : [];
   return new Response(JSON.stringify({ code: 0, msg: "ok", data }), {
     headers: { "content-type": "application/json" },
   });
@@ -83,8 +87,10 @@ async function render(element: React.ReactNode) {
   });
 }
 
+/** Waits for `check` within a generous bound (a loaded machine renders antd's modal slowly). */
 async function until(check: () => boolean) {
-  for (let i = 0; i < 100 && !check(); i++) await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+  const deadline = Date.now() + 30_000;
+  while (!check() && Date.now() < deadline) await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
   expect(check()).toBe(true);
 }
 
@@ -106,7 +112,7 @@ const stale = (current: Story) => ({
   body: { code: 409, msg: "the story was changed by someone else", error: "stale_revision", data: current },
 });
 
-describe("the edit-information dialog on a concurrent edit (409)", () => {
+describe("the edit-information dialog on a concurrent edit (409)", { timeout: 120_000 }, () => {
   it("shows the other person's values and overwrites deliberately, based on their revision", async () => {
     const theirs = story({ title: "同事的标题", revision: 5 });
     edits.push(stale(theirs), { status: 200, body: { code: 0, msg: "ok", data: { ...theirs, revision: 6 } } });

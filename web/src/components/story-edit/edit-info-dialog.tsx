@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, DatePicker, Descriptions, Form, Input, Modal, Space } from "antd";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { type StoryProperty, useFormProperties } from "../../api/catalogue";
+import { type StoryProperty, useFormProperties, useLockedProperties } from "../../api/catalogue";
 import { type InformationSave, type Story, saveStoryInformation, storyKeys } from "../../api/stories";
 import { Access } from "../../auth/access-component";
 import { seededPropertyLabel } from "../../locales/seeded";
@@ -82,6 +82,8 @@ export function EditInfoDialog({
     enabled: media,
     staleTime: 60_000,
   });
+  // IPTC texts the role may not edit are disabled, as the server refuses them (property_not_editable).
+  const locked = useLockedProperties().data;
   const fields = useMemo(
     () =>
       fieldsFromProperties(
@@ -214,8 +216,12 @@ export function EditInfoDialog({
             <Input.TextArea rows={4} />
           </Form.Item>
           {hasIptc("headline") ? (
-            <Form.Item name={["properties", "headline"]} label={t("editInfo.field.headline")}>
-              <Input />
+            <Form.Item
+              name={["properties", "headline"]}
+              label={t("editInfo.field.headline")}
+              {...lockedItem("headline")}
+            >
+              <Input disabled={locked?.has("headline")} />
             </Form.Item>
           ) : null}
           <Form.Item name="keywords" label={t("editInfo.field.keywords")}>
@@ -240,8 +246,12 @@ export function EditInfoDialog({
             <DatePicker showTime style={{ width: "100%" }} />
           </Form.Item>
           {IPTC_TEXTS.filter(hasIptc).map((key) => (
-            <Form.Item key={key} name={["properties", key]} label={t(`editInfo.field.${key}`)}>
-              {key === "instructions" || key === "usageTerms" ? <Input.TextArea rows={2} /> : <Input />}
+            <Form.Item key={key} name={["properties", key]} label={t(`editInfo.field.${key}`)} {...lockedItem(key)}>
+              {key === "instructions" || key === "usageTerms" ? (
+                <Input.TextArea rows={2} disabled={locked?.has(key)} />
+              ) : (
+                <Input disabled={locked?.has(key)} />
+              )}
             </Form.Item>
           ))}
           {fields.map((field) => (
@@ -254,6 +264,11 @@ export function EditInfoDialog({
 
   function hasIptc(key: string): boolean {
     return iptcKeys(fields).includes(key);
+  }
+
+  /** A locked IPTC text says why it is disabled. */
+  function lockedItem(key: string): { extra?: string } {
+    return locked?.has(key) ? { extra: t("editInfo.notEditable") } : {};
   }
 }
 

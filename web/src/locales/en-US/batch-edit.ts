@@ -19,6 +19,10 @@ export default {
   "batchEdit.addOperation": "Add an operation",
   "batchEdit.removeOperation": "Remove this operation",
   "batchEdit.touches": "changes {{count}}",
+  "batchEdit.allAction": "Edit all results",
+  "batchEdit.target.selection": "The {{count}} selected stories",
+  "batchEdit.target.search": "Every story matching the current search (about {{count}}, fixed when it starts)",
+  "batchEdit.previewMatched": "The search matches {{total}} stories now:",
   "batchEdit.preview": "Preview",
   "batchEdit.previewSummary":
     "{{changed}} stories will change, {{unchanged}} stay as they are, {{refused}} may not be changed",

@@ -42,6 +42,23 @@ export function propertyRoutes(properties: PropertyService, locked?: LockedPrope
       },
     );
     app.get(
+      "/properties/locked",
+      {
+        config: READ,
+        schema: {
+          tags,
+          summary: "The property keys the caller's role may not edit (field-level access), for forms to disable them",
+          description:
+            "Catalogue properties and the IPTC texts kept in `properties` (headline, credit, copyrightNotice, usageTerms, instructions, city, country) alike; an edit of one answers 403 `property_not_editable`. Empty for administrators.",
+          response: { 200: envelope(z.object({ locked: z.array(z.string()) })), ...catalogueErrors },
+        },
+      },
+      async (request) => {
+        const lockedNow = locked ? await locked(actorOf(request)) : new Set<string>();
+        return ok({ locked: [...lockedNow].sort() });
+      },
+    );
+    app.get(
       "/properties",
       {
         config: READ,

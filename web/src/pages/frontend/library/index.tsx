@@ -35,6 +35,7 @@ export default function LibraryPage() {
     <StoryBrowser
       queryKey={storyKeys.list("library", query)}
       fetchPage={(page, size) => searchStories({ ...query, page, size, ...(page > 0 ? { facets: "false" } : {}) })}
+      batchSearch={query}
       emptyText={folderId ? t("library.folderEmpty") : t("library.empty")}
       header={
         <>

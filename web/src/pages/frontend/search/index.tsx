@@ -19,6 +19,7 @@ export default function SearchPage() {
     <StoryBrowser
       queryKey={storyKeys.list("search", query)}
       fetchPage={(page, size) => searchStories({ ...query, page, size, ...(page > 0 ? { facets: "false" } : {}) })}
+      batchSearch={query}
       emptyText={state.fulltext ? t("search.emptyFor", { fulltext: state.fulltext }) : t("search.empty")}
       header={
         <>
