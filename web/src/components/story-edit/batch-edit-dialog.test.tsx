@@ -181,6 +181,31 @@ describe("the batch edit-information dialog", () => {
     expect(onClose).toHaveBeenCalled();
   }, 120_000);
 
+  it("takes every story matching the grid's search: the search is sent, not ids; the preview says how many match", async () => {
+    answers["POST /dams/api/v1/story-batch-edits/preview"] = [
+      { total: 42, changed: 40, unchanged: 2, refused: 0, refusedReasons: [], operations: [{ index: 0, touches: 40 }] },
+    ];
+    const search = { query: { fulltext: "台风", types: ["photo" as const] }, total: 42 };
+    await render(<BatchEditDialog stories={[]} search={search} onClose={() => {}} />);
+    await until(() => byTestId("batch-edit-operation-0") !== null);
+    const radios = byTestId("batch-edit-target")!.querySelectorAll<HTMLInputElement>("input[type=radio]");
+    // Nothing selected: the selection is not offered, the search is chosen.
+    expect([...radios].map((radio) => [radio.disabled, radio.checked])).toEqual([
+      [true, false],
+      [false, true],
+    ]);
+    expect(byTestId("batch-edit-target")!.textContent).toContain("about 42");
+    await addKeyword("台风");
+    await click("batch-edit-preview");
+    await until(() => byTestId("batch-edit-preview-result") !== null);
+    expect(calls[0]!.body).toEqual({
+      search: { fulltext: "台风", types: ["photo"] },
+      operations: [{ op: "add", field: "keywords", values: ["台风"] }],
+    });
+    expect(byTestId("batch-edit-preview-result")!.textContent).toContain("The search matches 42 stories now");
+    expect(document.body.textContent).toContain("Edit information of 42 stories");
+  }, 120_000);
+
   it("speaks Chinese", async () => {
     await render(<BatchEditDialog stories={stories} onClose={() => {}} />, "zh-CN");
     await until(() => byTestId("batch-edit-dialog") !== null);
