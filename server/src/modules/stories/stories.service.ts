@@ -118,7 +118,7 @@ export class StoriesService {
     const changes = metadataChanges(story, patch, (v) => this.deps.stories.json(v));
     if (patch.properties) {
       await this.deps.propertyAccess?.checkEditable(actor, Object.keys(patch.properties));
-      await this.#checkEditedProperties(story, patch.properties);
+      await this.checkEditedProperties(story, patch.properties);
     }
     if (patch.folderId !== undefined) changes.folder_id = await folderFor(this.deps.folders, libraryId, patch.folderId);
     const memberIds = patch.members ? await readableMembers(this.deps.access, actor, patch.members) : undefined;
@@ -159,7 +159,8 @@ export class StoriesService {
    * published story must keep every required one after the patch; a draft
    * may be filled in over several edits (its commit checks them).
    */
-  async #checkEditedProperties(story: Story, patch: Record<string, unknown>): Promise<void> {
+  /** Refuses (400 `invalid_property`) property values an edit of `story` may not write (a batch's preview asks too). */
+  async checkEditedProperties(story: Story, patch: Record<string, unknown>): Promise<void> {
     if (!this.deps.propertyDefinitions || story.type === "composite") return;
     const definitions = await this.deps.propertyDefinitions.lookup({
       storytype: story.type,
@@ -168,7 +169,7 @@ export class StoriesService {
     checkProperties(definitions, patch, {
       path: "properties",
       current: story.properties,
-      complete: story.status !== "draft",
+      complete: story.status === "draft" ? false : "patched",
     });
   }
 

@@ -181,4 +181,19 @@ describeEachDialect("custom properties on story edit", (dialect) => {
     const cleared = await edit<StoryView>(story, { shotDate: null });
     expect(cleared.properties).not.toHaveProperty("shotDate");
   });
+
+  it("edits the properties of a story committed without them: the required ones it never had do not block", async () => {
+    const story = await callApi<StoryView>(ctx().app, admin, "POST", "/workflow-story-create/photo", {
+      libraryId: "product",
+      title: "edit without level",
+    });
+    await callApi(ctx().app, admin, "POST", "/workflow-story-create/photo/commit", {
+      libraryId: "product",
+      storyIds: [story.id],
+    });
+    const credited = await edit<StoryView>(story, { credit: "新华社", shotDate: "2024-05-01" });
+    expect(credited.properties).toEqual({ credit: "新华社", shotDate: "2024-05-01" });
+    const emptied = await edit<{ msg: string }>(story, { storyLevel: null }, 400);
+    expect(emptied.msg).toBe("properties.storyLevel: 稿件级别 (storyLevel) is required");
+  });
 });

@@ -53,14 +53,15 @@ export function propertyValueProblem(definition: PropertyDefinition, value: unkn
 /**
  * Checks custom property values against their definitions: each value must fit
  * its kind (a select's one of its code list's values); with `complete`, the
- * story's properties after the patch must hold every required one. Keys no
+ * story's properties after the patch must hold every required one (with
+ * `"patched"`, every required one the patch names). Keys no
  * definition names (the technical facts extraction adds) pass as they are.
  * Throws 400 `invalid_property` naming `{path}.{name}`.
  */
 export function checkProperties(
   definitions: readonly PropertyDefinition[],
   patch: Record<string, unknown>,
-  options: { path: string; current?: Record<string, unknown>; complete: boolean },
+  options: { path: string; current?: Record<string, unknown>; complete: boolean | "patched" },
 ): void {
   const byName = new Map(definitions.map((definition) => [definition.name, definition]));
   for (const [name, value] of Object.entries(patch)) {
@@ -72,6 +73,9 @@ export function checkProperties(
   if (!options.complete) return;
   for (const definition of definitions) {
     if (!definition.required) continue;
+    // "patched" (an edit of a committed story): a required property may not be emptied, but one the story never
+    // had (committed without properties, or before it became required) does not block editing the others.
+    if (options.complete === "patched" && !(definition.name in patch)) continue;
     const value = definition.name in patch ? patch[definition.name] : options.current?.[definition.name];
     if (isEmpty(value)) {
       throw new Invalid(

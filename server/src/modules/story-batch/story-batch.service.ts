@@ -141,7 +141,10 @@ export class StoryBatchService {
         const story = await this.deps.access.forWriteById(actor, storyId);
         const values = await resolver(story.libraryId);
         const patch = batchEdit(story, operations, values);
-        if (patch.properties) await this.deps.propertyAccess?.checkEditable(actor, Object.keys(patch.properties));
+        if (patch.properties) {
+          await this.deps.propertyAccess?.checkEditable(actor, Object.keys(patch.properties));
+          await this.deps.stories.checkEditedProperties(story, patch.properties);
+        }
         if (fieldChanges(story, patch).length > 0) changed++;
         else unchanged++;
         operations.forEach((operation, index) => {

@@ -258,6 +258,7 @@ describeEachDialect("batch edits of story metadata", (dialect) => {
     expect(preview.statusCode, preview.body).toBe(200);
     expect(preview.json().data).toMatchObject({ total: 25, changed: 25, refused: 0 });
 
+    ctx().app.jobs.worker.start(); // 25 stories run as a job
     const started = await call(contributor, "POST", "/story-batch-edits", { search, operations });
     expect(started.statusCode, started.body).toBe(200);
     expect(started.json().data).toMatchObject({ total: 25 });
