@@ -14,9 +14,10 @@ const popconfirm = (page: Page) => page.locator(".ant-popover:visible");
  * Issue 15: curating a library in the front area. A library of its own (the
  * journeys share one database), three photos; a folder is made beside the
  * grid, two selected photos are dragged onto it, the third goes in by 移动;
- * the folder is renamed (breadcrumb and URL follow); a sub-folder made and deleted; a
- * story is marked as a half product and found on /halfproduct/list; a relation
- * is added in the viewer and seen from both ends.
+ * the folder is renamed (breadcrumb and URL follow); a sub-folder made and deleted; a story
+ * is marked as a half product and found on /halfproduct/list, another made
+ * there, and both finished there; a relation is added in the viewer and seen
+ * from both ends.
  */
 test("folders, half products and relations in the front area", async ({ page }, testInfo) => {
   test.setTimeout(300_000);
@@ -164,6 +165,29 @@ test("folders, half products and relations in the front area", async ({ page }, 
   await page.goto("/halfproduct/list", { waitUntil: "networkidle" });
   await expect(page.getByText(`发布会 ${run}`)).toBeVisible();
   await snapshot(page, testInfo, "halfproducts-1366");
+
+  // A half product made on the list (work in progress: a draft with a title), then finished there: it leaves the list.
+  await page.getByTestId("halfproduct-create").click();
+  await dialog(page).getByLabel(zh("stories.meta.title")).fill(`半成品 ${run}`);
+  await dialog(page)
+    .getByRole("button", { name: spaced(zh("crud.ok")) })
+    .click();
+  await expect(page.locator(".ant-message").getByText(zh("halfproduct.created"))).toBeVisible();
+  const halfProduct = page.locator("tr", { hasText: `半成品 ${run}` });
+  await expect(halfProduct).toHaveCount(1);
+  await halfProduct.getByTestId("halfproduct-finish").click();
+  await popconfirm(page)
+    .getByRole("button", { name: spaced(zh("crud.ok")) })
+    .click();
+  await expect(page.locator(".ant-message").getByText(zh("halfproduct.finished"))).toBeVisible();
+  await expect(halfProduct).toHaveCount(0);
+  // The marked one is finished the same way.
+  const marked = page.locator("tr", { hasText: `发布会 ${run}` });
+  await marked.getByTestId("halfproduct-finish").click();
+  await popconfirm(page)
+    .getByRole("button", { name: spaced(zh("crud.ok")) })
+    .click();
+  await expect(marked).toHaveCount(0);
 
   // The refused delete (409, explained on the page) is the only failed request.
   expect(
