@@ -3,7 +3,15 @@
 // PostgreSQL (and Ceph RGW, started here), web unit tests, the multi-node
 // test, and the end-to-end journeys in Chromium.
 // Ends with one line `N passed, N failed` summing all suites.
-import { spawnSync } from "node:child_process";
+//
+// The server suite and the journeys wait on PostgreSQL, fsync, media tools and
+// the browser far more than they compute (the machine's load stayed at 1.2–2.1
+// on 2 cores during the server suite when it ran alone), so after the quick
+// checks they run side by side in two lanes: the server suite in one, the web
+// unit tests and then the journeys in the other. The multi-node test, which
+// starts a whole topology, runs alone after both. Each lane's output lines
+// carry its name.
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -14,15 +22,52 @@ import { log, root, setup } from "./setup.mjs";
 const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), "dams-test-report-"));
 const results = [];
 
+function record(name, started, status, options) {
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const counts = options.counts?.() ?? (status === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 });
+  // A runner that crashed before reporting still counts as a failure.
+  if (status !== 0 && counts.failed === 0) counts.failed = 1;
+  results.push({ name, seconds, ...counts });
+}
+
 function step(name, command, args, options = {}) {
   log(`── ${name}`);
   const started = Date.now();
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...options.env } });
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  const counts = options.counts?.() ?? (result.status === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 });
-  // A runner that crashed before reporting still counts as a failure.
-  if (result.status !== 0 && counts.failed === 0) counts.failed = 1;
-  results.push({ name, seconds, ...counts });
+  record(name, started, result.status, options);
+}
+
+/** A step whose output lines are written as they come, each prefixed with `[lane]`. */
+function laneStep(lane, name, command, args, options = {}) {
+  log(`── [${lane}] ${name}`);
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, FORCE_COLOR: "0", ...options.env },
+    });
+    for (const [stream, out] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ]) {
+      let pending = "";
+      stream.setEncoding("utf8");
+      stream.on("data", (chunk) => {
+        const lines = (pending + chunk).split("\n");
+        pending = lines.pop();
+        for (const line of lines) out.write(`[${lane}] ${line}\n`);
+      });
+      stream.on("end", () => {
+        if (pending) out.write(`[${lane}] ${pending}\n`);
+      });
+    }
+    child.on("close", (status) => {
+      record(name, started, status ?? 1, options);
+      log(`── [${lane}] ${name} ended (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      resolve();
+    });
+  });
 }
 
 function vitestCounts(file) {
@@ -81,21 +126,48 @@ step("lint and format (biome)", "npx", ["biome", "check", "."]);
 step("type-check (tsc --noEmit, every workspace)", "npm", ["run", "typecheck", "--workspaces", "--if-present"]);
 step("OpenAPI document and web client types are current", "node", ["scripts/check-generated.mjs"]);
 
-const serverReport = path.join(reportDir, "server.json");
-step(
-  "server unit and integration tests (SQLite and PostgreSQL)",
-  "npx",
-  ["vitest", "run", "--root", "server", "--reporter=default", "--reporter=json", `--outputFile.json=${serverReport}`],
-  { counts: vitestCounts(serverReport) },
-);
+/** A port nothing listens on now, so the journeys' server never meets another one. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
 
+const serverReport = path.join(reportDir, "server.json");
 const webReport = path.join(reportDir, "web.json");
-step(
-  "web unit tests",
-  "npx",
-  ["vitest", "run", "--root", "web", "--reporter=default", "--reporter=json", `--outputFile.json=${webReport}`],
-  { counts: vitestCounts(webReport) },
-);
+const e2eReport = path.join(reportDir, "e2e.json");
+const e2ePort = String(process.env.E2E_PORT ?? (await freePort()));
+
+await Promise.all([
+  laneStep(
+    "server",
+    "server unit and integration tests (SQLite and PostgreSQL)",
+    "npx",
+    ["vitest", "run", "--root", "server", "--reporter=default", "--reporter=json", `--outputFile.json=${serverReport}`],
+    { counts: vitestCounts(serverReport) },
+  ),
+  (async () => {
+    await laneStep(
+      "web",
+      "web unit tests",
+      "npx",
+      ["vitest", "run", "--root", "web", "--reporter=default", "--reporter=json", `--outputFile.json=${webReport}`],
+      { counts: vitestCounts(webReport) },
+    );
+    await laneStep(
+      "e2e",
+      "end-to-end journeys in Chromium",
+      "npx",
+      ["playwright", "test", "--config", "e2e/playwright.config.ts"],
+      { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport, E2E_PORT: e2ePort }, counts: playwrightCounts(e2eReport) },
+    );
+  })(),
+]);
 
 const scaleOutReport = path.join(reportDir, "scale-out.json");
 step(
@@ -114,24 +186,6 @@ step(
   ],
   { counts: vitestCounts(scaleOutReport) },
 );
-
-/** A port nothing listens on now, so the journeys' server never meets another one. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const e2eReport = path.join(reportDir, "e2e.json");
-step("end-to-end journeys in Chromium", "npx", ["playwright", "test", "--config", "e2e/playwright.config.ts"], {
-  env: { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport, E2E_PORT: String(process.env.E2E_PORT ?? (await freePort())) },
-  counts: playwrightCounts(e2eReport),
-});
 
 if (rgw) await stopRgw(rgw.dir);
 

@@ -11,5 +11,9 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     pool: "forks",
+    // Two forks even on two cores (vitest's default there is one): the suite waits on PostgreSQL, fsync,
+    // media tools and polls far more than it computes — one fork kept the load at 1.2–2.1. Test files use
+    // their own databases, data dirs and ports, so they may run side by side.
+    maxWorkers: 2,
   },
 });
