@@ -73,3 +73,28 @@ test("the storage monitor, the back area's landing page, shows totals, charts, l
   }
   expect(errors).toEqual([]);
 });
+
+test("the storage monitor's integrity check reads every original back, with progress, and finds them intact", async ({
+  page,
+}, testInfo) => {
+  // Every original the journeys before stored is read whole: the bound grows with a busy machine, not the test.
+  test.setTimeout(600_000);
+  const errors = watchConsoleErrors(page);
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await openApp(page, "/manage/monitor/storage");
+  const card = page.getByTestId("integrity-check");
+  await card.getByRole("button", { name: zh("monitor.check.start") }).click();
+  await expect(card.getByTestId("integrity-check-state")).toHaveText(zh("monitor.check.state.succeeded"), {
+    timeout: 540_000,
+  });
+  const intact = new RegExp(zh("monitor.check.allIntact").replace("{{count}}", "\\d+"));
+  await expect(card.getByTestId("integrity-check-result")).toHaveText(intact);
+  await expect(card.locator(".ant-progress")).toContainText("100%");
+  await expect(card.getByTestId("integrity-check-counts")).toContainText(/(\d+) \/ \1/);
+  // The card reads on a phone.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await card.scrollIntoViewIfNeeded();
+  await noHorizontalOverflow(page);
+  await snapshot(page, testInfo, "mobile-integrity-check");
+  expect(errors).toEqual([]);
+});

@@ -311,6 +311,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
       setBucket: (actor, libraryId, bucketId) => librarySettings.setBucket(actor, libraryId, bucketId),
     },
     blobs: stories.statistics,
+    registry: blobs.registry,
     jobs,
   });
   const storyLinks = { access: stories.access, queries: stories.queries, libraries, actions: stories.actions };

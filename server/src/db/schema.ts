@@ -607,6 +607,37 @@ export interface StorageMovesTable {
   finished_at: string | null;
 }
 
+export interface StorageChecksTable {
+  id: string;
+  state: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+  total_files: number;
+  checked_files: number;
+  checked_bytes: number;
+  missing: number;
+  mismatched: number;
+  unreadable: number;
+  /** The last blob key checked (keys are checked in order): where a resumed check goes on. */
+  cursor: string | null;
+  error: string | null;
+  job_id: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+export interface StorageCheckProblemsTable {
+  check_id: string;
+  key: string;
+  kind: "missing" | "mismatched" | "unreadable";
+  expected_sha256: string;
+  expected_size: number;
+  actual_sha256: string | null;
+  actual_size: number | null;
+  detail: string | null;
+  found_at: string;
+}
+
 export interface PropertyAccessTable {
   role_id: string;
   /** A key of a story's custom `properties` (a story property's name). */
@@ -755,6 +786,8 @@ export interface Database {
   storage_targets: StorageTargetsTable;
   blob_locations: BlobLocationsTable;
   storage_moves: StorageMovesTable;
+  storage_checks: StorageChecksTable;
+  storage_check_problems: StorageCheckProblemsTable;
   jobs: JobsTable;
   job_workers: JobWorkersTable;
   blobs: BlobsTable;

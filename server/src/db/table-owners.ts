@@ -78,6 +78,8 @@ export const TABLE_OWNERS = {
   storage_targets: { owner: "storage" },
   blob_locations: { owner: "storage" },
   storage_moves: { owner: "storage" },
+  storage_checks: { owner: "storage" },
+  storage_check_problems: { owner: "storage" },
   role_permissions: { owner: "access" },
   library_grants: { owner: "access" },
   api_tokens: { owner: "api-tokens" },

@@ -43,6 +43,7 @@ import { shareVisits } from "./0040-share-visits.js";
 import { storyBatchEdits } from "./0041-story-batch-edits.js";
 import { usageCounters } from "./0042-usage-counters.js";
 import { shareUploads } from "./0043-share-uploads.js";
+import { storageChecks } from "./0046-storage-checks.js";
 
 // Migrations are frozen history: they must not depend on today's table types.
 // biome-ignore lint/suspicious/noExplicitAny: migrations address tables that later versions may reshape.
@@ -97,6 +98,7 @@ export class DamsMigrationProvider implements MigrationProvider {
       "0041-story-batch-edits": storyBatchEdits(this.adapter),
       "0042-usage-counters": usageCounters(this.adapter),
       "0043-share-uploads": shareUploads(this.adapter),
+      "0046-storage-checks": storageChecks(this.adapter),
     };
   }
 }

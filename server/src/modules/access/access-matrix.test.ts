@@ -51,6 +51,14 @@ const MANAGERS_FIND_NOTHING: Expectation = {
 };
 /** The roles whose permissions include reading the back area's monitors (`manage.monitor.*` query). */
 const MONITOR_READERS: Expectation = { admin: 200, administrator: 200, editor: 200, contributor: 403, viewer: 403 };
+/** Monitor readers pass the hook and find nothing (404); the others are refused by it. */
+const MONITOR_READERS_FIND_NOTHING: Expectation = {
+  admin: 404,
+  administrator: 404,
+  editor: 404,
+  contributor: 403,
+  viewer: 403,
+};
 /** The roles whose permissions include making videos (`upload.video`): everyone but viewers. */
 const VIDEO_MAKERS: Expectation = { admin: 200, administrator: 200, editor: 200, contributor: 200, viewer: 403 };
 
@@ -76,6 +84,8 @@ interface Fixtures {
   newToken: (userId: string) => Promise<string>;
   /** A library without stories, made through the administrators' API. */
   newLibrary: () => Promise<string>;
+  /** Ends every queued integrity check, so another may start. */
+  endIntegrityChecks: () => Promise<void>;
 }
 
 /** manage.setting.* is the system-settings group: users.admin only, whatever the role holds. */
@@ -1137,6 +1147,40 @@ const endpointCells: Cell[] = [
     expect: MANAGERS_FIND_NOTHING,
     request: () => ({ method: "GET", url: `${API}/storage/moves/${randomUUID()}` }),
   },
+  {
+    group: "storage",
+    name: "GET /storage/integrity-checks/latest",
+    expect: MONITOR_READERS,
+    request: () => ({ method: "GET", url: `${API}/storage/integrity-checks/latest` }),
+  },
+  {
+    group: "storage",
+    name: "POST /storage/integrity-checks",
+    // Editors only read the monitors. No worker runs here: the check before is ended first (one at a time).
+    expect: BACK_AREA,
+    request: async (_who, f) => {
+      await f.endIntegrityChecks();
+      return { method: "POST", url: `${API}/storage/integrity-checks` };
+    },
+  },
+  {
+    group: "storage",
+    name: "GET /storage/integrity-checks/{unknown}",
+    expect: MONITOR_READERS_FIND_NOTHING,
+    request: () => ({ method: "GET", url: `${API}/storage/integrity-checks/${randomUUID()}` }),
+  },
+  {
+    group: "storage",
+    name: "GET /storage/integrity-checks/{unknown}/problems",
+    expect: MONITOR_READERS_FIND_NOTHING,
+    request: () => ({ method: "GET", url: `${API}/storage/integrity-checks/${randomUUID()}/problems` }),
+  },
+  {
+    group: "storage",
+    name: "POST /storage/integrity-checks/{unknown}/cancel",
+    expect: MANAGERS_FIND_NOTHING,
+    request: () => ({ method: "POST", url: `${API}/storage/integrity-checks/${randomUUID()}/cancel` }),
+  },
 ];
 
 function matrixEdl(clips: object[]) {
@@ -1364,6 +1408,9 @@ describeEachDialect("access matrix", (dialect) => {
           .values({ id, name: id, kind: "department", description: null, sort: 100, created_at: now })
           .execute();
         return id;
+      },
+      endIntegrityChecks: async () => {
+        await db.kysely.updateTable("storage_checks").set({ state: "cancelled" }).execute();
       },
     };
   });

@@ -47,4 +47,20 @@ export class BlobsRepository {
       .execute();
     return rows.map((row) => row.key);
   }
+
+  /** Rows in key order after `after` (null: from the start), a page at a time (keyset paging). */
+  async rowsAfter(after: string | null, limit: number): Promise<Pick<BlobRow, "key" | "sha256" | "size">[]> {
+    let query = this.db.kysely.selectFrom("blobs").select(["key", "sha256", "size"]).orderBy("key").limit(limit);
+    if (after !== null) query = query.where("key", ">", after);
+    const rows = await query.execute();
+    return rows.map((row) => ({ key: row.key, sha256: row.sha256, size: Number(row.size) }));
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db.kysely
+      .selectFrom("blobs")
+      .select((eb) => eb.fn.countAll<number>().as("blobs"))
+      .executeTakeFirstOrThrow();
+    return Number(row.blobs);
+  }
 }

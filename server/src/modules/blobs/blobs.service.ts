@@ -23,4 +23,13 @@ export class BlobsService {
   async forget(keys: string[], transaction?: Kysely<Database>): Promise<void> {
     await this.rows.deleteMany(keys, transaction);
   }
+
+  /** Registered blobs in key order after `after` (null: from the start): what an integrity check reads. */
+  async rowsAfter(after: string | null, limit: number): Promise<Pick<BlobRow, "key" | "sha256" | "size">[]> {
+    return this.rows.rowsAfter(after, limit);
+  }
+
+  async count(): Promise<number> {
+    return this.rows.count();
+  }
 }

@@ -36,6 +36,8 @@ export interface JobPayloads {
   "actions.run": { runId: string; chain: string[] };
   /** A library's files moved to another storage target, verified, resumable (storage/move-library.job.ts). */
   "storage.move-library": { moveId: string };
+  /** Every registered blob read back and compared with its SHA-256, resumable (storage/integrity-check.job.ts). */
+  "storage.integrity-check": { checkId: string };
   /** Housekeeping every six hours: orphaned blobs, abandoned uploads, old jobs (maintenance/). */
   maintenance: Record<string, never>;
 }

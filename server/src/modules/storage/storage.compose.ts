@@ -7,6 +7,9 @@ import { RoutingBlobStore } from "../blobs/routing-blob-store.js";
 import { CredentialsCipher } from "../channels/credentials-cipher.js";
 import type { JobEnqueuer, JobRegistrar } from "../jobs/job-types.js";
 import { TargetBlobLocator } from "./blob-locator.js";
+import { integrityCheckJob, type RegisteredBlobs } from "./integrity-check.job.js";
+import { IntegrityCheckRepository } from "./integrity-check.repository.js";
+import { IntegrityCheckService } from "./integrity-check.service.js";
 import { moveLibraryJob } from "./move-library.job.js";
 import { StorageRepository } from "./storage.repository.js";
 import { type LibraryBlobs, StorageMovesService } from "./storage-moves.service.js";
@@ -22,8 +25,18 @@ export interface StorageModule {
   placement: StoragePlacement;
   stores: TargetStores;
   rows: StorageRepository;
+  /** The integrity checks of the stored originals (the storage monitor). */
+  checks: IntegrityCheckService;
   /** Set once the libraries and stories are built (they are built after the blob store). */
-  connect(deps: { libraries: StorageLibraries; blobs: LibraryBlobs; jobs: JobEnqueuer & JobRegistrar }): void;
+  connect(deps: Connections): void;
+}
+
+interface Connections {
+  libraries: StorageLibraries;
+  blobs: LibraryBlobs;
+  /** The blob registry (the blobs module): what an integrity check compares with. */
+  registry: RegisteredBlobs;
+  jobs: JobEnqueuer & JobRegistrar;
 }
 
 /** Builds the storage targets, the routing blob store and the moves once (called by app.ts). */
@@ -46,7 +59,7 @@ export function buildStorage(
     cipher,
   };
   const stores = new TargetStores(storeOptions, (id) => rows.target(id));
-  let connected: { libraries: StorageLibraries; blobs: LibraryBlobs; jobs: JobEnqueuer & JobRegistrar } | undefined;
+  let connected: Connections | undefined;
   const need = () => {
     if (!connected) throw new Error("the storage module is used before app.ts connected it");
     return connected;
@@ -62,16 +75,23 @@ export function buildStorage(
     jobs: { enqueue: (name, payload, options) => need().jobs.enqueue(name, payload, options) },
     audit: deps.audit,
   });
+  const store = new RoutingBlobStore(deps.builtIn, new TargetBlobLocator(rows, stores));
+  const checkRows = new IntegrityCheckRepository(db.kysely);
+  const checks = new IntegrityCheckService({ db, rows: checkRows, jobs: () => need().jobs, audit: deps.audit });
   return {
-    store: new RoutingBlobStore(deps.builtIn, new TargetBlobLocator(rows, stores)),
+    store,
     targets,
     moves,
     placement: new StoragePlacement(rows, stores, (libraryId) => moves.targetOfLibrary(libraryId)),
     stores,
     rows,
+    checks,
     connect(deps2) {
       connected = deps2;
       deps2.jobs.register(moveLibraryJob({ rows, stores, blobs: deps2.blobs, log: deps.log }));
+      deps2.jobs.register(
+        integrityCheckJob({ rows: checkRows, store, registry: () => need().registry, log: deps.log }),
+      );
     },
   };
 }

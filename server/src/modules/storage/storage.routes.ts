@@ -3,6 +3,7 @@ import { z } from "zod";
 import { apiErrorResponses, envelope, ok } from "../../http/envelope.js";
 import { actorOf } from "../auth/actor.js";
 import type { PermissionKey } from "../auth/permissions.js";
+import { integrityCheckRoutes } from "./integrity-check.routes.js";
 import type { StorageModule } from "./storage.compose.js";
 import {
   libraryParams,
@@ -30,6 +31,7 @@ const setting = (action: Action) => ({ access: { permission: STORAGE_SETTING, ac
 export function storageRoutes(storage: StorageModule): FastifyPluginAsyncZod {
   const { targets, moves } = storage;
   return async (app) => {
+    await app.register(integrityCheckRoutes(storage.checks));
     app.get(
       "/storage/targets",
       {

@@ -71,6 +71,8 @@ export default {
   "server.storage.targetInUse":
     "The storage {{name}} is in use: {{libraries}} libraries put new files there and it holds {{files}} files.",
   "server.storage.nameTaken": "A storage is already called {{name}}.",
+  "server.storage.checkInProgress": "An integrity check is already running; wait for it to end or cancel it.",
+  "server.storage.checkEnded": "This integrity check has already ended.",
   "server.storage.moveInProgress": "The library {{name}} is being moved; wait for the move to end.",
   "server.storage.unavailable": "The media storage cannot be reached at the moment; try again shortly.",
   "server.file.refused":

@@ -67,6 +67,8 @@ export default {
   "server.storage.targetInUse":
     "存储“{{name}}”正在使用：{{libraries}} 个媒资库把新文件存放在这里，其中有 {{files}} 个文件。",
   "server.storage.nameTaken": "已有名为“{{name}}”的存储。",
+  "server.storage.checkInProgress": "已有一个完整性检查在进行，请等它结束或先取消。",
+  "server.storage.checkEnded": "这个完整性检查已经结束。",
   "server.storage.moveInProgress": "媒资库“{{name}}”正在迁移，请等待完成。",
   "server.storage.unavailable": "暂时无法连接媒体存储，请稍后再试。",
   "server.file.refused":

@@ -5,6 +5,7 @@ import { useStorageMonitor } from "../../../../api/monitor";
 import { BarsChart, LinesChart } from "../../../../components/charts";
 import { formatSize } from "../../../../components/story-viewer/format";
 import "../../../../locales/monitor";
+import { IntegrityCheckCard } from "./components/integrity-check-card";
 import { LibraryTable, VolumeTable } from "./components/storage-tables";
 
 const PARTS = ["original", "rendition", "version"] as const;
@@ -98,6 +99,7 @@ export default function ManageMonitorStoragePage() {
       <Card size="small" title={t("monitor.storage.volumes")}>
         <VolumeTable rows={data?.volumes ?? []} />
       </Card>
+      <IntegrityCheckCard />
     </div>
   );
 }
