@@ -98,7 +98,10 @@ export function integrityCheckJob(deps: IntegrityCheckDependencies): JobHandler<
                 await deps.rows.addProblem(checkId, { ...verdict, foundAt: now() });
               }
               progress[verdict.kind]++;
-              deps.log?.warn({ checkId, key: blob.key, kind: verdict.kind }, "integrity check: a blob is not as registered");
+              deps.log?.warn(
+                { checkId, key: blob.key, kind: verdict.kind },
+                "integrity check: a blob is not as registered",
+              );
             }
             progress.checkedFiles++;
             progress.cursor = blob.key;

@@ -102,8 +102,7 @@ export function integrityCheckRoutes(checks: IntegrityCheckService): FastifyPlug
           },
         },
       },
-      async (request) =>
-        ok(await checks.problems(request.params.id, request.query.after ?? null, request.query.limit)),
+      async (request) => ok(await checks.problems(request.params.id, request.query.after ?? null, request.query.limit)),
     );
     app.post(
       "/storage/integrity-checks/:id/cancel",
