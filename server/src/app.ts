@@ -54,6 +54,7 @@ import { buildLibraries, buildLibrarySettings } from "./modules/libraries/librar
 import { librariesRoutes } from "./modules/libraries/libraries.routes.js";
 import { librarySettingsRoutes } from "./modules/libraries/library-settings.routes.js";
 import { registerMaintenance } from "./modules/maintenance/maintenance.job.js";
+import { MaintenanceRuns } from "./modules/maintenance/maintenance-runs.js";
 import { mediaUploadsModule } from "./modules/media-uploads/media-uploads.compose.js";
 import { MediaUrlSigner } from "./modules/media-urls/media-url-signer.js";
 import { mediaUrlsRoutes } from "./modules/media-urls/media-urls.routes.js";
@@ -347,7 +348,9 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
   });
   app.addHook("onClose", () => usageCounter.counter.close());
   app.decorate("usageCounter", usageCounter.counter);
+  const maintenanceRuns = new MaintenanceRuns(db);
   const monitor = buildMonitor({
+    maintenanceRuns,
     counters: usageCounter.repository,
     statistics: stories.statistics,
     libraries,
@@ -526,6 +529,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     log: app.log,
   });
   registerMaintenance(jobs, {
+    runs: maintenanceRuns,
     sweeper: blobs.sweeper,
     removeAbandonedUploads: () => removeAbandonedUploads(uploads),
     repairProcessing: () => processingRepair.repairAll(),

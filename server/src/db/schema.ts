@@ -638,6 +638,14 @@ export interface StorageCheckProblemsTable {
   found_at: string;
 }
 
+export interface MaintenanceRunsTable {
+  id: string;
+  started_at: string;
+  finished_at: string;
+  /** JSON: the run's MaintenanceReport (maintenance/maintenance-runs.ts). */
+  report: unknown;
+}
+
 export interface PropertyAccessTable {
   role_id: string;
   /** A key of a story's custom `properties` (a story property's name). */
@@ -788,6 +796,7 @@ export interface Database {
   storage_moves: StorageMovesTable;
   storage_checks: StorageChecksTable;
   storage_check_problems: StorageCheckProblemsTable;
+  maintenance_runs: MaintenanceRunsTable;
   jobs: JobsTable;
   job_workers: JobWorkersTable;
   blobs: BlobsTable;

@@ -80,6 +80,7 @@ export const TABLE_OWNERS = {
   storage_moves: { owner: "storage" },
   storage_checks: { owner: "storage" },
   storage_check_problems: { owner: "storage" },
+  maintenance_runs: { owner: "maintenance" },
   role_permissions: { owner: "access" },
   library_grants: { owner: "access" },
   api_tokens: { owner: "api-tokens" },

@@ -28572,6 +28572,22 @@ export interface components {
                 /** @description available to the server's user */
                 freeBytes: number;
             }[];
+            /** @description the orphan sweeper's last report (the maintenance job, every 6 hours), null before its first run */
+            sweeper: {
+                finishedAt: string;
+                blobsScanned: number;
+                /** @description stored files no story or registry row pointed at, older than a day */
+                orphansDeleted: number;
+                /** @description such files kept: younger than a day (an upload may be finishing) */
+                orphansYoung: number;
+                /** @description registry rows whose file is missing (never deleted: a person decides) */
+                blobsMissing: number;
+                /** @description the first 20 of them */
+                missingKeys: string[];
+                abandonedUploads: number;
+                diskTrashPurged: number;
+                outgoingCopiesDeleted: number;
+            } | null;
         };
         DataMonitorInput: {
             /** @description every story, now */
@@ -31087,6 +31103,22 @@ export interface components {
                 /** @description available to the server's user */
                 freeBytes: number;
             }[];
+            /** @description the orphan sweeper's last report (the maintenance job, every 6 hours), null before its first run */
+            sweeper: {
+                finishedAt: string;
+                blobsScanned: number;
+                /** @description stored files no story or registry row pointed at, older than a day */
+                orphansDeleted: number;
+                /** @description such files kept: younger than a day (an upload may be finishing) */
+                orphansYoung: number;
+                /** @description registry rows whose file is missing (never deleted: a person decides) */
+                blobsMissing: number;
+                /** @description the first 20 of them */
+                missingKeys: string[];
+                abandonedUploads: number;
+                diskTrashPurged: number;
+                outgoingCopiesDeleted: number;
+            } | null;
         };
         DataMonitor: {
             /** @description every story, now */

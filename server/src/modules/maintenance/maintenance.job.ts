@@ -3,6 +3,7 @@ import type { DiskService } from "../disk/disk.service.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import { type JobHandler, type JobRegistrar, jobSucceeded } from "../jobs/job-types.js";
 import type { JobLogger } from "../jobs/job-worker.js";
+import { type MaintenanceReport, type MaintenanceRuns, MISSING_KEYS_KEPT } from "./maintenance-runs.js";
 
 /** How often each worker process asks for a maintenance run (one runs at a time across processes). */
 export const MAINTENANCE_EVERY_MS = 6 * 60 * 60 * 1000;
@@ -25,6 +26,8 @@ export interface MaintenanceDependencies {
   /** Deletes story views and search-miss counts older than the usage statistics' longest period; returns how many. */
   pruneUsageCounts?: () => Promise<number>;
   logger: JobLogger;
+  /** Where each run's report is kept for the storage monitor. */
+  runs?: Pick<MaintenanceRuns, "record">;
 }
 
 /**
@@ -45,6 +48,7 @@ export function maintenanceJob(deps: MaintenanceDependencies): JobHandler<"maint
     maxAttempts: 3,
     timeoutMs: 60 * 60 * 1000,
     async run(_payload, context) {
+      const startedAt = new Date().toISOString();
       const swept = await deps.sweeper.sweep({ graceMs: 24 * 60 * 60 * 1000 });
       await context.progress(50);
       const abandoned = await deps.removeAbandonedUploads();
@@ -57,24 +61,25 @@ export function maintenanceJob(deps: MaintenanceDependencies): JobHandler<"maint
       const outgoing = await deps.sweepOutgoing?.();
       const started = Date.now();
       await deps.refreshStatistics();
-      deps.logger.info(
-        {
-          blobsScanned: swept.scanned,
-          orphansDeleted: swept.deleted.length,
-          blobsMissing: swept.missing,
-          abandonedUploads: abandoned.length,
-          processingRepaired,
-          jobsPruned: pruned,
-          auditRowsPruned: auditPruned,
-          usageCountsPruned,
-          diskTrashPurged,
-          diskOrphans,
-          outgoingCopiesDeleted: outgoing?.deleted ?? 0,
-          outgoingCopiesBytes: outgoing?.bytes ?? 0,
-          statisticsMs: Date.now() - started,
-        },
-        "maintenance done",
-      );
+      const report: MaintenanceReport = {
+        blobsScanned: swept.scanned,
+        orphansDeleted: swept.deleted.length,
+        orphansYoung: swept.young.length,
+        blobsMissing: swept.missing.length,
+        missingKeys: swept.missing.slice(0, MISSING_KEYS_KEPT),
+        abandonedUploads: abandoned.length,
+        processingRepaired,
+        jobsPruned: pruned,
+        auditRowsPruned: auditPruned,
+        usageCountsPruned,
+        diskTrashPurged,
+        diskOrphans,
+        outgoingCopiesDeleted: outgoing?.deleted ?? 0,
+        outgoingCopiesBytes: outgoing?.bytes ?? 0,
+        statisticsMs: Date.now() - started,
+      };
+      await deps.runs?.record(startedAt, new Date().toISOString(), report);
+      deps.logger.info({ ...report, missingKeys: undefined, blobsMissing: swept.missing }, "maintenance done");
       return jobSucceeded;
     },
   };

@@ -5,6 +5,7 @@ import { Readable } from "node:stream";
 import { sql } from "kysely";
 import { expect, it } from "vitest";
 import { describeEachDialect, useTestApp } from "../../test/dialects.js";
+import { createPrincipal } from "../../test/principals.js";
 import { newOriginalKey } from "../blobs/blob-keys.js";
 import { buildBlobStore } from "../blobs/build-blob-store.js";
 
@@ -13,7 +14,7 @@ const DAY = 24 * 60 * 60 * 1000;
 describeEachDialect("maintenance", (dialect) => {
   const ctx = useTestApp(dialect, { env: { DAMS_JOBS_POLL_MS: "100" } });
 
-  it("runs when the worker starts: deletes old orphan blobs, keeps young ones and registered ones, prunes finished jobs", async () => {
+  it("runs when the worker starts: deletes old orphan blobs, keeps young ones and registered ones, prunes finished jobs; the storage monitor shows its report", async () => {
     const { app, db, config } = ctx();
     const store = buildBlobStore(config.storage);
     if (config.storage.kind !== "local") throw new Error("the test runs on the local store");
@@ -28,18 +29,21 @@ describeEachDialect("maintenance", (dialect) => {
     const oldOrphan = await put(2 * DAY);
     const youngOrphan = await put(60_000);
     const registered = await put(2 * DAY);
+    const row = (key: string) => ({
+      key,
+      sha256: "0".repeat(64),
+      size: 10,
+      mime: "image/jpeg",
+      kind: "photo" as const,
+      original_name: "a.jpg",
+      created_by: null,
+      created_at: new Date().toISOString(),
+    });
+    // A registered blob whose file is gone: reported, never deleted.
+    const lost = newOriginalKey();
     await db.kysely
       .insertInto("blobs")
-      .values({
-        key: registered,
-        sha256: "0".repeat(64),
-        size: 10,
-        mime: "image/jpeg",
-        kind: "photo",
-        original_name: "a.jpg",
-        created_by: null,
-        created_at: new Date().toISOString(),
-      })
+      .values([row(registered), row(lost)])
       .execute();
     const job = (state: "succeeded" | "dead", ageDays: number) => {
       const finished = new Date(Date.now() - ageDays * DAY).toISOString();
@@ -63,7 +67,8 @@ describeEachDialect("maintenance", (dialect) => {
 
     app.jobs.worker.start();
     let state: string | undefined;
-    for (let attempt = 0; attempt < 200 && state !== "succeeded"; attempt++) {
+    const deadline = Date.now() + 120_000;
+    while (state !== "succeeded" && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       const row = await db.kysely
         .selectFrom("jobs")
@@ -79,6 +84,17 @@ describeEachDialect("maintenance", (dialect) => {
     expect(await store.stat(registered)).not.toBeNull();
     const left = await db.kysely.selectFrom("jobs").select("id").where("name", "=", "old.work").execute();
     expect(left.map((row) => row.id).sort()).toEqual([jobs[1]!.id, jobs[2]!.id].sort());
+    const admin = await createPrincipal(db, { username: "maintenance-admin", roleId: "administrator", admin: true });
+    const monitor = await app.inject({ method: "GET", url: "/dams/api/v1/monitor/storage", headers: admin.headers });
+    expect(monitor.statusCode, monitor.body).toBe(200);
+    expect(monitor.json().data.sweeper).toMatchObject({
+      blobsScanned: 3,
+      orphansDeleted: 1,
+      orphansYoung: 1,
+      blobsMissing: 1,
+      missingKeys: [lost],
+      abandonedUploads: 0,
+    });
     if (dialect === "sqlite") {
       // The planner's statistics: tables that have rows and were never analysed are now (PRAGMA optimize).
       const { rows } = await sql<{ tbl: string }>`select distinct tbl from sqlite_stat1`.execute(db.kysely);

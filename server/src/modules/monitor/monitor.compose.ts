@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Db } from "../../db/database.js";
 import type { LibrariesService } from "../libraries/libraries.service.js";
+import type { MaintenanceRuns } from "../maintenance/maintenance-runs.js";
 import type { SharesService } from "../shares/shares.service.js";
 import type { StoryStatistics } from "../stories/story-statistics.js";
 import { DataMonitor } from "./data-monitor.service.js";
@@ -24,6 +25,7 @@ export function buildMonitor(deps: {
   counters: UsageCountersRepository;
   userName: (userId: string) => Promise<string | null>;
   volumes: { name: string; path: string }[];
+  maintenanceRuns?: Pick<MaintenanceRuns, "latest">;
 }): { storage: StorageMonitor; data: DataMonitor; usage: UsageStatistics; routes: FastifyPluginAsyncZod } {
   const storage = new StorageMonitor(deps);
   const data = new DataMonitor(deps);

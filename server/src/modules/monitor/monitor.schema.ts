@@ -42,6 +42,23 @@ export const storageMonitorSchema = z
         }),
       )
       .describe("the local volumes (fs.statfs); blobs in S3 have none"),
+    sweeper: z
+      .object({
+        finishedAt: z.string(),
+        blobsScanned: z.number().int(),
+        orphansDeleted: z.number().int().describe("stored files no story or registry row pointed at, older than a day"),
+        orphansYoung: z.number().int().describe("such files kept: younger than a day (an upload may be finishing)"),
+        blobsMissing: z
+          .number()
+          .int()
+          .describe("registry rows whose file is missing (never deleted: a person decides)"),
+        missingKeys: z.array(z.string()).describe("the first 20 of them"),
+        abandonedUploads: z.number().int(),
+        diskTrashPurged: z.number().int(),
+        outgoingCopiesDeleted: z.number().int(),
+      })
+      .nullable()
+      .describe("the orphan sweeper's last report (the maintenance job, every 6 hours), null before its first run"),
   })
   .meta({ id: "StorageMonitor" });
 

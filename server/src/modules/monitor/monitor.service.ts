@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import type { LibrariesService } from "../libraries/libraries.service.js";
+import type { MaintenanceRuns } from "../maintenance/maintenance-runs.js";
 import type { StoragePart, StoryStatistics } from "../stories/story-statistics.js";
 import type { StorageMonitorView } from "./monitor.schema.js";
 
@@ -8,6 +9,8 @@ export interface MonitorDependencies {
   libraries: Pick<LibrariesService, "find">;
   /** The local directories to report free space of (the data dir, a local blob store). */
   volumes: { name: string; path: string }[];
+  /** The maintenance job's reports: the sweeper's last one is shown. */
+  maintenanceRuns?: Pick<MaintenanceRuns, "latest">;
   clock?: () => number;
 }
 
@@ -20,11 +23,12 @@ export class StorageMonitor {
   async storage(days: number): Promise<StorageMonitorView> {
     const now = (this.deps.clock ?? Date.now)();
     const since = new Date(Math.floor(now / DAY_MS - (days - 1)) * DAY_MS).toISOString();
-    const [storage, stories, growth, volumes] = await Promise.all([
+    const [storage, stories, growth, volumes, lastRun] = await Promise.all([
       this.deps.statistics.storage(),
       this.deps.statistics.stories(),
       this.deps.statistics.growth(since),
       this.#volumes(),
+      this.deps.maintenanceRuns?.latest() ?? null,
     ]);
     const zero = () => ({ files: 0, bytes: 0 });
     const totals = { stories: 0, ...zero(), original: zero(), rendition: zero(), version: zero() };
@@ -72,7 +76,20 @@ export class StorageMonitor {
     const byType = [...types]
       .map(([name, figures]) => ({ type: name as StorageMonitorView["byType"][number]["type"], ...figures }))
       .sort((a, b) => b.bytes - a.bytes || a.type.localeCompare(b.type));
-    return { totals, byLibrary, byType, growth, volumes };
+    const sweeper = lastRun
+      ? {
+          finishedAt: lastRun.finishedAt,
+          blobsScanned: lastRun.report.blobsScanned,
+          orphansDeleted: lastRun.report.orphansDeleted,
+          orphansYoung: lastRun.report.orphansYoung,
+          blobsMissing: lastRun.report.blobsMissing,
+          missingKeys: lastRun.report.missingKeys,
+          abandonedUploads: lastRun.report.abandonedUploads,
+          diskTrashPurged: lastRun.report.diskTrashPurged,
+          outgoingCopiesDeleted: lastRun.report.outgoingCopiesDeleted,
+        }
+      : null;
+    return { totals, byLibrary, byType, growth, volumes, sweeper };
   }
 
   async #volumes(): Promise<StorageMonitorView["volumes"]> {

@@ -33,6 +33,22 @@ describeEachDialect("storage integrity check", (dialect) => {
   let missingKey = "";
 
   const registry = () => new BlobsService(new BlobsRepository(ctx().db));
+  const keyAt = (index: number): string => {
+    const key = [...stored.keys()].sort()[index];
+    if (key === undefined) throw new Error(`no blob at ${index}`);
+    return key;
+  };
+  const bytesOf = (key: string): Buffer => {
+    const bytes = stored.get(key);
+    if (!bytes) throw new Error(`no blob ${key}`);
+    return bytes;
+  };
+  /** The changed blob's bytes as they are on disk: one byte flipped, the size kept. */
+  const flippedBytes = (): Buffer => {
+    const flipped = Buffer.from(bytesOf(changedKey));
+    flipped[10] = (flipped[10] ?? 0) ^ 0xff;
+    return flipped;
+  };
 
   beforeAll(async () => {
     admin = await createPrincipal(ctx().db, { username: "check-admin", roleId: "administrator", admin: true });
@@ -55,13 +71,10 @@ describeEachDialect("storage integrity check", (dialect) => {
       });
       stored.set(key, bytes);
     }
-    const keys = [...stored.keys()].sort();
     // One changed on disk behind the registry's back (same size, one byte flipped), one gone.
-    changedKey = keys[3];
-    const changed = Buffer.from(stored.get(changedKey)!);
-    changed[10] ^= 0xff;
-    await ctx().blobs.put(changedKey, Readable.from([changed]));
-    missingKey = keys[8];
+    changedKey = keyAt(3);
+    await ctx().blobs.put(changedKey, Readable.from([flippedBytes()]));
+    missingKey = keyAt(8);
     await ctx().blobs.delete(missingKey);
   });
 
@@ -129,16 +142,14 @@ describeEachDialect("storage integrity check", (dialect) => {
     ).json().data;
     expect(rest.next).toBeNull();
     const problems = [...first.problems, ...rest.problems];
-    const flipped = Buffer.from(stored.get(changedKey)!);
-    flipped[10] ^= 0xff;
     expect(problems).toEqual([
       expect.objectContaining({
         key: changedKey,
         kind: "mismatched",
-        expectedSha256: sha256(stored.get(changedKey)!),
-        actualSha256: sha256(flipped),
-        expectedSize: stored.get(changedKey)!.length,
-        actualSize: stored.get(changedKey)!.length,
+        expectedSha256: sha256(bytesOf(changedKey)),
+        actualSha256: sha256(flippedBytes()),
+        expectedSize: bytesOf(changedKey).length,
+        actualSize: bytesOf(changedKey).length,
       }),
       expect.objectContaining({ key: missingKey, kind: "missing", actualSha256: null, actualSize: null }),
     ]);
@@ -196,7 +207,7 @@ describeEachDialect("storage integrity check", (dialect) => {
     await expect(job.run({ checkId: id }, context(controller.signal, 1))).rejects.toThrow("shutdown");
     const stopped = await rows.find(id);
     expect(stopped).toMatchObject({ state: "queued", checkedFiles: 9 });
-    expect(stopped?.cursor).toBe([...stored.keys()].sort()[8]);
+    expect(stopped?.cursor).toBe(keyAt(8));
 
     expect(await job.run({ checkId: id }, context(new AbortController().signal, 2))).toEqual({
       outcome: "succeeded",

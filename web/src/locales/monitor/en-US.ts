@@ -145,4 +145,16 @@ export default {
   "monitor.check.state.succeeded": "Done",
   "monitor.check.state.failed": "Failed",
   "monitor.check.state.cancelled": "Cancelled",
+  "monitor.sweeper.title": "Orphan sweeper (last run)",
+  "monitor.sweeper.at": "Finished",
+  "monitor.sweeper.scanned": "Files scanned",
+  "monitor.sweeper.deleted": "Orphans deleted",
+  "monitor.sweeper.young": "New files kept",
+  "monitor.sweeper.missing": "Registered files missing",
+  "monitor.sweeper.uploads": "Unfinished uploads removed",
+  "monitor.sweeper.trash": "Trash files purged",
+  "monitor.sweeper.copies": "Download copies deleted",
+  "monitor.sweeper.missingHint":
+    "These registered originals are missing from storage (their records are never deleted automatically; please look into it):",
+  "monitor.sweeper.never": "The maintenance job has not run yet (it runs every 6 hours).",
 } satisfies Record<string, string>;

@@ -7,6 +7,7 @@ import { formatSize } from "../../../../components/story-viewer/format";
 import "../../../../locales/monitor";
 import { IntegrityCheckCard } from "./components/integrity-check-card";
 import { LibraryTable, VolumeTable } from "./components/storage-tables";
+import { SweeperCard } from "./components/sweeper-card";
 
 const PARTS = ["original", "rendition", "version"] as const;
 
@@ -99,6 +100,7 @@ export default function ManageMonitorStoragePage() {
       <Card size="small" title={t("monitor.storage.volumes")}>
         <VolumeTable rows={data?.volumes ?? []} />
       </Card>
+      <SweeperCard report={data?.sweeper} loading={storage.isLoading} />
       <IntegrityCheckCard />
     </div>
   );

@@ -1,4 +1,4 @@
-import { App, Button, Card, Empty, Popconfirm, Progress, Space, Table, Tag, Typography } from "antd";
+import { Button, Card, Empty, message, Popconfirm, Progress, Space, Table, Tag, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import {
   type IntegrityCheck,
@@ -30,7 +30,6 @@ const problemsOf = (check: IntegrityCheck) => check.missing + check.mismatched +
 /** The storage monitor's integrity check: start it, watch its progress, read what it found. */
 export function IntegrityCheckCard() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const latest = useLatestIntegrityCheck();
   const start = useStartIntegrityCheck();
   const cancel = useCancelIntegrityCheck();
