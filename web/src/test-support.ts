@@ -1,3 +1,5 @@
+import { act } from "react";
+import { expect } from "vitest";
 /** An in-memory Storage for tests of modules that persist to localStorage/sessionStorage. */
 export function memoryStorage(initial: Record<string, string> = {}): Storage {
   const data = new Map(Object.entries(initial));
@@ -43,4 +45,15 @@ export function stubDesktopLayout(): void {
     unobserve() {}
     disconnect() {}
   };
+}
+
+/**
+ * Waits, in React's act() steps of 20 ms, until `check` holds, then asserts it. Bounded by time (30 s), not
+ * by a count of steps: on a busy machine (CI shares two cores with the server suite) a render can take
+ * seconds, and the test still goes on as soon as the condition holds.
+ */
+export async function until(check: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check() && Date.now() < deadline) await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+  expect(check()).toBe(true);
 }

@@ -30,7 +30,7 @@ vi.stubGlobal("fetch", async (request: Request) => {
   });
 });
 
-import { stubMatchMedia } from "../../test-support";
+import { stubMatchMedia, until } from "../../test-support";
 import { BatchEditDialog } from "./batch-edit-dialog";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -92,11 +92,6 @@ async function render(element: React.ReactNode, language: "en-US" | "zh-CN" = "e
       </QueryClientProvider>,
     );
   });
-}
-
-async function until(check: () => boolean, rounds = 200) {
-  for (let i = 0; i < rounds && !check(); i++) await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
-  expect(check()).toBe(true);
 }
 
 const byTestId = (id: string) => document.body.querySelector<HTMLElement>(`[data-testid=${id}]`);

@@ -35,7 +35,7 @@ vi.stubGlobal("fetch", async (request: Request) => {
   });
 });
 
-import { stubMatchMedia } from "../../test-support";
+import { stubMatchMedia, until } from "../../test-support";
 import { EditInfoDialog } from "./edit-info-dialog";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -85,13 +85,6 @@ async function render(element: React.ReactNode) {
       </QueryClientProvider>,
     );
   });
-}
-
-/** Waits for `check` within a generous bound (a loaded machine renders antd's modal slowly). */
-async function until(check: () => boolean) {
-  const deadline = Date.now() + 30_000;
-  while (!check() && Date.now() < deadline) await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
-  expect(check()).toBe(true);
 }
 
 const byTestId = (id: string) => document.body.querySelector<HTMLElement>(`[data-testid=${id}]`);

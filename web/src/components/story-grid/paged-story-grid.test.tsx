@@ -6,7 +6,7 @@ import { I18nextProvider } from "react-i18next";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Story } from "../../api/stories";
 import { createI18n } from "../../locales/both-languages";
-import { stubDesktopLayout, stubMatchMedia } from "../../test-support";
+import { stubDesktopLayout, stubMatchMedia, until } from "../../test-support";
 import { PagedStoryGrid } from "./paged-story-grid";
 import { type FetchStoryPage, GRID_PAGE_SIZE, usePagedStories } from "./use-paged-stories";
 
@@ -55,11 +55,6 @@ afterEach(() => {
 });
 
 const settle = (ms: number) => act(() => new Promise((resolve) => setTimeout(resolve, ms)));
-/** Waits (in steps of 10 ms, at most 3 s: the machine may be busy) until `done`. */
-async function until(done: () => boolean) {
-  for (let waited = 0; !done() && waited < 3000; waited += 10) await settle(10);
-  expect(done()).toBe(true);
-}
 
 function render(fetched: number[]) {
   const client = new QueryClient();
