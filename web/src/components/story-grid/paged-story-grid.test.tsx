@@ -54,8 +54,6 @@ afterEach(() => {
   container.remove();
 });
 
-const settle = (ms: number) => act(() => new Promise((resolve) => setTimeout(resolve, ms)));
-
 function render(fetched: number[]) {
   const client = new QueryClient();
   const fetchPage = async (page: number, size: number) => {
