@@ -2,13 +2,13 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { apiErrorResponses, envelope, ok } from "../../http/envelope.js";
 import { actorOf } from "../auth/actor.js";
+import type { PermissionKey } from "../auth/permissions.js";
 import type { IntegrityCheckService } from "./integrity-check.service.js";
 
 const tags = ["storage"];
 /** The storage monitor (/manage/monitor/storage) shows the checks and starts them. */
-const monitor = (action: "query" | "add" | "update") => ({
-  access: { permission: "manage.monitor.storage", action },
-});
+const STORAGE_MONITOR: PermissionKey = "manage.monitor.storage";
+const monitor = (action: "query" | "add" | "update") => ({ access: { permission: STORAGE_MONITOR, action } });
 
 const CHECK_STATES = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
 const PROBLEM_KINDS = ["missing", "mismatched", "unreadable"] as const;
