@@ -43,8 +43,8 @@ import { shareVisits } from "./0040-share-visits.js";
 import { storyBatchEdits } from "./0041-story-batch-edits.js";
 import { usageCounters } from "./0042-usage-counters.js";
 import { shareUploads } from "./0043-share-uploads.js";
-import { storageChecks } from "./0046-storage-checks.js";
-import { maintenanceRuns } from "./0047-maintenance-runs.js";
+import { storageChecks } from "./0044-storage-checks.js";
+import { maintenanceRuns } from "./0045-maintenance-runs.js";
 
 // Migrations are frozen history: they must not depend on today's table types.
 // biome-ignore lint/suspicious/noExplicitAny: migrations address tables that later versions may reshape.
@@ -99,8 +99,8 @@ export class DamsMigrationProvider implements MigrationProvider {
       "0041-story-batch-edits": storyBatchEdits(this.adapter),
       "0042-usage-counters": usageCounters(this.adapter),
       "0043-share-uploads": shareUploads(this.adapter),
-      "0046-storage-checks": storageChecks(this.adapter),
-      "0047-maintenance-runs": maintenanceRuns(this.adapter),
+      "0044-storage-checks": storageChecks(this.adapter),
+      "0045-maintenance-runs": maintenanceRuns(this.adapter),
     };
   }
 }
