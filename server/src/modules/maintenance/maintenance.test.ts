@@ -66,18 +66,9 @@ describeEachDialect("maintenance", (dialect) => {
     await db.kysely.insertInto("jobs").values(jobs).execute();
 
     app.jobs.worker.start();
-    let state: string | undefined;
-    const deadline = Date.now() + 120_000;
-    while (state !== "succeeded" && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      const row = await db.kysely
-        .selectFrom("jobs")
-        .select("state")
-        .where("name", "=", "maintenance")
-        .executeTakeFirst();
-      state = row?.state;
-    }
-    expect(state).toBe("succeeded");
+    const maintenanceState = async () =>
+      (await db.kysely.selectFrom("jobs").select("state").where("name", "=", "maintenance").executeTakeFirst())?.state;
+    await expect.poll(maintenanceState, { timeout: 120_000, interval: 100 }).toBe("succeeded");
 
     expect(await store.stat(oldOrphan)).toBeNull();
     expect(await store.stat(youngOrphan)).not.toBeNull();

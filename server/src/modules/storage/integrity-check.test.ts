@@ -79,13 +79,9 @@ describeEachDialect("storage integrity check", (dialect) => {
   });
 
   const waitFor = async (id: string, state: string): Promise<CheckView> => {
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const check = (await call(admin, "GET", `/storage/integrity-checks/${id}`)).json().data as CheckView;
-      if (check.state === state) return check;
-      if (Date.now() > deadline) throw new Error(`check ${id} is ${check.state}, not ${state}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const check = async () => (await call(admin, "GET", `/storage/integrity-checks/${id}`)).json().data as CheckView;
+    await expect.poll(async () => (await check()).state, { timeout: 120_000, interval: 100 }).toBe(state);
+    return check();
   };
 
   it("is started by those who may add on the storage monitor, read by its readers", async () => {
