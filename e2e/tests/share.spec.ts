@@ -132,7 +132,8 @@ test("share a video with a password; a visitor on a phone views, plays and downl
   await expect(visits).toContainText("127.0.0.1");
   await expect(visits).toContainText(title);
   const drawer = await visits.locator(".ant-drawer-content").boundingBox();
-  expect(drawer?.width).toBeLessThanOrEqual(390);
+  // Sub-pixel layout may report 390.000007 for a drawer exactly as wide as the phone.
+  expect(Math.round(drawer?.width ?? Number.POSITIVE_INFINITY)).toBeLessThanOrEqual(390);
   await snapshot(page, testInfo, "share-visits-390");
   await page.keyboard.press("Escape");
   await expect(visits.getByTestId("share-visit")).toHaveCount(0);
