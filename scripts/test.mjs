@@ -143,15 +143,24 @@ const webReport = path.join(reportDir, "web.json");
 const e2eReport = path.join(reportDir, "e2e.json");
 const e2ePort = String(process.env.E2E_PORT ?? (await freePort()));
 
+// The journeys are the longest lane, so they start at once; the web unit tests follow the server suite.
 await Promise.all([
-  laneStep(
-    "server",
-    "server unit and integration tests (SQLite and PostgreSQL)",
-    "npx",
-    ["vitest", "run", "--root", "server", "--reporter=default", "--reporter=json", `--outputFile.json=${serverReport}`],
-    { counts: vitestCounts(serverReport) },
-  ),
   (async () => {
+    await laneStep(
+      "server",
+      "server unit and integration tests (SQLite and PostgreSQL)",
+      "npx",
+      [
+        "vitest",
+        "run",
+        "--root",
+        "server",
+        "--reporter=default",
+        "--reporter=json",
+        `--outputFile.json=${serverReport}`,
+      ],
+      { counts: vitestCounts(serverReport) },
+    );
     await laneStep(
       "web",
       "web unit tests",
@@ -159,14 +168,14 @@ await Promise.all([
       ["vitest", "run", "--root", "web", "--reporter=default", "--reporter=json", `--outputFile.json=${webReport}`],
       { counts: vitestCounts(webReport) },
     );
-    await laneStep(
-      "e2e",
-      "end-to-end journeys in Chromium",
-      "npx",
-      ["playwright", "test", "--config", "e2e/playwright.config.ts"],
-      { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport, E2E_PORT: e2ePort }, counts: playwrightCounts(e2eReport) },
-    );
   })(),
+  laneStep(
+    "e2e",
+    "end-to-end journeys in Chromium",
+    "npx",
+    ["playwright", "test", "--config", "e2e/playwright.config.ts"],
+    { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport, E2E_PORT: e2ePort }, counts: playwrightCounts(e2eReport) },
+  ),
 ]);
 
 const scaleOutReport = path.join(reportDir, "scale-out.json");
