@@ -1,23 +1,13 @@
-import { createHash, randomBytes, randomFillSync, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { pipeline } from "node:stream/promises";
-import {
-  AbortMultipartUploadCommand,
-  DeleteObjectsCommand,
-  HeadObjectCommand,
-  ListMultipartUploadsCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-} from "@aws-sdk/client-s3";
-import { Upload } from "@aws-sdk/lib-storage";
+import { HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from "@aws-sdk/client-s3";
 import autocannon from "autocannon";
 import pg from "pg";
 import * as tus from "tus-js-client";
-import { type RgwState, startRgw, stopRgw } from "../scripts/ceph-rgw.mjs";
+import { startRgw, stopRgw } from "../scripts/ceph-rgw.mjs";
 import { startTopology, type Topology } from "../scripts/scale-out.mjs";
 import { openDatabase } from "../server/src/db/database.js";
 import { ApiTokensRepository } from "../server/src/modules/api-tokens/api-tokens.repository.js";
@@ -25,6 +15,7 @@ import { ApiTokensService } from "../server/src/modules/api-tokens/api-tokens.se
 import { UsersRepository } from "../server/src/modules/users/users.repository.js";
 import { UsersService } from "../server/src/modules/users/users.service.js";
 import { LoadSampler, loadNow, processCpuSeconds, spread } from "./machine.js";
+import { emptyBucket, SDK_PART, SDK_QUEUE, s3Client, uploadDirect, writeLargeFile } from "./s3-direct.js";
 import { loadPostgres } from "./search-data.js";
 
 /**
@@ -76,9 +67,6 @@ const MiB = 1024 * 1024;
  * `BENCH_TUS_CHUNKS_MIB=50,64` adds a multiple of the server's 16 MiB S3 part.
  */
 const TUS_CHUNKS = (process.env.BENCH_TUS_CHUNKS_MIB ?? "50").split(",").map((mib) => Number(mib) * MiB);
-/** `aws s3 cp`'s defaults (multipart_chunksize, max_concurrent_requests). */
-const SDK_PART = 8 * MiB;
-const SDK_QUEUE = 10;
 
 function say(message: string): void {
   process.stderr.write(`[bench:scale-out] ${message}\n`);
@@ -199,73 +187,6 @@ async function benchApi(topology: Topology, token: string, storyId: string): Pro
 
 // ── (b) ingest of 1 GiB ───────────────────────────────────────────────────
 
-/** A real JPEG head (the upload's content check must accept it), then random bytes, written to `file`. */
-async function writeLargeFile(file: string, size: number): Promise<string> {
-  const head = fs.readFileSync(path.join(corpus, "Canon_40D.jpg"));
-  const hash = createHash("sha256");
-  const out = fs.openSync(file, "w");
-  try {
-    fs.writeSync(out, head);
-    hash.update(head);
-    const chunk = Buffer.allocUnsafe(16 * MiB);
-    for (let offset = head.length; offset < size; offset += chunk.length) {
-      const piece = chunk.subarray(0, Math.min(chunk.length, size - offset));
-      randomFillSync(piece);
-      fs.writeSync(out, piece);
-      hash.update(piece);
-    }
-  } finally {
-    fs.closeSync(out);
-  }
-  // Read once more so both uploads start with the file in the page cache.
-  await pipeline(fs.createReadStream(file), createHash("sha256"));
-  return hash.digest("hex");
-}
-
-function s3Client(rgw: RgwState): S3Client {
-  return new S3Client({
-    region: rgw.region,
-    endpoint: rgw.endpoint,
-    forcePathStyle: true,
-    credentials: { accessKeyId: rgw.accessKeyId, secretAccessKey: rgw.secretAccessKey },
-    requestChecksumCalculation: "WHEN_REQUIRED",
-    responseChecksumValidation: "WHEN_REQUIRED",
-  });
-}
-
-/** Deletes every object and aborts every multipart upload in the bucket, so the memory store has room again. */
-async function emptyBucket(client: S3Client, bucket: string): Promise<number> {
-  let removed = 0;
-  for (;;) {
-    const page = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
-    const keys = (page.Contents ?? []).map((object) => ({ Key: object.Key! }));
-    if (keys.length === 0) break;
-    await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys } }));
-    removed += keys.length;
-  }
-  const uploads = await client.send(new ListMultipartUploadsCommand({ Bucket: bucket }));
-  for (const upload of uploads.Uploads ?? []) {
-    await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: upload.Key, UploadId: upload.UploadId }));
-  }
-  return removed;
-}
-
-/** The SDK's multipart upload straight to RGW; resolves with the seconds it took. */
-async function uploadDirect(client: S3Client, bucket: string, file: string, size: number): Promise<number> {
-  const key = `bench/direct-${randomBytes(4).toString("hex")}.jpg`;
-  const started = performance.now();
-  await new Upload({
-    client,
-    params: { Bucket: bucket, Key: key, Body: fs.createReadStream(file), ContentType: "image/jpeg" },
-    partSize: SDK_PART,
-    queueSize: SDK_QUEUE,
-  }).done();
-  const elapsed = (performance.now() - started) / 1000;
-  const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
-  if (head.ContentLength !== size) throw new Error(`direct upload stored ${head.ContentLength} bytes, not ${size}`);
-  return elapsed;
-}
-
 /**
  * tus-js-client through the load balancer; resolves with the seconds it took
  * and the seconds of its last PATCH (which also completes the upload: the
@@ -342,10 +263,10 @@ async function benchIngest(topology: Topology, token: string): Promise<void> {
   try {
     const file = path.join(scratch, "large.jpg");
     say(`writing ${(ingestBytes / MiB).toFixed(0)} MiB to ${file}`);
-    const sha256 = await writeLargeFile(file, ingestBytes);
+    const sha256 = await writeLargeFile(file, ingestBytes, path.join(corpus, "Canon_40D.jpg"));
     // Warm both paths (RGW's first multipart upload, the nodes' S3 clients and HAProxy) on a small file.
     const warmUp = path.join(scratch, "warm-up.jpg");
-    const warmUpSha256 = await writeLargeFile(warmUp, 32 * MiB);
+    const warmUpSha256 = await writeLargeFile(warmUp, 32 * MiB, path.join(corpus, "Canon_40D.jpg"));
     await uploadDirect(client, topology.bucket, warmUp, 32 * MiB);
     await uploadThroughBalancer(topology.url, token, warmUp, warmUpSha256);
     await emptyBucket(client, topology.bucket);
