@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { actorOf } from "../auth/actor.js";
 import type { RouteAccess } from "../auth/auth.types.js";
-import { type DavService, DavStatus, davStatusOf } from "./dav.service.js";
+import type { DavService } from "./dav.service.js";
+import { DavStatus, davStatusOf } from "./dav-responses.js";
 
 export interface DavRoutesDeps {
   prefix: string;

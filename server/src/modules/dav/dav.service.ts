@@ -3,53 +3,33 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { type Readable, Transform } from "node:stream";
 import contentDisposition from "content-disposition";
-import { AppError, Forbidden, Invalid } from "../../http/errors.js";
+import { Forbidden } from "../../http/errors.js";
 import type { Actor } from "../auth/actor.js";
 import type { BlobStore } from "../blobs/blob-store.js";
 import { inlineSafe, parseRange, USER_CONTENT_HEADERS } from "../blobs/send-blob.js";
 import { DiskQuotaExceeded } from "../disk/disk.service.js";
 import { fileBytes, spoolStream } from "../ingest/ingest-source.js";
-import { type DavLock, DavLocks, lockTimeout, parseIf } from "./dav-locks.js";
+import { DavLocks, lockTimeout, parseIf } from "./dav-locks.js";
+import { fromFirstByte, segmentsUnder } from "./dav-paths.js";
 import { DavProperties } from "./dav-properties.js";
-import type { DavEntry, DavTree, Found } from "./dav-tree.js";
 import {
-  DAV_NS,
-  elementXml,
-  escapeXml,
-  is,
-  parseXml,
-  propertyKey,
-  splitKey,
-  XML_HEAD,
-  type XmlElement,
-} from "./dav-xml.js";
-
-/** A WebDAV answer that is not an error of the disk: a status, maybe headers and a body. */
-export class DavStatus extends Error {
-  constructor(
-    readonly status: number,
-    readonly body?: string,
-  ) {
-    super(`WebDAV ${status}`);
-  }
-}
-
-export interface DavRequest {
-  method: string;
-  /** The decoded path segments after /dav. */
-  segments: string[];
-  header(name: string): string | undefined;
-  /** The body of PROPFIND, PROPPATCH, LOCK, MKCOL (read whole, small). */
-  body: Buffer;
-  /** A PUT's body, streamed. */
-  stream: Readable;
-}
-
-export interface DavAnswer {
-  status: number;
-  headers?: Record<string, string | number>;
-  body?: string | Readable;
-}
+  activeLockXml,
+  type DavAnswer,
+  type DavRequest,
+  DavStatus,
+  etagOf,
+  isFolder,
+  keyOf,
+  lockAnswer,
+  multistatus,
+  parsePropfind,
+  parseProppatch,
+  proppatchXml,
+  type ResponseContext,
+  responseXml,
+} from "./dav-responses.js";
+import type { DavEntry, DavTree, Found } from "./dav-tree.js";
+import { DAV_NS, is, parseXml, propertyKey } from "./dav-xml.js";
 
 export interface DavDependencies {
   /** What this mount serves (dav-tree.ts). */
@@ -64,46 +44,8 @@ export interface DavDependencies {
   locks?: DavLocks;
 }
 
-const LIVE = [
-  "resourcetype",
-  "getcontentlength",
-  "getcontenttype",
-  "getlastmodified",
-  "creationdate",
-  "getetag",
-  "displayname",
-  "supportedlock",
-  "lockdiscovery",
-] as const;
-
-const PROPERTY_NAMES_LIMIT = 1000;
-
-/** What a PROPFIND asks for. */
-type Ask = { kind: "all" } | { kind: "names" } | { kind: "some"; names: { ns: string; local: string }[] };
-
-function keyOf(segments: readonly string[]): string {
-  return segments.join("/");
-}
-
-function isFolder(found: Found): boolean {
-  return found === null || found?.kind === "folder";
-}
-
-function etagOf(found: Found): string | undefined {
-  if (!found) return undefined;
-  return `"${found.id}-${found.updatedAt ? Date.parse(found.updatedAt) : 0}-${found.size}"`;
-}
-
 /** The methods that change something: a read-only mount answers them 403. */
 const CHANGES = new Set(["PUT", "DELETE", "MKCOL", "PROPPATCH", "COPY", "MOVE", "LOCK", "UNLOCK"]);
-
-/** Whether a GET reads a file whole from its first byte (a download, not a player seeking; see sendStoryFile). */
-function fromFirstByte(range: string | undefined): boolean {
-  const single = /^bytes=(\d*)-(\d*)$/.exec(range?.trim() ?? "");
-  if (!single) return true;
-  const [, first, last] = single;
-  return first === "" ? last === "" : Number(first) === 0;
-}
 
 /**
  * WebDAV class 1 and 2 (RFC 4918) over one mount (a DavTree): the caller's
@@ -117,8 +59,16 @@ export class DavService {
   readonly #locks: DavLocks;
   readonly #properties = new DavProperties();
 
+  readonly #context: ResponseContext;
+
   constructor(private readonly deps: DavDependencies) {
     this.#locks = deps.locks ?? new DavLocks();
+    this.#context = {
+      href: (segments, folder) => this.href(segments, folder),
+      readOnly: deps.tree.readOnly,
+      locks: this.#locks,
+      properties: this.#properties,
+    };
   }
 
   href(segments: readonly string[], folder: boolean): string {
@@ -128,30 +78,7 @@ export class DavService {
 
   /** The segments of a path under the prefix; `.` and `..` are refused, never resolved. */
   segmentsOf(rawPath: string): string[] {
-    const noQuery = rawPath.split(/[?#]/)[0] ?? "";
-    const under = (prefix: string) => noQuery === prefix || noQuery.startsWith(`${prefix}/`);
-    if (!under(this.deps.prefix)) {
-      if (this.deps.readOnlyPrefixes?.some(under)) {
-        throw new Forbidden(
-          "the destination is read-only over WebDAV: nothing can be copied or moved there",
-          "dav_read_only",
-        );
-      }
-      throw new DavStatus(502, "the destination is not on this mount");
-    }
-    const segments: string[] = [];
-    for (const raw of noQuery.slice(this.deps.prefix.length).split("/")) {
-      if (raw === "") continue;
-      let segment: string;
-      try {
-        segment = decodeURIComponent(raw);
-      } catch {
-        throw new Invalid("the path is not valid percent-encoding", "invalid_path");
-      }
-      if (segment === "." || segment === "..") throw new Invalid(`the path may not hold "${segment}"`, "invalid_path");
-      segments.push(segment.normalize("NFC"));
-    }
-    return segments;
+    return segmentsUnder(this.deps.prefix, this.deps.readOnlyPrefixes ?? [], rawPath);
   }
 
   async handle(actor: Actor, request: DavRequest): Promise<DavAnswer> {
@@ -455,121 +382,25 @@ export class DavService {
     this.#locks.drop(actor.id, keyOf(segments));
   }
 
-  #live(actor: Actor, segments: readonly string[], found: Found, name: (typeof LIVE)[number]): string | undefined {
-    const folder = isFolder(found);
-    switch (name) {
-      case "resourcetype":
-        return folder ? "<D:collection/>" : "";
-      case "getcontentlength":
-        return folder ? undefined : String(found?.size ?? 0);
-      case "getcontenttype":
-        return folder ? undefined : escapeXml(found?.mime ?? "application/octet-stream");
-      case "getlastmodified":
-        return found?.updatedAt ? new Date(found.updatedAt).toUTCString() : undefined;
-      case "creationdate":
-        return found?.createdAt ? new Date(found.createdAt).toISOString() : undefined;
-      case "getetag":
-        return folder ? undefined : escapeXml(etagOf(found) ?? "");
-      case "displayname":
-        return escapeXml(segments.at(-1) ?? "");
-      case "supportedlock":
-        // A read-only mount takes no locks (DAV: 1).
-        if (this.deps.tree.readOnly) return "";
-        return ["exclusive", "shared"]
-          .map(
-            (scope) =>
-              `<D:lockentry><D:lockscope><D:${scope}/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockentry>`,
-          )
-          .join("");
-      case "lockdiscovery":
-        return this.#locks
-          .covering(actor.id, keyOf(segments))
-          .map((lock) => this.#activeLock(lock))
-          .join("");
-    }
-  }
-
-  #activeLock(lock: DavLock): string {
-    const root = lock.path === "" ? [] : lock.path.split("/");
-    return [
-      "<D:activelock>",
-      `<D:locktype><D:write/></D:locktype><D:lockscope><D:${lock.scope}/></D:lockscope>`,
-      `<D:depth>${lock.depth}</D:depth>`,
-      lock.owner ? `<D:owner>${lock.owner}</D:owner>` : "",
-      `<D:timeout>Second-${Math.max(0, Math.round((lock.expiresAt - Date.now()) / 1000))}</D:timeout>`,
-      `<D:locktoken><D:href>${escapeXml(lock.token)}</D:href></D:locktoken>`,
-      `<D:lockroot><D:href>${escapeXml(this.href(root, true))}</D:href></D:lockroot>`,
-      "</D:activelock>",
-    ].join("");
-  }
-
-  #response(actor: Actor, segments: readonly string[], found: Found, ask: Ask): string {
-    const dead = this.#properties.of(actor.id, keyOf(segments));
-    const ok: string[] = [];
-    const missing: string[] = [];
-    if (ask.kind === "names") {
-      for (const name of LIVE) if (this.#live(actor, segments, found, name) !== undefined) ok.push(`<D:${name}/>`);
-      for (const key of dead?.keys() ?? []) ok.push(elementXml(splitKey(key).ns, splitKey(key).local, null));
-    } else if (ask.kind === "all") {
-      for (const name of LIVE) {
-        const value = this.#live(actor, segments, found, name);
-        if (value !== undefined) ok.push(elementXml(DAV_NS, name, value));
-      }
-      for (const [key, value] of dead ?? []) ok.push(elementXml(splitKey(key).ns, splitKey(key).local, value));
-    } else {
-      for (const { ns, local } of ask.names) {
-        const live = ns === DAV_NS && (LIVE as readonly string[]).includes(local);
-        const value = live
-          ? this.#live(actor, segments, found, local as (typeof LIVE)[number])
-          : dead?.get(propertyKey(ns, local));
-        if (value === undefined) missing.push(elementXml(ns, local, null));
-        else ok.push(elementXml(ns, local, value));
-      }
-    }
-    const propstat = (props: string[], status: string) =>
-      props.length === 0
-        ? ""
-        : `<D:propstat><D:prop>${props.join("")}</D:prop><D:status>HTTP/1.1 ${status}</D:status></D:propstat>`;
-    return `<D:response><D:href>${escapeXml(this.href(segments, isFolder(found)))}</D:href>${propstat(ok, "200 OK")}${propstat(missing, "404 Not Found")}</D:response>`;
-  }
-
   async #propfind(actor: Actor, request: DavRequest): Promise<DavAnswer> {
     const depth = (request.header("depth") ?? "infinity").toLowerCase();
     if (depth !== "0" && depth !== "1") {
       return multistatus(403, '<D:error xmlns:D="DAV:"><D:propfind-finite-depth/></D:error>', true);
     }
-    let ask: Ask = { kind: "all" };
-    if (request.body.length > 0) {
-      const root = parseXml(request.body);
-      if (!is(root, "propfind")) throw new DavStatus(400, "the body must be a DAV:propfind");
-      const what = root.children[0];
-      if (is(what, "propname")) ask = { kind: "names" };
-      else if (what && is(what, "prop")) {
-        if (what.children.length > PROPERTY_NAMES_LIMIT) throw new DavStatus(400, "too many properties asked for");
-        ask = { kind: "some", names: what.children.map((child) => ({ ns: child.ns, local: child.local })) };
-      } else if (!is(what, "allprop")) throw new DavStatus(400, "DAV:propfind holds allprop, propname or prop");
-    }
+    const ask = parsePropfind(request.body);
     const found = await this.#find(actor, request.segments);
     if (found === undefined) throw new DavStatus(404);
-    const responses = [this.#response(actor, request.segments, found, ask)];
+    const responses = [responseXml(this.#context, actor, request.segments, found, ask)];
     if (depth === "1" && isFolder(found)) {
       const items = await this.#list(actor, request.segments, found);
-      for (const item of items) responses.push(this.#response(actor, [...request.segments, item.name], item, ask));
+      for (const item of items)
+        responses.push(responseXml(this.#context, actor, [...request.segments, item.name], item, ask));
     }
     return multistatus(207, `<D:multistatus xmlns:D="DAV:">${responses.join("")}</D:multistatus>`);
   }
 
   async #proppatch(actor: Actor, request: DavRequest): Promise<DavAnswer> {
-    const root = parseXml(request.body);
-    if (!is(root, "propertyupdate")) throw new DavStatus(400, "the body must be a DAV:propertyupdate");
-    const operations: { set: boolean; element: XmlElement }[] = [];
-    for (const change of root.children) {
-      if (!is(change, "set") && !is(change, "remove")) continue;
-      const prop = change.children.find((child) => is(child, "prop"));
-      if (!prop) throw new DavStatus(400, "DAV:set and DAV:remove hold a DAV:prop");
-      for (const element of prop.children) operations.push({ set: is(change, "set"), element });
-    }
-    if (operations.length > PROPERTY_NAMES_LIMIT) throw new DavStatus(400, "too many properties at once");
+    const operations = parseProppatch(request.body);
     const found = await this.#find(actor, request.segments);
     if (found === undefined) throw new DavStatus(404);
     await this.#preconditions(actor, request, [{ segments: request.segments }]);
@@ -582,25 +413,8 @@ export class DavService {
         operations.map(({ set, element }) => [propertyKey(element.ns, element.local), set ? element.inner : null]),
       );
     }
-    const byStatus = new Map<string, string[]>();
-    for (const operation of operations) {
-      const status =
-        refused.length === 0 ? "200 OK" : refused.includes(operation) ? "403 Forbidden" : "424 Failed Dependency";
-      const list = byStatus.get(status) ?? [];
-      list.push(elementXml(operation.element.ns, operation.element.local, null));
-      byStatus.set(status, list);
-    }
-    const propstats = [...byStatus]
-      .map(
-        ([status, props]) =>
-          `<D:propstat><D:prop>${props.join("")}</D:prop><D:status>HTTP/1.1 ${status}</D:status></D:propstat>`,
-      )
-      .join("");
-    const href = escapeXml(this.href(request.segments, isFolder(found)));
-    return multistatus(
-      207,
-      `<D:multistatus xmlns:D="DAV:"><D:response><D:href>${href}</D:href>${propstats}</D:response></D:multistatus>`,
-    );
+    const href = this.href(request.segments, isFolder(found));
+    return multistatus(207, proppatchXml(href, operations, refused));
   }
 
   // ── LOCK, UNLOCK ───────────────────────────────────────────────────────
@@ -614,7 +428,7 @@ export class DavService {
       const lock = this.#locks.covering(actor.id, key).find((candidate) => submitted.has(candidate.token));
       if (!lock) throw new DavStatus(412, "a refresh names one of the resource's locks in the If header");
       this.#locks.refresh(lock, timeout);
-      return lockAnswer(200, this.#activeLock(lock));
+      return lockAnswer(200, activeLockXml(this.#context, lock));
     }
     const root = parseXml(request.body);
     if (!is(root, "lockinfo")) throw new DavStatus(400, "the body must be a DAV:lockinfo");
@@ -646,9 +460,9 @@ export class DavService {
         this.#locks.release(lock.token);
         throw error;
       }
-      return lockAnswer(201, this.#activeLock(lock), lock.token);
+      return lockAnswer(201, activeLockXml(this.#context, lock), lock.token);
     }
-    return lockAnswer(200, this.#activeLock(lock), lock.token);
+    return lockAnswer(200, activeLockXml(this.#context, lock), lock.token);
   }
 
   async #unlock(actor: Actor, request: DavRequest): Promise<DavAnswer> {
@@ -680,22 +494,5 @@ function withinRoom(stream: Readable, used: number, quota: number, room: number)
   return stream.pipe(limited);
 }
 
-function multistatus(status: number, xml: string, _error = false): DavAnswer {
-  return { status, headers: { "content-type": 'application/xml; charset="utf-8"' }, body: XML_HEAD + xml };
-}
-
-function lockAnswer(status: number, activeLock: string, token?: string): DavAnswer {
-  const answer = multistatus(
-    status,
-    `<D:prop xmlns:D="DAV:"><D:lockdiscovery>${activeLock}</D:lockdiscovery></D:prop>`,
-  );
-  if (token) answer.headers = { ...answer.headers, "lock-token": `<${token}>` };
-  return answer;
-}
-
-/** The disk's quota answer in WebDAV's words: 507 Insufficient Storage. */
-export function davStatusOf(error: unknown): number | undefined {
-  if (error instanceof DavStatus) return error.status;
-  if (error instanceof AppError && error.code === "disk_quota_exceeded") return 507;
-  return undefined;
-}
+export type { DavAnswer, DavRequest } from "./dav-responses.js";
+export { DavStatus, davStatusOf } from "./dav-responses.js";

@@ -8,13 +8,9 @@ describeEachDialect("story versions and pixel sizes", (dialect) => {
   const ctx = useStoriesApp(dialect);
   const call = api(ctx);
   let editor: TestPrincipal;
-  let _viewer: TestPrincipal;
-  let _contributor: TestPrincipal;
 
   beforeAll(async () => {
     editor = await createPrincipal(ctx().db, { username: "life-editor", roleId: "editor" });
-    _viewer = await createPrincipal(ctx().db, { username: "life-viewer", roleId: "viewer" });
-    _contributor = await createPrincipal(ctx().db, { username: "life-contributor", roleId: "contributor" });
   });
 
   it("keeps every version's files; lastVersion points at the previous version's oid", async () => {
