@@ -4,7 +4,7 @@ import { API_PREFIX } from "../../http/error-handler.js";
 import { describeEachDialect } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { RolesRepository } from "../access/roles.repository.js";
-import { useShareLinks } from "./shares.fixture.js";
+import { useShareLinks } from "./shares.test-support.js";
 
 /** Share links' abuse cases: a table, each refused, counted in `refused`. */
 describeEachDialect("share link abuse", (dialect) => {

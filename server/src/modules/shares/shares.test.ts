@@ -3,8 +3,8 @@ import { API_PREFIX } from "../../http/error-handler.js";
 import { describeEachDialect } from "../../test/dialects.js";
 import type { TestPrincipal } from "../../test/principals.js";
 import { readZip } from "../../test/zip.js";
-import { useShareLinks } from "./shares.fixture.js";
 import { SharesRepository, VISITS_KEPT } from "./shares.repository.js";
+import { useShareLinks } from "./shares.test-support.js";
 
 /**
  * Share links through the API: the owner's options and list, and the
