@@ -1,23 +1,26 @@
 import path from "node:path";
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type { FastifyInstance, FastifyServerOptions } from "fastify";
+import {
+  createServer,
+  refreshSearchOnListen,
+  repairAtStart,
+  resolveSharedKeys,
+  stripHiddenProperties,
+} from "./app-setup.js";
 import type { Config } from "./config.js";
 import type { Db } from "./db/database.js";
-import { API_PREFIX, registerErrorHandler, registerNotFoundHandler } from "./http/error-handler.js";
-import { frameworkErrorOptions, MAX_PARAM_LENGTH, refuseWhileClosing } from "./http/framework-errors.js";
+import { API_PREFIX, registerNotFoundHandler } from "./http/error-handler.js";
 import { registerHealth } from "./http/health.js";
-import { registerJsonBodyParser } from "./http/json-body.js";
 import { MethodIndex } from "./http/method-index.js";
 import { registerMetrics } from "./http/metrics.js";
 import { DOCS_PATH, OPENAPI_PATH, registerOpenApi } from "./http/openapi.js";
-import { registerSecurityHeaders } from "./http/security.js";
 import { registerSpa, spaFallback } from "./http/spa.js";
 import { SystemMediaTools, SystemVideoRenderTools } from "./media/index.js";
 import { buildAccessControl } from "./modules/access/access.compose.js";
 import { accessRoutes } from "./modules/access/access.routes.js";
 import { currentUserRoutes } from "./modules/access/current-user.routes.js";
 import { propertyAccessRoutes } from "./modules/access/property-access.routes.js";
-import { buildPropertyAccess, stripHidden } from "./modules/access/property-access.service.js";
+import { buildPropertyAccess } from "./modules/access/property-access.service.js";
 import { RolesRepository } from "./modules/access/roles.repository.js";
 import { buildActions, buildActionTriggers } from "./modules/actions/actions.compose.js";
 import { ApiTokensRepository } from "./modules/api-tokens/api-tokens.repository.js";
@@ -77,7 +80,6 @@ import { buildRelations } from "./modules/relations/relations.compose.js";
 import { relationsRoutes } from "./modules/relations/relations.routes.js";
 import { buildSearch } from "./modules/search/search.compose.js";
 import { SharedSecrets } from "./modules/secrets/shared-secrets.js";
-import { keyBytes, textKeySecret } from "./modules/secrets/text-key.js";
 import { shareDropDoor } from "./modules/shares/share-drops.routes.js";
 import { shareVisitsRoutes } from "./modules/shares/share-visits.routes.js";
 import { buildShares } from "./modules/shares/shares.compose.js";
@@ -121,24 +123,7 @@ export interface AppDependencies {
 
 /** The composition root: builds every service once and mounts the routes. Listening is server.ts's job. */
 export async function buildApp({ config, db, logger, ...seams }: AppDependencies): Promise<FastifyInstance> {
-  const app = Fastify({
-    logger: logger ?? { level: config.logLevel },
-    bodyLimit: config.bodyLimit,
-    requestTimeout: config.requestTimeoutMs,
-    connectionTimeout: config.requestTimeoutMs,
-    keepAliveTimeout: 72_000,
-    trustProxy: config.trustProxy,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
-    ...frameworkErrorOptions,
-  }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandler(app);
-  registerJsonBodyParser(app);
-  // First of the onRequest hooks, so early answers (401, 403) carry the headers too.
-  registerSecurityHeaders(app, { embedOrigins: config.embed.origins });
-  refuseWhileClosing(app);
-
+  const app = createServer(config, logger);
   const methods = new MethodIndex();
   methods.attach(app);
 
@@ -157,22 +142,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
   const apiTokens = new ApiTokensService(new ApiTokensRepository(db));
   // Keys every node must share: configured, or kept in the database; never made per process.
   const secrets = new SharedSecrets(db, app.log);
-  const sharedKeys = {
-    mediaUrl: Buffer.from(
-      await secrets.resolve(
-        textKeySecret("media-urls.key", "DAMS_MEDIA_URL_KEY or DAMS_MEDIA_URL_KEY_FILE", config.mediaUrls),
-      ),
-    ),
-    channelCredentials: keyBytes(
-      await secrets.resolve(
-        textKeySecret(
-          "channels.credentials-key",
-          "DAMS_CHANNEL_CREDENTIALS_KEY or DAMS_CHANNEL_CREDENTIALS_KEY_FILE",
-          config.channelCredentials,
-        ),
-      ),
-    ),
-  };
+  const sharedKeys = await resolveSharedKeys(secrets, config);
   app.decorate("sharedKeys", sharedKeys);
   // Sign-in: the embedded provider under /uuas, or an external issuer (config.oidc.external).
   const oidc = await buildOidc({
@@ -254,15 +224,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
   // Before the stories: they tell the index of every write, and run their lists through the search.
   const search = buildSearch(db);
   // A listening server brings an index of an older format up to date, in the background (docs/search.md).
-  app.addHook("onListen", async () => {
-    const started = Date.now();
-    search.service
-      .refreshIfStale()
-      .then((count) => {
-        if (count !== null) app.log.info({ stories: count, ms: Date.now() - started }, "search index rewritten");
-      })
-      .catch((error: unknown) => app.log.warn({ err: error }, "search index not rewritten; run dams reindex"));
-  });
+  refreshSearchOnListen(app, search.service);
   // Before the stories: the catalogue and the folders ask the stories what they use.
   const storyUsage = new StoryUsage(db, search.index);
   const catalogue = buildCatalogue(db, seams.catalogueUsage ?? storyUsage);
@@ -276,13 +238,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
   const mediaUrls = new MediaUrlSigner(sharedKeys.mediaUrl, config.mediaUrls.ttlSeconds);
   // Field-level access: every answer loses the story properties the caller's role may not see.
   const propertyAccess = buildPropertyAccess(db, { roles: new RolesRepository(db), audit: audit.log });
-  app.addHook("preSerialization", async (request, _reply, payload) => {
-    const user = request.currentUser;
-    if (!user || user.admin || !request.url.startsWith(API_PREFIX)) return payload;
-    const hidden = await propertyAccess.hiddenFor(user);
-    if (hidden.size > 0) stripHidden(payload, hidden);
-    return payload;
-  });
+  stripHiddenProperties(app, propertyAccess);
   // Automation: commits, publishes and added tags enqueue the rules' evaluation in their own transaction.
   const actionTriggers = buildActionTriggers(db, jobs);
   const stories = buildStories({
@@ -444,26 +400,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
   });
   app.decorate("uploads", uploads);
   app.decorate("processingRepair", processingRepair);
-  // Finished uploads a crash left between their last byte and their story become stories now, once each.
-  // And stories left saying "processing" by a job that ended without telling them show it failed.
-  let strandedUploads: Promise<unknown> = Promise.resolve();
-  app.addHook("onReady", async () => {
-    strandedUploads = Promise.all([
-      uploads.service.completeStranded().catch((error: unknown) => {
-        app.log.error({ err: error }, "completing the finished uploads left by a crash failed");
-      }),
-      processingRepair.repairAll().then(
-        (repaired) => {
-          if (repaired.length) app.log.info({ stories: repaired }, "stories stuck in processing marked failed");
-        },
-        (error: unknown) => app.log.error({ err: error }, "repairing stories stuck in processing failed"),
-      ),
-    ]);
-  });
-  app.addHook("onClose", async () => {
-    await strandedUploads;
-    uploads.locker.close();
-  });
+  repairAtStart(app, uploads, processingRepair);
   const urlIngestRoutes = buildUrlIngest({
     config: config.urlIngest,
     db,

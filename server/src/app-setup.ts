@@ -1,0 +1,112 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type { Config } from "./config.js";
+import { API_PREFIX, registerErrorHandler } from "./http/error-handler.js";
+import { frameworkErrorOptions, MAX_PARAM_LENGTH, refuseWhileClosing } from "./http/framework-errors.js";
+import { registerJsonBodyParser } from "./http/json-body.js";
+import { registerSecurityHeaders } from "./http/security.js";
+import { type PropertyAccessService, stripHidden } from "./modules/access/property-access.service.js";
+import type { SearchService } from "./modules/search/search.service.js";
+import type { SharedSecrets } from "./modules/secrets/shared-secrets.js";
+import { keyBytes, textKeySecret } from "./modules/secrets/text-key.js";
+
+// Pieces of the composition root (app.ts) that are hooks and settings of the
+// server as a whole rather than one module's.
+
+/** The Fastify instance with the API's validation, errors, JSON parsing and security headers. */
+export function createServer(config: Config, logger: FastifyServerOptions["logger"] | undefined) {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel },
+    bodyLimit: config.bodyLimit,
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: 72_000,
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    ...frameworkErrorOptions,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+  registerJsonBodyParser(app);
+  // First of the onRequest hooks, so early answers (401, 403) carry the headers too.
+  registerSecurityHeaders(app, { embedOrigins: config.embed.origins });
+  refuseWhileClosing(app);
+  return app;
+}
+
+/** Keys every node must share: configured, or kept in the database; never made per process. */
+export async function resolveSharedKeys(secrets: SharedSecrets, config: Config) {
+  return {
+    mediaUrl: Buffer.from(
+      await secrets.resolve(
+        textKeySecret("media-urls.key", "DAMS_MEDIA_URL_KEY or DAMS_MEDIA_URL_KEY_FILE", config.mediaUrls),
+      ),
+    ),
+    channelCredentials: keyBytes(
+      await secrets.resolve(
+        textKeySecret(
+          "channels.credentials-key",
+          "DAMS_CHANNEL_CREDENTIALS_KEY or DAMS_CHANNEL_CREDENTIALS_KEY_FILE",
+          config.channelCredentials,
+        ),
+      ),
+    ),
+  };
+}
+
+/** A listening server brings an index of an older format up to date, in the background (docs/search.md). */
+export function refreshSearchOnListen(app: FastifyInstance, search: Pick<SearchService, "refreshIfStale">): void {
+  app.addHook("onListen", async () => {
+    const started = Date.now();
+    search
+      .refreshIfStale()
+      .then((count) => {
+        if (count !== null) app.log.info({ stories: count, ms: Date.now() - started }, "search index rewritten");
+      })
+      .catch((error: unknown) => app.log.warn({ err: error }, "search index not rewritten; run dams reindex"));
+  });
+}
+
+/** Field-level access: every answer loses the story properties the caller's role may not see. */
+export function stripHiddenProperties(
+  app: FastifyInstance,
+  propertyAccess: Pick<PropertyAccessService, "hiddenFor">,
+): void {
+  app.addHook("preSerialization", async (request, _reply, payload) => {
+    const user = request.currentUser;
+    if (!user || user.admin || !request.url.startsWith(API_PREFIX)) return payload;
+    const hidden = await propertyAccess.hiddenFor(user);
+    if (hidden.size > 0) stripHidden(payload, hidden);
+    return payload;
+  });
+}
+
+/**
+ * Finished uploads a crash left between their last byte and their story become stories now, once each.
+ * And stories left saying "processing" by a job that ended without telling them show it failed.
+ */
+export function repairAtStart(
+  app: FastifyInstance,
+  uploads: { service: { completeStranded(): Promise<unknown> }; locker: { close(): void } },
+  processingRepair: { repairAll(): Promise<readonly unknown[]> },
+): void {
+  let strandedUploads: Promise<unknown> = Promise.resolve();
+  app.addHook("onReady", async () => {
+    strandedUploads = Promise.all([
+      uploads.service.completeStranded().catch((error: unknown) => {
+        app.log.error({ err: error }, "completing the finished uploads left by a crash failed");
+      }),
+      processingRepair.repairAll().then(
+        (repaired) => {
+          if (repaired.length) app.log.info({ stories: repaired }, "stories stuck in processing marked failed");
+        },
+        (error: unknown) => app.log.error({ err: error }, "repairing stories stuck in processing failed"),
+      ),
+    ]);
+  });
+  app.addHook("onClose", async () => {
+    await strandedUploads;
+    uploads.locker.close();
+  });
+}
