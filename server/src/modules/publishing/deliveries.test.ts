@@ -7,6 +7,7 @@ import { describeEachDialect } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
 import { type HttpReceiver, startHttpReceiver, until } from "../channels/test-support/http-receiver.js";
+import { newsmlSchemaErrors } from "../channels/test-support/newsml-schema.js";
 
 const SECRET = "delivery-test-secret";
 const FAST_JOBS = {
@@ -127,6 +128,7 @@ describeEachDialect("deliveries", (dialect) => {
     expect(names).toEqual([`${storyId}.jpg`, `${storyId}.xml`]);
     const xml = fs.readFileSync(path.join(folder, `${storyId}.xml`), "utf8");
     expect(XMLValidator.validate(xml)).toBe(true);
+    expect(await newsmlSchemaErrors(xml)).toEqual([]);
     const item = new XMLParser({ ignoreAttributes: false }).parse(xml).newsItem;
     expect(item["@_guid"]).toBe(`urn:dams:story:${storyId}`);
     expect(item.contentMeta.headline).toBe("山竹台风登陆");
@@ -360,6 +362,7 @@ describeEachDialect("deliveries", (dialect) => {
     expect(fs.readdirSync(folder).filter((name) => name.startsWith(storyId))).toEqual([`${storyId}.xml`]);
     const xml = fs.readFileSync(path.join(folder, `${storyId}.xml`), "utf8");
     expect(xml).toContain('qcode="stat:canceled"');
+    expect(await newsmlSchemaErrors(xml)).toEqual([]);
   });
 
   it("fails a refused delivery with its reason; the monitor retries it", async () => {

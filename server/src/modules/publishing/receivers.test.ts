@@ -10,6 +10,7 @@ import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { startTestS3Server, type TestS3Server } from "../../test/s3-servers.js";
 import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
 import { until } from "../channels/test-support/http-receiver.js";
+import { newsmlSchemaErrors } from "../channels/test-support/newsml-schema.js";
 import { startSmtpReceiver } from "../channels/test-support/smtp-receiver.js";
 import { sshdMissing, startSshd, type TestSshd } from "../channels/test-support/sshd.js";
 
@@ -140,6 +141,7 @@ describeEachDialect("deliveries to real receivers", (dialect) => {
       );
       const xml = fs.readFileSync(path.join(server.directory, `${storyId}.xml`), "utf8");
       expect(XMLValidator.validate(xml)).toBe(true);
+      expect(await newsmlSchemaErrors(xml)).toEqual([]);
       const item = new XMLParser({ ignoreAttributes: false }).parse(xml).newsItem;
       expect(item.contentMeta.headline).toBe("台风山竹 SFTP");
       expect(item.contentMeta.description["#text"]).toBe('图片说明 <b>&"caption"</b> of 台风山竹 SFTP');

@@ -11,11 +11,17 @@ function rendition(role: string): string {
   return "rnd:preview";
 }
 
+/** The scheme of our own QCodes (`dams:deliveryId`), declared in the item's inline catalog. */
+const DAMS_SCHEME = "urn:dams:scheme:";
+
 /**
- * A NewsML-G2 2.30 newsItem (power conformance): rights, item meta (class,
- * provider, dates, embargo, pubStatus `stat:canceled` for a kill), content
- * meta and the files as remoteContent. Every value goes through `xmlText` and
- * the XML builder, which escape it: a caption cannot inject markup or entities.
+ * A NewsML-G2 2.35 newsItem (power conformance), valid against IPTC's XSD
+ * vendored beside this file (NOTICE.md; xml-formats.test.ts validates with
+ * libxml2): rights, item meta (class, provider, dates, embargo, pubStatus
+ * `stat:canceled` for a kill, the delivery id as an itemMetaExtProperty),
+ * content meta and the files as remoteContent. Every value goes through
+ * `xmlText` and the XML builder, which escape it: a caption cannot inject
+ * markup or entities.
  */
 export function newsmlDocument(context: ItemContext): Buffer {
   const { story } = context;
@@ -24,10 +30,11 @@ export function newsmlDocument(context: ItemContext): Buffer {
     guid: storyUri(story),
     version: String(story.versionNo),
     standard: "NewsML-G2",
-    standardversion: "2.30",
+    standardversion: "2.35",
     conformance: "power",
   });
   root.ele(NAR, "catalogRef", { href: "http://www.iptc.org/std/catalog/catalog.IPTC-G2-Standards_38.xml" });
+  root.ele(NAR, "catalog").ele(NAR, "scheme", { alias: "dams", uri: DAMS_SCHEME });
   if (fields.copyrightnotice || fields.usageterms) {
     const rights = root.ele(NAR, "rightsInfo");
     if (fields.copyrightnotice) rights.ele(NAR, "copyrightNotice").txt(xmlText(fields.copyrightnotice));
@@ -43,13 +50,15 @@ export function newsmlDocument(context: ItemContext): Buffer {
   if (context.embargoUntil) itemMeta.ele(NAR, "embargoed").txt(new Date(context.embargoUntil).toISOString());
   itemMeta.ele(NAR, "pubStatus", { qcode: context.action === "kill" ? "stat:canceled" : "stat:usable" });
   if (fields.ednote) itemMeta.ele(NAR, "edNote").txt(xmlText(fields.ednote));
-  itemMeta.ele(NAR, "altId", { type: "dams:delivery" }).txt(context.deliveryId);
+  // The id a receiver de-duplicates on. altId belongs to contentMeta and names the content, not a sending.
+  itemMeta.ele(NAR, "itemMetaExtProperty", { type: "dams:deliveryId", value: context.deliveryId });
   const contentMeta = root.ele(NAR, "contentMeta");
   if (story.capturedAt) contentMeta.ele(NAR, "contentCreated").txt(new Date(story.capturedAt).toISOString());
   for (const author of story.authors) contentMeta.ele(NAR, "creator").ele(NAR, "name").txt(xmlText(author));
   for (const keyword of story.keywords) contentMeta.ele(NAR, "keyword").txt(xmlText(keyword));
   if (fields.slugline) contentMeta.ele(NAR, "slugline").txt(xmlText(fields.slugline));
   if (fields.headline) contentMeta.ele(NAR, "headline").txt(xmlText(fields.headline));
+  if (fields.byline) contentMeta.ele(NAR, "by").txt(xmlText(fields.byline));
   if (fields.description)
     contentMeta.ele(NAR, "description", { role: "drol:caption" }).txt(xmlText(fields.description));
   if (context.action === "publish" && context.files.length > 0) {
