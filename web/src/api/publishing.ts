@@ -34,6 +34,8 @@ export const deliveryKeys = {
   all: ["deliveries"] as const,
   stats: () => [...deliveryKeys.all, "stats"] as const,
   list: (query: DeliveryQuery) => [...deliveryKeys.all, "list", query] as const,
+  /** One story's deliveries (the publish dialog and the viewer's 发布记录 tab). */
+  story: (libraryId: string, storyId: string) => [...deliveryKeys.all, "story", libraryId, storyId] as const,
 };
 
 export const listDeliveries = (query: DeliveryQuery): Promise<PageOf<Delivery>> =>

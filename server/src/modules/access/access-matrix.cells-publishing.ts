@@ -350,4 +350,21 @@ export const publishingCells: Cell[] = [
     expect: MANAGERS_FIND_NOTHING,
     request: () => ({ method: "POST", url: `${API}/storage/integrity-checks/${randomUUID()}/cancel` }),
   },
+  {
+    group: "publishing",
+    // The story viewer's 发布记录 tab: whoever may read the story sees where it went.
+    name: "GET /publishing/material/{id}/deliveries",
+    expect: EVERYONE,
+    request: (_who, f) => ({ method: "GET", url: `${API}/publishing/material/${f.videos.material}/deliveries` }),
+  },
+  {
+    group: "publishing",
+    // Another user's personal library: read as its stories are (GET .../edl), unseen by a contributor.
+    name: "GET /publishing/personal-outsider/{id}/deliveries",
+    expect: { admin: 200, administrator: 200, editor: 200, contributor: 404, viewer: 200 },
+    request: (_who, f) => ({
+      method: "GET",
+      url: `${API}/publishing/personal-outsider/${f.videos.outsider}/deliveries`,
+    }),
+  },
 ];

@@ -41,6 +41,10 @@ import { WithdrawAction } from "./withdraw-action";
 // The share dialog (a form, the list of my shares) loads when a share is asked for.
 const PublishDialog = lazyChunk("publish-dialog", () => import("./publish-dialog").then((m) => m.PublishDialog));
 const ShareDialog = lazyChunk("share-dialog", () => import("../share-dialog").then((m) => m.ShareDialog));
+// The 发布记录 tab (with the publish monitor's strings) loads when it is opened.
+const StoryPublications = lazyChunk("story-publications", () =>
+  import("./story-publications").then((m) => m.StoryPublications),
+);
 
 /** While the media job runs, the story is asked for again this often. */
 const PROCESSING_POLL_MS = 2000;
@@ -127,6 +131,15 @@ function StoryBody({ story, onOpen }: { story: Story; onOpen: (ref: StoryRef) =>
             key: "relations",
             label: t("stories.viewer.relations"),
             children: <StoryRelations story={story} onOpen={(related) => onOpen(related)} />,
+          },
+          {
+            key: "publications",
+            label: t("stories.viewer.publications"),
+            children: (
+              <LazyPart>
+                <StoryPublications libraryId={story.libraryId} storyId={story.storyId} />
+              </LazyPart>
+            ),
           },
           { key: "history", label: t("stories.viewer.history"), children: <StoryHistory story={story} /> },
         ]}

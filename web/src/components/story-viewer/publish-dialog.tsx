@@ -4,7 +4,7 @@ import dayjs, { type Dayjs } from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api, call } from "../../api/client";
-import type { Delivery } from "../../api/publishing";
+import { type Delivery, deliveryKeys } from "../../api/publishing";
 import { storyKeys } from "../../api/stories";
 import { publishStory } from "../../api/story-detail";
 import { useFeedback } from "../feedback";
@@ -45,7 +45,7 @@ export function PublishDialog({
   const [form] = Form.useForm<PublishValues>();
   const [sending, setSending] = useState(false);
   const history = useQuery({
-    queryKey: ["deliveries", "story", libraryId, storyId],
+    queryKey: deliveryKeys.story(libraryId, storyId),
     queryFn: () =>
       call(
         api.GET("/dams/api/v1/publishing/{libraryId}/{storyId}/deliveries", {

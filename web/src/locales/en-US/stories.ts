@@ -136,6 +136,7 @@ export default {
   "stories.viewer.versions": "Versions",
   "stories.viewer.relations": "Relations",
   "stories.viewer.history": "History",
+  "stories.viewer.publications": "Publications",
   "stories.viewer.versionNo": "Version {{no}}",
   "stories.viewer.current": "Current",
   "stories.viewer.openVersion": "Open",

@@ -134,6 +134,7 @@ export default {
   "stories.viewer.versions": "版本",
   "stories.viewer.relations": "关联稿件",
   "stories.viewer.history": "操作记录",
+  "stories.viewer.publications": "发布记录",
   "stories.viewer.versionNo": "第 {{no}} 版",
   "stories.viewer.current": "当前",
   "stories.viewer.openVersion": "打开",
