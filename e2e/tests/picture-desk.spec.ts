@@ -4,6 +4,7 @@ import path from "node:path";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import sharp from "sharp";
 import { type HttpReceiver, startHttpReceiver } from "../../server/src/modules/channels/test-support/http-receiver.js";
+import { newsmlSchemaErrors } from "../../server/src/modules/channels/test-support/newsml-schema.js";
 import { startSshd, type TestSshd } from "../../server/src/modules/channels/test-support/sshd.js";
 import channelsZh from "../../web/src/locales/channels/zh-CN.js";
 import monitorZh from "../../web/src/locales/monitor/zh-CN.js";
@@ -356,6 +357,7 @@ test("picture desk: photos to an agency over SFTP as NewsML-G2 with IPTC and to 
       };
     }, xml);
     expect(parsed).toMatchObject({ error: false, root: "newsItem", headline: photo.title });
+    expect(await newsmlSchemaErrors(xml)).toEqual([]);
     expect(parsed.description).toContain(captions[index]);
     if (photo === embargoed) {
       expect(Date.parse(parsed.embargoed ?? "")).toBe(embargoEnd.getTime());
@@ -406,6 +408,29 @@ test("picture desk: photos to an agency over SFTP as NewsML-G2 with IPTC and to 
     .toBe(true);
   expect(receiver.schemaErrors).toEqual([]);
 
+  // The story shows where and when it went: the viewer's 发布记录 tab lists both channels' publish and kill,
+  // each succeeded, with its time and attempts — at both widths.
+  await page.getByRole("tab", { name: zh("stories.viewer.publications") }).click();
+  const publications = page.getByTestId("story-publications");
+  await expect(publications.getByTestId("publication-state")).toHaveText(
+    Array(4).fill(mz("monitor.publish.state.succeeded")),
+    { timeout: 90_000 },
+  );
+  for (const channel of [agency, website]) {
+    const channelRows = publications.locator("tr", { hasText: channel });
+    await expect(channelRows).toHaveCount(2);
+    await expect(channelRows.filter({ hasText: mz("monitor.publish.kill") })).toHaveCount(1);
+  }
+  // The drawer's body scrolls by itself: the list is brought into view for the pictures.
+  await publications.locator("tr").last().scrollIntoViewIfNeeded();
+  await snapshot(page, testInfo, "picture-desk-viewer-publications-1366");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await publications.locator("tr").last().scrollIntoViewIfNeeded();
+  await expect(publications.locator("tr", { hasText: agency }).first()).toBeVisible();
+  await noHorizontalOverflow(page);
+  await snapshot(page, testInfo, "picture-desk-viewer-publications-390");
+  await page.setViewportSize({ width: 1366, height: 900 });
+
   // The same download preset from the viewer's menu: a watermarked 1200 px WebP.
   await page.goto(`/frontend/search?story=product/${first.storyId}`, { waitUntil: "networkidle" });
   await page.locator(".ant-drawer-content").locator(".ant-dropdown-trigger").first().click();
@@ -425,9 +450,12 @@ test("picture desk: photos to an agency over SFTP as NewsML-G2 with IPTC and to 
       ["/manage/setting/tunnel", "channels"],
       ["/manage/setting/download", "download-presets"],
       ["/manage/setting/watermark", "watermarks"],
+      ["/manage/setting/template", "templates"],
+      ["/manage/setting/action", "actions"],
     ] as const) {
       await page.goto(route, { waitUntil: "networkidle" });
-      await expect(page.locator(".ant-table-row").first()).toBeVisible();
+      // Its rows, or its empty state (no templates or rules were made in this journey).
+      await expect(page.locator(".ant-table-row, .ant-table-placeholder .ant-empty").first()).toBeVisible();
       await noHorizontalOverflow(page);
       await snapshot(page, testInfo, `picture-desk-${name}-${width}`);
     }

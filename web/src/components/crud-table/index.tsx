@@ -1,6 +1,6 @@
 import { PlusOutlined } from "@ant-design/icons";
 import { type ActionType, ModalForm, type ProColumns, ProTable } from "@ant-design/pro-components";
-import { Button, Popconfirm } from "antd";
+import { Button, Flex, Grid, Popconfirm } from "antd";
 import { type ReactNode, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError, localizedMessage } from "../../api/http";
@@ -70,59 +70,73 @@ export function CrudTable<T extends Record<string, unknown>, V extends Record<st
   const [editing, setEditing] = useState<{ record?: T } | null>(null);
   const [merging, setMerging] = useState<{ record: T; refusal: string } | null>(null);
 
+  // A phone (below 576 px): the first column (the name) stays in view on the left and the row's buttons
+  // are stacked on the right, so a name is never hidden under them; the other columns scroll between.
+  const phone = !Grid.useBreakpoint().sm;
+
   const reload = async () => {
     await actionRef.current?.reload();
   };
+  const rowButtons = (record: T): ReactNode[] => [
+    props.update
+      ? guarded(
+          props.access?.edit,
+          "edit",
+          <Button key="edit" type="link" size="small" onClick={() => setEditing({ record })}>
+            {t("crud.edit")}
+          </Button>,
+        )
+      : null,
+    ...(props.rowActions?.(record, reload) ?? []),
+    props.remove
+      ? guarded(
+          props.access?.delete,
+          "delete",
+          <Popconfirm
+            key="delete"
+            title={t("crud.deleteConfirm")}
+            okText={t("crud.ok")}
+            cancelText={t("crud.cancel")}
+            onConfirm={async () => {
+              try {
+                await props.remove?.(record);
+              } catch (error) {
+                if (props.merge && error instanceof ApiError && error.status === 409 && error.code === "in_use") {
+                  setMerging({ record, refusal: localizedMessage(error) });
+                  return;
+                }
+                showRefusal(error, (text) => message.error(text));
+                return;
+              }
+              message.success(t("crud.deleted"));
+              await reload();
+            }}
+          >
+            <Button type="link" size="small" danger>
+              {t("crud.delete")}
+            </Button>
+          </Popconfirm>,
+        )
+      : null,
+  ];
   const actionColumn: ProColumns<T> = {
     title: t("crud.actions"),
     valueType: "option",
     key: "crud-actions",
     // Always in view (the rows scroll beneath it on a phone), never clipped by the columns before it.
     fixed: "right",
-    render: (_, record) => [
-      props.update
-        ? guarded(
-            props.access?.edit,
-            "edit",
-            <Button key="edit" type="link" size="small" onClick={() => setEditing({ record })}>
-              {t("crud.edit")}
-            </Button>,
-          )
-        : null,
-      ...(props.rowActions?.(record, reload) ?? []),
-      props.remove
-        ? guarded(
-            props.access?.delete,
-            "delete",
-            <Popconfirm
-              key="delete"
-              title={t("crud.deleteConfirm")}
-              okText={t("crud.ok")}
-              cancelText={t("crud.cancel")}
-              onConfirm={async () => {
-                try {
-                  await props.remove?.(record);
-                } catch (error) {
-                  if (props.merge && error instanceof ApiError && error.status === 409 && error.code === "in_use") {
-                    setMerging({ record, refusal: localizedMessage(error) });
-                    return;
-                  }
-                  showRefusal(error, (text) => message.error(text));
-                  return;
-                }
-                message.success(t("crud.deleted"));
-                await reload();
-              }}
-            >
-              <Button type="link" size="small" danger>
-                {t("crud.delete")}
-              </Button>
-            </Popconfirm>,
-          )
-        : null,
-    ],
+    render: (_, record) =>
+      phone ? (
+        <Flex vertical align="start" data-testid="crud-row-actions">
+          {rowButtons(record)}
+        </Flex>
+      ) : (
+        rowButtons(record)
+      ),
   };
-  const columns = props.update || props.remove || props.rowActions ? [...props.columns, actionColumn] : props.columns;
+  const [first, ...rest] = props.columns;
+  const shown = phone && first && !first.fixed ? [{ ...first, fixed: "left" as const }, ...rest] : props.columns;
+  const columns = props.update || props.remove || props.rowActions ? [...shown, actionColumn] : shown;
 
   return (
     <>
