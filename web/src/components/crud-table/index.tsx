@@ -10,6 +10,10 @@ import { useFeedback } from "../feedback";
 import { type MergeChoice, MergeDialog } from "./merge-dialog";
 import { DEFAULT_PAGE_SIZE, rangeParams, toListQuery, toTableResult } from "./paging";
 
+/** On a phone: the first column's width (the name, wrapped) and the stacked buttons' column's. */
+const PHONE_NAME_WIDTH = 150;
+const PHONE_ACTIONS_WIDTH = 96;
+
 /** Spec section 9: the add/edit modal is 600px wide. */
 export const EDIT_MODAL_WIDTH = 600;
 
@@ -125,6 +129,7 @@ export function CrudTable<T extends Record<string, unknown>, V extends Record<st
     key: "crud-actions",
     // Always in view (the rows scroll beneath it on a phone), never clipped by the columns before it.
     fixed: "right",
+    ...(phone ? { width: PHONE_ACTIONS_WIDTH } : {}),
     render: (_, record) =>
       phone ? (
         <Flex vertical align="start" data-testid="crud-row-actions">
@@ -135,7 +140,20 @@ export function CrudTable<T extends Record<string, unknown>, V extends Record<st
       ),
   };
   const [first, ...rest] = props.columns;
-  const shown = phone && first && !first.fixed ? [{ ...first, fixed: "left" as const }, ...rest] : props.columns;
+  const shown =
+    phone && first && !first.fixed
+      ? [
+          {
+            ...first,
+            fixed: "left" as const,
+            width: PHONE_NAME_WIDTH,
+            ellipsis: false,
+            // A long name wraps within the column instead of running under the buttons.
+            onCell: () => ({ style: { wordBreak: "break-word" as const } }),
+          },
+          ...rest,
+        ]
+      : props.columns;
   const columns = props.update || props.remove || props.rowActions ? [...shown, actionColumn] : shown;
 
   return (
