@@ -425,10 +425,16 @@ test("picture desk: photos to an agency over SFTP as NewsML-G2 with IPTC and to 
   await publications.locator("tr").last().scrollIntoViewIfNeeded();
   await snapshot(page, testInfo, "picture-desk-viewer-publications-1366");
   await page.setViewportSize({ width: 390, height: 844 });
+  // The phone layout (one column carrying channel, state, time and attempts) has replaced the table's columns.
+  await expect(publications.locator("thead th")).toHaveCount(1);
   await publications.locator("tr").last().scrollIntoViewIfNeeded();
   await expect(publications.locator("tr", { hasText: agency }).first()).toBeVisible();
   await noHorizontalOverflow(page);
   await snapshot(page, testInfo, "picture-desk-viewer-publications-390");
+  // The page picture shows the drawer's top; the list itself, as a phone shows it:
+  const listPicture = testInfo.outputPath("picture-desk-viewer-publications-list-390.png");
+  await publications.screenshot({ path: listPicture });
+  await testInfo.attach("picture-desk-viewer-publications-list-390", { path: listPicture, contentType: "image/png" });
   await page.setViewportSize({ width: 1366, height: 900 });
 
   // The same download preset from the viewer's menu: a watermarked 1200 px WebP.
