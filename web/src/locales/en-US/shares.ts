@@ -71,6 +71,11 @@ export default {
   "share.visitor.dropSize": "At most {{size}} per file",
   "share.visitor.dropFull": "This upload drop is full.",
   "share.visitor.dropDone": "{{count}} files sent. Thank you!",
+  "share.visitor.dropRefusedTitle": "Some files were not sent",
+  "share.visitor.dropTooBig": "“{{name}}” is larger than {{size}}, the most this link accepts per file.",
+  "share.visitor.dropWrongType": "“{{name}}” is not a photo, video or audio file, so it cannot be sent here.",
+  "share.visitor.dropTooMany": "“{{name}}” was not added: this upload drop takes no more files.",
+  "share.visitor.dropRefused": "“{{name}}” was refused: {{reason}}",
   "share.visitor.dropNote": "Photos, videos and audio. Uploads resume if the connection drops.",
   "share.mine.password": "Password",
   "share.mine.line":

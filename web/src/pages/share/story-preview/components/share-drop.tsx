@@ -40,6 +40,8 @@ export function ShareDrop({
   const [name, setName] = useState(() => sessionStorage.getItem(NAME_KEY) ?? "");
   const [sent, setSent] = useState(0);
   const [missingName, setMissingName] = useState(false);
+  // Files refused, by Uppy's restrictions before sending or by the server: each named with why, until retried.
+  const [refused, setRefused] = useState<{ id: string; text: string }[]>([]);
   const nameRef = useRef(name);
   nameRef.current = name;
   const left = drop.maxFiles === null ? null : Math.max(0, drop.maxFiles - drop.files - sent);
@@ -85,12 +87,40 @@ export function ShareDrop({
     });
   }, [uppy, i18n.language, drop.maxBytes, left]);
   useEffect(() => {
-    const onSuccess = () => setSent((count) => count + 1);
+    const onSuccess = (file?: { id: string }) => {
+      setSent((count) => count + 1);
+      if (file) setRefused((list) => list.filter((entry) => entry.id !== file.id));
+    };
+    const refuse = (id: string, text: string) =>
+      setRefused((list) => [...list.filter((entry) => entry.id !== id), { id, text }]);
+    const onRestriction = (file: { id: string; name?: string; size: number | null } | undefined) => {
+      if (!file) return;
+      const name = file.name ?? "";
+      refuse(
+        file.id,
+        drop.maxBytes !== null && (file.size ?? 0) > drop.maxBytes
+          ? t("share.visitor.dropTooBig", { name, size: formatBytes(drop.maxBytes) })
+          : left === 0
+            ? t("share.visitor.dropTooMany", { name })
+            : t("share.visitor.dropWrongType", { name }),
+      );
+    };
+    const onError = (
+      file: { id: string; name?: string } | undefined,
+      error: Error & { originalResponse?: unknown },
+    ) => {
+      if (!file) return;
+      refuse(file.id, t("share.visitor.dropRefused", { name: file.name ?? "", reason: serverReason(error) }));
+    };
     uppy.on("upload-success", onSuccess);
+    uppy.on("restriction-failed", onRestriction);
+    uppy.on("upload-error", onError);
     return () => {
       uppy.off("upload-success", onSuccess);
+      uppy.off("restriction-failed", onRestriction);
+      uppy.off("upload-error", onError);
     };
-  }, [uppy]);
+  }, [uppy, t, drop.maxBytes, left]);
 
   const limits = [
     drop.maxFiles !== null ? t("share.visitor.dropFiles", { left: left ?? 0, max: drop.maxFiles }) : null,
@@ -149,6 +179,26 @@ export function ShareDrop({
           />
         </>
       )}
+      {refused.length > 0 ? (
+        <Alert
+          style={{ marginTop: 12 }}
+          type="error"
+          showIcon
+          data-testid="share-drop-refused"
+          message={t("share.visitor.dropRefusedTitle")}
+          description={
+            <ul style={{ margin: 0, paddingInlineStart: 18 }}>
+              {refused.map((entry) => (
+                <li key={entry.id} style={{ wordBreak: "break-word" }}>
+                  {entry.text}
+                </li>
+              ))}
+            </ul>
+          }
+          closable
+          onClose={() => setRefused([])}
+        />
+      ) : null}
       {sent > 0 ? (
         <Alert
           style={{ marginTop: 12 }}
@@ -160,4 +210,16 @@ export function ShareDrop({
       ) : null}
     </Card>
   );
+}
+
+/** The server's own words for a refused upload (its JSON `message`), else tus's error text. */
+function serverReason(error: Error & { originalResponse?: unknown }): string {
+  const response = error.originalResponse as { getBody?: () => string } | null | undefined;
+  try {
+    const body = JSON.parse(response?.getBody?.() ?? "") as { message?: unknown };
+    if (typeof body.message === "string" && body.message) return body.message;
+  } catch {
+    // not JSON: fall through
+  }
+  return error.message;
 }
