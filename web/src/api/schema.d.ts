@@ -13244,9 +13244,14 @@ export interface paths {
                     /** @description zero-based page number */
                     page?: number;
                     size?: number;
+                    /** @description words of the share's title or message */
                     keyword?: string;
                     /** @description administrators: every user's shares */
                     all?: "true" | "false";
+                    /** @description administrators: only the shares this user (id) made */
+                    owner?: string;
+                    /** @description only shares in this state now */
+                    state?: "active" | "expired" | "revoked" | "used-up";
                 };
                 header?: never;
                 path?: never;
@@ -29052,6 +29057,8 @@ export interface components {
             metadata: "basic" | "all";
             keepLocation: boolean;
             createdBy: string | null;
+            /** @description the owner's name (user name when they have none); null once deleted */
+            createdByName: string | null;
             createdAt: string;
             revokedAt: string | null;
             lastVisitAt: string | null;
@@ -31583,6 +31590,8 @@ export interface components {
             metadata: "basic" | "all";
             keepLocation: boolean;
             createdBy: string | null;
+            /** @description the owner's name (user name when they have none); null once deleted */
+            createdByName: string | null;
             createdAt: string;
             revokedAt: string | null;
             lastVisitAt: string | null;

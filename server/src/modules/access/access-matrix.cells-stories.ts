@@ -218,4 +218,29 @@ export const storyCells: Cell[] = [
       payload: "0123456789",
     }),
   },
+  // h16: the share list's filters (issue 16, the administrators' "all shares" tab).
+  {
+    group: "shares",
+    name: "GET /shares?state=&keyword= (mine, filtered)",
+    expect: EVERYONE,
+    request: () => ({ method: "GET", url: `${API}/shares?state=active&keyword=matrix` }),
+  },
+  {
+    group: "shares",
+    name: "GET /shares?owner={own id}",
+    expect: EVERYONE,
+    request: (who, f) => ({ method: "GET", url: `${API}/shares?owner=${f.principals[who].id}` }),
+  },
+  {
+    group: "shares",
+    name: "GET /shares?owner={someone else}",
+    expect: { admin: 200, administrator: 403, editor: 403, contributor: 403, viewer: 403 },
+    request: (_who, f) => ({ method: "GET", url: `${API}/shares?owner=${f.outsider.id}` }),
+  },
+  {
+    group: "shares",
+    name: "GET /shares?all=true&state=revoked&keyword=",
+    expect: { admin: 200, administrator: 403, editor: 403, contributor: 403, viewer: 403 },
+    request: () => ({ method: "GET", url: `${API}/shares?all=true&state=revoked&keyword=x` }),
+  },
 ];

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Updateable } from "kysely";
+import type { ExpressionBuilder, Kysely, Selectable, Updateable } from "kysely";
 import type { DialectAdapter } from "../../db/dialect/index.js";
 import type {
   Database,
@@ -8,6 +8,7 @@ import type {
   SharesTable,
   ShareVisitAction,
 } from "../../db/schema.js";
+import { keywordPattern } from "../../http/envelope.js";
 
 export interface ShareItem {
   libraryId: string;
@@ -248,13 +249,20 @@ export class SharesRepository {
     return new Map(rows.map((row) => [row.share_id, Number(row.count)]));
   }
 
-  /** A page of the shares `createdBy` made (every share when null), newest first. */
+  /** A page of the shares `createdBy` made (every share when null), newest first, filtered by state and words. */
   async list(
     createdBy: string | null,
-    page: { page: number; size: number },
+    page: { page: number; size: number; state?: ShareListState; keyword?: string; now: string },
   ): Promise<{ shares: ShareRecord[]; total: number }> {
     let query = this.kysely.selectFrom("shares");
     if (createdBy !== null) query = query.where("created_by", "=", createdBy);
+    if (page.keyword) {
+      const pattern = keywordPattern(page.keyword);
+      query = query.where((eb) =>
+        eb.or([eb(eb.fn("lower", ["title"]), "like", pattern), eb(eb.fn("lower", ["message"]), "like", pattern)]),
+      );
+    }
+    if (page.state) query = query.where(stateFilter(page.state, page.now));
     const total = await query.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
     const rows = await query
       .selectAll()
@@ -410,5 +418,29 @@ function dropColumns(drop: Omit<ShareDrop, "files"> | null) {
     drop_folder_id: drop?.folderId ?? null,
     drop_max_files: drop?.maxFiles ?? null,
     drop_max_bytes: drop?.maxBytes ?? null,
+  };
+}
+
+export type ShareListState = "active" | "expired" | "revoked" | "used-up";
+
+/** A share's state as a condition, the same order as `shareState`: revoked, then expired, then used up. */
+function stateFilter(state: ShareListState, now: string) {
+  return (eb: ExpressionBuilder<Database, "shares">) => {
+    const revoked = eb("revoked_at", "is not", null);
+    const live = eb("revoked_at", "is", null);
+    const expired = eb.and([eb("expires_at", "is not", null), eb("expires_at", "<=", now)]);
+    const current = eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]);
+    const usedUp = eb.and([eb("view_limit", "is not", null), eb("views", ">=", eb.ref("view_limit"))]);
+    const left = eb.or([eb("view_limit", "is", null), eb("views", "<", eb.ref("view_limit"))]);
+    switch (state) {
+      case "revoked":
+        return revoked;
+      case "expired":
+        return eb.and([live, expired]);
+      case "used-up":
+        return eb.and([live, current, usedUp]);
+      case "active":
+        return eb.and([live, current, left]);
+    }
   };
 }

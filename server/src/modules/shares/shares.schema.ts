@@ -100,12 +100,17 @@ export type UpdateShareInput = z.infer<typeof updateShareBody>;
 
 export const shareIdParams = z.object({ shareId: z.uuid() });
 
+export const SHARE_STATES = ["active", "expired", "revoked", "used-up"] as const;
+
 export const shareListQuery = pageQuery.extend({
   all: z
     .enum(["true", "false"])
     .optional()
     .transform((value) => value === "true")
     .describe("administrators: every user's shares"),
+  owner: z.string().trim().min(1).max(100).optional().describe("administrators: only the shares this user (id) made"),
+  state: z.enum(SHARE_STATES).optional().describe("only shares in this state now"),
+  keyword: z.string().trim().max(200).optional().describe("words of the share's title or message"),
 });
 
 export const shareItemSchema = z
@@ -134,10 +139,14 @@ export const shareItemSchema = z
     metadata: z.enum(METADATA_LEVELS),
     keepLocation: z.boolean(),
     createdBy: z.string().nullable(),
+    createdByName: z
+      .string()
+      .nullable()
+      .describe("the owner's name (user name when they have none); null once deleted"),
     createdAt: z.string(),
     revokedAt: z.string().nullable(),
     lastVisitAt: z.string().nullable(),
-    state: z.enum(["active", "expired", "revoked", "used-up"]),
+    state: z.enum(SHARE_STATES),
     uploadDrop: z
       .object({
         libraryId: z.string(),

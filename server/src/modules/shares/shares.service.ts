@@ -15,6 +15,7 @@ import { hashShareToken, newShareToken } from "./share-tokens.js";
 import type {
   SharedStoryCount,
   ShareItem,
+  ShareListState,
   ShareRecord,
   ShareSettings,
   SharesRepository,
@@ -38,6 +39,7 @@ export interface ShareListItem
   storyCount: number | null;
   hasPassword: boolean;
   state: ShareState;
+  createdByName: string | null;
 }
 
 /** A row of the visitor log as the owner reads it: the story's title when they can still read it. */
@@ -66,6 +68,8 @@ export interface SharesDependencies {
   hashPassword: (password: string) => Promise<string>;
   /** The upload drop's options, checked against what the owner may do. */
   drops: Pick<ShareDrops, "options">;
+  /** A user by id (the list's owner names); the visitors' service asks the same. */
+  owner: (userId: string) => Promise<{ name: string } | undefined>;
   clock?: () => Date;
 }
 
@@ -281,12 +285,24 @@ export class SharesService {
     return this.create(actor, { target: { kind: "story", libraryId, storyId }, expiresAt });
   }
 
+  /**
+   * My shares, or (administrators, `all` or `owner`) everyone's or one user's,
+   * filtered by state now and by words of the title or message.
+   */
   async list(
     actor: Actor,
-    query: { page: number; size: number; all: boolean },
+    query: { page: number; size: number; all: boolean; owner?: string; state?: ShareListState; keyword?: string },
   ): Promise<{ content: ShareListItem[]; total: number }> {
-    if (query.all && !actor.admin) throw new Forbidden("only administrators see every user's shares");
-    const { shares, total } = await this.deps.shares.list(query.all ? null : actor.id, query);
+    const others = query.all || (query.owner !== undefined && query.owner !== actor.id);
+    if (others && !actor.admin) throw new Forbidden("only administrators see every user's shares");
+    const createdBy = query.owner ?? (query.all ? null : actor.id);
+    const { shares, total } = await this.deps.shares.list(createdBy, {
+      page: query.page,
+      size: query.size,
+      ...(query.state ? { state: query.state } : {}),
+      ...(query.keyword ? { keyword: query.keyword } : {}),
+      now: this.#now().toISOString(),
+    });
     const content: ShareListItem[] = [];
     for (const share of shares) content.push(await this.#item(actor, share));
     return { content, total };
@@ -416,6 +432,7 @@ export class SharesService {
       storyCount: share.kind === "story" || share.kind === "stories" ? (counts.get(share.id) ?? 0) : null,
       hasPassword: passwordHash !== null,
       state: shareState(share, this.#now()),
+      createdByName: share.createdBy ? ((await this.deps.owner(share.createdBy))?.name ?? null) : null,
     };
   }
 }
