@@ -18,6 +18,7 @@ export type VisitorStory = Schemas["ShareVisitorStory"];
 export const shareKeys = {
   all: ["shares"] as const,
   mine: (page: number, size: number) => [...shareKeys.all, "mine", page, size] as const,
+  list: (query: ShareListQuery) => [...shareKeys.all, "list", query] as const,
   settings: () => [...shareKeys.all, "settings"] as const,
   visits: (shareId: string, page: number, size: number) => [...shareKeys.all, "visits", shareId, page, size] as const,
   visit: (token: string, session: string | null) => ["share-visit", token, session ?? ""] as const,
@@ -38,6 +39,24 @@ export const fetchMyShares = (page: number, size: number) =>
 
 export const useMyShares = (page: number, size: number, enabled = true) =>
   useQuery({ queryKey: shareKeys.mine(page, size), queryFn: () => fetchMyShares(page, size), enabled });
+
+export type ShareState = ShareItem["state"];
+
+/** The share list's filters: administrators' `all` and `owner`, everyone's `state` and `keyword`. */
+export interface ShareListQuery {
+  page: number;
+  size: number;
+  all?: boolean;
+  owner?: string;
+  state?: ShareState;
+  keyword?: string;
+}
+
+export const fetchShares = ({ all, ...query }: ShareListQuery) =>
+  call(api.GET("/dams/api/v1/shares", { params: { query: { ...query, ...(all ? { all: "true" as const } : {}) } } }));
+
+export const useShares = (query: ShareListQuery) =>
+  useQuery({ queryKey: shareKeys.list(query), queryFn: () => fetchShares(query), placeholderData: (last) => last });
 
 /** A share's visitor log, newest first (its owner, or an administrator). */
 export const fetchShareVisits = (shareId: string, page: number, size: number) =>

@@ -85,4 +85,28 @@ export default {
   "share.netdisk.line":
     "Expires {{expires}} · {{views}} views · {{downloads}} downloads ({{policy}}) · last visit {{last}}",
   "share.netdisk.openDisk": "Open my network disk",
+  "disk.dav.connect": "Connect from your computer",
+  "disk.dav.title": "Connect to your disk over WebDAV",
+  "disk.dav.intro":
+    "Mount your network disk in Finder, Windows Explorer or a Linux file manager and drag files in and out: they go through the same quota and checks as uploads here.",
+  "disk.dav.https":
+    "This site is served over plain HTTP: WebDAV sends your token with every request, so use the HTTPS address in production.",
+  "disk.dav.system.mac": "macOS Finder",
+  "disk.dav.system.windows": "Windows Explorer",
+  "disk.dav.system.linux": "Linux",
+  "disk.dav.how.mac":
+    "In Finder choose Go → Connect to Server… (⌘K), enter the address, choose “Registered User” and sign in with the name and token below. Phones' file apps take the same address.",
+  "disk.dav.how.windows":
+    "In This PC choose Map network drive…, enter the address as the folder, tick “Connect using different credentials” and sign in with the name and token below.",
+  "disk.dav.how.linux":
+    "In GNOME Files or KDE Dolphin open Other Locations and connect to the address; with davfs2: mount -t davfs with the https address.",
+  "disk.dav.mount.disk": "My disk",
+  "disk.dav.mount.shared": "Shared with me",
+  "disk.dav.mount.libraries": "Libraries (read-only)",
+  "disk.dav.credentials": "Sign in with",
+  "disk.dav.userName": "User name",
+  "disk.dav.password": "Password",
+  "disk.dav.token": "A personal API token — not your account password. Revoking the token disconnects the drive.",
+  "disk.dav.makeToken": "Make an API token",
+  "disk.dav.readOnly": "The libraries you may read are listed read-only; “shared with me” follows each share's level.",
 };

@@ -114,4 +114,11 @@ export default {
   "share.meta.capturedAt": "Captured",
   "share.meta.originalName": "File",
   "share.meta.gps": "Location",
+  "share.all.tab": "All shares",
+  "share.all.mineTab": "My share links",
+  "share.all.owner": "Owner",
+  "share.all.state": "State",
+  "share.all.keyword": "Title or message",
+  "share.all.ownerLine": "Shared by {{name}}",
+  "share.all.noMatch": "No share links match these filters.",
 };

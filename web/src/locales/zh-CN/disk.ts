@@ -84,4 +84,27 @@ export default {
   "share.netdisk.lastVisit": "最近访问",
   "share.netdisk.line": "有效期至 {{expires}} · 浏览 {{views}} · 下载 {{downloads}}（{{policy}}）· 最近访问 {{last}}",
   "share.netdisk.openDisk": "打开我的网盘",
+  "disk.dav.connect": "从电脑连接",
+  "disk.dav.title": "通过 WebDAV 连接网盘",
+  "disk.dav.intro":
+    "在访达、Windows 资源管理器或 Linux 文件管理器中挂载网盘，直接拖入拖出文件：与此处上传一样计入配额并经过同样的检查。",
+  "disk.dav.https": "本站点当前为 HTTP：WebDAV 每次请求都会发送令牌，正式环境请使用 HTTPS 地址。",
+  "disk.dav.system.mac": "macOS 访达",
+  "disk.dav.system.windows": "Windows 资源管理器",
+  "disk.dav.system.linux": "Linux",
+  "disk.dav.how.mac":
+    "在访达中选择“前往 → 连接服务器…”（⌘K），输入地址，选择“注册用户”，用下方的用户名和令牌登录。手机的“文件”应用使用同样的地址。",
+  "disk.dav.how.windows":
+    "在“此电脑”中选择“映射网络驱动器…”，文件夹填写地址，勾选“使用其他凭据连接”，用下方的用户名和令牌登录。",
+  "disk.dav.how.linux":
+    "在 GNOME 文件或 KDE Dolphin 中打开“其他位置”并连接该地址；使用 davfs2 时：mount -t davfs 加 https 地址。",
+  "disk.dav.mount.disk": "我的网盘",
+  "disk.dav.mount.shared": "共享给我的",
+  "disk.dav.mount.libraries": "资源库（只读）",
+  "disk.dav.credentials": "登录信息",
+  "disk.dav.userName": "用户名",
+  "disk.dav.password": "密码",
+  "disk.dav.token": "个人 API 令牌，而不是账号密码。撤销该令牌即断开连接。",
+  "disk.dav.makeToken": "生成 API 令牌",
+  "disk.dav.readOnly": "可读的资源库以只读方式列出；“共享给我的”按各共享的权限级别访问。",
 };

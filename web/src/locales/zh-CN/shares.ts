@@ -112,4 +112,11 @@ export default {
   "share.meta.capturedAt": "拍摄时间",
   "share.meta.originalName": "文件",
   "share.meta.gps": "位置",
+  "share.all.tab": "全部分享",
+  "share.all.mineTab": "我的分享链接",
+  "share.all.owner": "分享人",
+  "share.all.state": "状态",
+  "share.all.keyword": "标题或留言",
+  "share.all.ownerLine": "分享人：{{name}}",
+  "share.all.noMatch": "没有符合筛选条件的分享链接。",
 };

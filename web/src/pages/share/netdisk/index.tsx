@@ -1,14 +1,16 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, Card, Grid, Popconfirm, Space, Table, Tag, Typography } from "antd";
+import { Button, Card, Grid, Popconfirm, Space, Table, Tabs, Tag, Typography } from "antd";
 import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import { type DiskShare, diskKeys, revokeDiskShare, useDiskShares } from "../../../api/disk";
-import { ShareLinks } from "./components/share-links";
+import { useCurrentUser } from "../../../auth/session-context";
+import { FilteredShareLinks } from "./components/share-filters";
 
 /** /share/netdisk: what I shared: internal shares of my disk, and my share links; each revoked here. */
 export default function ShareNetdiskPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
+  const user = useCurrentUser();
   const shares = useDiskShares();
   const granteeLabel = (share: DiskShare) =>
     share.granteeKind === "everyone"
@@ -92,7 +94,17 @@ export default function ShareNetdiskPage() {
         />
       </Card>
       <Card title={t("share.netdisk.linksTitle")}>
-        <ShareLinks />
+        {user?.admin ? (
+          <Tabs
+            data-testid="share-links-tabs"
+            items={[
+              { key: "mine", label: t("share.all.mineTab"), children: <FilteredShareLinks /> },
+              { key: "all", label: t("share.all.tab"), children: <FilteredShareLinks all /> },
+            ]}
+          />
+        ) : (
+          <FilteredShareLinks />
+        )}
       </Card>
     </Space>
   );

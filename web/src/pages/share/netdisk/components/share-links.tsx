@@ -3,7 +3,7 @@ import { Button, Grid, Popconfirm, Space, Table, Tag, Typography } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { revokeShare, type ShareItem, shareKeys, useMyShares } from "../../../../api/shares";
+import { revokeShare, type ShareItem, type ShareListQuery, shareKeys, useShares } from "../../../../api/shares";
 import { ShareVisitsButton } from "../../../../components/share-dialog/share-visits";
 
 const STATE_COLORS: Record<ShareItem["state"], string> = {
@@ -15,12 +15,29 @@ const STATE_COLORS: Record<ShareItem["state"], string> = {
 
 const PAGE_SIZE = 10;
 
-/** My share links on /share/netdisk: what each points at, expiry, views and downloads, last visit; visitor log; revoke. */
-export function ShareLinks() {
+/**
+ * Share links on /share/netdisk: mine, or (administrators, `all`) everyone's
+ * with the owner; what each points at, expiry, views and downloads, last
+ * visit; visitor log; revoke. `filters` narrow the list (state, words, owner).
+ */
+export function ShareLinks({
+  all = false,
+  filters = {},
+}: {
+  all?: boolean;
+  filters?: Omit<ShareListQuery, "page" | "size" | "all">;
+}) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [page, setPage] = useState(0);
-  const shares = useMyShares(page, PAGE_SIZE);
+  const filterKey = JSON.stringify(filters);
+  const [seenFilters, setSeenFilters] = useState(filterKey);
+  if (seenFilters !== filterKey) {
+    // New filters start at the first page.
+    setSeenFilters(filterKey);
+    setPage(0);
+  }
+  const shares = useShares({ page, size: PAGE_SIZE, all, ...filters });
   // On a phone the details go under the link, in one column, instead of a table scrolled sideways.
   const wide = Grid.useBreakpoint().sm !== false;
   const revoke = useMutation({
@@ -44,13 +61,15 @@ export function ShareLinks() {
     ) : null;
   return (
     <Table<ShareItem>
-      data-testid="share-netdisk-links"
+      data-testid={all ? "share-all-links" : "share-netdisk-links"}
       rowKey="id"
       size="middle"
       loading={shares.isLoading}
       dataSource={shares.data?.content ?? []}
       scroll={wide ? { x: "max-content" } : undefined}
-      locale={{ emptyText: t("share.netdisk.noLinks") }}
+      locale={{
+        emptyText: Object.values(filters).some(Boolean) ? t("share.all.noMatch") : t("share.netdisk.noLinks"),
+      }}
       pagination={
         (shares.data?.totalElements ?? 0) > PAGE_SIZE
           ? {
@@ -87,6 +106,11 @@ export function ShareLinks() {
                   ? ` · ${t("share.netdisk.stories", { count: share.storyCount })}`
                   : ""}
               </Typography.Text>
+              {all ? (
+                <Typography.Text style={{ fontSize: 12 }} data-testid="share-all-owner">
+                  {t("share.all.ownerLine", { name: share.createdByName ?? "—" })}
+                </Typography.Text>
+              ) : null}
               {share.uploadDrop ? (
                 <Typography.Text style={{ fontSize: 12 }} data-testid="share-netdisk-drop">
                   {t("share.mine.drop", {

@@ -1,4 +1,4 @@
-import { FolderAddOutlined, ReloadOutlined, UploadOutlined } from "@ant-design/icons";
+import { CloudServerOutlined, FolderAddOutlined, ReloadOutlined, UploadOutlined } from "@ant-design/icons";
 import { useQueryClient } from "@tanstack/react-query";
 import { Breadcrumb, Button, Modal, Segmented, Space, Typography } from "antd";
 import { useState } from "react";
@@ -17,6 +17,7 @@ import { saveBlob } from "../../../../api/files";
 import { useAccess } from "../../../../auth/access-component";
 import { useFeedback } from "../../../../components/feedback";
 import { STORY_ACCESS } from "../../../../components/story-actions";
+import { DavConnect } from "./dav-connect";
 import { type DiskAction, DiskTable } from "./disk-table";
 import { DiskUpload } from "./disk-upload";
 import { MoveDialog } from "./move-dialog";
@@ -57,6 +58,7 @@ export function NetDisk({
   const [sharing, setSharing] = useState<DiskNode | null>(null);
   const [previewing, setPreviewing] = useState<DiskNode | null>(null);
   const [uploading, setUploading] = useState(false);
+  const [connecting, setConnecting] = useState(false);
   const folder = useDiskFolder(folderId, view === "mine");
   const items = folder.data?.items ?? [];
   const current = folder.data?.folder ?? null;
@@ -114,8 +116,16 @@ export function NetDisk({
         <Typography.Title level={4} style={{ margin: 0 }}>
           {t("route.source.ismpnetdisk")}
         </Typography.Title>
-        <QuotaBar />
+        <Space wrap>
+          {footer ? null : (
+            <Button icon={<CloudServerOutlined />} onClick={() => setConnecting(true)} data-testid="dav-connect-open">
+              {t("disk.dav.connect")}
+            </Button>
+          )}
+          <QuotaBar />
+        </Space>
       </Space>
+      {connecting ? <DavConnect open onClose={() => setConnecting(false)} /> : null}
       <Segmented<DiskView>
         value={view}
         onChange={(value) => {
