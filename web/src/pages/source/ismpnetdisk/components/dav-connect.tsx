@@ -1,8 +1,11 @@
 import { KeyOutlined } from "@ant-design/icons";
-import { Alert, Button, Descriptions, Modal, Space, Tabs, Typography } from "antd";
+import { useQuery } from "@tanstack/react-query";
+import { Alert, Button, Descriptions, Grid, Modal, Space, Tabs, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { fetchCurrentUser } from "../../../../auth/current-user";
 import { useCurrentUser } from "../../../../auth/session-context";
+import { CURRENT_USER_QUERY } from "../../../../auth/session-gate";
 import { LazyPart, lazyChunk, useOpenedOnce } from "../../../../components/lazy-part";
 import { type DavAddress, davAddresses } from "./dav-addresses";
 
@@ -20,10 +23,20 @@ const SYSTEMS = ["mac", "windows", "linux"] as const;
  */
 export function DavConnect({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
-  const user = useCurrentUser();
+  // /source/ismpnetdisk is outside the session gate (spec section 2): load the user here when no provider holds it.
+  const provided = useCurrentUser();
+  const loaded = useQuery({
+    queryKey: CURRENT_USER_QUERY,
+    queryFn: fetchCurrentUser,
+    staleTime: Number.POSITIVE_INFINITY,
+    enabled: provided === null,
+  });
+  const user = provided ?? loaded.data ?? null;
   const [tokens, setTokens] = useState(false);
   const tokensOpened = useOpenedOnce(tokens);
   const addresses = davAddresses(window.location);
+  // On a phone the labels go above the values, so neither is squeezed into a column of single characters.
+  const layout = Grid.useBreakpoint().sm === false ? "vertical" : "horizontal";
   const copy = (text: string) => ({ text, tooltips: [t("stories.copy"), t("stories.copied")] });
   const address = (entry: DavAddress, system: (typeof SYSTEMS)[number]) =>
     system === "windows" ? entry.windows : system === "linux" ? entry.linux : entry.url;
@@ -48,7 +61,7 @@ export function DavConnect({ open, onClose }: { open: boolean; onClose: () => vo
           children: (
             <Space direction="vertical" size={8} style={{ width: "100%" }} data-testid={`dav-${system}`}>
               <Typography.Text type="secondary">{t(`disk.dav.how.${system}`)}</Typography.Text>
-              <Descriptions column={1} size="small" bordered>
+              <Descriptions column={1} size="small" bordered layout={layout}>
                 {addresses.map((entry) => (
                   <Descriptions.Item key={entry.mount} label={t(`disk.dav.mount.${entry.mount}`)}>
                     <Typography.Text
@@ -69,7 +82,7 @@ export function DavConnect({ open, onClose }: { open: boolean; onClose: () => vo
       <Typography.Title level={5} style={{ marginTop: 8 }}>
         {t("disk.dav.credentials")}
       </Typography.Title>
-      <Descriptions column={1} size="small" bordered>
+      <Descriptions column={1} size="small" bordered layout={layout}>
         <Descriptions.Item label={t("disk.dav.userName")}>
           <Typography.Text code copyable={copy(user?.username ?? "")} data-testid="dav-username">
             {user?.username ?? ""}
