@@ -53,9 +53,19 @@ describe("the folder catalogue's drops", () => {
     });
   });
 
+  it("moves a folder to the top level when dropped beside the library's node (antd's drop on its upper half)", () => {
+    for (const before of [true, false]) {
+      expect(moveOf(tree, node("a2"), node("library:product"), { dropToGap: true, before })).toEqual({
+        libraryId: "product",
+        folderId: "a2",
+        parentId: null,
+        order: ["a2", "a", "b"],
+      });
+    }
+  });
+
   it("never moves a library, nor a folder into another library", () => {
     expect(moveOf(tree, node("library:product"), node("b"), { dropToGap: false, before: false })).toBeNull();
     expect(moveOf(tree, node("a"), node("library:material"), { dropToGap: false, before: false })).toBeNull();
-    expect(moveOf(tree, node("a"), node("library:product"), { dropToGap: true, before: false })).toBeNull();
   });
 });

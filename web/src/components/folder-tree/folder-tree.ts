@@ -67,8 +67,8 @@ export interface Move {
  * What dropping `dragged` on `target` does, as antd's Tree reports it
  * (`dropToGap` false: into the target; true: beside it, before when
  * `dropPosition` is the target's index - 1, after otherwise). Null when
- * it changes nothing or is not allowed (a library is never moved; a folder
- * stays in its library).
+ * it is not allowed (a library is never moved; a folder stays in its
+ * library). Any drop on a library's node moves the folder to its top level.
  */
 export function moveOf(
   tree: readonly CatalogueNode[],
@@ -77,7 +77,9 @@ export function moveOf(
   drop: { dropToGap: boolean; before: boolean },
 ): Move | null {
   if (dragged.folderId === null || dragged.libraryId !== target.libraryId) return null;
-  if (!drop.dropToGap) {
+  // The library's own node has no siblings to sit beside: antd reports a drop on its upper half as one
+  // before it (dropToGap), which means "to the top level" all the same.
+  if (!drop.dropToGap || target.folderId === null) {
     const siblings = target.children.filter((node) => node.key !== dragged.key);
     return {
       libraryId: dragged.libraryId,
@@ -86,7 +88,6 @@ export function moveOf(
       order: [dragged.folderId, ...siblings.map((node) => node.key)],
     };
   }
-  if (target.folderId === null) return null;
   const siblings = siblingsOf(tree, target).filter((node) => node.key !== dragged.key);
   const at = siblings.findIndex((node) => node.key === target.key) + (drop.before ? 0 : 1);
   const order = siblings.map((node) => node.key);
