@@ -1,4 +1,5 @@
 import {
+  AppstoreAddOutlined,
   DeleteOutlined,
   DownloadOutlined,
   EditOutlined,
@@ -12,6 +13,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Button, Dropdown, Popconfirm, Space, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { memberOf } from "../api/composites";
 import { savePresetRenditions, useUsablePresets } from "../api/presets";
 import { statisticsKeys } from "../api/statistics";
 import {
@@ -36,6 +38,9 @@ const BatchEditDialog = lazyChunk("batch-edit-dialog", () =>
   import("./story-edit/batch-edit-dialog").then((m) => m.BatchEditDialog),
 );
 const ShareDialog = lazyChunk("share-dialog", () => import("./share-dialog").then((m) => m.ShareDialog));
+const CompositeDialog = lazyChunk("composite-dialog", () =>
+  import("./composite/composite-dialog").then((m) => m.CompositeDialog),
+);
 const BatchPublishDialog = lazyChunk("batch-publish-dialog", () =>
   import("./batch-publish-dialog").then((m) => m.BatchPublishDialog),
 );
@@ -65,6 +70,7 @@ export function StorySelectionBar({
   const [sharing, setSharing] = useState(false);
   const [editing, setEditing] = useState(false);
   const [publishing, setPublishing] = useState(false);
+  const [composing, setComposing] = useState(false);
   // Download presets apply to one story type: offered when the selection has one.
   const commonType = stories.every((story) => story.type === stories[0]?.type) ? stories[0]?.type : undefined;
   const presets = useUsablePresets(commonType).data ?? [];
@@ -164,6 +170,13 @@ export function StorySelectionBar({
             {t("stories.publish")}
           </Button>
         </Access>
+        {stories.some((story) => story.type !== "composite") ? (
+          <Access action={STORY_ACCESS.commit}>
+            <Button icon={<AppstoreAddOutlined />} onClick={() => setComposing(true)} data-testid="selection-composite">
+              {t("composite.create")}
+            </Button>
+          </Access>
+        ) : null}
         {oneLibrary ? (
           <Access action={STORY_ACCESS.edit}>
             <Button icon={<FolderOutlined />} loading={busy} onClick={() => setMoving(true)}>
@@ -217,6 +230,19 @@ export function StorySelectionBar({
       {editing ? (
         <LazyPart>
           <BatchEditDialog stories={stories} search={search} onClose={() => setEditing(false)} />
+        </LazyPart>
+      ) : null}
+      {composing ? (
+        <LazyPart>
+          <CompositeDialog
+            target={{
+              kind: "create",
+              libraryId: oneLibrary,
+              members: stories.filter((story) => story.type !== "composite").map(memberOf),
+            }}
+            onClose={() => setComposing(false)}
+            onSaved={onClear}
+          />
         </LazyPart>
       ) : null}
       {sharing ? (

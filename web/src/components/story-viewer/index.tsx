@@ -24,6 +24,7 @@ import {
 } from "../../api/stories";
 import { type StoryVersion, useIsFavorite, useStory } from "../../api/story-detail";
 import { Access } from "../../auth/access-component";
+import { EditCompositeAction } from "../composite/composite-action";
 import { CoverAction } from "../cover-cropper/cover-modal";
 import { useFeedback } from "../feedback";
 import { StoryImageEditAction } from "../image-editor/story-edit-action";
@@ -32,6 +33,7 @@ import { STORY_ACCESS } from "../story-actions";
 import { EditInfoAction } from "../story-edit/edit-info-dialog";
 import { StoryVideoEditAction } from "../video-editor/story-video-edit-action";
 import { StoryHistory, StoryVersions } from "./story-history";
+import { StoryManuscript } from "./story-manuscript";
 import { StoryMetadata } from "./story-metadata";
 import { StoryPlayer } from "./story-player";
 import { StoryProcessingProgress } from "./story-processing";
@@ -117,7 +119,11 @@ function StoryBody({ story, onOpen }: { story: Story; onOpen: (ref: StoryRef) =>
           }
         />
       ) : null}
-      <StoryPlayer key={version?.versionNo ?? `current-${story.versionNo}`} story={story} files={files} />
+      {story.type === "composite" && !version ? (
+        <StoryManuscript story={story} onOpen={onOpen} />
+      ) : (
+        <StoryPlayer key={version?.versionNo ?? `current-${story.versionNo}`} story={story} files={files} />
+      )}
       <Tabs
         style={{ marginTop: 16 }}
         items={[
@@ -248,6 +254,7 @@ function StoryToolbar({ story, onDeleted }: { story: Story; onDeleted: () => voi
           </Dropdown.Button>
         </Access>
         <EditInfoAction story={story} />
+        <EditCompositeAction story={story} />
         <Access action={STORY_ACCESS.edit}>
           <CoverAction story={story} />
         </Access>

@@ -99,7 +99,7 @@ export function StoryRelations({ story, onOpen }: { story: Story; onOpen: (relat
 }
 
 /** Debounces a value (the picker's search asks once the typing pauses). */
-function useDebounced<T>(value: T, ms: number): T {
+export function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
   useEffect(() => {
     const timer = setTimeout(() => setDebounced(value), ms);

@@ -3,6 +3,7 @@ import admin from "./admin";
 import app from "./app";
 import batchEdit from "./batch-edit";
 import catalogue from "./catalogue";
+import composite from "./composite";
 import cover from "./cover";
 import crud from "./crud";
 import disk from "./disk";
@@ -37,6 +38,7 @@ export default {
   ...crud,
   ...editInfo,
   ...batchEdit,
+  ...composite,
   ...user,
   ...admin,
   ...catalogue,

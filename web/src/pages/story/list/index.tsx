@@ -2,11 +2,12 @@ import { Button, Popconfirm } from "antd";
 import { useTranslation } from "react-i18next";
 import { deleteStory, searchStories } from "../../../api/stories";
 import { Access } from "../../../auth/access-component";
+import { EditCompositeAction, NewCompositeAction } from "../../../components/composite/composite-action";
 import { STORY_ACCESS } from "../../../components/story-actions";
 import { EditInfoAction } from "../../../components/story-edit/edit-info-dialog";
 import { StoryTable } from "../../../components/story-table";
 
-/** /story/list: every story the user can read, with filters. */
+/** /story/list: every story the user can read, with filters; composites are made and edited here too. */
 export default function StoryListPage() {
   const { t } = useTranslation();
   return (
@@ -14,8 +15,10 @@ export default function StoryListPage() {
       emptyText={t("empty.story.list")}
       headerTitle={t("menu.story.list")}
       list={searchStories}
+      toolbar={(reload) => [<NewCompositeAction key="new-composite" onSaved={() => void reload()} />]}
       rowActions={(story, reload) => [
         <EditInfoAction key="edit-info" story={story} link onSaved={() => void reload()} />,
+        <EditCompositeAction key="edit-composite" story={story} link />,
         <Access key="delete" action={STORY_ACCESS.delete}>
           <Popconfirm
             title={t("crud.deleteConfirm")}

@@ -1,13 +1,19 @@
 import { DownloadOutlined, PlayCircleOutlined, SoundOutlined } from "@ant-design/icons";
-import { Alert, Button, Empty, Modal, Space, Typography } from "antd";
+import { Alert, Button, Empty, Modal, Typography } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import type { ManuscriptPart } from "../../../../api/composites";
 import type { VisitorShare, VisitorStory } from "../../../../api/shares";
+import { ManuscriptView } from "../../../../components/manuscript";
 import { VisitorStoryView } from "./visitor-story";
 
-/** A composite as a manuscript: its title, its text, its members in order. */
+/** The text parts of a shared composite (the visitor API's contract; none for a composite without text). */
+const partsOf = (story: VisitorStory): ManuscriptPart[] => (story as { parts?: ManuscriptPart[] | null }).parts ?? [];
+
+/** A composite as a manuscript: its title, caption, its text with its members placed, the rest after. */
 function Manuscript({ story }: { story: VisitorStory }) {
+  const { t } = useTranslation();
   return (
     <article data-testid="visitor-manuscript">
       <Typography.Title level={3} style={{ marginTop: 0 }}>
@@ -17,11 +23,12 @@ function Manuscript({ story }: { story: VisitorStory }) {
         <Typography.Paragraph style={{ whiteSpace: "pre-wrap", fontSize: 16 }}>{story.caption}</Typography.Paragraph>
       ) : null}
       {story.credit ? <Typography.Paragraph type="secondary">{story.credit}</Typography.Paragraph> : null}
-      <Space direction="vertical" size={24} style={{ width: "100%" }}>
-        {story.members.map((member) => (
-          <VisitorStoryView key={member.storyId} story={member} />
-        ))}
-      </Space>
+      <ManuscriptView
+        parts={partsOf(story)}
+        members={story.members}
+        unplacedTitle={t("composite.unplaced")}
+        renderMember={(member) => <VisitorStoryView story={member} />}
+      />
     </article>
   );
 }

@@ -1,0 +1,160 @@
+/**
+ * Composites as manuscripts (issue 15): a composite's text (TipTap JSON,
+ * answered with the server's sanitised HTML in parts), and the calls that
+ * create, edit and commit one. The manuscript's shapes are typed here by
+ * hand from the server's contract (h15srv) until the generated schema
+ * carries them.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { api, call, pageOrigin } from "./client";
+import { apiErrorOf, type CallOptions, reportApiError, sendRequest } from "./http";
+import { type Story, type StoryEdit, type StoryRef, storyKeys } from "./stories";
+
+/** A TipTap (ProseMirror) JSON node: the document, a block, or text with marks. */
+export interface TextNode {
+  type: string;
+  attrs?: Record<string, unknown>;
+  content?: TextNode[];
+  marks?: { type: string; attrs?: Record<string, unknown> }[];
+  text?: string;
+}
+
+/** A composite's text as stored: a `doc` node. */
+export type TextDoc = TextNode & { type: "doc" };
+
+/** One part of the manuscript in reading order: sanitised HTML, or a member placed in the text. */
+export type ManuscriptPart = { kind: "html"; html: string } | { kind: "member"; storyId: string };
+
+/** A member of a composite, as the text route lists them (in the composite's order). */
+export interface ManuscriptMember {
+  storyId: string;
+  libraryId: string;
+  type: string;
+  title: string;
+  thumbnailUrl: string | null;
+}
+
+/** `GET /stories/{libraryId}/{storyId}/text`. */
+export interface CompositeText {
+  doc: TextDoc | null;
+  html: string;
+  parts: ManuscriptPart[];
+  members: ManuscriptMember[];
+}
+
+export const compositeKeys = {
+  text: (ref: StoryRef) => [...storyKeys.detail(ref), "text"] as const,
+};
+
+/** A member as the editor shows it, from a story of a list or the grid's selection. */
+export function memberOf(story: Story): ManuscriptMember {
+  return {
+    storyId: story.storyId,
+    libraryId: story.libraryId,
+    type: story.type,
+    title: story.title || story.originalName || "",
+    thumbnailUrl: story.thumbnailMediaUrl ?? null,
+  };
+}
+
+/** A JSON call of a route the generated schema does not list yet: the envelope's data, failures reported. */
+async function untyped<T>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
+  try {
+    const response = await sendRequest(
+      new Request(new URL(`/dams/api/v1${path}`, pageOrigin), {
+        method,
+        headers: body === undefined ? {} : { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
+    const envelope = (await response.json().catch(() => undefined)) as { data?: T } | undefined;
+    if (!response.ok) throw apiErrorOf(response, envelope);
+    return envelope?.data as T;
+  } catch (error) {
+    reportApiError(error, options);
+    throw error;
+  }
+}
+
+export function fetchCompositeText(ref: StoryRef): Promise<CompositeText> {
+  return untyped("GET", `/stories/${encodeURIComponent(ref.libraryId)}/${encodeURIComponent(ref.storyId)}/text`);
+}
+
+/** The composite's text and members (only asked of a composite). */
+export const useCompositeText = (ref: StoryRef | null, enabled = true) =>
+  useQuery({
+    queryKey: compositeKeys.text(ref ?? { libraryId: "", storyId: "" }),
+    queryFn: () => fetchCompositeText(ref as StoryRef),
+    enabled: enabled && ref !== null,
+  });
+
+/** What the composite dialog saves: metadata, members in order, the text, and the member chosen as cover. */
+export interface CompositeSave {
+  title: string;
+  caption: string;
+  authors: string[];
+  keywords: string[];
+  tags: string[];
+  members: StoryRef[];
+  text: TextDoc | null;
+  /** A member whose still becomes the cover; undefined keeps the cover as it is. */
+  cover?: ManuscriptMember;
+}
+
+/** The file of a member shown as the composite's cover: a photo's preview, a video's poster. */
+export function coverRole(member: Pick<ManuscriptMember, "type">): string | null {
+  if (member.type === "photo") return "preview";
+  if (member.type === "video") return "poster";
+  return null;
+}
+
+function coverFrom(cover: ManuscriptMember | undefined): StoryEdit["coverFrom"] | undefined {
+  const role = cover ? coverRole(cover) : null;
+  return cover && role ? { storyId: cover.storyId, role } : undefined;
+}
+
+/** Creates a composite (a draft) in a library; its cover, when one was chosen, is set by an edit right after. */
+export async function createComposite(libraryId: string, save: CompositeSave): Promise<Story> {
+  const { cover, ...fields } = save;
+  const body = { libraryId, ...fields } as const;
+  const created = (await call(api.POST("/dams/api/v1/workflow-story-create/composite", { body }))) as Story;
+  const from = coverFrom(cover);
+  if (!from) return created;
+  const edited = await saveComposite(created, { coverFrom: from }, created.revision);
+  return edited.kind === "saved" ? edited.story : created;
+}
+
+/** What an edit came to: saved, or refused because someone changed the composite since (409 stale_revision). */
+export type CompositeEdit = { kind: "saved"; story: Story } | { kind: "stale"; current: Story };
+
+type CompositeBody = StoryEdit & { text?: TextDoc | null };
+
+/** `PUT /workflow-story-edit/composite/:storyId` based on `revision` (If-Match). */
+export async function saveComposite(story: StoryRef, body: CompositeBody, revision: number): Promise<CompositeEdit> {
+  const pending = api.PUT("/dams/api/v1/workflow-story-edit/composite/{storyId}", {
+    params: { path: { storyId: story.storyId }, query: { libraryId: story.libraryId } },
+    headers: { "If-Match": `"${revision}"` },
+    body,
+  });
+  const { response, error } = await pending;
+  if (response.status === 409) {
+    const stale = error as { error?: string; data?: Story } | undefined;
+    if (stale?.error === "stale_revision" && stale.data) return { kind: "stale", current: stale.data };
+  }
+  return { kind: "saved", story: (await call(pending)) as Story };
+}
+
+/** The edit body of a dialog's save. */
+export function editBodyOf(save: CompositeSave): CompositeBody {
+  const { cover, ...fields } = save;
+  const from = coverFrom(cover);
+  return from ? { ...fields, coverFrom: from } : fields;
+}
+
+/** `POST /workflow-story-create/composite/commit`: the draft composite becomes committed. */
+export function commitComposite(story: StoryRef): Promise<unknown> {
+  return untyped("POST", "/workflow-story-create/composite/commit", {
+    libraryId: story.libraryId,
+    storyIds: [story.storyId],
+  });
+}
