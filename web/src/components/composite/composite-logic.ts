@@ -54,8 +54,13 @@ export function unplacedMembers<M extends { storyId: string }>(
 /** Adds members not already there, after the others. */
 export function addMembers(members: readonly ManuscriptMember[], more: readonly ManuscriptMember[]) {
   const have = new Set(members.map((member) => member.storyId));
-  const added = more.filter((member) => !have.has(member.storyId) && member.type !== "composite");
-  return [...members, ...added.filter((member, index) => added.indexOf(member) === index)];
+  const next = [...members];
+  for (const member of more) {
+    if (have.has(member.storyId) || member.type === "composite") continue;
+    have.add(member.storyId);
+    next.push(member);
+  }
+  return next;
 }
 
 /** Moves the member `from` to where `to` is (a drag's drop). */
