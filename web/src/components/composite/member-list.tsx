@@ -49,7 +49,7 @@ export function MemberList({
   return (
     <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
       <SortableContext items={members.map((member) => member.storyId)} strategy={verticalListSortingStrategy}>
-        <Radio.Group value={cover} onChange={(event) => onCover(event.target.value)} style={{ width: "100%" }}>
+        <Radio.Group value={cover} onChange={(event) => onCover(event.target.value)} style={{ width: "100%", fontSize: "inherit" }}>
           <ol style={{ listStyle: "none", margin: 0, padding: 0 }} data-testid="composite-members">
             {members.map((member, index) => (
               <MemberRow
@@ -103,7 +103,7 @@ function MemberRow({ member, index, onRemove }: { member: ManuscriptMember; inde
       >
         <HolderOutlined />
       </button>
-      <span style={{ width: 20, color: "#8c8c8c", textAlign: "end" }}>{index + 1}</span>
+      <span style={{ flex: "none", width: 20, color: "#595959", textAlign: "end" }}>{index + 1}</span>
       <div
         style={{
           width: 64,

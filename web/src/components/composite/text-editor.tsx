@@ -1,3 +1,4 @@
+import "../manuscript/manuscript.css";
 import {
   BoldOutlined,
   CodeOutlined,
