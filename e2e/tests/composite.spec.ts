@@ -170,5 +170,29 @@ test("a composite manuscript: made from a selection, ordered, covered, written, 
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(390);
   await page.keyboard.press("Escape");
+
+  // Shared, the visitor reads the same manuscript: the text with the three photos inline, in order.
+  const shared = await page.request.post(`${API}/shares`, {
+    headers,
+    data: { target: { kind: "story", libraryId, storyId: composite.storyId } },
+  });
+  expect(shared.status(), await shared.text()).toBe(200);
+  const { url } = ((await shared.json()) as { data: { url: string } }).data;
+  const visitor = await page
+    .context()
+    .browser()!
+    .newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+  const reader = await visitor.newPage();
+  await reader.goto(new URL(url, page.url()).href, { waitUntil: "networkidle" });
+  const read = reader.getByTestId("visitor-manuscript");
+  await expect(read.locator("h2")).toHaveText(`强台风登陆 ${run}`);
+  await expect(read.getByTestId("manuscript-member")).toHaveCount(3);
+  expect(
+    await read
+      .getByTestId("manuscript-member")
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-story-id"))),
+  ).toEqual([harbour.storyId, briefing.storyId, typhoon.storyId]);
+  await snapshot(reader, testInfo, "composite-share-390");
+  await visitor.close();
   expect(errors.filter((error) => !error.includes("favicon"))).toEqual([]);
 });

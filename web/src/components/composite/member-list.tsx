@@ -49,7 +49,11 @@ export function MemberList({
   return (
     <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
       <SortableContext items={members.map((member) => member.storyId)} strategy={verticalListSortingStrategy}>
-        <Radio.Group value={cover} onChange={(event) => onCover(event.target.value)} style={{ width: "100%", fontSize: "inherit" }}>
+        <Radio.Group
+          value={cover}
+          onChange={(event) => onCover(event.target.value)}
+          style={{ width: "100%", fontSize: "inherit" }}
+        >
           <ol style={{ listStyle: "none", margin: 0, padding: 0 }} data-testid="composite-members">
             {members.map((member, index) => (
               <MemberRow
