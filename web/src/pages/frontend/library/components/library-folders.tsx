@@ -60,6 +60,8 @@ export function LibraryFolders({
   const folders = useFolders(libraryId || undefined);
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [dropKey, setDropKey] = useState<string | null>(null);
+  /** The folder being dragged in the tree (antd gives the library's node, which is not draggable, no drop handlers). */
+  const [draggedFolder, setDraggedFolder] = useState<CatalogueNode | null>(null);
   const [expanded, setExpanded] = useState<string[] | null>(null);
   const rootKey = `library:${libraryId}`;
   const tree = useMemo(
@@ -119,28 +121,45 @@ export function LibraryFolders({
     await queryClient.invalidateQueries({ queryKey: storyKeys.all });
   };
 
-  /** A folder's title, which takes dropped stories when the user may file them. */
+  /** The library's own node takes a dragged folder: it moves to the top level. */
+  const dropFolderOnLibrary = async (library: CatalogueNode) => {
+    const dragged = draggedFolder;
+    setDraggedFolder(null);
+    const move = dragged ? moveOf(tree, dragged, library, { dropToGap: false, before: false }) : null;
+    if (!move) return;
+    await change(() => applyMove(move, updateFolder), t("folderAdmin.moved"));
+  };
+
+  /** A folder's title, which takes dropped stories when the user may file them (and the library's, folders). */
   const title = (node: CatalogueNode) => {
-    const handlers = may.file
-      ? {
-          onDragOver: (event: DragEvent) => {
-            if (!carriesStory(event)) return;
-            event.preventDefault();
-            event.stopPropagation();
-            event.dataTransfer.dropEffect = "move";
-            if (dropKey !== node.key) setDropKey(node.key);
-          },
-          onDragLeave: () => setDropKey((key) => (key === node.key ? null : key)),
-          onDrop: (event: DragEvent) => {
-            const dragged = droppedStory(event);
-            setDropKey(null);
-            if (!dragged) return;
-            event.preventDefault();
-            event.stopPropagation();
-            void fileStories(node, dragged);
-          },
-        }
-      : {};
+    const takesFolder = () => node.folderId === null && draggedFolder !== null && may.rename;
+    const handlers =
+      may.file || (node.folderId === null && may.rename)
+        ? {
+            onDragOver: (event: DragEvent) => {
+              if (!(may.file && carriesStory(event)) && !takesFolder()) return;
+              event.preventDefault();
+              event.stopPropagation();
+              event.dataTransfer.dropEffect = "move";
+              if (dropKey !== node.key) setDropKey(node.key);
+            },
+            onDragLeave: () => setDropKey((key) => (key === node.key ? null : key)),
+            onDrop: (event: DragEvent) => {
+              setDropKey(null);
+              if (takesFolder()) {
+                event.preventDefault();
+                event.stopPropagation();
+                void dropFolderOnLibrary(node);
+                return;
+              }
+              const dragged = may.file ? droppedStory(event) : null;
+              if (!dragged) return;
+              event.preventDefault();
+              event.stopPropagation();
+              void fileStories(node, dragged);
+            },
+          }
+        : {};
     return (
       <span
         {...handlers}
@@ -224,6 +243,8 @@ export function LibraryFolders({
         titleRender={title}
         onSelect={(_, info) => onOpenFolder(info.node.folderId)}
         onDrop={onFolderDrop}
+        onDragStart={({ node }) => setDraggedFolder(node)}
+        onDragEnd={() => setDraggedFolder(null)}
       />
       {(folders.data ?? []).length === 0 ? <Alert type="info" message={t("library.noFolders")} /> : null}
       {dialog ? (
