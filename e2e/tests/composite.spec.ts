@@ -137,6 +137,10 @@ test("a composite manuscript: made from a selection, ordered, covered, written, 
   await viewer.getByTestId("composite-edit").click();
   await expect(dialog(page).getByTestId("composite-member")).toHaveCount(3);
   await expect(dialog(page).locator(".dams-text-editor").getByTestId("text-member")).toHaveCount(3);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(dialog(page).getByTestId("composite-member").first()).toBeVisible();
+  await snapshot(page, testInfo, "composite-editor-390");
+  await page.setViewportSize({ width: 1366, height: 900 });
   await dialog(page).getByTestId("composite-commit").click();
   await expect(page.locator(".ant-message").getByText(zh("composite.committed"))).toBeVisible();
   await expect.poll(async () => (await stored()).status, { timeout: 120_000 }).toBe("committed");
