@@ -170,6 +170,7 @@ test("a composite manuscript: made from a selection, ordered, covered, written, 
 
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(manuscript.getByTestId("manuscript-member")).toHaveCount(3);
+  await viewer.locator(".ant-drawer-body").evaluate((body) => body.scrollTo(0, 0));
   await snapshot(page, testInfo, "composite-viewer-390");
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(390);

@@ -15,7 +15,7 @@ import {
   verticalListSortingStrategy,
 } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
-import { Button, Empty, Radio, Tag, Tooltip, Typography } from "antd";
+import { Button, Empty, Grid, Radio, Tag, Tooltip, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { coverRole, type ManuscriptMember } from "../../api/composites";
 import { moveMember } from "./composite-logic";
@@ -76,6 +76,8 @@ function MemberRow({ member, index, onRemove }: { member: ManuscriptMember; inde
     id: member.storyId,
   });
   const title = member.title || t("stories.untitled");
+  // On a phone the title keeps the room the type tag would take.
+  const wide = Grid.useBreakpoint().sm !== false;
   return (
     <li
       ref={setNodeRef}
@@ -129,7 +131,9 @@ function MemberRow({ member, index, onRemove }: { member: ManuscriptMember; inde
       <Typography.Text ellipsis style={{ flex: 1, minWidth: 0 }}>
         {title}
       </Typography.Text>
-      <Tag style={{ marginInlineEnd: 0 }}>{t(`stories.type.${member.type}`, { defaultValue: member.type })}</Tag>
+      {wide ? (
+        <Tag style={{ marginInlineEnd: 0 }}>{t(`stories.type.${member.type}`, { defaultValue: member.type })}</Tag>
+      ) : null}
       <Tooltip title={coverRole(member) ? undefined : t("composite.noCover")}>
         <Radio value={member.storyId} disabled={!coverRole(member)} data-testid="composite-member-cover">
           {t("composite.cover")}
