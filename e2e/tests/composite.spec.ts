@@ -191,8 +191,13 @@ test("a composite manuscript: made from a selection, ordered, covered, written, 
   await reader.goto(new URL(url, page.url()).href, { waitUntil: "networkidle" });
   const read = reader.getByTestId("visitor-manuscript");
   await expect(read.getByRole("heading", { name: `台风过境 ${run}` })).toBeVisible();
-  // The three photos (placed where the text puts them once the visitor API answers the text's parts).
+  await expect(read.locator("h2")).toHaveText(`强台风登陆 ${run}`);
   await expect(read.getByTestId("manuscript-member")).toHaveCount(3);
+  expect(
+    await read
+      .getByTestId("manuscript-member")
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-story-id"))),
+  ).toEqual([harbour.storyId, briefing.storyId, typhoon.storyId]);
   await snapshot(reader, testInfo, "composite-share-390");
   await visitor.close();
   expect(errors.filter((error) => !error.includes("favicon"))).toEqual([]);

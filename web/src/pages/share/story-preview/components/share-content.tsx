@@ -8,8 +8,9 @@ import type { VisitorShare, VisitorStory } from "../../../../api/shares";
 import { ManuscriptView } from "../../../../components/manuscript";
 import { VisitorStoryView } from "./visitor-story";
 
-/** The text parts of a shared composite (the visitor API's contract; none for a composite without text). */
-const partsOf = (story: VisitorStory): ManuscriptPart[] => (story as { parts?: ManuscriptPart[] | null }).parts ?? [];
+/** The text parts of a shared composite (the visitor API's `textParts`; none for a composite without text). */
+const partsOf = (story: VisitorStory): ManuscriptPart[] =>
+  (story as { textParts?: ManuscriptPart[] | null }).textParts ?? [];
 
 /** A composite as a manuscript: its title, caption, its text with its members placed, the rest after. */
 function Manuscript({ story }: { story: VisitorStory }) {
