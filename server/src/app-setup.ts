@@ -1,14 +1,24 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type { Registry } from "prom-client";
 import type { Config } from "./config.js";
+import type { Db } from "./db/database.js";
 import { API_PREFIX, registerErrorHandler } from "./http/error-handler.js";
 import { frameworkErrorOptions, MAX_PARAM_LENGTH, refuseWhileClosing } from "./http/framework-errors.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
 import { registerSecurityHeaders } from "./http/security.js";
 import { type PropertyAccessService, stripHidden } from "./modules/access/property-access.service.js";
+import type { Jobs } from "./modules/jobs/jobs.compose.js";
+import type { LibrariesService } from "./modules/libraries/libraries.service.js";
+import { registerMonitorMetrics } from "./modules/monitor/monitor.metrics.js";
+import { OidcRepository } from "./modules/oidc/oidc.repository.js";
+import type { DeliveriesService } from "./modules/publishing/deliveries.service.js";
 import type { SearchService } from "./modules/search/search.service.js";
 import type { SharedSecrets } from "./modules/secrets/shared-secrets.js";
 import { keyBytes, textKeySecret } from "./modules/secrets/text-key.js";
+import type { StoryStatistics } from "./modules/stories/story-statistics.js";
+import type { UploadStaging } from "./modules/uploads/upload-staging.js";
+import type { UsersService } from "./modules/users/users.service.js";
 
 // Pieces of the composition root (app.ts) that are hooks and settings of the
 // server as a whole rather than one module's.
@@ -108,5 +118,35 @@ export function repairAtStart(
   app.addHook("onClose", async () => {
     await strandedUploads;
     uploads.locker.close();
+  });
+}
+
+/** The monitors' figures on `/metrics`, each asked of its owner (docs/monitors.md, "/metrics"). */
+export function registerMonitorMetricsOf(
+  registry: Registry,
+  parts: {
+    db: Db;
+    config: Config;
+    statistics: StoryStatistics;
+    libraries: Pick<LibrariesService, "find">;
+    jobs: Pick<Jobs, "monitor">;
+    deliveries: Pick<DeliveriesService, "countsByChannelAndState">;
+    staging: Pick<UploadStaging, "list" | "finishedUpload">;
+    users: Pick<UsersService, "countByStatus">;
+  },
+): void {
+  const sessions = new OidcRepository(parts.db);
+  registerMonitorMetrics(registry, {
+    statistics: parts.statistics,
+    libraryName: async (id) => (await parts.libraries.find(id))?.name ?? null,
+    jobs: async () => (await parts.jobs.monitor.summary()).byName,
+    deliveries: () => parts.deliveries.countsByChannelAndState(),
+    uploadsInProgress: async () => {
+      let open = 0;
+      for (const id of await parts.staging.list()) if (!(await parts.staging.finishedUpload(id))) open += 1;
+      return open;
+    },
+    users: () => parts.users.countByStatus(),
+    sessions: async () => (parts.config.oidc.external ? null : sessions.activeSessions(new Date().toISOString())),
   });
 }

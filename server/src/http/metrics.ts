@@ -59,8 +59,13 @@ export function registerMetrics(app: FastifyInstance, access: MetricsAccess): Re
 
   app.get("/metrics", { schema: { hide: true } }, async (request, reply) => {
     if (!(await mayRead(request, access))) {
-      reply.code(401).header("www-authenticate", 'Bearer realm="metrics"').header("content-type", "text/plain");
-      return "the metrics need Authorization: Bearer <DAMS_METRICS_TOKEN or a monitor reader's access token>\n";
+      // The API's error envelope, like every other refusal; the token sent is never echoed.
+      reply.code(401).header("www-authenticate", 'Bearer realm="metrics"');
+      return {
+        code: 401,
+        msg: "the metrics need Authorization: Bearer <DAMS_METRICS_TOKEN or a monitor reader's access token>",
+        error: "metrics_unauthorized",
+      };
     }
     reply.header("content-type", registry.contentType);
     return registry.metrics();

@@ -378,4 +378,11 @@ export const adminCells: Cell[] = [
     expect: NOBODY_SEES_IT,
     request: async (_who, f) => ({ method: "DELETE", url: `${API}/api-tokens/${await f.newToken(f.outsider.id)}` }),
   },
+  // /metrics (outside the API prefix): a monitor reader's sign-in or the scraper's token; others 401.
+  {
+    group: "monitor",
+    name: "GET /metrics",
+    expect: { admin: 200, administrator: 200, editor: 200, contributor: 401, viewer: 401 },
+    request: () => ({ method: "GET", url: "/metrics" }),
+  },
 ];

@@ -126,4 +126,15 @@ export class OidcRepository {
       .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
+
+  /** Provider sessions (browser sign-ins at /uuas) not yet expired: the `/metrics` figure. */
+  async activeSessions(now: string): Promise<number> {
+    const row = await this.db.kysely
+      .selectFrom("oidc_payloads")
+      .select((eb) => eb.fn.countAll<number | string>().as("count"))
+      .where("type", "=", "Session")
+      .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
 }

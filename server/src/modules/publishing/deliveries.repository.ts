@@ -176,6 +176,20 @@ export class DeliveriesRepository {
     return Number(row.count);
   }
 
+  /** Deliveries counted by channel and state (the `/metrics` figure). */
+  async countByChannelAndState(): Promise<{ channelId: string; state: DeliveryState; count: number }[]> {
+    const rows = await this.kysely
+      .selectFrom("deliveries")
+      .select((eb) => ["channel_id", "state", eb.fn.countAll<number | string>().as("count")])
+      .groupBy(["channel_id", "state"])
+      .execute();
+    return rows.map((row) => ({
+      channelId: row.channel_id,
+      state: row.state as DeliveryState,
+      count: Number(row.count),
+    }));
+  }
+
   async stats(): Promise<ChannelDeliveryStats[]> {
     const counts = await this.kysely
       .selectFrom("deliveries")

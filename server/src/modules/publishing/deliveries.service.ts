@@ -142,6 +142,15 @@ export class DeliveriesService {
     return this.deps.deliveries.openCount(channelId);
   }
 
+  /** Deliveries by channel (id and name) and state, for `/metrics`. */
+  async countsByChannelAndState(): Promise<{ channelId: string; channelName: string; state: string; count: number }[]> {
+    const names = await this.#names();
+    return (await this.deps.deliveries.countByChannelAndState()).map((row) => ({
+      ...row,
+      channelName: names.get(row.channelId) ?? "",
+    }));
+  }
+
   /** Per channel: counts, success rate over finished deliveries, the last error. Channels without deliveries too. */
   async stats(): Promise<(ChannelDeliveryStats & { channelName: string; successRate: number | null })[]> {
     const channels = await this.deps.channels.list();

@@ -149,6 +149,16 @@ export class UsersRepository {
     return row && this.#toAccount(row);
   }
 
+  /** Accounts counted by status (1 enabled, 0 disabled): the `/metrics` figure. */
+  async countByStatus(): Promise<{ status: number; count: number }[]> {
+    const rows = await this.db.kysely
+      .selectFrom("users")
+      .select((eb) => ["status", eb.fn.countAll<number | string>().as("count")])
+      .groupBy("status")
+      .execute();
+    return rows.map((row) => ({ status: Number(row.status), count: Number(row.count) }));
+  }
+
   /** A page of accounts by user name, the keyword matching the user name or the name. */
   async accounts(query: PageQuery): Promise<{ users: UserAccount[]; total: number }> {
     let base = this.db.kysely.selectFrom("users");

@@ -174,6 +174,11 @@ export class UsersService {
   }
 
   /** A page of accounts by user name; the keyword matches the user name or the name. */
+  /** Accounts counted by status (1 enabled, 0 disabled). */
+  countByStatus(): Promise<{ status: number; count: number }[]> {
+    return this.users.countByStatus();
+  }
+
   accounts(query: PageQuery): Promise<{ users: UserAccount[]; total: number }> {
     return this.users.accounts(query);
   }
