@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import {
   createServer,
   refreshSearchOnListen,
+  registerMonitorMetricsOf,
   repairAtStart,
   resolveSharedKeys,
   stripHiddenProperties,
@@ -307,6 +308,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
   const maintenanceRuns = new MaintenanceRuns(db);
   const monitor = buildMonitor({
     maintenanceRuns,
+    quotas: () => storage.quotas.quotas(),
     counters: usageCounter.repository,
     statistics: stories.statistics,
     libraries,
@@ -361,6 +363,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     blobs: blobs.store,
     blobRegistry: blobs.registry,
     placement: storage.placement,
+    quota: storage.quotas,
     workDir: path.join(config.dataDir, "tmp", "ingest"),
     onBlobDeleteError,
   });
@@ -399,6 +402,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     doors: [shareDropDoor],
   });
   app.decorate("uploads", uploads);
+  registerMonitorMetricsOf(metrics, { db, config, ...stories, libraries, jobs, ...publishing, ...uploads, users });
   app.decorate("processingRepair", processingRepair);
   repairAtStart(app, uploads, processingRepair);
   const urlIngestRoutes = buildUrlIngest({

@@ -34,6 +34,7 @@ import type {
   IngestKeysTable,
   JobsTable,
   JobWorkersTable,
+  LibraryQuotasTable,
   MaintenanceRunsTable,
   StorageCheckProblemsTable,
   StorageChecksTable,
@@ -144,6 +145,7 @@ export interface Database {
   ingest_keys: IngestKeysTable;
   disk_nodes: DiskNodesTable;
   disk_quotas: DiskQuotasTable;
+  library_quotas: LibraryQuotasTable;
   disk_shares: DiskSharesTable;
   story_terms: StoryTermsTable;
   search_format: SearchFormatTable;

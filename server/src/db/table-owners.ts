@@ -79,6 +79,7 @@ export const TABLE_OWNERS = {
   blob_locations: { owner: "storage" },
   storage_moves: { owner: "storage" },
   storage_checks: { owner: "storage" },
+  library_quotas: { owner: "storage" },
   storage_check_problems: { owner: "storage" },
   maintenance_runs: { owner: "maintenance" },
   role_permissions: { owner: "access" },

@@ -212,6 +212,14 @@ export interface DiskNodesTable {
 }
 
 /** A user's disk quota set by an administrator (without a row: the default). */
+/** A library's quota (storage module, migration 0047): no row, no limit. */
+export interface LibraryQuotasTable {
+  library_id: string;
+  quota_bytes: number;
+  updated_by: string | null;
+  updated_at: string;
+}
+
 export interface DiskQuotasTable {
   user_id: string;
   quota_bytes: number;

@@ -82,6 +82,8 @@ export interface IngestDependencies {
   keys: IngestKeysRepository;
   /** Which storage target a library's new originals go to (the storage module's); absent: the blob store decides. */
   placement?: { placeNewOriginal(libraryId: string, key: string): Promise<void>; settle(key: string): Promise<void> };
+  /** Quotas per library (the storage module's): 413 when a file would take its library past its quota. */
+  quota?: { check(libraryId: string, extra: number): Promise<void> };
   /** Scratch space for streamed sources (under the data dir: videos are large). */
   workDir: string;
   onBlobDeleteError?: (key: string, error: unknown) => void;
@@ -121,6 +123,15 @@ export class IngestService {
     }
   }
 
+  /**
+   * Whether `size` more bytes fit the library a file of this user would go to
+   * (named, or the user's default): an upload's creation asks before any byte comes.
+   */
+  async checkRoom(userId: string, libraryId: string | undefined, size: number): Promise<void> {
+    if (!this.deps.quota) return;
+    await this.deps.quota.check(libraryId ?? (await this.deps.defaultLibraryOf(userId)), size);
+  }
+
   /** What an ingest key made (the story and its original), or undefined when that key made nothing (yet). */
   madeBy(key: string): Promise<IngestedStory | undefined> {
     return this.#earlier(key);
@@ -138,6 +149,12 @@ export class IngestService {
       kind: content.kind,
       originalName: typeof input.originalName === "function" ? input.originalName(content) : input.originalName,
     };
+    // The final size against the library's quota, before any byte is stored (413, the source left as it was).
+    if (this.deps.quota) {
+      const libraryId =
+        input.asNewVersionOf?.libraryId ?? input.libraryId ?? (await this.deps.defaultLibraryOf(input.userId));
+      await this.deps.quota.check(libraryId, blob.size);
+    }
     try {
       if (this.deps.placement) {
         const libraryId =

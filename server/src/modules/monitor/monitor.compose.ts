@@ -26,6 +26,7 @@ export function buildMonitor(deps: {
   userName: (userId: string) => Promise<string | null>;
   volumes: { name: string; path: string }[];
   maintenanceRuns?: Pick<MaintenanceRuns, "latest">;
+  quotas?: () => Promise<Map<string, number>>;
 }): { storage: StorageMonitor; data: DataMonitor; usage: UsageStatistics; routes: FastifyPluginAsyncZod } {
   const storage = new StorageMonitor(deps);
   const data = new DataMonitor(deps);

@@ -28,6 +28,7 @@ export const storageMonitorSchema = z
         original: z.number().int().describe("bytes"),
         rendition: z.number().int().describe("bytes"),
         version: z.number().int().describe("bytes"),
+        quotaBytes: z.number().nullable().describe("the library's quota (storage settings); null: no limit"),
       }),
     ),
     byType: z.array(z.object({ type: z.enum(STORY_TYPES), stories: z.number().int(), ...amount })),

@@ -11,6 +11,8 @@ export interface MonitorDependencies {
   volumes: { name: string; path: string }[];
   /** The maintenance job's reports: the sweeper's last one is shown. */
   maintenanceRuns?: Pick<MaintenanceRuns, "latest">;
+  /** Quotas per library (the storage module's), shown beside each library's bytes. */
+  quotas?: () => Promise<Map<string, number>>;
   clock?: () => number;
 }
 
@@ -23,12 +25,13 @@ export class StorageMonitor {
   async storage(days: number): Promise<StorageMonitorView> {
     const now = (this.deps.clock ?? Date.now)();
     const since = new Date(Math.floor(now / DAY_MS - (days - 1)) * DAY_MS).toISOString();
-    const [storage, stories, growth, volumes, lastRun] = await Promise.all([
+    const [storage, stories, growth, volumes, lastRun, quotas] = await Promise.all([
       this.deps.statistics.storage(),
       this.deps.statistics.stories(),
       this.deps.statistics.growth(since),
       this.#volumes(),
       this.deps.maintenanceRuns?.latest() ?? null,
+      this.deps.quotas?.() ?? new Map<string, number>(),
     ]);
     const zero = () => ({ files: 0, bytes: 0 });
     const totals = { stories: 0, ...zero(), original: zero(), rendition: zero(), version: zero() };
@@ -70,6 +73,7 @@ export class StorageMonitor {
         libraryId,
         libraryName: (await this.deps.libraries.find(libraryId))?.name ?? null,
         ...figures,
+        quotaBytes: quotas.get(libraryId) ?? null,
       })),
     );
     byLibrary.sort((a, b) => b.bytes - a.bytes || a.libraryId.localeCompare(b.libraryId));

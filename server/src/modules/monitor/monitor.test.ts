@@ -78,6 +78,7 @@ describeEachDialect("storage monitor", (dialect) => {
         original: 7000,
         rendition: 1200,
         version: 1100,
+        quotaBytes: null,
       },
       {
         libraryId: "material",
@@ -88,6 +89,7 @@ describeEachDialect("storage monitor", (dialect) => {
         original: 400,
         rendition: 0,
         version: 0,
+        quotaBytes: null,
       },
     ]);
     expect(data.byType).toEqual([

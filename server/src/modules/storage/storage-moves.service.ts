@@ -15,6 +15,8 @@ export const MOVE_LIBRARY_JOB = "storage.move-library";
 /** The blob keys a library's stories use (the stories module's StoryStatistics answers). */
 export interface LibraryBlobs {
   blobKeysOfLibrary(libraryId: string): Promise<string[]>;
+  /** Every stored byte of the library's stories (its quota's usage). */
+  libraryBytes(libraryId: string): Promise<number>;
 }
 
 /** The stores of targets by id (TargetStores; a test passes one that fails on purpose). */

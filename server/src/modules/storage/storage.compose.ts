@@ -10,6 +10,7 @@ import { TargetBlobLocator } from "./blob-locator.js";
 import { integrityCheckJob, type RegisteredBlobs } from "./integrity-check.job.js";
 import { IntegrityCheckRepository } from "./integrity-check.repository.js";
 import { IntegrityCheckService } from "./integrity-check.service.js";
+import { LibraryQuotas } from "./library-quotas.js";
 import { moveLibraryJob } from "./move-library.job.js";
 import { StorageRepository } from "./storage.repository.js";
 import { type LibraryBlobs, StorageMovesService } from "./storage-moves.service.js";
@@ -27,6 +28,8 @@ export interface StorageModule {
   rows: StorageRepository;
   /** The integrity checks of the stored originals (the storage monitor). */
   checks: IntegrityCheckService;
+  /** Quotas per library: set on /manage/storage/setting, checked by the ingest. */
+  quotas: LibraryQuotas;
   /** Set once the libraries and stories are built (they are built after the blob store). */
   connect(deps: Connections): void;
 }
@@ -71,15 +74,20 @@ export function buildStorage(
     rows,
     targets,
     libraries,
-    blobs: { blobKeysOfLibrary: (libraryId) => need().blobs.blobKeysOfLibrary(libraryId) },
+    blobs: {
+      blobKeysOfLibrary: (libraryId) => need().blobs.blobKeysOfLibrary(libraryId),
+      libraryBytes: (libraryId) => need().blobs.libraryBytes(libraryId),
+    },
     jobs: { enqueue: (name, payload, options) => need().jobs.enqueue(name, payload, options) },
     audit: deps.audit,
   });
   const store = new RoutingBlobStore(deps.builtIn, new TargetBlobLocator(rows, stores));
   const checkRows = new IntegrityCheckRepository(db.kysely);
   const checks = new IntegrityCheckService({ db, rows: checkRows, jobs: () => need().jobs, audit: deps.audit });
+  const quotas = new LibraryQuotas({ db, audit: deps.audit, libraries, blobs: () => need().blobs });
   return {
     store,
+    quotas,
     targets,
     moves,
     placement: new StoragePlacement(rows, stores, (libraryId) => moves.targetOfLibrary(libraryId)),

@@ -4,6 +4,7 @@ import { apiErrorResponses, envelope, ok } from "../../http/envelope.js";
 import { actorOf } from "../auth/actor.js";
 import type { PermissionKey } from "../auth/permissions.js";
 import { integrityCheckRoutes } from "./integrity-check.routes.js";
+import { libraryQuotasRoutes } from "./library-quotas.routes.js";
 import type { StorageModule } from "./storage.compose.js";
 import {
   libraryParams,
@@ -32,6 +33,7 @@ export function storageRoutes(storage: StorageModule): FastifyPluginAsyncZod {
   const { targets, moves } = storage;
   return async (app) => {
     await app.register(integrityCheckRoutes(storage.checks));
+    await app.register(libraryQuotasRoutes(storage.quotas));
     app.get(
       "/storage/targets",
       {

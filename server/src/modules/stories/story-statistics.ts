@@ -333,6 +333,17 @@ export class StoryStatistics {
   }
 
   /** Every blob key a library's stories use (files of every version, renditions, covers), in key order. */
+  /** Every stored byte of a library's stories (originals, renditions, older versions): what its quota counts. */
+  async libraryBytes(libraryId: string): Promise<number> {
+    const row = await this.db.kysely
+      .selectFrom("story_files as f")
+      .innerJoin("stories as s", "s.id", "f.story_id")
+      .select((eb) => eb.fn.sum<number | string>("f.size").as("bytes"))
+      .where("s.library_id", "=", libraryId)
+      .executeTakeFirst();
+    return Number(row?.bytes ?? 0);
+  }
+
   async blobKeysOfLibrary(libraryId: string): Promise<string[]> {
     const files = this.db.kysely
       .selectFrom("story_files as f")

@@ -95,7 +95,7 @@ export class UploadsService {
   constructor(
     private readonly deps: {
       staging: UploadStaging;
-      ingest: Pick<IngestService, "ingestFile" | "madeBy">;
+      ingest: Pick<IngestService, "ingestFile" | "madeBy" | "checkRoom">;
       /** The uploads' locks: a completion holds its upload's. */
       locker: Pick<DatabaseLocker, "newLock">;
       log: FastifyBaseLogger;
@@ -122,8 +122,15 @@ export class UploadsService {
   async checkNewUpload(metadata: Record<string, string | null>, userId: string, size?: number): Promise<void> {
     const kept = clientMetadata(metadata);
     const destination = this.#destination(userId, kept);
-    if (destination) await destination.check(userId, kept, size);
-    else ingestTargetOf(kept);
+    if (destination) {
+      await destination.check(userId, kept, size);
+      return;
+    }
+    const target = ingestTargetOf(kept);
+    // The declared length against the library's quota: a clear 413 before any byte is sent.
+    if (size !== undefined) {
+      await this.deps.ingest.checkRoom(userId, target.asNewVersionOf?.libraryId ?? target.libraryId, size);
+    }
   }
 
   /**
