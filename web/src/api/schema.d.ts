@@ -11952,6 +11952,212 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dams/api/v1/storage/quotas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every library's usage and quota
+         * @description Access: permission `manage.storage.setting`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["LibraryQuota"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/storage/quotas/libraries/{libraryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set or remove a library's quota
+         * @description Access: permission `manage.storage.setting`, action `edit`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a library id such as `product` */
+                    libraryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description bytes; null removes the limit; 0 closes the library to new files */
+                        quotaBytes: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["LibraryQuota"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dams/api/v1/storage/targets": {
         parameters: {
             query?: never;
@@ -28554,6 +28760,8 @@ export interface components {
                 rendition: number;
                 /** @description bytes */
                 version: number;
+                /** @description the library's quota (storage settings); null: no limit */
+                quotaBytes: number | null;
             }[];
             byType: {
                 /** @enum {string} */
@@ -29276,6 +29484,14 @@ export interface components {
                 /** @description its latest move */
                 move: components["schemas"]["StorageMoveInput"] | null;
             }[];
+        };
+        LibraryQuotaInput: {
+            libraryId: string;
+            libraryName: string;
+            /** @description every stored byte of the library's stories: originals, renditions, older versions */
+            usedBytes: number;
+            /** @description null: no limit */
+            quotaBytes: number | null;
         };
         StoryCreateFormInput: {
             type: string;
@@ -31087,6 +31303,8 @@ export interface components {
                 rendition: number;
                 /** @description bytes */
                 version: number;
+                /** @description the library's quota (storage settings); null: no limit */
+                quotaBytes: number | null;
             }[];
             byType: {
                 /** @enum {string} */
@@ -31809,6 +32027,14 @@ export interface components {
                 /** @description its latest move */
                 move: components["schemas"]["StorageMove"] | null;
             }[];
+        };
+        LibraryQuota: {
+            libraryId: string;
+            libraryName: string;
+            /** @description every stored byte of the library's stories: originals, renditions, older versions */
+            usedBytes: number;
+            /** @description null: no limit */
+            quotaBytes: number | null;
         };
         StoryCreateForm: {
             type: string;

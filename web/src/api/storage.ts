@@ -79,3 +79,25 @@ export const useMoveLibrary = () =>
       CONFLICT,
     ),
   );
+
+export type LibraryQuota = components["schemas"]["LibraryQuota"];
+export type DiskUsage = components["schemas"]["DiskUsage"];
+
+/** Quotas per library (GET /storage/quotas): each library's usage and quota. */
+export const useLibraryQuotas = () =>
+  useQuery({
+    queryKey: [...storageKeys.all, "quotas"],
+    queryFn: (): Promise<LibraryQuota[]> => call(api.GET("/dams/api/v1/storage/quotas")),
+  });
+export const useSetLibraryQuota = () =>
+  useStorageWrite(({ libraryId, quotaBytes }: { libraryId: string; quotaBytes: number | null }) =>
+    call(
+      api.PUT("/dams/api/v1/storage/quotas/libraries/{libraryId}", { ...byLibrary(libraryId), body: { quotaBytes } }),
+    ),
+  );
+
+/** A user's network-disk usage and quota (the user quota the disk and WebDAV hold to). */
+export const fetchUserQuota = (userId: string): Promise<DiskUsage> =>
+  call(api.GET("/dams/api/v1/disk/quotas/{userId}", { params: { path: { userId } } }));
+export const setUserQuota = (userId: string, quotaBytes: number): Promise<DiskUsage> =>
+  call(api.PUT("/dams/api/v1/disk/quotas/{userId}", { params: { path: { userId } }, body: { quotaBytes } }));

@@ -367,4 +367,21 @@ export const publishingCells: Cell[] = [
       url: `${API}/publishing/personal-outsider/${f.videos.outsider}/deliveries`,
     }),
   },
+  // Quotas per library (the storage settings screen).
+  {
+    group: "storage",
+    name: "GET /storage/quotas",
+    expect: BACK_AREA,
+    request: () => ({ method: "GET", url: `${API}/storage/quotas` }),
+  },
+  {
+    group: "storage",
+    name: "PUT /storage/quotas/libraries/{id}",
+    expect: BACK_AREA,
+    request: async (_who, f) => ({
+      method: "PUT",
+      url: `${API}/storage/quotas/libraries/${await f.newLibrary()}`,
+      payload: { quotaBytes: 1_000_000 },
+    }),
+  },
 ];

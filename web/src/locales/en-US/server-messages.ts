@@ -58,6 +58,8 @@ export default {
   "server.state.done": "done",
   "server.state.failed": "failed",
   "server.state.cancelled": "cancelled",
+  "server.storage.libraryQuotaExceeded":
+    "The library {{library}} is full: {{used}} of its {{quota}} bytes are used and this file needs {{size}} more.",
   "server.disk.quotaExceeded":
     "The disk quota is exceeded: {{used}} of {{quota}} bytes are used and this file needs {{size}} more.",
   "server.file.empty":

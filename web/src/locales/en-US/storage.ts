@@ -65,4 +65,18 @@ export default {
   "storage.move.failed": "Failed: {{error}}",
   "storage.move.bytes": "{{size}} copied",
   "storage.changed": "Changed",
+  "storage.quotas.title": "Quotas",
+  "storage.quotas.help":
+    "A library's quota counts every stored byte of its stories (originals, renditions, older versions); an upload past it is refused. A user's quota holds their network disk and WebDAV.",
+  "storage.quotas.library": "Library",
+  "storage.quotas.used": "Used",
+  "storage.quotas.quota": "Quota",
+  "storage.quotas.unlimited": "No limit",
+  "storage.quotas.set": "Set quota",
+  "storage.quotas.setTitle": "Quota of {{name}}",
+  "storage.quotas.gib": "Quota (GB)",
+  "storage.quotas.saved": "The quota is saved",
+  "storage.quotas.user": "User quota (network disk)",
+  "storage.quotas.pickUser": "Find a user",
+  "storage.quotas.userUsage": "{{used}} used of {{quota}}",
 };

@@ -64,4 +64,18 @@ export default {
   "storage.move.failed": "失败：{{error}}",
   "storage.move.bytes": "已复制 {{size}}",
   "storage.changed": "已更改",
+  "storage.quotas.title": "配额",
+  "storage.quotas.help":
+    "资源库配额计入其全部媒资的存储字节（原始文件、衍生文件、历史版本），超出时拒绝上传。用户配额用于其网盘和 WebDAV。",
+  "storage.quotas.library": "资源库",
+  "storage.quotas.used": "已用",
+  "storage.quotas.quota": "配额",
+  "storage.quotas.unlimited": "不限",
+  "storage.quotas.set": "设置配额",
+  "storage.quotas.setTitle": "{{name}} 的配额",
+  "storage.quotas.gib": "配额（GB）",
+  "storage.quotas.saved": "配额已保存",
+  "storage.quotas.user": "用户配额（网盘）",
+  "storage.quotas.pickUser": "查找用户",
+  "storage.quotas.userUsage": "已用 {{used}} / {{quota}}",
 };

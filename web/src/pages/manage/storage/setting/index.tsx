@@ -15,6 +15,7 @@ import { Access, useAccess } from "../../../../auth/access-component";
 import { showRefusal } from "../../../../components/crud-table";
 import { useFeedback } from "../../../../components/feedback";
 import { formatSize } from "../../../../components/story-viewer/format";
+import { QuotasCard } from "./quotas-card";
 
 const PERMISSION = "manage.storage.setting";
 type LibraryRow = StorageSettings["libraries"][number];
@@ -174,6 +175,7 @@ export default function ManageStorageSettingPage() {
           scroll={{ x: "max-content" }}
         />
       </Card>
+      <QuotasCard />
       <Modal
         open={moving !== null}
         title={moving ? t("storage.settings.move.title", { name: moving.library.name }) : ""}
