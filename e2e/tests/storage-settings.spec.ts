@@ -78,7 +78,8 @@ test("an administrator adds a storage target, tests it, moves a library's files 
 
   // The storage settings: move the library to the new folder; the move runs as a job with its progress.
   await page.goto("/manage/storage/setting", { waitUntil: "networkidle" });
-  const libraryRow = page.getByRole("row").filter({ hasText: libraryName });
+  // The first table is the libraries' targets; the quotas card below lists the libraries again.
+  const libraryRow = page.getByRole("row").filter({ hasText: libraryName }).first();
   await expect(libraryRow).toBeVisible({ timeout: 60_000 });
   await libraryRow.getByRole("button", { name: button(zh("storage.settings.move")) }).click();
   const moveDialog = page.getByRole("dialog");
@@ -99,6 +100,22 @@ test("an administrator adds a storage target, tests it, moves a library's files 
   expect(target?.files).toBeGreaterThanOrEqual(3);
   await snapshot(page, testInfo, "storage-setting-1366");
 
+  // The quotas card: the library's usage, a quota set in the dialog (2 GB), shown beside the usage.
+  await page.reload({ waitUntil: "networkidle" });
+  const quotaRow = page.getByTestId("quotas-card").getByRole("row").filter({ hasText: libraryName });
+  await expect(quotaRow).toContainText(zh("storage.quotas.unlimited"), { timeout: 60_000 });
+  await quotaRow.getByRole("button", { name: button(zh("storage.quotas.set")) }).click();
+  const quotaDialog = page.getByRole("dialog");
+  await quotaDialog.getByRole("checkbox").uncheck();
+  await quotaDialog.getByRole("spinbutton").fill("2");
+  await snapshot(page, testInfo, "storage-quota-dialog-1366");
+  await quotaDialog.locator(".ant-modal-footer .ant-btn-primary").click();
+  await expect(page.locator(".ant-message").getByText(zh("storage.quotas.saved"))).toBeVisible();
+  await expect(quotaRow).toContainText("2.00 GB");
+  await expect(quotaRow.locator(".ant-progress")).toBeVisible();
+  await page.getByTestId("quotas-card").scrollIntoViewIfNeeded();
+  await snapshot(page, testInfo, "storage-quotas-1366");
+
   await page.goto("/manage/setting/bucket", { waitUntil: "networkidle" });
   await targetRow.getByRole("button", { name: button(zh("crud.delete")) }).click();
   await confirmPopconfirm(page);
@@ -111,7 +128,7 @@ test("an administrator adds a storage target, tests it, moves a library's files 
   await noHorizontalOverflow(page);
   await snapshot(page, testInfo, "bucket-list-390");
   await page.goto("/manage/storage/setting", { waitUntil: "networkidle" });
-  await expect(page.getByRole("row").filter({ hasText: libraryName })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole("row").filter({ hasText: libraryName }).first()).toBeVisible({ timeout: 60_000 });
   await noHorizontalOverflow(page);
   await snapshot(page, testInfo, "storage-setting-390");
 

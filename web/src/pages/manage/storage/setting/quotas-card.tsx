@@ -76,7 +76,7 @@ export function QuotasCard() {
   ];
 
   return (
-    <Card title={t("storage.quotas.title")}>
+    <Card title={t("storage.quotas.title")} data-testid="quotas-card">
       <Typography.Paragraph type="secondary">{t("storage.quotas.help")}</Typography.Paragraph>
       <Table<LibraryQuota>
         rowKey="libraryId"
