@@ -56,7 +56,7 @@ export default {
   "server.state.failed": "已失败",
   "server.state.cancelled": "已取消",
   "server.storage.libraryQuotaExceeded":
-    "资源库 {{library}} 空间不足：配额 {{quota}} 字节已用 {{used}} 字节，此文件还需要 {{size}} 字节。",
+    "媒资库 {{library}} 空间不足：配额 {{quota}} 字节已用 {{used}} 字节，此文件还需要 {{size}} 字节。",
   "server.disk.quotaExceeded": "网盘空间不足：已用 {{used}} / {{quota}} 字节，此文件还需要 {{size}} 字节。",
   "server.file.empty":
     "此文件为空，不能上传。可上传：图片（{{photoTypes}}）、视频（{{videoTypes}}）和音频（{{audioTypes}}）。",

@@ -66,8 +66,8 @@ export default {
   "storage.changed": "已更改",
   "storage.quotas.title": "配额",
   "storage.quotas.help":
-    "资源库配额计入其全部媒资的存储字节（原始文件、衍生文件、历史版本），超出时拒绝上传。用户配额用于其网盘和 WebDAV。",
-  "storage.quotas.library": "资源库",
+    "媒资库配额计入其全部媒资的存储字节（原始文件、衍生文件、历史版本），超出时拒绝上传。用户配额用于其网盘和 WebDAV。",
+  "storage.quotas.library": "媒资库",
   "storage.quotas.used": "已用",
   "storage.quotas.quota": "配额",
   "storage.quotas.unlimited": "不限",
