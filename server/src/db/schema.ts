@@ -75,6 +75,7 @@ import type {
   StoryFilesTable,
   StoryRelationsTable,
   StoryTermsTable,
+  StoryTextsTable,
   StoryVersionsTable,
   StoryViewsTable,
   UserSettingsTable,
@@ -107,6 +108,7 @@ export interface Database {
   story_files: StoryFilesTable;
   story_relations: StoryRelationsTable;
   composite_members: CompositeMembersTable;
+  story_texts: StoryTextsTable;
   favorites: FavoritesTable;
   story_actions: StoryActionsTable;
   user_settings: UserSettingsTable;

@@ -94,6 +94,10 @@ export const TABLE_OWNERS = {
   story_versions: { owner: "stories" },
   story_files: { owner: "stories" },
   composite_members: { owner: "stories" },
+  story_texts: {
+    owner: "stories",
+    readBy: { search: "a composite's text is part of its index entry (its plain words)" },
+  },
   story_actions: { owner: "stories" },
   story_relations: { owner: "relations" },
   favorites: { owner: "favourites" },

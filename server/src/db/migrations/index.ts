@@ -45,6 +45,7 @@ import { usageCounters } from "./0042-usage-counters.js";
 import { shareUploads } from "./0043-share-uploads.js";
 import { storageChecks } from "./0044-storage-checks.js";
 import { maintenanceRuns } from "./0045-maintenance-runs.js";
+import { storyTexts } from "./0046-story-texts.js";
 import { libraryQuotas } from "./0047-library-quotas.js";
 
 // Migrations are frozen history: they must not depend on today's table types.
@@ -102,6 +103,7 @@ export class DamsMigrationProvider implements MigrationProvider {
       "0043-share-uploads": shareUploads(this.adapter),
       "0044-storage-checks": storageChecks(this.adapter),
       "0045-maintenance-runs": maintenanceRuns(this.adapter),
+      "0046-story-texts": storyTexts(this.adapter),
       "0047-library-quotas": libraryQuotas(this.adapter),
     };
   }

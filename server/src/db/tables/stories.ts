@@ -133,6 +133,15 @@ export interface CompositeMembersTable {
   sort: number;
 }
 
+/** A composite's text (issue 15): the sanitised TipTap JSON, the server-written HTML, the plain words. */
+export interface StoryTextsTable {
+  story_id: string;
+  doc: string;
+  html: string;
+  words: string;
+  updated_at: string;
+}
+
 export interface FavoritesTable {
   user_id: string;
   library_id: string;

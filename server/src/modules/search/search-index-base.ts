@@ -64,6 +64,19 @@ export abstract class BaseSearchIndex implements SearchIndex {
       value === null || value === undefined ? fallback : this.adapter.readJson<T>(value);
     // In the order asked for: SQLite gives new entries their rowids in this order (recency()).
     const order = new Map(storyIds.map((id, index) => [id, index]));
+    // A composite's text (story_texts, the stories module's) is searched as its caption is.
+    const composites = rows.filter((row) => row.type === "composite").map((row) => row.id);
+    const texts = new Map(
+      composites.length === 0
+        ? []
+        : (
+            await executor
+              .selectFrom("story_texts")
+              .select(["story_id", "words"])
+              .where("story_id", "in", composites)
+              .execute()
+          ).map((row) => [row.story_id, row.words]),
+    );
     rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     const stories: (SearchSource & { columns: WindowValues })[] = rows.map((row) => ({
       id: row.id,
@@ -77,6 +90,7 @@ export abstract class BaseSearchIndex implements SearchIndex {
       category: row.category,
       originalName: row.original_name,
       properties: json<Record<string, unknown>>(row.properties, {}),
+      text: texts.get(row.id),
       columns: Object.fromEntries(WINDOW_COLUMNS.map((column) => [column, row[column]])) as WindowValues,
     }));
     await this.write(

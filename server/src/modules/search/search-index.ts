@@ -15,6 +15,8 @@ export interface SearchSource {
   category: string | null;
   originalName: string | null;
   properties: Record<string, unknown>;
+  /** A composite's text, its plain words. */
+  text?: string;
 }
 
 /**
@@ -100,6 +102,7 @@ export function searchBody(story: SearchSource): string {
     story.category,
     story.originalName,
     ...propertyTexts(story.properties),
+    story.text,
   ]);
 }
 

@@ -6,6 +6,7 @@ import type { JobEnqueuer, JobName } from "../jobs/job-types.js";
 import type { LibrariesService } from "../libraries/libraries.service.js";
 import type { OutgoingCopies } from "../outgoing/outgoing-copies.js";
 import type { SearchModule } from "../search/search.compose.js";
+import { CompositeTextQueries } from "./composite-text.service.js";
 import { type KeywordUse, KeywordUseCounter } from "./keyword-use.js";
 import { ProcessingQueue } from "./processing-queue.js";
 import type { BlobRegistry, IngestUsers, PropertyEditCheck } from "./stories.dependencies.js";
@@ -69,6 +70,8 @@ export interface StoriesModule {
   downloads: StoryDownloads;
   /** The storage monitor's figures (GROUP BY over stories and story_files). */
   statistics: StoryStatistics;
+  /** Composites' texts (issue 15): the editor's and the pages' reads. */
+  texts: CompositeTextQueries;
 }
 
 /** Builds the stories services once (called by app.ts). */
@@ -97,9 +100,11 @@ export function buildStories(deps: StoriesDependencies): StoriesModule {
   });
   const downloads = new StoryDownloads(storiesRepository, access, actionsRepository, blobs, deps.audit);
   downloads.outgoing = deps.outgoing;
+  const queries = new StoryQueries(storiesRepository, access, deps.libraries, deps.signMediaUrl, deps.search.service);
   return {
     stories,
-    queries: new StoryQueries(storiesRepository, access, deps.libraries, deps.signMediaUrl, deps.search.service),
+    queries,
+    texts: new CompositeTextQueries(db.kysely, queries, deps.libraries),
     access,
     actions: new StoryActionLog(actionsRepository, deps.libraries),
     statistics: new StoryStatistics(deps.db),

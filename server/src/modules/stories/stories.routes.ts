@@ -4,8 +4,10 @@ import { envelope, errorEnvelope, apiErrorResponses as errors, ok, page } from "
 import { actorOf } from "../auth/actor.js";
 import { inLibrary } from "../auth/route-config.js";
 import { facetsSchema, myStoriesQuery, storyListQuery, totalCappedSchema } from "../search/search.schema.js";
+import type { CompositeTextQueries } from "./composite-text.service.js";
 import { sendStoryFile } from "./send-story-files.js";
 import {
+  compositeTextSchema,
   downloadQuery,
   duplicateGroupSchema,
   myStoriesParams,
@@ -38,8 +40,9 @@ export function storiesRoutes(services: {
   actions: StoryActionLog;
   downloads: StoryDownloads;
   usage?: StoryUsageRecorder;
+  texts: CompositeTextQueries;
 }): FastifyPluginAsyncZod {
-  const { queries, actions, downloads, usage } = services;
+  const { queries, actions, downloads, usage, texts } = services;
   return async (app) => {
     app.get(
       "/stories",
@@ -148,6 +151,21 @@ export function storiesRoutes(services: {
         usage?.viewed(actorOf(request).id, request.params);
         return ok(story);
       },
+    );
+    app.get(
+      "/stories/:libraryId/:storyId/text",
+      {
+        config: inLibrary({ permission: SEARCH, action: "get" }, "read"),
+        schema: {
+          tags: ["stories"],
+          summary: "A composite's text: the sanitised document, its HTML, the HTML split around members, the members",
+          description:
+            'Read like the story itself. A story that is not a composite (or a composite without text) gives doc null, html "" and no parts. `members` lists the members the caller may read, in the composite\'s order, with a thumbnail URL an <img> may load.',
+          params: storyParams,
+          response: { 200: envelope(compositeTextSchema), ...errors },
+        },
+      },
+      async (request) => ok(await texts.forReader(actorOf(request), request.params.libraryId, request.params.storyId)),
     );
     app.get(
       "/stories/:libraryId/:storyId/versions",

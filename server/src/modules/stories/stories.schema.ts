@@ -184,3 +184,35 @@ export const downloadQuery = z.object({
     .optional()
     .describe("ignored: the cover URL carries it so that a new cover has a new URL (no cached image is shown)"),
 });
+
+/** A composite's text as GET /stories/{libraryId}/{storyId}/text gives it (issue 15). */
+export const compositeTextSchema = z
+  .object({
+    doc: z
+      .looseObject({ type: z.literal("doc"), content: z.array(z.unknown()).optional() })
+      .nullable()
+      .describe("the sanitised TipTap JSON document, or null when the composite has no text"),
+    html: z
+      .string()
+      .describe('the server-written HTML of the whole text; member nodes are <div data-member-story-id="…"></div>'),
+    parts: z
+      .array(
+        z.discriminatedUnion("kind", [
+          z.object({ kind: z.literal("html"), html: z.string() }),
+          z.object({ kind: z.literal("member"), storyId: z.string() }),
+        ]),
+      )
+      .describe("the HTML split around the member nodes, in order, so a page can place the members' media inline"),
+    members: z
+      .array(
+        z.object({
+          storyId: z.string(),
+          libraryId: z.string(),
+          type: z.string(),
+          title: z.string(),
+          thumbnailUrl: z.string().nullable().describe("signed, short-lived: an <img> may load it"),
+        }),
+      )
+      .describe("the composite's members the caller may see, in its order"),
+  })
+  .meta({ id: "CompositeText" });

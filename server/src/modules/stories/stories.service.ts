@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database, ProcessingState } from "../../db/schema.js";
 import { Conflict, Invalid, NotFound } from "../../http/errors.js";
 import { auditChanges } from "../audit/audit-log.js";
+import { textSummary } from "./composite-text.js";
 import { addedKeywords } from "./keyword-use.js";
 import { nowOf, type StoryWriteDependencies } from "./stories.dependencies.js";
 import { storyAction, storyAudit } from "./story-action.js";
@@ -17,6 +18,7 @@ import { type ExtractedMetadata, type FieldChange, fieldChanges, metadataChanges
 import { type Rendition, StoryProcessing } from "./story-processing.service.js";
 import { checkProperties } from "./story-properties.js";
 import { folderFor, readableMembers } from "./story-references.js";
+import { StoryTexts, textOfInput } from "./story-texts.js";
 import type { Actor, MediaType, Story, StoryFile, StoryMetadata } from "./story-types.js";
 import { type NewVersionInput, StoryVersioning, type UploadedVersion } from "./story-versions.service.js";
 
@@ -37,6 +39,8 @@ export type StoryEdit = StoryMetadata & {
   folderId?: string | null;
   members?: { libraryId: string; storyId: string }[];
   coverFrom?: CoverSource | null;
+  /** Composite stories: the text (a TipTap JSON document; null removes it), sanitised before it is stored. */
+  text?: unknown;
 };
 
 /**
@@ -88,7 +92,7 @@ export class StoriesService {
   }
 
   /** Drafts → committed; media processing is enqueued in the same transaction. */
-  async commit(actor: Actor, type: MediaType, input: CommitInput): Promise<Story[]> {
+  async commit(actor: Actor, type: Story["type"], input: CommitInput): Promise<Story[]> {
     return this.#drafts.commit(actor, type, input);
   }
 
@@ -123,20 +127,44 @@ export class StoriesService {
     if (patch.folderId !== undefined) changes.folder_id = await folderFor(this.deps.folders, libraryId, patch.folderId);
     const memberIds = patch.members ? await readableMembers(this.deps.access, actor, patch.members) : undefined;
     if (memberIds?.includes(story.id)) throw new Invalid("members: a composite cannot hold itself");
+    const text =
+      patch.text === undefined
+        ? undefined
+        : textOfInput(type, patch.text, memberIds ?? (await this.deps.stories.members(story.id)));
     if (patch.coverFrom !== undefined) {
       changes.cover_key = patch.coverFrom === null ? null : await this.#coverKey(story, patch.coverFrom, memberIds);
     }
     const now = nowOf(this.deps);
     const changed = fieldChanges(story, patch);
+    const texts = new StoryTexts(this.deps.db.kysely);
+    if (text) {
+      const from = textSummary((await texts.find(story.id))?.doc ?? null);
+      const to = textSummary(text.doc);
+      if (from !== to) changed.push({ field: "text", from, to });
+    }
     const applied = await this.deps.db.kysely.transaction().execute(async (trx) => {
       const repository = this.deps.stories.with(trx);
       const row = { ...changes, updated_by: actor.id, updated_at: now };
       if (basedOn === undefined) await repository.update(story.id, row);
       else if (!(await repository.updateAtRevision(story.id, basedOn, row))) return false;
       if (memberIds) await repository.setMembers(story.id, memberIds);
+      if (text) {
+        await texts.with(trx).write(story.id, text.doc, now);
+        await texts.with(trx).bumpRevision(story.id);
+        await repository.changed([story.id]);
+      }
       const fields = Object.keys(patch).filter((key) => patch[key as keyof typeof patch] !== undefined);
       await this.deps.actions.with(trx).record(storyAction(actor, story, "edit", { fields, changes: changed }), now);
-      await this.deps.audit.record(trx, actor, storyAudit(story, "edit", auditChanges(story, patch)));
+      await this.deps.audit.record(
+        trx,
+        actor,
+        storyAudit(
+          story,
+          "edit",
+          // The text as a short summary: the audit log never holds a client's document.
+          auditChanges(story, text ? { ...patch, text: textSummary(text.doc) } : patch),
+        ),
+      );
       const tags = addedTags(story.tags, patch.tags);
       if (tags.length > 0 && story.status !== "draft") {
         await this.deps.events?.record(trx, [

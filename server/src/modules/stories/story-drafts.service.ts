@@ -9,6 +9,7 @@ import { storyAction, storyAudit } from "./story-action.js";
 import { mergeProperties, metadataChanges } from "./story-metadata.js";
 import { checkProperties } from "./story-properties.js";
 import { folderFor, readableMembers } from "./story-references.js";
+import { StoryTexts, textOfInput } from "./story-texts.js";
 import type { Actor, MediaType, Story, StoryMetadata } from "./story-types.js";
 
 /** A finished upload, as the upload module hands it over. */
@@ -47,6 +48,8 @@ export interface CreateDraftInput extends StoryMetadata {
   folderId?: string | null;
   /** Composite stories: the member stories, in order. */
   members?: { libraryId: string; storyId: string }[];
+  /** Composite stories: the text (a TipTap JSON document), sanitised before it is stored. */
+  text?: unknown;
 }
 
 export interface CommitInput {
@@ -208,6 +211,7 @@ export class StoryDrafts {
     const folderId = await folderFor(this.deps.folders, input.libraryId, input.folderId);
     if (input.members && type !== "composite") throw new Invalid("members: only a composite story has members");
     const memberIds = input.members ? await readableMembers(this.deps.access, actor, input.members) : [];
+    const text = textOfInput(type, input.text, memberIds);
     const now = nowOf(this.deps);
     const row = this.#newStoryRow({
       libraryId: input.libraryId,
@@ -235,6 +239,10 @@ export class StoryDrafts {
         createdAt: now,
       });
       if (memberIds.length > 0) await stories.setMembers(row.id, memberIds);
+      if (text?.doc) {
+        await new StoryTexts(trx).write(row.id, text.doc, now);
+        await stories.changed([row.id]);
+      }
       await this.deps.actions
         .with(trx)
         .record(storyAction(actor, { libraryId: input.libraryId, id: row.id }, "create", { type }), now);
@@ -254,7 +262,7 @@ export class StoryDrafts {
    * Drafts → committed, with the metadata the upload form gives for all of
    * them; media processing is enqueued in the same transaction.
    */
-  async commit(actor: Actor, type: MediaType, input: CommitInput): Promise<Story[]> {
+  async commit(actor: Actor, type: Story["type"], input: CommitInput): Promise<Story[]> {
     await this.deps.access.libraryForWrite(actor, input.libraryId);
     const stories: Story[] = [];
     for (const [index, id] of input.storyIds.entries()) {
@@ -262,6 +270,17 @@ export class StoryDrafts {
       if (story.type !== type) throw new Invalid(`storyIds.${index}: story ${id} is a ${story.type}, not a ${type}`);
       if (story.status !== "draft") throw new Conflict(`storyIds.${index}: story ${id} is not a draft`, "not_a_draft");
       stories.push(story);
+    }
+    if (type === "composite") {
+      // A composite groups stories: one with none is nothing to commit yet.
+      const members = await this.deps.stories.membersOf(input.storyIds);
+      const empty = input.storyIds.findIndex((id) => (members.get(id) ?? []).length === 0);
+      if (empty >= 0) {
+        throw new Invalid(
+          `storyIds.${empty}: composite ${input.storyIds[empty]} has no members; add members before committing it`,
+          "empty_composite",
+        );
+      }
     }
     const committed = [
       ...Object.keys(input.metadata?.properties ?? {}),
@@ -326,7 +345,7 @@ export class StoryDrafts {
    * required property must have a value.
    */
   async #commitProperties(
-    type: MediaType,
+    type: Story["type"],
     input: CommitInput,
     stories: Story[],
   ): Promise<Map<string, Record<string, unknown>>> {
@@ -336,12 +355,14 @@ export class StoryDrafts {
     const unknownId = Object.keys(own).find((id) => !input.storyIds.includes(id));
     if (unknownId) throw new Invalid(`properties.${unknownId}: not one of storyIds`, "invalid_property");
     if (!batch && Object.keys(own).length === 0) return result;
+    // The catalogue defines properties per media type; a composite's are stored as given (as its edit does).
+    const checked = type === "composite" ? undefined : this.deps.propertyDefinitions;
     const definitions =
-      (await this.deps.propertyDefinitions?.lookup({ storytype: type, libraryId: input.libraryId })) ?? [];
+      type === "composite" ? [] : ((await checked?.lookup({ storytype: type, libraryId: input.libraryId })) ?? []);
     for (const story of stories) {
       const patch = { ...batch, ...own[story.id] };
       const path = story.id in own ? `properties.${story.id}` : "metadata.properties";
-      if (this.deps.propertyDefinitions) {
+      if (checked) {
         checkProperties(definitions, patch, { path, current: story.properties, complete: true });
       }
       result.set(story.id, patch);

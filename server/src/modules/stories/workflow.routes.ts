@@ -138,20 +138,24 @@ export function workflowRoutes(services: WorkflowServices): FastifyPluginAsyncZo
         },
       );
     }
-    for (const type of MEDIA_TYPES) {
+    for (const type of [...MEDIA_TYPES, "composite" as const]) {
       app.post(
         `/workflow-story-create/${type}/commit`,
         {
           config: { access: uploadAccess(type, "add") },
           schema: {
             tags: ["workflow"],
-            summary: `Commit ${type} drafts (with the form's metadata); media processing is queued`,
+            summary:
+              type === "composite"
+                ? "Commit composite drafts (with the form's metadata); a composite without members is refused (400 `empty_composite`)"
+                : `Commit ${type} drafts (with the form's metadata); media processing is queued`,
             body: commitBody,
             response: { 200: envelope(z.array(storySchema)), ...errors },
           },
         },
         async (request) => ok(await queries.views(await stories.commit(actorOf(request), type, request.body))),
       );
+      if (type === "composite") continue;
       app.post(
         `/workflow-story-create/newversion/${type}`,
         {

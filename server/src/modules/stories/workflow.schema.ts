@@ -4,6 +4,15 @@ import { downloadQuery, storyMetadataSchema } from "./stories.schema.js";
 
 const memberRef = z.object({ libraryId: libraryIdSchema, storyId: z.uuid() });
 
+/** A composite's text as the editor sends it (TipTap JSON); the server rebuilds it from its whitelist. */
+export const compositeTextInput = z
+  .looseObject({ type: z.literal("doc"), content: z.array(z.unknown()).optional() })
+  .nullable()
+  .optional()
+  .describe(
+    'composite stories only: the text, a TipTap/ProseMirror JSON document {type:"doc", content:[…]}; null removes it. Rebuilt from a whitelist (nodes doc, paragraph, heading 1–4, bulletList, orderedList, listItem, blockquote, horizontalRule, hardBreak, text, member {storyId}; marks bold, italic, strike, underline, code, link with an http/https/mailto href); anything else is dropped. A member node must name one of the composite\'s members. At most 512 KiB of JSON, 24 levels, 20 000 nodes: else 400 naming `text`',
+  );
+
 export const createFormQuery = z.object({
   libraryId: libraryIdSchema.optional().describe("default: the caller's default library (video: material)"),
   folderId: z.uuid().optional(),
@@ -25,6 +34,7 @@ export const createStoryBody = storyMetadataSchema.extend({
   libraryId: libraryIdSchema,
   folderId: z.uuid().nullable().optional(),
   members: z.array(memberRef).max(500).optional().describe("composite stories only: the member stories, in order"),
+  text: compositeTextInput,
 });
 
 export const commitBody = z.object({
@@ -55,6 +65,7 @@ export const editBody = storyMetadataSchema.extend({
   ),
   folderId: z.uuid().nullable().optional().describe("move within the library; null: the root"),
   members: z.array(memberRef).max(500).optional(),
+  text: compositeTextInput,
   coverFrom: z
     .object({
       storyId: z.uuid().optional().describe("this story (default) or, for a composite, one of its members"),
