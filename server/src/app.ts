@@ -280,6 +280,7 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     folders,
     audit: audit.log,
     downloads: stories.downloads,
+    texts: stories.texts,
     owner: async (userId) => {
       const owner = await access.authUsers.loadUser(userId);
       return owner && { ...owner, name: owner.name || owner.username };

@@ -4445,6 +4445,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dams/api/v1/stories/{libraryId}/{storyId}/text": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A composite's text: the sanitised document, its HTML, the HTML split around members, the members
+         * @description Read like the story itself. A story that is not a composite (or a composite without text) gives doc null, html "" and no parts. `members` lists the members the caller may read, in the composite's order, with a thumbnail URL an <img> may load.
+         *
+         *     Access: permission `search`, action `get`; `read` on the library `libraryId`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a library id such as `product` */
+                    libraryId: string;
+                    storyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["CompositeText"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dams/api/v1/stories/{libraryId}/{storyId}/versions": {
         parameters: {
             query?: never;
@@ -5497,6 +5601,14 @@ export interface paths {
                             /** Format: uuid */
                             storyId: string;
                         }[];
+                        /** @description composite stories only: the text, a TipTap/ProseMirror JSON document {type:"doc", content:[…]}; null removes it. Rebuilt from a whitelist (nodes doc, paragraph, heading 1–4, bulletList, orderedList, listItem, blockquote, horizontalRule, hardBreak, text, member {storyId}; marks bold, italic, strike, underline, code, link with an http/https/mailto href); anything else is dropped. A member node must name one of the composite's members. At most 512 KiB of JSON, 24 levels, 20 000 nodes: else 400 naming `text` */
+                        text?: ({
+                            /** @enum {string} */
+                            type: "doc";
+                            content?: unknown[];
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
                     };
                 };
             };
@@ -5630,6 +5742,14 @@ export interface paths {
                             /** Format: uuid */
                             storyId: string;
                         }[];
+                        /** @description composite stories only: the text, a TipTap/ProseMirror JSON document {type:"doc", content:[…]}; null removes it. Rebuilt from a whitelist (nodes doc, paragraph, heading 1–4, bulletList, orderedList, listItem, blockquote, horizontalRule, hardBreak, text, member {storyId}; marks bold, italic, strike, underline, code, link with an http/https/mailto href); anything else is dropped. A member node must name one of the composite's members. At most 512 KiB of JSON, 24 levels, 20 000 nodes: else 400 naming `text` */
+                        text?: ({
+                            /** @enum {string} */
+                            type: "doc";
+                            content?: unknown[];
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
                         /** @description an image file (thumbnail, preview, poster…) to show as the cover; null removes the cover */
                         coverFrom?: {
                             /**
@@ -5872,6 +5992,14 @@ export interface paths {
                             /** Format: uuid */
                             storyId: string;
                         }[];
+                        /** @description composite stories only: the text, a TipTap/ProseMirror JSON document {type:"doc", content:[…]}; null removes it. Rebuilt from a whitelist (nodes doc, paragraph, heading 1–4, bulletList, orderedList, listItem, blockquote, horizontalRule, hardBreak, text, member {storyId}; marks bold, italic, strike, underline, code, link with an http/https/mailto href); anything else is dropped. A member node must name one of the composite's members. At most 512 KiB of JSON, 24 levels, 20 000 nodes: else 400 naming `text` */
+                        text?: ({
+                            /** @enum {string} */
+                            type: "doc";
+                            content?: unknown[];
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
                     };
                 };
             };
@@ -6005,6 +6133,14 @@ export interface paths {
                             /** Format: uuid */
                             storyId: string;
                         }[];
+                        /** @description composite stories only: the text, a TipTap/ProseMirror JSON document {type:"doc", content:[…]}; null removes it. Rebuilt from a whitelist (nodes doc, paragraph, heading 1–4, bulletList, orderedList, listItem, blockquote, horizontalRule, hardBreak, text, member {storyId}; marks bold, italic, strike, underline, code, link with an http/https/mailto href); anything else is dropped. A member node must name one of the composite's members. At most 512 KiB of JSON, 24 levels, 20 000 nodes: else 400 naming `text` */
+                        text?: ({
+                            /** @enum {string} */
+                            type: "doc";
+                            content?: unknown[];
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
                         /** @description an image file (thumbnail, preview, poster…) to show as the cover; null removes the cover */
                         coverFrom?: {
                             /**
@@ -6247,6 +6383,14 @@ export interface paths {
                             /** Format: uuid */
                             storyId: string;
                         }[];
+                        /** @description composite stories only: the text, a TipTap/ProseMirror JSON document {type:"doc", content:[…]}; null removes it. Rebuilt from a whitelist (nodes doc, paragraph, heading 1–4, bulletList, orderedList, listItem, blockquote, horizontalRule, hardBreak, text, member {storyId}; marks bold, italic, strike, underline, code, link with an http/https/mailto href); anything else is dropped. A member node must name one of the composite's members. At most 512 KiB of JSON, 24 levels, 20 000 nodes: else 400 naming `text` */
+                        text?: ({
+                            /** @enum {string} */
+                            type: "doc";
+                            content?: unknown[];
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
                     };
                 };
             };
@@ -6380,6 +6524,14 @@ export interface paths {
                             /** Format: uuid */
                             storyId: string;
                         }[];
+                        /** @description composite stories only: the text, a TipTap/ProseMirror JSON document {type:"doc", content:[…]}; null removes it. Rebuilt from a whitelist (nodes doc, paragraph, heading 1–4, bulletList, orderedList, listItem, blockquote, horizontalRule, hardBreak, text, member {storyId}; marks bold, italic, strike, underline, code, link with an http/https/mailto href); anything else is dropped. A member node must name one of the composite's members. At most 512 KiB of JSON, 24 levels, 20 000 nodes: else 400 naming `text` */
+                        text?: ({
+                            /** @enum {string} */
+                            type: "doc";
+                            content?: unknown[];
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
                         /** @description an image file (thumbnail, preview, poster…) to show as the cover; null removes the cover */
                         coverFrom?: {
                             /**
@@ -6622,6 +6774,14 @@ export interface paths {
                             /** Format: uuid */
                             storyId: string;
                         }[];
+                        /** @description composite stories only: the text, a TipTap/ProseMirror JSON document {type:"doc", content:[…]}; null removes it. Rebuilt from a whitelist (nodes doc, paragraph, heading 1–4, bulletList, orderedList, listItem, blockquote, horizontalRule, hardBreak, text, member {storyId}; marks bold, italic, strike, underline, code, link with an http/https/mailto href); anything else is dropped. A member node must name one of the composite's members. At most 512 KiB of JSON, 24 levels, 20 000 nodes: else 400 naming `text` */
+                        text?: ({
+                            /** @enum {string} */
+                            type: "doc";
+                            content?: unknown[];
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
                     };
                 };
             };
@@ -6755,6 +6915,14 @@ export interface paths {
                             /** Format: uuid */
                             storyId: string;
                         }[];
+                        /** @description composite stories only: the text, a TipTap/ProseMirror JSON document {type:"doc", content:[…]}; null removes it. Rebuilt from a whitelist (nodes doc, paragraph, heading 1–4, bulletList, orderedList, listItem, blockquote, horizontalRule, hardBreak, text, member {storyId}; marks bold, italic, strike, underline, code, link with an http/https/mailto href); anything else is dropped. A member node must name one of the composite's members. At most 512 KiB of JSON, 24 levels, 20 000 nodes: else 400 naming `text` */
+                        text?: ({
+                            /** @enum {string} */
+                            type: "doc";
+                            content?: unknown[];
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
                         /** @description an image file (thumbnail, preview, poster…) to show as the cover; null removes the cover */
                         coverFrom?: {
                             /**
@@ -7548,6 +7716,137 @@ export interface paths {
                             code: 0;
                             msg: string;
                             data: components["schemas"]["Story"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dams/api/v1/workflow-story-create/composite/commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Commit composite drafts (with the form's metadata); a composite without members is refused (400 `empty_composite`)
+         * @description Access: permission `story.list`, action `add`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description a library id such as `product` */
+                        libraryId: string;
+                        storyIds: string[];
+                        /** @description applied to every story before the commit */
+                        metadata?: {
+                            title?: string;
+                            caption?: string;
+                            authors?: string[];
+                            source?: string | null;
+                            keywords?: string[];
+                            tags?: string[];
+                            theme?: string | null;
+                            category?: string | null;
+                            /** @description a half product (work in progress) */
+                            halfProduct?: boolean;
+                            /** @description when the photo or recording was made (ISO-8601); null clears it */
+                            capturedAt?: string | null;
+                            /** @description custom properties, merged into the story's; a null value removes the key; `lastVersion` is the server's */
+                            properties?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        /** @description per story id: custom properties merged over metadata.properties for that story; a commit carrying properties is checked against /properties/list (kinds, code-list values, required ones) */
+                        properties?: {
+                            [key: string]: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["Story"][];
                         };
                     };
                 };
@@ -28552,6 +28851,37 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        CompositeTextInput: {
+            /** @description the sanitised TipTap JSON document, or null when the composite has no text */
+            doc: ({
+                /** @constant */
+                type: "doc";
+                content?: unknown[];
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            /** @description the server-written HTML of the whole text; member nodes are <div data-member-story-id="…"></div> */
+            html: string;
+            /** @description the HTML split around the member nodes, in order, so a page can place the members' media inline */
+            parts: ({
+                /** @constant */
+                kind: "html";
+                html: string;
+            } | {
+                /** @constant */
+                kind: "member";
+                storyId: string;
+            })[];
+            /** @description the composite's members the caller may see, in its order */
+            members: {
+                storyId: string;
+                libraryId: string;
+                type: string;
+                title: string;
+                /** @description signed, short-lived: an <img> may load it */
+                thumbnailUrl: string | null;
+            }[];
+        };
         FavoriteInput: {
             libraryId: string;
             storyId: string;
@@ -29363,6 +29693,16 @@ export interface components {
                     [key: string]: unknown;
                 } | null;
             }[];
+            /** @description a composite's text (server-written HTML) split around its member nodes, in order; a member part names one of `members` by id. Empty: no text */
+            textParts: ({
+                /** @constant */
+                kind: "html";
+                html: string;
+            } | {
+                /** @constant */
+                kind: "member";
+                storyId: string;
+            })[];
         };
         ShareVisitorViewInput: {
             /** @enum {string} */
@@ -31095,6 +31435,37 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        CompositeText: {
+            /** @description the sanitised TipTap JSON document, or null when the composite has no text */
+            doc: ({
+                /** @constant */
+                type: "doc";
+                content?: unknown[];
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            /** @description the server-written HTML of the whole text; member nodes are <div data-member-story-id="…"></div> */
+            html: string;
+            /** @description the HTML split around the member nodes, in order, so a page can place the members' media inline */
+            parts: ({
+                /** @constant */
+                kind: "html";
+                html: string;
+            } | {
+                /** @constant */
+                kind: "member";
+                storyId: string;
+            })[];
+            /** @description the composite's members the caller may see, in its order */
+            members: {
+                storyId: string;
+                libraryId: string;
+                type: string;
+                title: string;
+                /** @description signed, short-lived: an <img> may load it */
+                thumbnailUrl: string | null;
+            }[];
+        };
         Favorite: {
             libraryId: string;
             storyId: string;
@@ -31906,6 +32277,16 @@ export interface components {
                     [key: string]: unknown;
                 } | null;
             }[];
+            /** @description a composite's text (server-written HTML) split around its member nodes, in order; a member part names one of `members` by id. Empty: no text */
+            textParts: ({
+                /** @constant */
+                kind: "html";
+                html: string;
+            } | {
+                /** @constant */
+                kind: "member";
+                storyId: string;
+            })[];
         };
         ShareVisitorView: {
             /** @enum {string} */

@@ -9,6 +9,7 @@ import type { ShareVisit, ShareVisitResolver } from "../auth/auth.types.js";
 import type { FoldersService } from "../folders/folders.service.js";
 import type { LibrariesService } from "../libraries/libraries.service.js";
 import type { EmbedLevel } from "../outgoing/outgoing-copies.js";
+import type { CompositeTextQueries } from "../stories/composite-text.service.js";
 import type { StoryDownloads } from "../stories/story-downloads.service.js";
 import type { StoryQueries } from "../stories/story-queries.service.js";
 import type { StoryView } from "../stories/story-view.js";
@@ -17,7 +18,13 @@ import { hashShareToken, passwordStamp, type ShareSigner, sameDigest, TOKEN_SHAP
 import { listQuery, subtree } from "./shared-lists.js";
 import type { NewShareVisit, ShareRecord, SharesRepository } from "./shares.repository.js";
 import { shareState } from "./shares.service.js";
-import { PRESET_RENDITION, type ShareFileClaims, toVisitorStory, type VisitedShare } from "./visitor-story.js";
+import {
+  PRESET_RENDITION,
+  type ShareFileClaims,
+  toVisitorStory,
+  type VisitedShare,
+  visibleParts,
+} from "./visitor-story.js";
 
 /** The owner as a visit needs them: who, whether enabled, what they may read. */
 export interface ShareOwner extends LibraryUser {
@@ -78,6 +85,8 @@ export interface ShareVisitsDependencies {
   drops: Pick<ShareDrops, "forVisitor">;
   /** Lifetime of the media and download URLs handed to visitors. */
   fileTtlSeconds: number;
+  /** Composites' texts as parts (the stories module's CompositeTextQueries). */
+  texts?: Pick<CompositeTextQueries, "partsOf">;
   clock?: () => Date;
 }
 
@@ -254,9 +263,13 @@ export class ShareVisits implements ShareVisitResolver {
     const sign = (claims: ShareFileClaims) => this.#fileUrl(share, claims);
     const visited = await this.#withPreset(share);
     const stories = views.map((view) => toVisitorStory(visited, view, members, sign));
+    const texts =
+      (await this.deps.texts?.partsOf(views.filter((v) => v.type === "composite").map((v) => v.id))) ?? new Map();
     const shown = stories.map(({ downloadRendition: _d, members: inner, ...story }) => ({
       ...story,
       members: inner.map(({ downloadRendition: _m, ...member }) => member),
+      // A composite's text, split around its members; a member the visitor does not see leaves no placeholder.
+      textParts: visibleParts(texts.get(story.storyId), inner),
     }));
     await this.deps.audit.recordEvent(this.#visitor(request, share), {
       action: "share.open",

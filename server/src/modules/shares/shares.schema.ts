@@ -236,6 +236,16 @@ export const visitorStorySchema = z
   .object({
     ...visitorStoryFields,
     members: z.array(z.object(visitorStoryFields)).describe("a composite's members, in order"),
+    textParts: z
+      .array(
+        z.discriminatedUnion("kind", [
+          z.object({ kind: z.literal("html"), html: z.string() }),
+          z.object({ kind: z.literal("member"), storyId: z.string() }),
+        ]),
+      )
+      .describe(
+        "a composite's text (server-written HTML) split around its member nodes, in order; a member part names one of `members` by id. Empty: no text",
+      ),
   })
   .meta({ id: "ShareVisitorStory" });
 

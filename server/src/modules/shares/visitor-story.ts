@@ -1,3 +1,4 @@
+import type { TextPart } from "../stories/composite-text.js";
 import type { StoryFileView, StoryView } from "../stories/story-view.js";
 import type { ShareRecord } from "./shares.repository.js";
 
@@ -146,4 +147,10 @@ export function toVisitorStory(
       return member ? [fields(share, member, sign, view.id)] : [];
     }),
   };
+}
+
+/** A composite's text parts without the member placeholders of members the visitor does not see. */
+export function visibleParts(parts: TextPart[] | undefined, members: readonly { storyId: string }[]): TextPart[] {
+  const shown = new Set(members.map((member) => member.storyId));
+  return (parts ?? []).filter((part) => part.kind === "html" || shown.has(part.storyId));
 }

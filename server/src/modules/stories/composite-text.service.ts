@@ -76,4 +76,14 @@ export class CompositeTextQueries {
     const parts = textParts(stored?.doc ?? null).filter((part) => part.kind === "html" || shown.has(part.storyId));
     return { doc: (stored?.doc as CompositeTextView["doc"]) ?? null, html: textHtml(parts), parts, members };
   }
+
+  /** The stored texts of these composites as parts (a share's visitor page); composites without text are absent. */
+  async partsOf(storyIds: readonly string[]): Promise<Map<string, TextPart[]>> {
+    const parts = new Map<string, TextPart[]>();
+    for (const id of storyIds) {
+      const stored = await this.#texts.find(id);
+      if (stored) parts.set(id, textParts(stored.doc));
+    }
+    return parts;
+  }
 }
