@@ -243,4 +243,28 @@ export const storyCells: Cell[] = [
     expect: { admin: 200, administrator: 403, editor: 403, contributor: 403, viewer: 403 },
     request: () => ({ method: "GET", url: `${API}/shares?all=true&state=revoked&keyword=x` }),
   },
+  // Composite texts (issue 15): the text is read like the story; committing a composite needs story.list add.
+  {
+    group: "stories",
+    name: "GET /stories/material/{id}/text",
+    expect: EVERYONE,
+    request: (_who, f) => ({ method: "GET", url: `${API}/stories/material/${f.videos.material}/text` }),
+  },
+  {
+    group: "stories",
+    name: "GET /stories/{another's library}/{id}/text",
+    expect: { admin: 200, administrator: 200, editor: 200, contributor: 404, viewer: 200 },
+    request: (_who, f) => ({ method: "GET", url: `${API}/stories/personal-outsider/${f.videos.outsider}/text` }),
+  },
+  {
+    group: "stories",
+    name: "POST /workflow-story-create/composite/commit of an unknown draft",
+    // Past the hook (story.list add) the draft is not found; viewers are refused by the hook.
+    expect: { ...NOT_FOUND_FOR_ALL, viewer: 403 },
+    request: () => ({
+      method: "POST",
+      url: `${API}/workflow-story-create/composite/commit`,
+      payload: { libraryId: "material", storyIds: [randomUUID()] },
+    }),
+  },
 ];
