@@ -92,6 +92,25 @@ describeEachDialect("composite texts", (dialect) => {
     expect(got.doc?.content[0]).toEqual(para(text("<b>不是粗体</b>")));
   });
 
+  it("keeps each node where the editor's schema allows it: a member inside a paragraph cannot split it", async () => {
+    const made = await composite({
+      members: members(),
+      text: doc(
+        para(text("前"), member(a.id), text("后"), para(text("套"))),
+        { type: "bulletList", content: [para(text("不是列表项"))] },
+        { type: "bulletList", content: [{ type: "listItem", content: [text("裸")] }] },
+        { type: "blockquote", content: [] },
+        text("顶层文字"),
+      ),
+    });
+    const got = await readText(made.id);
+    expect(got.parts).toEqual([{ kind: "html", html: "<p>前后</p><ul><li><p></p></li></ul>" }]);
+    expect(got.doc?.content).toEqual([
+      para(text("前"), text("后")),
+      { type: "bulletList", content: [{ type: "listItem", content: [{ type: "paragraph" }] }] },
+    ]);
+  });
+
   it("refuses an oversize or too deep text, a member node of a non-member, and a text on a photo, naming text", async () => {
     const refused = async (response: Awaited<ReturnType<typeof call>>) => {
       expect(response.statusCode, response.body).toBe(400);

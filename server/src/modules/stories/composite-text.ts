@@ -32,6 +32,20 @@ const BLOCKS_WITH_CONTENT = new Set([
   "blockquote",
 ]);
 const LEAVES = new Set(["horizontalRule", "hardBreak", "member"]);
+/** What each container may hold (the editor's schema): a child in the wrong place is dropped, like an unknown one. */
+const INLINE = new Set(["text", "hardBreak"]);
+const BLOCK = new Set(["paragraph", "heading", "bulletList", "orderedList", "blockquote", "horizontalRule", "member"]);
+const CHILDREN: Record<string, Set<string>> = {
+  doc: BLOCK,
+  blockquote: BLOCK,
+  listItem: BLOCK,
+  paragraph: INLINE,
+  heading: INLINE,
+  bulletList: new Set(["listItem"]),
+  orderedList: new Set(["listItem"]),
+};
+/** Containers the schema wants non-empty: dropped when nothing is left in them. */
+const NON_EMPTY = new Set(["bulletList", "orderedList", "blockquote"]);
 const MARKS = new Set(["bold", "italic", "strike", "underline", "code", "link"]);
 const SAFE_HREF = /^(https?:|mailto:)/i;
 
@@ -82,9 +96,15 @@ export function sanitizeText(input: unknown, members: readonly string[]): TextNo
       const start = node.attrs.start as number;
       if (start >= 0 && start < 1_000_000 && start !== 1) out.attrs = { start };
     }
+    const allowed = CHILDREN[type]!;
     const content = Array.isArray(node.content)
-      ? node.content.map((child) => visit(child, depth + 1)).filter((child): child is TextNode => child !== null)
+      ? node.content
+          .map((child) => visit(child, depth + 1))
+          .filter((child): child is TextNode => child !== null && allowed.has(child.type))
       : [];
+    // A list item starts with a paragraph (the editor's schema).
+    if (type === "listItem" && content[0]?.type !== "paragraph") content.unshift({ type: "paragraph" });
+    if (NON_EMPTY.has(type) && content.length === 0) return null;
     if (content.length > 0) out.content = content;
     return out;
   };
