@@ -5602,13 +5602,11 @@ export interface paths {
                             storyId: string;
                         }[];
                         /** @description composite stories only: the text, a TipTap/ProseMirror JSON document {type:"doc", content:[…]}; null removes it. Rebuilt from a whitelist (nodes doc, paragraph, heading 1–4, bulletList, orderedList, listItem, blockquote, horizontalRule, hardBreak, text, member {storyId}; marks bold, italic, strike, underline, code, link with an http/https/mailto href); anything else is dropped. A member node must name one of the composite's members. At most 512 KiB of JSON, 24 levels, 20 000 nodes: else 400 naming `text` */
-                        text?: ({
+                        text?: {
                             /** @enum {string} */
                             type: "doc";
                             content?: unknown[];
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
+                        } | null;
                     };
                 };
             };
@@ -5743,13 +5741,11 @@ export interface paths {
                             storyId: string;
                         }[];
                         /** @description composite stories only: the text, a TipTap/ProseMirror JSON document {type:"doc", content:[…]}; null removes it. Rebuilt from a whitelist (nodes doc, paragraph, heading 1–4, bulletList, orderedList, listItem, blockquote, horizontalRule, hardBreak, text, member {storyId}; marks bold, italic, strike, underline, code, link with an http/https/mailto href); anything else is dropped. A member node must name one of the composite's members. At most 512 KiB of JSON, 24 levels, 20 000 nodes: else 400 naming `text` */
-                        text?: ({
+                        text?: {
                             /** @enum {string} */
                             type: "doc";
                             content?: unknown[];
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
+                        } | null;
                         /** @description an image file (thumbnail, preview, poster…) to show as the cover; null removes the cover */
                         coverFrom?: {
                             /**
@@ -5993,13 +5989,11 @@ export interface paths {
                             storyId: string;
                         }[];
                         /** @description composite stories only: the text, a TipTap/ProseMirror JSON document {type:"doc", content:[…]}; null removes it. Rebuilt from a whitelist (nodes doc, paragraph, heading 1–4, bulletList, orderedList, listItem, blockquote, horizontalRule, hardBreak, text, member {storyId}; marks bold, italic, strike, underline, code, link with an http/https/mailto href); anything else is dropped. A member node must name one of the composite's members. At most 512 KiB of JSON, 24 levels, 20 000 nodes: else 400 naming `text` */
-                        text?: ({
+                        text?: {
                             /** @enum {string} */
                             type: "doc";
                             content?: unknown[];
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
+                        } | null;
                     };
                 };
             };
@@ -6134,13 +6128,11 @@ export interface paths {
                             storyId: string;
                         }[];
                         /** @description composite stories only: the text, a TipTap/ProseMirror JSON document {type:"doc", content:[…]}; null removes it. Rebuilt from a whitelist (nodes doc, paragraph, heading 1–4, bulletList, orderedList, listItem, blockquote, horizontalRule, hardBreak, text, member {storyId}; marks bold, italic, strike, underline, code, link with an http/https/mailto href); anything else is dropped. A member node must name one of the composite's members. At most 512 KiB of JSON, 24 levels, 20 000 nodes: else 400 naming `text` */
-                        text?: ({
+                        text?: {
                             /** @enum {string} */
                             type: "doc";
                             content?: unknown[];
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
+                        } | null;
                         /** @description an image file (thumbnail, preview, poster…) to show as the cover; null removes the cover */
                         coverFrom?: {
                             /**
@@ -6384,13 +6376,11 @@ export interface paths {
                             storyId: string;
                         }[];
                         /** @description composite stories only: the text, a TipTap/ProseMirror JSON document {type:"doc", content:[…]}; null removes it. Rebuilt from a whitelist (nodes doc, paragraph, heading 1–4, bulletList, orderedList, listItem, blockquote, horizontalRule, hardBreak, text, member {storyId}; marks bold, italic, strike, underline, code, link with an http/https/mailto href); anything else is dropped. A member node must name one of the composite's members. At most 512 KiB of JSON, 24 levels, 20 000 nodes: else 400 naming `text` */
-                        text?: ({
+                        text?: {
                             /** @enum {string} */
                             type: "doc";
                             content?: unknown[];
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
+                        } | null;
                     };
                 };
             };
@@ -6525,13 +6515,11 @@ export interface paths {
                             storyId: string;
                         }[];
                         /** @description composite stories only: the text, a TipTap/ProseMirror JSON document {type:"doc", content:[…]}; null removes it. Rebuilt from a whitelist (nodes doc, paragraph, heading 1–4, bulletList, orderedList, listItem, blockquote, horizontalRule, hardBreak, text, member {storyId}; marks bold, italic, strike, underline, code, link with an http/https/mailto href); anything else is dropped. A member node must name one of the composite's members. At most 512 KiB of JSON, 24 levels, 20 000 nodes: else 400 naming `text` */
-                        text?: ({
+                        text?: {
                             /** @enum {string} */
                             type: "doc";
                             content?: unknown[];
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
+                        } | null;
                         /** @description an image file (thumbnail, preview, poster…) to show as the cover; null removes the cover */
                         coverFrom?: {
                             /**
@@ -6775,13 +6763,11 @@ export interface paths {
                             storyId: string;
                         }[];
                         /** @description composite stories only: the text, a TipTap/ProseMirror JSON document {type:"doc", content:[…]}; null removes it. Rebuilt from a whitelist (nodes doc, paragraph, heading 1–4, bulletList, orderedList, listItem, blockquote, horizontalRule, hardBreak, text, member {storyId}; marks bold, italic, strike, underline, code, link with an http/https/mailto href); anything else is dropped. A member node must name one of the composite's members. At most 512 KiB of JSON, 24 levels, 20 000 nodes: else 400 naming `text` */
-                        text?: ({
+                        text?: {
                             /** @enum {string} */
                             type: "doc";
                             content?: unknown[];
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
+                        } | null;
                     };
                 };
             };
@@ -6916,13 +6902,11 @@ export interface paths {
                             storyId: string;
                         }[];
                         /** @description composite stories only: the text, a TipTap/ProseMirror JSON document {type:"doc", content:[…]}; null removes it. Rebuilt from a whitelist (nodes doc, paragraph, heading 1–4, bulletList, orderedList, listItem, blockquote, horizontalRule, hardBreak, text, member {storyId}; marks bold, italic, strike, underline, code, link with an http/https/mailto href); anything else is dropped. A member node must name one of the composite's members. At most 512 KiB of JSON, 24 levels, 20 000 nodes: else 400 naming `text` */
-                        text?: ({
+                        text?: {
                             /** @enum {string} */
                             type: "doc";
                             content?: unknown[];
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
+                        } | null;
                         /** @description an image file (thumbnail, preview, poster…) to show as the cover; null removes the cover */
                         coverFrom?: {
                             /**

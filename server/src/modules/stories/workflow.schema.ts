@@ -6,7 +6,7 @@ const memberRef = z.object({ libraryId: libraryIdSchema, storyId: z.uuid() });
 
 /** A composite's text as the editor sends it (TipTap JSON); the server rebuilds it from its whitelist. */
 export const compositeTextInput = z
-  .looseObject({ type: z.literal("doc"), content: z.array(z.unknown()).optional() })
+  .object({ type: z.literal("doc"), content: z.array(z.unknown()).optional() })
   .nullable()
   .optional()
   .describe(

@@ -4,7 +4,7 @@ import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import type { VisitorStory } from "../../../../api/shares";
 
-type StoryFields = Omit<VisitorStory, "members">;
+type StoryFields = Omit<VisitorStory, "members" | "textParts">;
 
 /** The photo large, or the video/audio player on the proxy; a still when nothing plays. */
 export function VisitorMedia({ story }: { story: StoryFields }) {
