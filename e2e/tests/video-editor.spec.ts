@@ -77,7 +77,7 @@ test("the header's video production: an edit the editor refuses re-enables the b
   // No clip: the editor answers with the schema's reason, the dialog shows it and the buttons come back.
   await save.click();
   await expect(frame.getByTestId("video-render-error")).toContainText("clips: an edit needs at least one clip");
-  await expect(page.locator(".ant-message")).toContainText(zh("videoEditor.saveFailed"));
+  await expect(dialog.getByTestId("video-dialog-error")).toContainText(zh("videoEditor.saveFailed"));
   await expect(save).toBeEnabled();
   await expect(dialog.locator(".ant-modal-footer button").first()).toBeEnabled();
 });

@@ -426,6 +426,8 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
     libraries,
     relations,
     blobRegistry: blobs.registry,
+    // Built below; asked only when a render runs.
+    watermarkImage: (presetId) => presets.watermarks.image(presetId),
   });
   // Watermark and download presets; their renditions are made by the "presets.render" job.
   const presets = buildPresets({

@@ -136,3 +136,11 @@ export async function savePresetRenditions(
         );
   saveBlob(file.blob, file.name ?? options.fallbackName);
 }
+
+/** The image of an image watermark preset, as a blob (for the video editor's preview of a logo). */
+export const fetchWatermarkImage = async (presetId: string): Promise<Blob> =>
+  (
+    await callFile(api.GET("/dams/api/v1/watermark-presets/{presetId}/image", { ...byId(presetId), parseAs: "blob" }), {
+      silent: true,
+    })
+  ).blob;

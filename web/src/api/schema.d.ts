@@ -30191,6 +30191,11 @@ export interface components {
                     /** @description default: the story's current version when rendered */
                     versionNo?: number;
                 };
+                /**
+                 * Format: uuid
+                 * @description type 1: a watermark preset whose image is the logo (when there is no `source`)
+                 */
+                presetId?: string;
                 /** @description type 2 */
                 text?: string;
                 /**
@@ -30505,6 +30510,11 @@ export interface components {
                     /** @description default: the story's current version when rendered */
                     versionNo?: number;
                 };
+                /**
+                 * Format: uuid
+                 * @description type 1: a watermark preset whose image is the logo (when there is no `source`)
+                 */
+                presetId?: string;
                 /** @description type 2 */
                 text?: string;
                 /**
@@ -32775,6 +32785,11 @@ export interface components {
                     /** @description default: the story's current version when rendered */
                     versionNo?: number;
                 };
+                /**
+                 * Format: uuid
+                 * @description type 1: a watermark preset whose image is the logo (when there is no `source`)
+                 */
+                presetId?: string;
                 /** @description type 2 */
                 text?: string;
                 /**
@@ -33089,6 +33104,11 @@ export interface components {
                     /** @description default: the story's current version when rendered */
                     versionNo?: number;
                 };
+                /**
+                 * Format: uuid
+                 * @description type 1: a watermark preset whose image is the logo (when there is no `source`)
+                 */
+                presetId?: string;
                 /** @description type 2 */
                 text?: string;
                 /**

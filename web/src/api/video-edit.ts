@@ -80,3 +80,31 @@ export async function fetchStoryEdl(ref: StoryRef, options: CallOptions = {}): P
     throw error;
   }
 }
+
+export type VideoProject =
+  paths["/dams/api/v1/video-edit/projects/{id}"]["get"]["responses"][200]["content"]["application/json"]["data"];
+export type VideoProjectSummary =
+  paths["/dams/api/v1/video-edit/projects"]["get"]["responses"][200]["content"]["application/json"]["data"]["content"][number];
+export type VideoEdlDraft = Schemas["VideoEdlDraft"];
+
+/** The caller's projects, the last changed first. */
+export async function listProjects(size = 20): Promise<VideoProjectSummary[]> {
+  const query = { page: 0, size };
+  return (await call(api.GET("/dams/api/v1/video-edit/projects", { params: { query } }), { silent: true })).content;
+}
+
+/** A new project (the first autosave of an edit). */
+export function createProject(kind: "video" | "slideshow", edl: VideoEdlDraft): Promise<VideoProject> {
+  return call(api.POST("/dams/api/v1/video-edit/projects", { body: { kind, edl } }), { silent: true });
+}
+
+export function fetchProject(id: string): Promise<VideoProject> {
+  return call(api.GET("/dams/api/v1/video-edit/projects/{id}", { params: { path: { id } } }), { silent: true });
+}
+
+/** Autosave: the project's EDL, based on `revision` (409 when it was saved elsewhere since). */
+export function saveProject(id: string, edl: VideoEdlDraft, revision: number): Promise<VideoProject> {
+  return call(api.PUT("/dams/api/v1/video-edit/projects/{id}", { params: { path: { id } }, body: { edl, revision } }), {
+    silent: true,
+  });
+}

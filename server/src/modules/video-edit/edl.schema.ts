@@ -170,6 +170,10 @@ export type Captions = z.infer<typeof captions>;
 export const logo = z.object({
   type: z.union([z.literal(1), z.literal(2)]),
   source: sourceRef.optional().describe("type 1: the photo story of the logo"),
+  presetId: z
+    .uuid()
+    .optional()
+    .describe("type 1: a watermark preset whose image is the logo (when there is no `source`)"),
   text: text(EDL_LIMITS.logoTextLength).optional().describe("type 2"),
   position: z.enum(LOGO_POSITIONS).default("lower-right"),
   opacity: z.number().int().min(1).max(100).default(100),
@@ -274,7 +278,8 @@ function checkEdl(edl: EdlInput, context: z.RefinementCtx): void {
   edl.captions?.cues.forEach((cue, index) => {
     if (cue.end <= cue.start) issue(["captions", "cues", index, "end"], "end must be after start");
   });
-  if (edl.logo?.type === 1 && !edl.logo.source) issue(["logo", "source"], "an image logo needs its photo story");
+  if (edl.logo?.type === 1 && !edl.logo.source && !edl.logo.presetId)
+    issue(["logo", "source"], "an image logo needs its photo story or a watermark preset");
   if (edl.logo?.type === 2 && !edl.logo.text?.trim()) issue(["logo", "text"], "please enter watermark text.");
   if (edl.music && edl.music.fadeIn + edl.music.fadeOut > total)
     issue(["music"], "the music's fades are longer than the edit");

@@ -18,7 +18,7 @@ import { newOriginalKey } from "../blobs/blob-keys.js";
 import type { BlobStore } from "../blobs/blob-store.js";
 import type { BlobRow } from "../blobs/blobs.repository.js";
 import type { Story } from "../stories/story-types.js";
-import { edlSchema, edlSources } from "./edl.schema.js";
+import { type Edl, edlSchema, edlSources } from "./edl.schema.js";
 import { type LocalSource, renderEdlFile } from "./render-runner.js";
 import type { RenderRow, VideoEditRepository } from "./video-edit.repository.js";
 
@@ -31,6 +31,8 @@ export interface RenderJobDependencies {
   media: VideoRenderTools;
   insertBlobRow(row: BlobRow, transaction: Kysely<Database>): Promise<void>;
   transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
+  /** The image of a watermark preset (an image logo drawn from the watermark presets). */
+  watermarkImage?(presetId: string): Promise<{ bytes: Buffer; type: string }>;
   /** Scratch space for the sources' copies and the render (under the data dir: videos are large). */
   workDir: string;
   clock?: () => Date;
@@ -72,6 +74,28 @@ async function sourcesOf(deps: RenderJobDependencies, row: RenderRow) {
   return { edl, sources };
 }
 
+/** The reference a watermark preset's image takes among the sources (never a library's id). */
+export const PRESET_LOGO_LIBRARY = "~watermark-preset";
+
+/**
+ * An image logo drawn from a watermark preset: its image written to the work
+ * directory as one more (photo) source, and the EDL's logo pointed at it.
+ */
+async function presetLogo(
+  deps: RenderJobDependencies,
+  edl: Edl,
+  workDir: string,
+): Promise<{ edl: Edl; local: LocalSource } | { failure: string } | null> {
+  const logo = edl.logo;
+  if (logo?.type !== 1 || logo.source || !logo.presetId) return null;
+  const image = await deps.watermarkImage?.(logo.presetId).catch(() => null);
+  if (!image) return { failure: `the watermark preset ${logo.presetId} has no image (any more)` };
+  const file = path.join(workDir, `logo-preset.${image.type === "image/png" ? "png" : "jpg"}`);
+  fs.writeFileSync(file, image.bytes);
+  const ref = { libraryId: PRESET_LOGO_LIBRARY, storyId: logo.presetId };
+  return { edl: { ...edl, logo: { ...logo, source: ref } }, local: { ref, type: "photo", path: file } };
+}
+
 export async function runRender(
   deps: RenderJobDependencies,
   renderId: string,
@@ -88,9 +112,12 @@ export async function runRender(
   try {
     const keys = resolved.sources.map((source) => source.blobKey);
     const out = path.join(workDir, "render.mp4");
+    const preset = await presetLogo(deps, resolved.edl, workDir);
+    if (preset && "failure" in preset) return { outcome: "failed", reason: preset.failure, retry: false };
     const rendered = await withLocalFiles(deps.blobs, keys, (files) => {
       const locals = resolved.sources.map((source, index) => ({ ...source.local, path: files[index]! }));
-      return renderEdlFile(resolved.edl, locals, out, {
+      if (preset) locals.push(preset.local);
+      return renderEdlFile(preset?.edl ?? resolved.edl, locals, out, {
         workDir,
         media: deps.media,
         font: RENDER_FONT,

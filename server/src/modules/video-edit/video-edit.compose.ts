@@ -37,6 +37,8 @@ export function buildVideoEdit(deps: {
   stories: StoriesModule;
   libraries: LibrariesService;
   relations: RelationsService;
+  /** A watermark preset's image (the presets module), for a logo drawn from a preset. */
+  watermarkImage?(presetId: string): Promise<{ bytes: Buffer; type: string }>;
 }): VideoEditModule {
   const repository = new VideoEditRepository(deps.db);
   const blobRows = deps.blobRegistry;
@@ -50,6 +52,7 @@ export function buildVideoEdit(deps: {
       media: deps.media,
       insertBlobRow: (row, trx) => blobRows.register(row, trx),
       transaction,
+      watermarkImage: deps.watermarkImage,
       workDir: path.join(deps.dataDir, "tmp", "video-render"),
     },
     { timeoutMs: Math.max(deps.mediaConfig.timeoutMs, 60_000) },

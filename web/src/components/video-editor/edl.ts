@@ -22,6 +22,8 @@ export {
   edlSchema,
   type ImageClip,
   type KenBurnsRect,
+  LOGO_POSITIONS,
+  type Logo,
   type SourceRef,
   sourceKey,
   type TextOverlay,

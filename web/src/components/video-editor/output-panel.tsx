@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { CaptionsPanel } from "./captions-panel";
 import { Field } from "./clip-inspector";
 import { ASPECTS, EXPORT_PRESETS } from "./edl";
+import { LogoPanel } from "./logo-panel";
 import { formatTime } from "./preview";
 import { storyOf, type VideoEditSession } from "./use-video-edit-session";
 
@@ -119,6 +120,7 @@ export function OutputPanel({ session }: { session: VideoEditSession }) {
           </Space>
         </div>
       ) : null}
+      <LogoPanel session={session} />
       <CaptionsPanel session={session} />
     </div>
   );

@@ -1,7 +1,8 @@
 import { type CSSProperties, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { sourceTime, textsAt } from "./edit-operations";
-import type { Clip, ImageClip, TextOverlay } from "./edl";
+import type { Clip, ImageClip, Logo, TextOverlay } from "./edl";
+import { usePresetImage } from "./logo-panel";
 import { storyOf, type VideoEditSession } from "./use-video-edit-session";
 
 const ASPECT_RATIO: Record<string, number> = { "16:9": 16 / 9, "9:16": 9 / 16, "1:1": 1, "4:5": 4 / 5 };
@@ -75,9 +76,62 @@ export function VideoPreview({ session }: { session: VideoEditSession }) {
               .filter((cue) => cue.start <= playhead && playhead < cue.end)
               .map((cue) => <Caption key={`${cue.start}-${cue.text}`} text={cue.text} />)
           : null}
+        {edl.logo && clip ? <LogoBox session={session} /> : null}
       </div>
     </div>
   );
+}
+
+/** Where the logo sits in the preview: the watermark model's positions, with a margin of 2 % of the width. */
+function logoPlace(logo: Logo): CSSProperties {
+  const margin = "2cqw";
+  switch (logo.position) {
+    case "upper-left":
+      return { left: margin, top: margin };
+    case "upper-right":
+      return { right: margin, top: margin };
+    case "lower-left":
+      return { left: margin, bottom: margin };
+    case "center":
+      return { left: "50%", top: "50%", transform: "translate(-50%, -50%)" };
+    case "arbitrary":
+      return { left: `${logo.x * 100}%`, top: `${logo.y * 100}%` };
+    default:
+      return { right: margin, bottom: margin };
+  }
+}
+
+/** The logo over the preview, approximately as the render draws it. */
+function LogoBox({ session }: { session: VideoEditSession }) {
+  const logo = session.edl.logo!;
+  const presetImage = usePresetImage(logo.type === 1 && !logo.source ? logo.presetId : undefined);
+  const sourceImage = logo.source ? (session.sources[storyOf(logo.source)]?.imageUrl ?? null) : null;
+  const style: CSSProperties = {
+    position: "absolute",
+    opacity: logo.opacity / 100,
+    pointerEvents: "none",
+    ...logoPlace(logo),
+  };
+  if (logo.type === 2)
+    return (
+      <div
+        data-testid="video-preview-logo"
+        style={{
+          ...style,
+          color: logo.colour,
+          background: logo.background,
+          fontSize: `${(logo.fontSize / 1080) * 100}cqh`,
+          padding: "0 0.3em",
+          whiteSpace: "nowrap",
+        }}
+      >
+        {logo.text}
+      </div>
+    );
+  const url = sourceImage ?? presetImage;
+  return url ? (
+    <img data-testid="video-preview-logo" src={url} alt="" style={{ ...style, width: `${logo.sizePercent}%` }} />
+  ) : null;
 }
 
 function ClipPicture({ session, clip, offset }: { session: VideoEditSession; clip: Clip; offset: number }) {

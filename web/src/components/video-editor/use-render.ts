@@ -36,34 +36,37 @@ export function useRender() {
     [],
   );
 
-  const render = useCallback(async (edl: Edl, onProgress?: (progress: number) => void): Promise<VideoRender> => {
-    const checked = validateEdl(edl);
-    if (!checked.ok) {
-      const message = checked.problems.join("; ");
-      setStatus({ phase: "failed", message });
-      throw new RenderFailed(message);
-    }
-    setStatus({ phase: "rendering", progress: 0 });
-    try {
-      let current = await startRender(checked.edl as VideoEdl);
-      running.current = current.id;
-      while (current.state === "queued" || current.state === "running") {
-        await wait(RENDER_POLL_MS);
-        current = await fetchRender(current.id);
-        setStatus({ phase: "rendering", progress: current.progress });
-        onProgress?.(current.progress);
+  const render = useCallback(
+    async (edl: Edl, onProgress?: (progress: number) => void, projectId?: string | null): Promise<VideoRender> => {
+      const checked = validateEdl(edl);
+      if (!checked.ok) {
+        const message = checked.problems.join("; ");
+        setStatus({ phase: "failed", message });
+        throw new RenderFailed(message);
       }
-      running.current = null;
-      if (current.state !== "done") throw new RenderFailed(current.error ?? current.state);
-      setStatus({ phase: "done", render: current });
-      return current;
-    } catch (error) {
-      running.current = null;
-      const message = error instanceof Error ? error.message : String(error);
-      setStatus({ phase: "failed", message });
-      throw error instanceof RenderFailed ? error : new RenderFailed(message);
-    }
-  }, []);
+      setStatus({ phase: "rendering", progress: 0 });
+      try {
+        let current = await startRender(checked.edl as VideoEdl, projectId ?? undefined);
+        running.current = current.id;
+        while (current.state === "queued" || current.state === "running") {
+          await wait(RENDER_POLL_MS);
+          current = await fetchRender(current.id);
+          setStatus({ phase: "rendering", progress: current.progress });
+          onProgress?.(current.progress);
+        }
+        running.current = null;
+        if (current.state !== "done") throw new RenderFailed(current.error ?? current.state);
+        setStatus({ phase: "done", render: current });
+        return current;
+      } catch (error) {
+        running.current = null;
+        const message = error instanceof Error ? error.message : String(error);
+        setStatus({ phase: "failed", message });
+        throw error instanceof RenderFailed ? error : new RenderFailed(message);
+      }
+    },
+    [],
+  );
 
   return { status, render };
 }

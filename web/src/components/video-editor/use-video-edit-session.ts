@@ -34,6 +34,8 @@ export interface SourceInfo {
   type: Story["type"];
   title: string;
   caption: string;
+  /** the photo's credit (`properties.credit`), added to a slide's caption */
+  credit: string;
   duration: number | null;
   /** the video's proxy, for the preview */
   videoUrl: string | null;
@@ -53,6 +55,7 @@ export function sourceInfo(story: Story): SourceInfo {
     type: story.type,
     title: story.title,
     caption: story.caption,
+    credit: typeof story.properties?.credit === "string" ? story.properties.credit.trim() : "",
     duration: story.duration,
     videoUrl: story.type === "video" ? (url("proxy") ?? url("original")) : null,
     imageUrl: url("preview") ?? story.thumbnailMediaUrl ?? url("original"),
@@ -81,6 +84,14 @@ export async function pinnedSourceInfo(ref: SourceRef): Promise<SourceInfo> {
 /** Seconds a slide shows when it is added. */
 export const SLIDE_SECONDS = 4;
 
+/** A slide's caption by default: the photo's caption and its credit ("caption — credit"), within the EDL's limit. */
+export function slideCaption(story: Pick<SourceInfo, "caption" | "credit">): string {
+  const caption = story.caption.trim();
+  const credit = story.credit.trim();
+  const joined = caption && credit && !caption.includes(credit) ? `${caption} — ${credit}` : caption || credit;
+  return joined.slice(0, 500);
+}
+
 /** The clip a story becomes on the timeline: a whole video, or a slide (with a zoom and its caption in a slideshow). */
 export function clipOfStory(story: SourceInfo, id: string, kind: EditorKind): Clip | null {
   const source = { libraryId: story.libraryId, storyId: story.storyId };
@@ -95,7 +106,7 @@ export function clipOfStory(story: SourceInfo, id: string, kind: EditorKind): Cl
   }
   if (story.type !== "photo") return null;
   const slideshow = kind === "slideshow";
-  const caption = slideshow ? story.caption.trim().slice(0, 500) : "";
+  const caption = slideshow ? slideCaption(story) : "";
   return {
     ...base,
     kind: "image",
@@ -154,6 +165,7 @@ export function useVideoEditSession(kind: EditorKind) {
       const refs = new Map<string, SourceRef>();
       for (const clip of opened.clips) if (clip.kind !== "colour") refs.set(storyOf(clip.source), clip.source);
       if (opened.music) refs.set(storyOf(opened.music.source), opened.music.source);
+      if (opened.logo?.source) refs.set(storyOf(opened.logo.source), opened.logo.source);
       remember(await Promise.all([...refs.values()].map(pinnedSourceInfo)));
       setHistory({ past: [], present: opened, future: [] });
     },
@@ -236,6 +248,8 @@ export function useVideoEditSession(kind: EditorKind) {
     edit,
     addStories,
     openStory,
+    open,
+    remember,
     select: setSelection,
     setPlaying,
     sourceDuration,

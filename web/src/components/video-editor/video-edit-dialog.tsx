@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, Modal, Progress, Space, Typography } from "antd";
+import { Alert, Button, Modal, Progress, Space, Typography } from "antd";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
@@ -54,12 +54,14 @@ export function VideoEditDialog({
   const [ready, setReady] = useState(false);
   const [phase, setPhase] = useState<Phase>("idle");
   const [progress, setProgress] = useState(0);
+  /** The last failure: shown until dismissed or the next save (a toast could vanish before it is read). */
+  const [error, setError] = useState<string | null>(null);
   const busy = phase !== "idle";
   const origin = window.location.origin;
 
   const fail = (reason: unknown) => {
     const text = reason instanceof ApiError ? localizedMessage(reason) : reason instanceof Error ? reason.message : "";
-    message.error(text ? `${t("videoEditor.saveFailed")}: ${text}` : t("videoEditor.saveFailed"));
+    setError(text ? `${t("videoEditor.saveFailed")}: ${text}` : t("videoEditor.saveFailed"));
     setPhase("idle");
     setProgress(0);
   };
@@ -119,6 +121,7 @@ export function VideoEditDialog({
     if (!editor) return;
     setPhase("rendering");
     setProgress(0);
+    setError(null);
     editor.postMessage({ type: EMBED_MESSAGES.videoEdit }, origin);
   };
 
@@ -139,6 +142,17 @@ export function VideoEditDialog({
       onCancel={onClose}
       footer={
         <Space wrap style={{ justifyContent: "flex-end", width: "100%" }}>
+          {error ? (
+            <Alert
+              type="error"
+              showIcon
+              message={error}
+              closable={{ "aria-label": t("videoEditor.dismiss") }}
+              onClose={() => setError(null)}
+              data-testid="video-dialog-error"
+              style={{ textAlign: "left", maxWidth: 520 }}
+            />
+          ) : null}
           {busy ? (
             <div style={{ minWidth: 200 }} data-testid="video-dialog-progress">
               <Typography.Text type="secondary">{t(`videoEditor.phase.${phase}`)}</Typography.Text>

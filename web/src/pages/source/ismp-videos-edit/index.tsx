@@ -4,6 +4,8 @@ import { useTranslation } from "react-i18next";
 import { type Embed, EmbedFrame } from "../../../components/embed/embed-frame";
 import { EMBED_MESSAGES, isVideoEditCommand, openerOf } from "../../../components/embed/protocol";
 import { type EditorKind, useVideoEditSession, VideoEditor } from "../../../components/video-editor";
+import { ProjectBar } from "../../../components/video-editor/project-bar";
+import { useProjectAutosave } from "../../../components/video-editor/use-project-autosave";
 import { useRender } from "../../../components/video-editor/use-render";
 
 /**
@@ -32,6 +34,9 @@ function VideoTools({ embed }: { embed: Embed }) {
   const [opening, setOpening] = useState(false);
   const [openFailed, setOpenFailed] = useState(false);
   const { openStory } = session;
+  const autosave = useProjectAutosave(session, params.get("projectId"));
+  const projectId = useRef(autosave.projectId);
+  projectId.current = autosave.projectId;
 
   useEffect(() => {
     const libraryId = params.get("libraryId");
@@ -52,7 +57,7 @@ function VideoTools({ embed }: { embed: Embed }) {
       if (!isVideoEditCommand(event, embed.target, opener) || busy.current) return;
       busy.current = true;
       const edit = edl.current;
-      render(edit, (progress) => embed.post({ type: EMBED_MESSAGES.videoProgress, progress }))
+      render(edit, (progress) => embed.post({ type: EMBED_MESSAGES.videoProgress, progress }), projectId.current)
         .then((done) =>
           embed.post({
             type: EMBED_MESSAGES.videoRendered,
@@ -80,7 +85,8 @@ function VideoTools({ embed }: { embed: Embed }) {
       {openFailed ? (
         <Alert type="warning" showIcon message={t("videoEditor.openFailed")} style={{ marginBottom: 8 }} />
       ) : null}
-      <Spin spinning={opening}>
+      <ProjectBar status={autosave.status} projectId={autosave.projectId} />
+      <Spin spinning={opening || autosave.loading}>
         <VideoEditor session={session} render={status} />
       </Spin>
     </div>
