@@ -234,6 +234,7 @@ function TextPanel({ session, text }: { session: VideoEditSession; text: TextOve
         <Field label={t("videoEditor.text.role")}>
           <Input
             maxLength={500}
+            data-testid="video-text-subtitle"
             value={text.subtitle ?? ""}
             onChange={(event) => change({ subtitle: event.target.value || undefined })}
           />

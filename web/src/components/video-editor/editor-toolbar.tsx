@@ -133,6 +133,7 @@ export function EditorToolbar({ session }: { session: VideoEditSession }) {
           <Button
             icon={<IdcardOutlined />}
             aria-label={t("videoEditor.addLowerThird")}
+            data-testid="video-add-lower-third"
             disabled={session.duration === 0}
             onClick={() => addTitle("lowerThird")}
           />
