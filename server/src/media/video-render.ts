@@ -212,10 +212,11 @@ export async function renderStill(
     const pipeline = opened.pipeline
       .resize(options.longEdge, options.longEdge, { fit: "inside", withoutEnlargement: false })
       .toColourspace("srgb");
-    const encoded =
-      options.keepAlpha && opened.hasAlpha
-        ? pipeline.png({ compressionLevel: 2 })
-        : pipeline.flatten({ background: "#000000" }).jpeg({ quality: 92 });
+    // A logo's still is always a PNG (its file is named so, and ffmpeg's image2 picks the decoder by the name):
+    // before, a logo without alpha was written as JPEG bytes under a .png name and the render failed.
+    const encoded = options.keepAlpha
+      ? pipeline.png({ compressionLevel: 2 })
+      : pipeline.flatten({ background: "#000000" }).jpeg({ quality: 92 });
     const info = await encoded.toFile(out);
     return { path: out, width: info.width, height: info.height };
   } catch (error) {

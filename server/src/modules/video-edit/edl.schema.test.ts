@@ -80,11 +80,12 @@ describe("the EDL schema", () => {
     );
   });
 
-  it("asks an image logo for its photo and a text logo for its text (the watermark model's rule)", () => {
+  it("asks an image logo for its photo or a watermark preset, and a text logo for its text (the watermark model's rule)", () => {
     const clips = [videoClip("a", 0, 5)];
     expect(problems({ ...base, clips, logo: { type: 1 } })).toContain(
-      "logo.source: an image logo needs its photo story",
+      "logo.source: an image logo needs its photo story or a watermark preset",
     );
+    expect(problems({ ...base, clips, logo: { type: 1, presetId: "8ee29deb-efad-472c-8b5e-725382468d97" } })).toEqual([]);
     expect(problems({ ...base, clips, logo: { type: 2, text: "  " } })).toContain(
       "logo.text: please enter watermark text.",
     );
