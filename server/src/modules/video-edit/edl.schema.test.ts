@@ -85,7 +85,9 @@ describe("the EDL schema", () => {
     expect(problems({ ...base, clips, logo: { type: 1 } })).toContain(
       "logo.source: an image logo needs its photo story or a watermark preset",
     );
-    expect(problems({ ...base, clips, logo: { type: 1, presetId: "8ee29deb-efad-472c-8b5e-725382468d97" } })).toEqual([]);
+    expect(problems({ ...base, clips, logo: { type: 1, presetId: "8ee29deb-efad-472c-8b5e-725382468d97" } })).toEqual(
+      [],
+    );
     expect(problems({ ...base, clips, logo: { type: 2, text: "  " } })).toContain(
       "logo.text: please enter watermark text.",
     );
