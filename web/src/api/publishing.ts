@@ -23,6 +23,16 @@ export const DELIVERY_STATES: DeliveryState[] = [
   "failed",
 ];
 
+/** The tag colour of each delivery state (the publish monitor and the viewer's 发布记录 tab). */
+export const DELIVERY_STATE_COLORS: Record<DeliveryState, string> = {
+  pending: "default",
+  in_progress: "processing",
+  retrying: "warning",
+  succeeded: "success",
+  cancelled: "default",
+  failed: "error",
+};
+
 /** The monitor asks again this often while its live stream is down. */
 export const DELIVERY_POLL_MS = 3000;
 /** A change on the stream reloads the monitor's queries after this pause (a burst of changes, one reload). */

@@ -97,3 +97,11 @@ export const useVisitorShare = (token: string, session: string | null) =>
     refetchOnWindowFocus: false,
     staleTime: Number.POSITIVE_INFINITY,
   });
+
+/** The tag colour of each share state (my shares in the dialog, and /share/netdisk). */
+export const SHARE_STATE_COLORS: Record<ShareItem["state"], string> = {
+  active: "green",
+  expired: "default",
+  revoked: "red",
+  "used-up": "orange",
+};

@@ -3,15 +3,8 @@ import { Button, List, Popconfirm, Space, Tag, Typography } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { revokeShare, type ShareItem, shareKeys, useMyShares } from "../../api/shares";
+import { revokeShare, SHARE_STATE_COLORS, shareKeys, useMyShares } from "../../api/shares";
 import { ShareVisitsButton } from "./share-visits";
-
-const STATE_COLORS: Record<ShareItem["state"], string> = {
-  active: "green",
-  expired: "default",
-  revoked: "red",
-  "used-up": "orange",
-};
 
 /** The shares I made, newest first: what, until when, views and downloads, last opened; visitor log; revoke. */
 export function MyShares() {
@@ -68,7 +61,7 @@ export function MyShares() {
             title={
               <Space wrap>
                 <Typography.Text strong>{share.title || t(`share.kind.${share.kind}`)}</Typography.Text>
-                <Tag color={STATE_COLORS[share.state]}>{t(`share.state.${share.state}`)}</Tag>
+                <Tag color={SHARE_STATE_COLORS[share.state]}>{t(`share.state.${share.state}`)}</Tag>
                 {share.hasPassword ? <Tag>{t("share.mine.password")}</Tag> : null}
               </Space>
             }

@@ -4,17 +4,15 @@ import type { ColumnsType } from "antd/es/table";
 import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import { api, call } from "../../api/client";
-import { DELIVERY_POLL_MS, type Delivery, type DeliveryState, deliveryKeys } from "../../api/publishing";
+import {
+  DELIVERY_POLL_MS,
+  DELIVERY_STATE_COLORS,
+  type Delivery,
+  type DeliveryState,
+  deliveryKeys,
+} from "../../api/publishing";
 import "../../locales/monitor";
 
-const STATE_COLORS: Record<DeliveryState, string> = {
-  pending: "default",
-  in_progress: "processing",
-  retrying: "warning",
-  succeeded: "success",
-  cancelled: "default",
-  failed: "error",
-};
 const OPEN: DeliveryState[] = ["pending", "in_progress", "retrying"];
 const TIME = "YYYY-MM-DD HH:mm:ss";
 
@@ -53,7 +51,7 @@ export function StoryPublications({ libraryId, storyId }: { libraryId: string; s
   };
   const stateOf = (delivery: Delivery) => (
     <Space size={4} wrap>
-      <Tag color={STATE_COLORS[delivery.state]} data-testid="publication-state">
+      <Tag color={DELIVERY_STATE_COLORS[delivery.state]} data-testid="publication-state">
         {t(`monitor.publish.state.${delivery.state}`)}
       </Tag>
       {delivery.action === "kill" ? <Tag color="red">{t("monitor.publish.kill")}</Tag> : null}

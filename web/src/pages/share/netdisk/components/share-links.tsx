@@ -3,15 +3,15 @@ import { Button, Grid, Popconfirm, Space, Table, Tag, Typography } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { revokeShare, type ShareItem, type ShareListQuery, shareKeys, useShares } from "../../../../api/shares";
+import {
+  revokeShare,
+  SHARE_STATE_COLORS,
+  type ShareItem,
+  type ShareListQuery,
+  shareKeys,
+  useShares,
+} from "../../../../api/shares";
 import { ShareVisitsButton } from "../../../../components/share-dialog/share-visits";
-
-const STATE_COLORS: Record<ShareItem["state"], string> = {
-  active: "green",
-  expired: "default",
-  revoked: "red",
-  "used-up": "orange",
-};
 
 const PAGE_SIZE = 10;
 
@@ -123,7 +123,7 @@ export function ShareLinks({
               ) : null}
               {wide ? null : (
                 <Typography.Text style={{ fontSize: 12 }} data-testid="share-netdisk-link-details">
-                  <Tag color={STATE_COLORS[share.state]}>{t(`share.state.${share.state}`)}</Tag>
+                  <Tag color={SHARE_STATE_COLORS[share.state]}>{t(`share.state.${share.state}`)}</Tag>
                   {t("share.netdisk.line", {
                     expires: share.expiresAt ? date(share.expiresAt) : t("share.form.never"),
                     views: count(share.views, share.viewLimit),
@@ -146,7 +146,9 @@ export function ShareLinks({
           title: t("share.netdisk.state"),
           responsive: ["sm"],
           dataIndex: "state",
-          render: (state: ShareItem["state"]) => <Tag color={STATE_COLORS[state]}>{t(`share.state.${state}`)}</Tag>,
+          render: (state: ShareItem["state"]) => (
+            <Tag color={SHARE_STATE_COLORS[state]}>{t(`share.state.${state}`)}</Tag>
+          ),
         },
         {
           title: t("share.form.expiry"),

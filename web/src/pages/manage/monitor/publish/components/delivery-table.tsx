@@ -4,6 +4,7 @@ import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
+  DELIVERY_STATE_COLORS,
   DELIVERY_STATES,
   type Delivery,
   type DeliveryQuery,
@@ -13,15 +14,6 @@ import {
 } from "../../../../../api/publishing";
 import { Access } from "../../../../../auth/access-component";
 import { useFeedback } from "../../../../../components/feedback";
-
-const STATE_COLORS: Record<DeliveryState, string> = {
-  pending: "default",
-  in_progress: "processing",
-  retrying: "warning",
-  succeeded: "success",
-  cancelled: "default",
-  failed: "error",
-};
 
 const TIME = "YYYY-MM-DD HH:mm:ss";
 const PERMISSION = "manage.monitor.publish.update";
@@ -49,7 +41,7 @@ export function DeliveryTable({
   /** The state, a kill's mark and, for a delivery held for later, when it will be sent. */
   const stateOf = (delivery: Delivery) => (
     <Space size={4} wrap>
-      <Tag color={STATE_COLORS[delivery.state]} data-testid="delivery-state">
+      <Tag color={DELIVERY_STATE_COLORS[delivery.state]} data-testid="delivery-state">
         {t(`monitor.publish.state.${delivery.state}`)}
       </Tag>
       {delivery.action === "kill" ? <Tag color="red">{t("monitor.publish.kill")}</Tag> : null}
