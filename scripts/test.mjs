@@ -16,6 +16,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { killRgwNow, startRgw, stopRgw } from "./ceph-rgw.mjs";
 import { log, root, setup } from "./setup.mjs";
 
@@ -74,15 +75,47 @@ function vitestCounts(file) {
   return () => {
     if (!fs.existsSync(file)) return { passed: 0, failed: 0 };
     const report = JSON.parse(fs.readFileSync(file, "utf8"));
-    return { passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests };
+    const failures = report.testResults.flatMap((fileResult) =>
+      fileResult.assertionResults
+        .filter((test) => test.status === "failed")
+        .map((test) => ({
+          title: `${path.relative(root, fileResult.name)} › ${test.fullName}`,
+          message: test.failureMessages?.[0] ?? fileResult.message ?? "",
+        })),
+    );
+    // A file that failed to load has no failed test but a message.
+    for (const fileResult of report.testResults) {
+      if (fileResult.status === "failed" && fileResult.assertionResults.every((test) => test.status !== "failed")) {
+        failures.push({ title: path.relative(root, fileResult.name), message: fileResult.message ?? "" });
+      }
+    }
+    return {
+      passed: report.numPassedTests,
+      failed: report.numFailedTests,
+      skipped: report.numPendingTests,
+      failures,
+    };
   };
 }
 
 function playwrightCounts(file) {
   return () => {
     if (!fs.existsSync(file)) return { passed: 0, failed: 0 };
-    const { stats } = JSON.parse(fs.readFileSync(file, "utf8"));
+    const { stats, suites } = JSON.parse(fs.readFileSync(file, "utf8"));
+    const failures = [];
+    const visit = (suite, titles) => {
+      for (const spec of suite.specs ?? []) {
+        for (const test of spec.tests ?? []) {
+          if (test.status !== "unexpected") continue;
+          const error = test.results?.at(-1)?.error?.message ?? "";
+          failures.push({ title: [...titles, spec.title].join(" › "), message: error });
+        }
+      }
+      for (const child of suite.suites ?? []) visit(child, [...titles, child.title]);
+    };
+    for (const suite of suites ?? []) visit(suite, [suite.title]);
     return {
+      failures,
       passed: stats.expected + stats.flaky,
       failed: stats.unexpected,
       skipped: stats.skipped,
@@ -210,6 +243,15 @@ for (const result of results) {
   log(
     `${result.failed ? "FAIL" : "ok  "} ${result.name}: ${result.passed} passed, ${result.failed} failed${skipped} (${result.seconds} s)`,
   );
+}
+// The failed tests again at the very end, so that a log read from its tail names them.
+const failures = results.flatMap((result) => result.failures ?? []);
+if (failures.length > 0) {
+  log("── failed tests");
+  for (const failure of failures.slice(0, 30)) {
+    const message = stripVTControlCharacters(failure.message).split("\n").slice(0, 6).join("\n      ");
+    log(`FAIL ${failure.title}\n      ${message}`);
+  }
 }
 process.stdout.write(`${passed} passed, ${failed} failed\n`);
 process.exit(failed === 0 ? 0 : 1);
