@@ -30,7 +30,8 @@ export const ACCESS_TOKEN_TTL_SECONDS = 30;
 export default defineConfig({
   testDir: "tests",
   globalTeardown: "./global-teardown.ts",
-  outputDir: "test-results",
+  // Each journey process of `npm test` has its own (E2E_OUTPUT_DIR), since a run empties its output dir first.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? "test-results",
   timeout: 60_000,
   // A bound, not a wait: an assertion passes as soon as it holds. CI shares two cores with other work, where
   // a page's first chunk or a poll's answer can take many seconds (load averages of 13–17 were seen).

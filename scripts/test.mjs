@@ -7,10 +7,11 @@
 // The server suite and the journeys wait on PostgreSQL, fsync, media tools and
 // the browser far more than they compute (the machine's load stayed at 1.2–2.1
 // on 2 cores during the server suite when it ran alone), so after the quick
-// checks they run side by side in two lanes: the server suite in one, the web
-// unit tests and then the journeys in the other. The multi-node test, which
-// starts a whole topology, runs alone after both. Each lane's output lines
-// carry its name.
+// checks they run side by side in lanes: the server suite and then the web unit
+// tests in one, the journeys split by their recorded lengths over two
+// Playwright processes (DAMS_E2E_LANES), each with its own server, in the
+// others. The multi-node test, which starts a whole topology, runs alone after
+// them. Each lane's output lines carry its name.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -159,24 +160,76 @@ step("lint and format (biome)", "npx", ["biome", "check", "."]);
 step("type-check (tsc --noEmit, every workspace)", "npm", ["run", "typecheck", "--workspaces", "--if-present"]);
 step("OpenAPI document and web client types are current", "node", ["scripts/check-generated.mjs"]);
 
-/** A port nothing listens on now, so the journeys' server never meets another one. */
-function freePort() {
-  return new Promise((resolve, reject) => {
+/** Whether something can listen on `port` now. */
+function portIsFree(port) {
+  return new Promise((resolve) => {
     const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
   });
+}
+
+/**
+ * A port nothing listens on now, nor on the port 1000 above it (the embed journey's host page), so a
+ * journeys' server never meets another one.
+ */
+async function freeJourneyPort(taken) {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    if (taken.has(port) || taken.has(port + 1000) || taken.has(port - 1000)) continue;
+    if ((await portIsFree(port)) && (await portIsFree(port + 1000))) return port;
+  }
+}
+
+/**
+ * The journeys' spec files split into `count` groups of about equal length, by the seconds each took in a
+ * recorded run (e2e/journey-seconds.json; a file not in it counts as the median). Each group runs in its own
+ * Playwright process with its own server, data dir and port, so no journey sees another group's settings.
+ */
+function journeyGroups(count) {
+  const recorded = JSON.parse(fs.readFileSync(path.join(root, "e2e/journey-seconds.json"), "utf8"));
+  const known = Object.values(recorded).sort((a, b) => a - b);
+  const median = known[Math.floor(known.length / 2)] ?? 60;
+  const files = fs
+    .readdirSync(path.join(root, "e2e/tests"))
+    .filter((file) => file.endsWith(".spec.ts"))
+    .map((file) => ({ file, seconds: recorded[file] ?? median }))
+    .sort((a, b) => b.seconds - a.seconds || a.file.localeCompare(b.file));
+  const groups = Array.from({ length: count }, () => ({ files: [], seconds: 0 }));
+  for (const spec of files) {
+    const lightest = groups.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+    lightest.files.push(spec.file);
+    lightest.seconds += spec.seconds;
+  }
+  return groups.filter((group) => group.files.length > 0);
 }
 
 const serverReport = path.join(reportDir, "server.json");
 const webReport = path.join(reportDir, "web.json");
-const e2eReport = path.join(reportDir, "e2e.json");
-const e2ePort = String(process.env.E2E_PORT ?? (await freePort()));
+// Two journey processes by default (DAMS_E2E_LANES); one when a port is given through E2E_PORT.
+const journeyLaneCount = process.env.E2E_PORT ? 1 : Number(process.env.DAMS_E2E_LANES ?? 2);
+const takenPorts = new Set();
+const journeyLanes = [];
+for (const [index, group] of journeyGroups(journeyLaneCount).entries()) {
+  const port = process.env.E2E_PORT ? Number(process.env.E2E_PORT) : await freeJourneyPort(takenPorts);
+  takenPorts.add(port);
+  const lane = `e2e${index + 1}`;
+  const report = path.join(reportDir, `${lane}.json`);
+  journeyLanes.push(
+    laneStep(
+      lane,
+      `end-to-end journeys in Chromium (${group.files.length} files, ~${Math.round(group.seconds)} s recorded)`,
+      "npx",
+      ["playwright", "test", "--config", "e2e/playwright.config.ts", ...group.files.map((file) => `e2e/tests/${file}`)],
+      {
+        env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report, E2E_PORT: String(port), E2E_OUTPUT_DIR: `test-results/${lane}` },
+        counts: playwrightCounts(report),
+      },
+    ),
+  );
+}
 
-// The journeys are the longest lane, so they start at once; the web unit tests follow the server suite.
+// The journeys are the longest lanes, so they start at once; the web unit tests follow the server suite.
 await Promise.all([
   (async () => {
     await laneStep(
@@ -202,13 +255,7 @@ await Promise.all([
       { counts: vitestCounts(webReport) },
     );
   })(),
-  laneStep(
-    "e2e",
-    "end-to-end journeys in Chromium",
-    "npx",
-    ["playwright", "test", "--config", "e2e/playwright.config.ts"],
-    { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport, E2E_PORT: e2ePort }, counts: playwrightCounts(e2eReport) },
-  ),
+  ...journeyLanes,
 ]);
 
 const scaleOutReport = path.join(reportDir, "scale-out.json");
