@@ -114,10 +114,10 @@ test("channels: a folder channel is created and tested, a story published from t
   await page.getByPlaceholder(mz("monitor.publish.filterKeyword")).press("Enter");
   const goodDelivery = page.locator("tr", { hasText: good });
   const badDelivery = page.locator("tr", { hasText: bad });
-  await expect(goodDelivery.getByTestId("delivery-state")).toHaveText(mz("monitor.publish.state.succeeded"), {
+  await expect(goodDelivery.getByTestId("delivery-state")).toHaveText(zh("publish.state.succeeded"), {
     timeout: 60_000,
   });
-  await expect(badDelivery.getByTestId("delivery-state")).toHaveText(mz("monitor.publish.state.failed"), {
+  await expect(badDelivery.getByTestId("delivery-state")).toHaveText(zh("publish.state.failed"), {
     timeout: 60_000,
   });
   await expect(badDelivery.getByTestId("delivery-error")).toContainText(`${notAFolder} is not a folder`);
@@ -128,7 +128,7 @@ test("channels: a folder channel is created and tested, a story published from t
   fs.rmSync(notAFolder);
   fs.mkdirSync(notAFolder);
   await badDelivery.getByRole("button", { name: button(mz("monitor.publish.retry")) }).click();
-  await expect(badDelivery.getByTestId("delivery-state")).toHaveText(mz("monitor.publish.state.succeeded"), {
+  await expect(badDelivery.getByTestId("delivery-state")).toHaveText(zh("publish.state.succeeded"), {
     timeout: 60_000,
   });
   expect(fs.readdirSync(notAFolder).sort()).toEqual([`${photo.storyId}.jpg`, `${photo.storyId}.json`]);
@@ -136,7 +136,7 @@ test("channels: a folder channel is created and tested, a story published from t
   // The channels page shows each channel's last delivery; at 390 px too, without horizontal overflow.
   await page.goto("/manage/setting/tunnel", { waitUntil: "networkidle" });
   await expect(page.locator("tr", { hasText: good }).getByTestId("channel-last-state")).toHaveText(
-    cz("channels.state.succeeded"),
+    zh("publish.state.succeeded"),
     { timeout: 20_000 },
   );
   await snapshot(page, testInfo, "channels-list-1366");

@@ -91,7 +91,7 @@ test("grid publish: three stories selected in the grid go to a folder channel, a
   const rows = monitor.locator("tr", { hasText: channelName });
   await expect(rows).toHaveCount(4, { timeout: 60_000 });
   for (let index = 0; index < 4; index++)
-    await expect(rows.nth(index).getByTestId("delivery-state")).toHaveText(mz("monitor.publish.state.succeeded"), {
+    await expect(rows.nth(index).getByTestId("delivery-state")).toHaveText(zh("publish.state.succeeded"), {
       timeout: 60_000,
     });
   await expect(monitor.getByTestId("monitor-live")).toHaveAttribute("data-live", "true");

@@ -318,17 +318,15 @@ test("picture desk: photos to an agency over SFTP as NewsML-G2 with IPTC and to 
       { timeout: 60_000 },
     );
     for (const photo of [first, second])
-      await expect(rowOf(photo, channel).getByTestId("delivery-state")).toHaveText(
-        mz("monitor.publish.state.succeeded"),
-        { timeout: 90_000 },
-      );
+      await expect(rowOf(photo, channel).getByTestId("delivery-state")).toHaveText(zh("publish.state.succeeded"), {
+        timeout: 90_000,
+      });
   }
   await snapshot(monitor, testInfo, "picture-desk-monitor-embargo-1366");
   for (const channel of [agency, website])
-    await expect(rowOf(embargoed, channel).getByTestId("delivery-state")).toHaveText(
-      mz("monitor.publish.state.succeeded"),
-      { timeout: 180_000 },
-    );
+    await expect(rowOf(embargoed, channel).getByTestId("delivery-state")).toHaveText(zh("publish.state.succeeded"), {
+      timeout: 180_000,
+    });
   await expect(live).toHaveAttribute("data-state", "live");
   await snapshot(monitor, testInfo, "picture-desk-monitor-1366");
   await monitor.setViewportSize({ width: 390, height: 844 });
@@ -412,10 +410,9 @@ test("picture desk: photos to an agency over SFTP as NewsML-G2 with IPTC and to 
   // each succeeded, with its time and attempts — at both widths.
   await page.getByRole("tab", { name: zh("stories.viewer.publications") }).click();
   const publications = page.getByTestId("story-publications");
-  await expect(publications.getByTestId("publication-state")).toHaveText(
-    Array(4).fill(mz("monitor.publish.state.succeeded")),
-    { timeout: 90_000 },
-  );
+  await expect(publications.getByTestId("publication-state")).toHaveText(Array(4).fill(zh("publish.state.succeeded")), {
+    timeout: 90_000,
+  });
   for (const channel of [agency, website]) {
     const channelRows = publications.locator("tr", { hasText: channel });
     await expect(channelRows).toHaveCount(2);

@@ -4,20 +4,11 @@ import dayjs, { type Dayjs } from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api, call } from "../../api/client";
-import { type Delivery, deliveryKeys } from "../../api/publishing";
+import { DELIVERY_STATE_COLORS, type Delivery, deliveryKeys } from "../../api/publishing";
 import { storyKeys } from "../../api/stories";
 import { publishStory } from "../../api/story-detail";
 import { useFeedback } from "../feedback";
 import { PublishChannelsField, PublishMonitorHint, PublishTimeField } from "../publish-fields";
-
-const STATE_COLOURS: Record<Delivery["state"], string> = {
-  pending: "default",
-  in_progress: "processing",
-  retrying: "warning",
-  succeeded: "success",
-  cancelled: "default",
-  failed: "error",
-};
 
 interface PublishValues {
   channels?: string[];
@@ -99,7 +90,7 @@ export function PublishDialog({
           status={(channel) => {
             const last = latest.get(channel.id);
             return last ? (
-              <Tag color={STATE_COLOURS[last.state]} title={last.lastError ?? undefined}>
+              <Tag color={DELIVERY_STATE_COLORS[last.state]} title={last.lastError ?? undefined}>
                 {t(last.action === "kill" ? "publish.withdrawnState" : "publish.sentState", {
                   state: t(`publish.state.${last.state}`),
                   time: dayjs(last.updatedAt).format("YYYY-MM-DD HH:mm"),

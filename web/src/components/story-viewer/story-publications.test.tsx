@@ -119,7 +119,7 @@ describe("the viewer's 发布记录 tab", () => {
   it("an unpublished story: says so", async () => {
     answer = { embargoUntil: null, deliveries: [] };
     await render("zh-CN");
-    await until(() => container.textContent?.includes("尚未发往任何通道") ?? false);
-    expect(container.textContent).toContain("尚未发往任何通道。");
+    await until(() => container.textContent?.includes("尚未发往任何渠道") ?? false);
+    expect(container.textContent).toContain("尚未发往任何渠道。");
   });
 });

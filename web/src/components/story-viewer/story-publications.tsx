@@ -52,7 +52,7 @@ export function StoryPublications({ libraryId, storyId }: { libraryId: string; s
   const stateOf = (delivery: Delivery) => (
     <Space size={4} wrap>
       <Tag color={DELIVERY_STATE_COLORS[delivery.state]} data-testid="publication-state">
-        {t(`monitor.publish.state.${delivery.state}`)}
+        {t(`publish.state.${delivery.state}`)}
       </Tag>
       {delivery.action === "kill" ? <Tag color="red">{t("monitor.publish.kill")}</Tag> : null}
     </Space>

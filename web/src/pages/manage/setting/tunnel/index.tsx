@@ -15,7 +15,7 @@ import {
   updateChannel,
   useLastDeliveries,
 } from "../../../../api/channels";
-import type { DeliveryState } from "../../../../api/publishing";
+import { DELIVERY_STATE_COLORS } from "../../../../api/publishing";
 import { Access } from "../../../../auth/access-component";
 import { CrudTable } from "../../../../components/crud-table";
 import { useFeedback } from "../../../../components/feedback";
@@ -26,15 +26,6 @@ import { ChannelFields, DEFAULT_SETTINGS } from "./components/channel-fields";
 
 /** The route key of this screen: the permissionId its buttons check. */
 const PERMISSION = "manage.setting.tunnel";
-
-export const STATE_COLOURS: Record<DeliveryState, string> = {
-  pending: "default",
-  in_progress: "processing",
-  retrying: "warning",
-  succeeded: "success",
-  cancelled: "default",
-  failed: "error",
-};
 
 export interface ChannelForm extends Record<string, unknown> {
   name: string;
@@ -156,8 +147,8 @@ export default function ManageSettingTunnelPage() {
         if (!stats?.lastState)
           return <Typography.Text type="secondary">{t("channels.lastDelivery.none")}</Typography.Text>;
         const tag = (
-          <Tag color={STATE_COLOURS[stats.lastState]} data-testid="channel-last-state">
-            {t(`channels.state.${stats.lastState}`)}
+          <Tag color={DELIVERY_STATE_COLORS[stats.lastState]} data-testid="channel-last-state">
+            {t(`publish.state.${stats.lastState}`)}
           </Tag>
         );
         return (

@@ -42,7 +42,7 @@ export function DeliveryTable({
   const stateOf = (delivery: Delivery) => (
     <Space size={4} wrap>
       <Tag color={DELIVERY_STATE_COLORS[delivery.state]} data-testid="delivery-state">
-        {t(`monitor.publish.state.${delivery.state}`)}
+        {t(`publish.state.${delivery.state}`)}
       </Tag>
       {delivery.action === "kill" ? <Tag color="red">{t("monitor.publish.kill")}</Tag> : null}
       {(delivery.state === "pending" || delivery.state === "retrying") &&
@@ -156,7 +156,7 @@ export function DeliveryTable({
           placeholder={t("monitor.publish.filterState")}
           aria-label={t("monitor.publish.filterState")}
           onChange={(state?: DeliveryState) => filter({ state })}
-          options={DELIVERY_STATES.map((state) => ({ value: state, label: t(`monitor.publish.state.${state}`) }))}
+          options={DELIVERY_STATES.map((state) => ({ value: state, label: t(`publish.state.${state}`) }))}
         />
         <Select
           allowClear
