@@ -238,7 +238,11 @@ export async function buildApp({ config, db, logger, ...seams }: AppDependencies
   });
   const mediaUrls = new MediaUrlSigner(sharedKeys.mediaUrl, config.mediaUrls.ttlSeconds);
   // Field-level access: every answer loses the story properties the caller's role may not see.
-  const propertyAccess = buildPropertyAccess(db, { roles: new RolesRepository(db), audit: audit.log });
+  const propertyAccess = buildPropertyAccess(db, {
+    roles: new RolesRepository(db),
+    audit: audit.log,
+    search: search.index,
+  });
   stripHiddenProperties(app, propertyAccess);
   // Automation: commits, publishes and added tags enqueue the rules' evaluation in their own transaction.
   const actionTriggers = buildActionTriggers(db, jobs);

@@ -68,6 +68,7 @@ import type {
   LibrariesTable,
   SearchFormatTable,
   SearchMissesTable,
+  SearchRestrictedPropertiesTable,
   StoriesTable,
   StoryActionsTable,
   StoryBatchEditItemsTable,
@@ -151,6 +152,7 @@ export interface Database {
   disk_shares: DiskSharesTable;
   story_terms: StoryTermsTable;
   search_format: SearchFormatTable;
+  search_restricted_properties: SearchRestrictedPropertiesTable;
   url_fetches: UrlFetchesTable;
   upload_locks: UploadLocksTable;
   shared_secrets: SharedSecretsTable;

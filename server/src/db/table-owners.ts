@@ -133,6 +133,7 @@ export const TABLE_OWNERS = {
   disk_shares: { owner: "disk" },
   story_terms: { owner: "search" },
   search_format: { owner: "search" },
+  search_restricted_properties: { owner: "search" },
   url_fetches: { owner: "url-ingest" },
   upload_locks: { owner: "uploads" },
   shared_secrets: { owner: "secrets" },

@@ -11,9 +11,9 @@ import { DamsMigrationProvider } from "./index.js";
 describeEachDialect("migration 0022-search-format", (dialect) => {
   const db = useTestDb(dialect);
 
-  it("starts an empty index at format 2, marks one with entries as format 1 for dams serve to rewrite", async () => {
+  it("starts an empty index at the current format, marks one with entries as format 1 for dams serve to rewrite", async () => {
     const { kysely, adapter } = db();
-    expect(await storedFormat(kysely)).toBe(2);
+    expect(await storedFormat(kysely)).toBe(SEARCH_FORMAT);
     const search = buildSearch(db());
     const id = randomUUID();
     await new StoriesRepository(kysely, adapter, search.index).insertStory(storyRow({ id, title: "5G手机 zqxformat" }));

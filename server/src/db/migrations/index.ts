@@ -47,6 +47,7 @@ import { storageChecks } from "./0044-storage-checks.js";
 import { maintenanceRuns } from "./0045-maintenance-runs.js";
 import { storyTexts } from "./0046-story-texts.js";
 import { libraryQuotas } from "./0047-library-quotas.js";
+import { searchRestrictedProperties } from "./0048-search-restricted-properties.js";
 
 // Migrations are frozen history: they must not depend on today's table types.
 // biome-ignore lint/suspicious/noExplicitAny: migrations address tables that later versions may reshape.
@@ -105,6 +106,7 @@ export class DamsMigrationProvider implements MigrationProvider {
       "0045-maintenance-runs": maintenanceRuns(this.adapter),
       "0046-story-texts": storyTexts(this.adapter),
       "0047-library-quotas": libraryQuotas(this.adapter),
+      "0048-search-restricted-properties": searchRestrictedProperties(),
     };
   }
 }

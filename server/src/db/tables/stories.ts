@@ -218,6 +218,14 @@ export interface SearchFormatTable {
   version: number;
 }
 
+/**
+ * The story properties whose text the search index holds behind their tag (migration 0048): those
+ * some role may not see (field-level access, docs/property-access.md).
+ */
+export interface SearchRestrictedPropertiesTable {
+  property: string;
+}
+
 /** Story views per UTC day, story and user (the usage statistics; monitor module). */
 export interface StoryViewsTable {
   /** YYYY-MM-DD (UTC). */

@@ -33,6 +33,18 @@ export class PropertyAccessRepository {
     }));
   }
 
+  /** Every property some role may not see. */
+  async hiddenAnywhere(): Promise<string[]> {
+    const rows = await this.executor
+      .selectFrom("property_access")
+      .select("property")
+      .distinct()
+      .where("visible", "=", false)
+      .orderBy("property")
+      .execute();
+    return rows.map((row) => row.property);
+  }
+
   /** Replaces the role's rules; a rule that is visible and editable is the default and is not kept. */
   async replace(roleId: string, rules: PropertyRule[], now: string): Promise<void> {
     await this.executor.deleteFrom("property_access").where("role_id", "=", roleId).execute();

@@ -1,4 +1,6 @@
+import type { Kysely } from "kysely";
 import type { Db } from "../../db/database.js";
+import type { Database } from "../../db/schema.js";
 import { Forbidden, NotFound } from "../../http/errors.js";
 import type { AuditLog } from "../audit/audit-log.js";
 import type { Actor } from "../auth/actor.js";
@@ -14,6 +16,14 @@ export interface PropertyUser {
 const NO_RULES: ReadonlySet<string> = new Set();
 
 /**
+ * The search index's side of field-level access: the text of the properties some role may not see is
+ * indexed apart, and a search matches it only for those who may see it (the search module's SearchIndex).
+ */
+export interface PropertySearchIndex {
+  restrictProperties(executor: Kysely<Database>, properties: readonly string[]): Promise<void>;
+}
+
+/**
  * Field-level access (/manage/userrole/property): per role, the story
  * properties (keys of a story's custom `properties`) it may not see or not
  * edit. Story responses lose the hidden keys (`stripHidden`, run on every
@@ -26,6 +36,8 @@ export class PropertyAccessService {
       rules: PropertyAccessRepository;
       roles: Pick<RolesRepository, "findById">;
       audit: AuditLog;
+      /** Told of the properties some role may not see, in the rule change's transaction. */
+      search: PropertySearchIndex;
       clock?: () => Date;
     },
   ) {}
@@ -39,7 +51,10 @@ export class PropertyAccessService {
     const before = await this.rulesOf(roleId);
     const now = (this.deps.clock?.() ?? new Date()).toISOString();
     await this.deps.db.kysely.transaction().execute(async (trx) => {
-      await this.deps.rules.with(trx).replace(roleId, rules, now);
+      const repository = this.deps.rules.with(trx);
+      await repository.replace(roleId, rules, now);
+      // A search for a hidden property's value must not find the story (its entry is rewritten now).
+      await this.deps.search.restrictProperties(trx, await repository.hiddenAnywhere());
       await this.deps.audit.record(trx, actor, {
         action: "role.property-access",
         target: { type: "role", id: roleId },
@@ -99,7 +114,7 @@ export function stripHidden(payload: unknown, hidden: ReadonlySet<string>, depth
 /** Builds field-level access once (app.ts); `register` strips hidden properties from every API answer. */
 export function buildPropertyAccess(
   db: Db,
-  deps: { roles: Pick<RolesRepository, "findById">; audit: AuditLog },
+  deps: { roles: Pick<RolesRepository, "findById">; audit: AuditLog; search: PropertySearchIndex },
 ): PropertyAccessService {
   return new PropertyAccessService({ db, rules: new PropertyAccessRepository(db), ...deps });
 }

@@ -5,9 +5,10 @@ import type { SearchIndex } from "./search-index.js";
 /**
  * The format the index's entries are written in by this code (migration 0022
  * keeps the one they hold): 1, words and single CJK characters; 2, script
- * changes split words and GAP tokens keep phrases within a run of text.
+ * changes split words and GAP tokens keep phrases within a run of text; 3, the
+ * restricted properties' text behind their tag (migration 0048, docs/property-access.md).
  */
-export const SEARCH_FORMAT = 2;
+export const SEARCH_FORMAT = 3;
 
 /** The format the index's entries hold. */
 export async function storedFormat(kysely: Kysely<Database>): Promise<number> {

@@ -30,7 +30,7 @@ export class PostgresSearchIndex extends BaseSearchIndex {
     await executor.deleteFrom("story_terms").execute();
   }
 
-  matches(terms: QueryTerm[], slice?: Slice) {
+  matches(terms: QueryTerm[], slice?: Slice, tags: readonly string[] = []) {
     // A walk reads the newest entries through the upload-order index, with the query as a filter: the
     // LIMIT keeps the planner from gathering every match of a common term from the GIN index first.
     const from =
@@ -47,7 +47,7 @@ export class PostgresSearchIndex extends BaseSearchIndex {
       rank: number;
       seq: null;
     }>`(select s.story_id as story_id, -ts_rank(s.tsv, q.q) as rank, null as seq, s.facet_terms, ${columnList("s")}
-      from ${from}, cast(${tsQuery(terms)} as tsquery) as q(q)
+      from ${from}, cast(${tsQuery(terms, tags)} as tsquery) as q(q)
       where s.tsv @@ q.q${older})`;
   }
 

@@ -37,7 +37,7 @@ export class SqliteSearchIndex extends BaseSearchIndex {
     await executor.deleteFrom("story_terms").execute();
   }
 
-  matches(terms: QueryTerm[]) {
+  matches(terms: QueryTerm[], _slice?: unknown, tags: readonly string[] = []) {
     return sql<{
       story_id: string;
       rank: number;
@@ -45,7 +45,7 @@ export class SqliteSearchIndex extends BaseSearchIndex {
     }>`(select k.story_id as story_id, bm25(story_search) as rank, story_search.rowid as seq, k.facet_terms,
         ${columnList("k")}
       from story_search join story_search_keys k on k.rowid = story_search.rowid
-      where story_search match ${fts5Query(terms)})`;
+      where story_search match ${fts5Query(terms, tags)})`;
   }
 
   /**

@@ -1,6 +1,7 @@
+import { createHash } from "node:crypto";
 import type { Kysely, RawBuilder, Selectable } from "kysely";
 import type { Database, StoriesTable } from "../../db/schema.js";
-import { indexBody, type QueryTerm } from "./search-text.js";
+import { fieldTokens, GAP, indexTokens, type QueryTerm, TAG_MARK } from "./search-text.js";
 
 /** A story's searchable fields, as read from its row. */
 export interface SearchSource {
@@ -90,8 +91,29 @@ function propertyTexts(properties: Record<string, unknown>): string[] {
   return texts;
 }
 
-export function searchBody(story: SearchSource): string {
-  return indexBody([
+/**
+ * The tag of a restricted property's tokens (TAG_MARK and 12 hex digits of its name's SHA-256): a
+ * search finds the property's text only when it asks for the tag (SearchIndex.matches `tags`).
+ */
+export function propertyTag(property: string): string {
+  return TAG_MARK + createHash("sha256").update(property).digest("hex").slice(0, 12);
+}
+
+const NO_PROPERTIES: ReadonlySet<string> = new Set();
+
+/**
+ * The indexed body: every field's tokens, a GAP between fields. The text of the `restricted`
+ * properties (those a role may not see, docs/property-access.md) comes last, each token behind its
+ * property's tag, so that only searches by users who may see the property match it.
+ */
+export function searchBody(story: SearchSource, restricted: ReadonlySet<string> = NO_PROPERTIES): string {
+  const open: Record<string, unknown> = {};
+  const closed: [string, unknown][] = [];
+  for (const [key, value] of Object.entries(story.properties)) {
+    if (restricted.has(key)) closed.push([key, value]);
+    else open[key] = value;
+  }
+  const stream = indexTokens([
     story.title,
     story.caption,
     ...story.keywords,
@@ -101,9 +123,19 @@ export function searchBody(story: SearchSource): string {
     story.theme,
     story.category,
     story.originalName,
-    ...propertyTexts(story.properties),
+    ...propertyTexts(open),
     story.text,
   ]);
+  for (const [key, value] of closed) {
+    const tag = propertyTag(key);
+    for (const text of propertyTexts({ [key]: value })) {
+      const found = fieldTokens(text);
+      if (found.length === 0) continue;
+      if (stream.length > 0) stream.push(GAP);
+      for (const token of found) stream.push(token === GAP ? GAP : tag + token);
+    }
+  }
+  return stream.join(" ");
 }
 
 /** An author, tag, keyword or source as story_terms holds it (`undefined`: none). */
@@ -152,9 +184,25 @@ export interface SearchIndex extends StoryChangeListener {
   clear(executor: Kysely<Database>): Promise<void>;
   /**
    * A derived table `(story_id, rank, seq, facet_terms, ...WINDOW_COLUMNS)` of
-   * the stories matching every term; within `slice` only, when given.
+   * the stories matching every term; within `slice` only, when given. A term
+   * matches a restricted property's text only when the property's tag is in
+   * `tags` (the restricted properties the searcher may see).
    */
-  matches(terms: QueryTerm[], slice?: Slice): RawBuilder<{ story_id: string; rank: number; seq: unknown }>;
+  matches(
+    terms: QueryTerm[],
+    slice?: Slice,
+    tags?: readonly string[],
+  ): RawBuilder<{ story_id: string; rank: number; seq: unknown }>;
+  /**
+   * The properties whose text is indexed behind their tag (propertyTag): every property some role
+   * may not see, and perhaps a few no longer hidden. Read through `executor` when given.
+   */
+  restrictedProperties(executor?: Kysely<Database>): Promise<string[]>;
+  /**
+   * Makes `properties` the restricted ones, in the caller's transaction: the entries of the stories
+   * that hold a property added or removed are rewritten (field-level access calls it on a rule change).
+   */
+  restrictProperties(executor: Kysely<Database>, properties: readonly string[]): Promise<void>;
   /**
    * About how many entries match the terms (any filter aside), from the
    * database's statistics, for engines that walk a common term's window

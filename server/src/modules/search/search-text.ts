@@ -156,19 +156,48 @@ export function parseQuery(input: string): QueryTerm[] {
   return terms;
 }
 
-/** FTS5 MATCH expression: tokens hold letters and digits only, so quoting them is safe. */
-export function fts5Query(terms: QueryTerm[]): string {
-  return terms.map((term) => `"${term.tokens.join(" ")}"${term.prefix ? " *" : ""}`).join(" AND ");
+/**
+ * The token a restricted property's text is indexed as (docs/property-access.md): its tag (a private-use
+ * character, which tokens() never emits, and a hash of the property's name) before each token, so that
+ * only a query that asks for the tag finds it.
+ */
+export const TAG_MARK = "\uE001";
+
+/**
+ * A term's variants: its tokens as they are, and with each tag of `tags` before every token (the
+ * restricted properties the searcher may see).
+ */
+function variants(term: QueryTerm, tags: readonly string[]): string[][] {
+  return ["", ...tags].map((tag) => term.tokens.map((token) => tag + token));
 }
 
-/** A tsquery literal (cast with ::tsquery: the lexemes are taken as they are, as the tsvector holds them). */
-export function tsQuery(terms: QueryTerm[]): string {
+/**
+ * FTS5 MATCH expression: tokens hold letters and digits only (a tag, a private-use character and hex
+ * digits), so quoting them is safe. `tags`: each term also matches in these restricted properties' text.
+ */
+export function fts5Query(terms: QueryTerm[], tags: readonly string[] = []): string {
   return terms
     .map((term) => {
-      const parts = term.tokens.map((token, index) =>
-        index === term.tokens.length - 1 && term.prefix ? `${quoteLexeme(token)}:*` : quoteLexeme(token),
-      );
-      return parts.length === 1 ? parts[0]! : `(${parts.join(" <-> ")})`;
+      const phrases = variants(term, tags).map((tokens) => `"${tokens.join(" ")}"${term.prefix ? " *" : ""}`);
+      return phrases.length === 1 ? phrases[0]! : `(${phrases.join(" OR ")})`;
+    })
+    .join(" AND ");
+}
+
+/**
+ * A tsquery literal (cast with ::tsquery: the lexemes are taken as they are, as the tsvector holds them).
+ * `tags`: each term also matches in these restricted properties' text.
+ */
+export function tsQuery(terms: QueryTerm[], tags: readonly string[] = []): string {
+  return terms
+    .map((term) => {
+      const phrases = variants(term, tags).map((tokens) => {
+        const parts = tokens.map((token, index) =>
+          index === tokens.length - 1 && term.prefix ? `${quoteLexeme(token)}:*` : quoteLexeme(token),
+        );
+        return parts.length === 1 ? parts[0]! : `(${parts.join(" <-> ")})`;
+      });
+      return phrases.length === 1 ? phrases[0]! : `(${phrases.join(" | ")})`;
     })
     .join(" & ");
 }

@@ -11,7 +11,7 @@ import {
 import type { DialectAdapter } from "../../db/dialect/index.js";
 import type { Database, StoriesTable } from "../../db/schema.js";
 import { SEARCH_WINDOW, type SearchFilter, type SearchPage, type SearchSort } from "./search.schema.js";
-import type { SearchIndex, Slice, WindowColumn } from "./search-index.js";
+import { propertyTag, type SearchIndex, type Slice, type WindowColumn } from "./search-index.js";
 import { parseQuery } from "./search-text.js";
 import {
   emptyFacets,
@@ -91,6 +91,7 @@ export class SearchRepository {
     filter: SearchFilter,
     withStories = false,
     slice?: Slice,
+    tags: readonly string[] = [],
   ): { base: Base; ranked: boolean; stories: boolean } | null {
     const fulltext = filter.fulltext !== undefined && filter.fulltext.trim() !== "";
     const terms = fulltext ? parseQuery(filter.fulltext!) : [];
@@ -104,7 +105,7 @@ export class SearchRepository {
       filter.orientation !== undefined ||
       filter.hasGps !== undefined;
     let base: Base = ranked
-      ? this.kysely.selectFrom(this.index.matches(terms, slice).as("m"))
+      ? this.kysely.selectFrom(this.index.matches(terms, slice, tags).as("m"))
       : this.kysely.selectFrom("stories");
     if (ranked && stories) base = base.innerJoin("stories", "stories.id", "m.story_id");
     const table = ranked ? "m" : "stories";
@@ -215,10 +216,10 @@ export class SearchRepository {
    * The page. With full text the window's narrow rows are sorted and cut
    * first (`p`), and only the page's stories are read whole.
    */
-  #page(filter: SearchFilter, page: SearchPage): Base | null {
+  #page(filter: SearchFilter, page: SearchPage, tags: readonly string[] = []): Base | null {
     // Sorts by a column the index does not copy read it from `stories` for the window's rows.
     const needsStories = page.sort === "updated" || page.sort === "title" || page.sort === "size";
-    const built = filter.libraryIds.length === 0 ? null : this.#base(filter, needsStories);
+    const built = filter.libraryIds.length === 0 ? null : this.#base(filter, needsStories, undefined, tags);
     if (!built) return null;
     if (!built.ranked)
       return this.#order(built.base, false, page)
@@ -310,17 +311,18 @@ export class SearchRepository {
       return facets ? { ...result, facets: await this.#tableFacets(built.base) } : result;
     }
     const sort = page.sort ?? "relevance";
-    const window = await this.#windowRows(filter, {
-      stories: sort === "updated" || sort === "size",
-      rank: sort === "relevance",
-      facets,
-    });
+    const tags = await this.#tags(filter);
+    const window = await this.#windowRows(
+      filter,
+      { stories: sort === "updated" || sort === "size", rank: sort === "relevance", facets },
+      tags,
+    );
     const capped = window.length > this.window;
     if (capped) window.length = this.window;
     let rows: StoryRecord[];
     if (sort === "title") {
       // Titles order by the database's collation, which only the database knows.
-      rows = (await this.#page(filter, page)!.execute()) as StoryRecord[];
+      rows = (await this.#page(filter, page, tags)!.execute()) as StoryRecord[];
     } else {
       const ids = [...window]
         .sort(windowOrder(sort, page.order, this.adapter.name === "postgres"))
@@ -330,6 +332,17 @@ export class SearchRepository {
     }
     const result = { rows, total: window.length, capped };
     return facets ? { ...result, facets: windowFacets(window) } : result;
+  }
+
+  /**
+   * The tags (propertyTag) of the restricted properties the searcher may see: a full-text term matches
+   * a restricted property's text only through its tag (docs/property-access.md).
+   */
+  async #tags(filter: SearchFilter): Promise<string[]> {
+    if (!filter.hiddenProperties) return [];
+    const hidden = new Set(filter.hiddenProperties);
+    const restricted = await this.index.restrictedProperties();
+    return restricted.filter((property) => !hidden.has(property)).map(propertyTag);
   }
 
   /** The stories of these ids, whole, in this order. */
@@ -349,9 +362,9 @@ export class SearchRepository {
    * sort (but the title) and the facets need, newest first, one more row than
    * the window when more match.
    */
-  async #windowRows(filter: SearchFilter, needs: WindowNeeds): Promise<WindowRow[]> {
+  async #windowRows(filter: SearchFilter, needs: WindowNeeds, tags: readonly string[]): Promise<WindowRow[]> {
     const gather = async (slice?: Slice, limit?: number) =>
-      (await this.#windowQuery(filter, needs, slice, limit).execute()) as WindowRow[];
+      (await this.#windowQuery(filter, needs, slice, limit, tags).execute()) as WindowRow[];
     const { estimate, walkEnd } = this.index;
     if (!estimate || !walkEnd || !walkable(filter)) return gather();
     // A term with few matches: gathering them all (the GIN index) is cheapest.
@@ -366,8 +379,14 @@ export class SearchRepository {
     return [...walked, ...(await gather({ olderThan: end }, this.window + 1 - walked.length))];
   }
 
-  #windowQuery(filter: SearchFilter, needs: WindowNeeds, slice?: Slice, limit = this.window + 1): Base {
-    const built = this.#base(filter, needs.stories, slice);
+  #windowQuery(
+    filter: SearchFilter,
+    needs: WindowNeeds,
+    slice?: Slice,
+    limit = this.window + 1,
+    tags: readonly string[] = [],
+  ): Base {
+    const built = this.#base(filter, needs.stories, slice, tags);
     if (!built?.ranked) throw new Error("a window needs a full-text query");
     const columns: Selected[] = [
       sql.ref("m.story_id").as("id"),

@@ -133,6 +133,11 @@ export type SearchFilter = Omit<StoryListQuery, "page" | "size" | "sort" | "orde
   createdBy?: string;
   /** Only stories filed in no folder (a library's top level, as WebDAV shows it). */
   unfiled?: boolean;
+  /**
+   * The story properties the searcher may not see (field-level access): full text does not match
+   * their values. Absent: no restricted property is searched (search_restricted_properties).
+   */
+  hiddenProperties?: readonly string[];
 };
 
 export type SearchPage = Pick<StoryListQuery, "page" | "size" | "sort" | "order">;

@@ -100,7 +100,14 @@ export function buildStories(deps: StoriesDependencies): StoriesModule {
   });
   const downloads = new StoryDownloads(storiesRepository, access, actionsRepository, blobs, deps.audit);
   downloads.outgoing = deps.outgoing;
-  const queries = new StoryQueries(storiesRepository, access, deps.libraries, deps.signMediaUrl, deps.search.service);
+  const queries = new StoryQueries(
+    storiesRepository,
+    access,
+    deps.libraries,
+    deps.signMediaUrl,
+    deps.search.service,
+    deps.propertyAccess ? (user) => deps.propertyAccess!.hiddenFor(user) : undefined,
+  );
   return {
     stories,
     queries,

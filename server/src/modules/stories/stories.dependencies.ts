@@ -51,6 +51,8 @@ export interface StoryWriteDependencies {
 /** Field-level access as the stories ask it (the access module's PropertyAccessService). */
 export interface PropertyEditCheck {
   checkEditable(user: { admin: boolean; roleId: string | null }, properties: readonly string[]): Promise<void>;
+  /** The properties the user may not see (a search does not match their values). */
+  hiddenFor(user: { admin: boolean; roleId: string | null }): Promise<ReadonlySet<string>>;
 }
 
 /** The time of a change, as stored. */

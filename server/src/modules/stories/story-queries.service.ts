@@ -31,7 +31,14 @@ export class StoryQueries {
     private readonly libraries: LibrariesService,
     private readonly signMediaUrl: SignMediaUrl,
     private readonly search: SearchService,
+    /** The properties a user may not see (field-level access); absent: none is hidden. */
+    private readonly hiddenFor?: (user: LibraryUser) => Promise<ReadonlySet<string>>,
   ) {}
+
+  /** What a search of this user leaves out: the values of the properties the user may not see. */
+  async #hidden(user: LibraryUser): Promise<string[]> {
+    return this.hiddenFor ? [...(await this.hiddenFor(user))] : [];
+  }
 
   async views(stories: Story[]): Promise<StoryView[]> {
     const files = await this.stories.files(stories.map((story) => story.id));
@@ -74,7 +81,7 @@ export class StoryQueries {
     const { page, size, sort, order, facets: withFacets, libraryId, ...filters } = query;
     const libraryIds = await this.#libraryIds(user, libraryId);
     const { rows, total, capped, facets } = await this.search.search(
-      { ...filters, libraryIds, viewerId: user.id, createdBy },
+      { ...filters, libraryIds, viewerId: user.id, createdBy, hiddenProperties: await this.#hidden(user) },
       { page, size, sort, order },
       Boolean(withFacets),
     );
@@ -94,11 +101,12 @@ export class StoryQueries {
   ): Promise<{ ids: string[]; total: number; capped: boolean }> {
     const { sort, order, libraryId, ...filters } = query;
     const libraryIds = await this.#libraryIds(user, libraryId);
+    const hiddenProperties = await this.#hidden(user);
     const ids: string[] = [];
     const size = 1000;
     for (let page = 0; ; page++) {
       const found = await this.search.search(
-        { ...filters, libraryIds, viewerId: user.id },
+        { ...filters, libraryIds, viewerId: user.id, hiddenProperties },
         { page, size, sort, order },
         false,
       );
