@@ -82,8 +82,15 @@ export interface IngestDependencies {
   keys: IngestKeysRepository;
   /** Which storage target a library's new originals go to (the storage module's); absent: the blob store decides. */
   placement?: { placeNewOriginal(libraryId: string, key: string): Promise<void>; settle(key: string): Promise<void> };
-  /** Quotas per library (the storage module's): 413 when a file would take its library past its quota. */
-  quota?: { check(libraryId: string, extra: number): Promise<void> };
+  /**
+   * Quotas per library (the storage module's): 413 when a file would take its library past its quota.
+   * `check` answers early (unlocked); `checkWithin` decides, in the story's transaction (the new file
+   * counted), the library's quota locked until it ends.
+   */
+  quota?: {
+    check(libraryId: string, extra: number): Promise<void>;
+    checkWithin(trx: Kysely<Database>, libraryId: string, size: number): Promise<void>;
+  };
   /** Scratch space for streamed sources (under the data dir: videos are large). */
   workDir: string;
   onBlobDeleteError?: (key: string, error: unknown) => void;
@@ -191,6 +198,8 @@ export class IngestService {
         },
         trx,
       );
+      // Two uploads finishing together must not both fit: the check that counts is made here, atomically.
+      await this.deps.quota?.checkWithin(trx, story.libraryId, blob.size);
       if (input.ingestKey) await this.deps.keys.insert(input.ingestKey, story, blob.key, trx);
       await input.withinTransaction?.(trx, story);
     };

@@ -36,6 +36,14 @@ class LibraryQuotasRepository {
     return new Map(rows.map((row) => [row.library_id, Number(row.quota_bytes)]));
   }
 
+  /** The library's quota row, locked until `trx` ends (PostgreSQL; SQLite's transactions take turns). */
+  async lock(libraryId: string, trx: Kysely<Database>, postgres: boolean): Promise<number | null> {
+    let read = trx.selectFrom("library_quotas").select("quota_bytes").where("library_id", "=", libraryId);
+    if (postgres) read = read.forUpdate();
+    const row = await read.executeTakeFirst();
+    return row ? Number(row.quota_bytes) : null;
+  }
+
   async of(libraryId: string, executor: Kysely<Database> = this.db): Promise<number | null> {
     const row = await executor
       .selectFrom("library_quotas")
@@ -128,7 +136,20 @@ export class LibraryQuotas {
     return this.get(libraryId);
   }
 
-  /** 413 when `extra` more bytes would take the library past its quota (no quota: no limit). */
+  /**
+   * The check that counts, inside the transaction that writes the new file's story (`trx`, which
+   * already holds it): the library's quota row is locked until `trx` ends, so two uploads finishing
+   * together in one library take turns, and the second sees the first's file. 413 when the library
+   * would then hold more than its quota (`size`: the new file's bytes, counted in the usage).
+   */
+  async checkWithin(trx: Kysely<Database>, libraryId: string, size: number): Promise<void> {
+    const quota = await this.#rows.lock(libraryId, trx, this.deps.db.adapter.name === "postgres");
+    if (quota === null) return;
+    const used = await this.deps.blobs().libraryBytes(libraryId, trx);
+    if (used > quota) throw new LibraryQuotaExceeded(libraryId, used - size, quota, size);
+  }
+
+  /** 413 when `extra` more bytes would take the library past its quota (no quota: no limit); an early answer, unlocked. */
   async check(libraryId: string, extra: number): Promise<void> {
     const quota = await this.#rows.of(libraryId);
     if (quota === null) return;

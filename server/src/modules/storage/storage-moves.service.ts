@@ -1,7 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import type { Kysely } from "kysely";
 import type { Db } from "../../db/database.js";
+import type { Database } from "../../db/schema.js";
 import { Conflict, NotFound } from "../../http/errors.js";
 import type { AuditLog } from "../audit/audit-log.js";
 import type { Actor } from "../auth/actor.js";
@@ -15,8 +17,8 @@ export const MOVE_LIBRARY_JOB = "storage.move-library";
 /** The blob keys a library's stories use (the stories module's StoryStatistics answers). */
 export interface LibraryBlobs {
   blobKeysOfLibrary(libraryId: string): Promise<string[]>;
-  /** Every stored byte of the library's stories (its quota's usage). */
-  libraryBytes(libraryId: string): Promise<number>;
+  /** Every stored byte of the library's stories (its quota's usage), through `executor` when given. */
+  libraryBytes(libraryId: string, executor?: Kysely<Database>): Promise<number>;
 }
 
 /** The stores of targets by id (TargetStores; a test passes one that fails on purpose). */

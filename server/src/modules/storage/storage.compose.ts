@@ -76,7 +76,7 @@ export function buildStorage(
     libraries,
     blobs: {
       blobKeysOfLibrary: (libraryId) => need().blobs.blobKeysOfLibrary(libraryId),
-      libraryBytes: (libraryId) => need().blobs.libraryBytes(libraryId),
+      libraryBytes: (libraryId, executor) => need().blobs.libraryBytes(libraryId, executor),
     },
     jobs: { enqueue: (name, payload, options) => need().jobs.enqueue(name, payload, options) },
     audit: deps.audit,

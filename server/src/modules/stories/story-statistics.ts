@@ -1,6 +1,6 @@
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { Db } from "../../db/database.js";
-import type { StoryStatus, StoryType } from "../../db/schema.js";
+import type { Database, StoryStatus, StoryType } from "../../db/schema.js";
 
 /** Which part of a story's storage a file is. */
 export type StoragePart = "original" | "rendition" | "version";
@@ -333,9 +333,12 @@ export class StoryStatistics {
   }
 
   /** Every blob key a library's stories use (files of every version, renditions, covers), in key order. */
-  /** Every stored byte of a library's stories (originals, renditions, older versions): what its quota counts. */
-  async libraryBytes(libraryId: string): Promise<number> {
-    const row = await this.db.kysely
+  /**
+   * Every stored byte of a library's stories (originals, renditions, older versions): what its quota
+   * counts. Through `executor` (a transaction) when given.
+   */
+  async libraryBytes(libraryId: string, executor: Kysely<Database> = this.db.kysely): Promise<number> {
+    const row = await executor
       .selectFrom("story_files as f")
       .innerJoin("stories as s", "s.id", "f.story_id")
       .select((eb) => eb.fn.sum<number | string>("f.size").as("bytes"))
