@@ -21534,6 +21534,108 @@ export interface paths {
         };
         trace?: never;
     };
+    "/dams/api/v1/disk/quota-users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Users whose disk quota may be set (the storage settings' picker): id, user name and name, by user name
+         * @description Access: permission `manage.storage.setting`, action `query`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description part of the user name or the name */
+                    keyword?: string;
+                    size?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: components["schemas"]["DiskQuotaUser"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dams/api/v1/disk/usage": {
         parameters: {
             query?: never;
@@ -21641,7 +21743,7 @@ export interface paths {
         };
         /**
          * A user's disk usage and quota
-         * @description Access: administrators.
+         * @description Access: permission `manage.storage.setting`, action `query`.
          */
         get: {
             parameters: {
@@ -21726,7 +21828,7 @@ export interface paths {
         };
         /**
          * Set a user's disk quota
-         * @description Access: administrators.
+         * @description Access: permission `manage.storage.setting`, action `edit`.
          */
         put: {
             parameters: {
@@ -28626,6 +28728,11 @@ export interface components {
              */
             level: "read" | "write" | "manage";
         };
+        DiskQuotaUserInput: {
+            id: string;
+            username: string;
+            name: string | null;
+        };
         DiskNodeInput: {
             id: string;
             /** @description the folder it is in; null at the owner's root */
@@ -31219,6 +31326,11 @@ export interface components {
              * @enum {string}
              */
             level: "read" | "write" | "manage";
+        };
+        DiskQuotaUser: {
+            id: string;
+            username: string;
+            name: string | null;
         };
         DiskNode: {
             id: string;

@@ -96,6 +96,10 @@ export const useSetLibraryQuota = () =>
     ),
   );
 
+/** Users to pick for a disk quota, by user name or name (GET /disk/quota-users: the storage settings' own permission). */
+export const fetchQuotaUsers = (keyword: string): Promise<{ id: string; username: string; name: string | null }[]> =>
+  call(api.GET("/dams/api/v1/disk/quota-users", { params: { query: { size: 20, ...(keyword ? { keyword } : {}) } } }));
+
 /** A user's network-disk usage and quota (the user quota the disk and WebDAV hold to). */
 export const fetchUserQuota = (userId: string): Promise<DiskUsage> =>
   call(api.GET("/dams/api/v1/disk/quotas/{userId}", { params: { path: { userId } } }));

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
-  ADMIN_ONLY,
   API,
+  BACK_AREA,
   type Cell,
   DISK_SHARERS,
   davBasic,
@@ -12,7 +12,7 @@ import {
 } from "./access-matrix.support.js";
 
 /** Cells of the network disk, WebDAV and a library's folders. */
-/** The network disk: everyone has one; sharing needs share.netdisk add; quotas are the administrator's. */
+/** The network disk: everyone has one; sharing needs share.netdisk add; quotas are the storage settings' (manage.storage.setting). */
 export const diskCells: Cell[] = [
   ...(["usage", "nodes", "trash", "shares", "shared-with-me"] as const).map(
     (path): Cell => ({
@@ -74,14 +74,20 @@ export const diskCells: Cell[] = [
   },
   {
     group: "disk",
+    name: "GET /disk/quota-users",
+    expect: BACK_AREA,
+    request: () => ({ method: "GET", url: `${API}/disk/quota-users?keyword=a` }),
+  },
+  {
+    group: "disk",
     name: "GET /disk/quotas/{userId}",
-    expect: ADMIN_ONLY,
+    expect: BACK_AREA,
     request: (_who, f) => ({ method: "GET", url: `${API}/disk/quotas/${f.target.id}` }),
   },
   {
     group: "disk",
     name: "PUT /disk/quotas/{userId}",
-    expect: ADMIN_ONLY,
+    expect: BACK_AREA,
     request: (_who, f) => ({
       method: "PUT",
       url: `${API}/disk/quotas/${f.target.id}`,

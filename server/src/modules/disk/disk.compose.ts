@@ -30,7 +30,7 @@ export interface DiskModuleDependencies {
   db: Db;
   audit: AuditLog;
   blobs: BlobStore;
-  users: Pick<UsersService, "enabledUser" | "enabledUserByName">;
+  users: Pick<UsersService, "enabledUser" | "enabledUserByName" | "accounts">;
   roles: Pick<RolesService, "get">;
   ingest: Pick<IngestService, "ingestFile">;
   libraries: Pick<LibrariesService, "require">;
@@ -97,6 +97,17 @@ export function buildDisk(deps: DiskModuleDependencies): DiskModule {
     shares,
     transfer,
     uploadDestination,
-    routes: diskRoutes({ disk, shares, transfer, blobs: deps.blobs }),
+    routes: diskRoutes({
+      disk,
+      shares,
+      transfer,
+      blobs: deps.blobs,
+      quotaUsers: async (keyword, size) =>
+        (await deps.users.accounts({ keyword, page: 0, size })).users.map((user) => ({
+          id: user.id,
+          username: user.username,
+          name: user.name ?? null,
+        })),
+    }),
   };
 }

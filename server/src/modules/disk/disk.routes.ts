@@ -17,6 +17,8 @@ import {
   nodeIdParams,
   nodePatchBody,
   quotaBody,
+  quotaUserSchema,
+  quotaUsersQuery,
   sendToLibraryBody,
   sentFileSchema,
   shareBody,
@@ -33,15 +35,34 @@ export interface DiskRoutesDeps {
   shares: DiskSharesService;
   transfer: DiskTransferService;
   blobs: BlobStore;
+  /** Users by user name or name, for the storage settings' quota picker (the users module's accounts). */
+  quotaUsers: (keyword: string | undefined, size: number) => Promise<z.output<typeof quotaUserSchema>[]>;
 }
 
 const tags = ["disk"];
 const SIGNED_IN = { access: "authenticated" } as const;
 const SHARING = { access: { permission: "share.netdisk", action: "add" } } as const;
+/** Users' quotas are set on the storage settings screen (/manage/storage/setting), by its permission. */
+const QUOTAS_QUERY = { access: { permission: "manage.storage.setting", action: "query" } } as const;
+const QUOTAS_EDIT = { access: { permission: "manage.storage.setting", action: "edit" } } as const;
 
 /** /disk: the caller's network disk, what is shared with them, and the administrator's quotas (docs/disk.md). */
-export function diskRoutes({ disk, shares, transfer, blobs }: DiskRoutesDeps): FastifyPluginAsyncZod {
+export function diskRoutes({ disk, shares, transfer, blobs, quotaUsers }: DiskRoutesDeps): FastifyPluginAsyncZod {
   return async (app) => {
+    app.get(
+      "/disk/quota-users",
+      {
+        config: QUOTAS_QUERY,
+        schema: {
+          tags,
+          summary:
+            "Users whose disk quota may be set (the storage settings' picker): id, user name and name, by user name",
+          querystring: quotaUsersQuery,
+          response: { 200: envelope(z.array(quotaUserSchema)), ...apiErrorResponses },
+        },
+      },
+      async (request) => ok(await quotaUsers(request.query.keyword || undefined, request.query.size)),
+    );
     app.get(
       "/disk/usage",
       {
@@ -57,7 +78,7 @@ export function diskRoutes({ disk, shares, transfer, blobs }: DiskRoutesDeps): F
     app.get(
       "/disk/quotas/:userId",
       {
-        config: { access: "admin" },
+        config: QUOTAS_QUERY,
         schema: {
           tags,
           summary: "A user's disk usage and quota",
@@ -70,7 +91,7 @@ export function diskRoutes({ disk, shares, transfer, blobs }: DiskRoutesDeps): F
     app.put(
       "/disk/quotas/:userId",
       {
-        config: { access: "admin" },
+        config: QUOTAS_EDIT,
         schema: {
           tags,
           summary: "Set a user's disk quota",

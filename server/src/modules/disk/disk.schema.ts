@@ -7,6 +7,14 @@ export const nodeIdParams = z.object({ id: z.uuid().describe("a disk folder or f
 export const shareIdParams = z.object({ id: z.uuid().describe("a share of a disk item") });
 export const userIdParams = z.object({ userId: z.uuid() });
 
+export const quotaUsersQuery = z.object({
+  keyword: z.string().trim().max(100).optional().describe("part of the user name or the name"),
+  size: z.coerce.number().int().min(1).max(50).default(20),
+});
+export const quotaUserSchema = z
+  .object({ id: z.string(), username: z.string(), name: z.string().nullable() })
+  .meta({ id: "DiskQuotaUser" });
+
 export const diskNodeSchema = z
   .object({
     id: z.string(),

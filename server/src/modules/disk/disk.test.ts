@@ -347,4 +347,21 @@ describeEachDialect("network disk", (dialect) => {
     expect(saved).toMatchObject({ kind: "file", size: photo.length, mime: "image/jpeg" });
     expect(saved.name).toMatch(/\.jpg$/);
   });
+
+  it("lets the storage settings' permission pick a user and set the quota, without the admin flag", async () => {
+    // The administrator role without users.admin: manage.storage.setting, not the user administration.
+    const manager = await createPrincipal(db(), { username: "disk-quota-manager", roleId: "administrator" });
+    const picked = await call<Record<string, unknown>[]>(manager, "GET", "/disk/quota-users?keyword=disk-b");
+    expect(picked).toMatchObject([{ id: bob.id, username: "disk-bob" }]);
+    // Nothing but what the picker shows.
+    expect(Object.keys(picked[0]!).sort()).toEqual(["id", "name", "username"]);
+    expect(await call<unknown[]>(manager, "GET", "/disk/quota-users?keyword=no-such-user")).toEqual([]);
+    await call(manager, "GET", "/disk/quota-users?size=51", undefined, 400);
+    const set = await call<{ quotaBytes: number }>(manager, "PUT", `/disk/quotas/${bob.id}`, {
+      quotaBytes: 5 * 2 ** 30,
+    });
+    expect(set.quotaBytes).toBe(5 * 2 ** 30);
+    expect(await call(manager, "GET", `/disk/quotas/${bob.id}`)).toMatchObject({ quotaBytes: 5 * 2 ** 30 });
+    await call(bob, "GET", "/disk/quota-users", undefined, 403);
+  });
 });

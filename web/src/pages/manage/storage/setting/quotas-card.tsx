@@ -3,8 +3,8 @@ import { Button, Card, Checkbox, Form, InputNumber, Modal, Progress, Select, Spa
 import type { ColumnsType } from "antd/es/table";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { listUsers } from "../../../../api/identity-admin";
 import {
+  fetchQuotaUsers,
   fetchUserQuota,
   type LibraryQuota,
   setUserQuota,
@@ -150,7 +150,7 @@ function UserQuota() {
   const [saving, setSaving] = useState(false);
   const users = useQuery({
     queryKey: ["storage", "quota-users", keyword],
-    queryFn: () => listUsers({ keyword, page: 0, size: 20 }),
+    queryFn: () => fetchQuotaUsers(keyword),
   });
   const usage = useQuery({
     queryKey: ["storage", "user-quota", userId],
@@ -175,7 +175,7 @@ function UserQuota() {
               setUserId(value ?? null);
               setGb(null);
             }}
-            options={(users.data?.content ?? []).map((user) => ({
+            options={(users.data ?? []).map((user) => ({
               value: user.id,
               label: user.name ? `${user.name} (${user.username})` : user.username,
             }))}
