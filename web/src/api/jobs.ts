@@ -12,8 +12,21 @@ export type JobQuery = NonNullable<paths["/dams/api/v1/jobs"]["get"]["parameters
 
 export const JOB_STATES: JobState[] = ["queued", "running", "succeeded", "dead", "cancelled"];
 
-/** The monitor asks again this often while it is open. */
+/** The monitor asks again this often while it is open (TanStack Query pauses it while the tab is hidden). */
 export const JOB_POLL_MS = 3000;
+/** The longest wait between two polls after failures. */
+export const JOB_POLL_MAX_MS = 60_000;
+
+/** The wait before the next poll: JOB_POLL_MS, doubled for each failed attempt of the last poll (the server down or refusing). */
+export function jobPollInterval(failures: number): number {
+  return failures <= 0 ? JOB_POLL_MS : Math.min(JOB_POLL_MS * 2 ** failures, JOB_POLL_MAX_MS);
+}
+
+/**
+ * A query's refetchInterval: after a poll that failed (its `fetchFailureCount` attempts, retries
+ * included, all failed) the next one waits longer; after one that succeeded, JOB_POLL_MS again.
+ */
+const poll = (query: { state: { fetchFailureCount: number } }) => jobPollInterval(query.state.fetchFailureCount);
 
 export const jobKeys = {
   all: ["jobs"] as const,
@@ -34,16 +47,16 @@ export const cancelJob = (id: string): Promise<Job> =>
 // ---------------------------------------------------------------- hooks
 
 export const useJobSummary = () =>
-  useQuery({ queryKey: jobKeys.summary(), queryFn: fetchJobSummary, refetchInterval: JOB_POLL_MS });
+  useQuery({ queryKey: jobKeys.summary(), queryFn: fetchJobSummary, refetchInterval: poll });
 
 export const useJobWorkers = () =>
-  useQuery({ queryKey: jobKeys.workers(), queryFn: fetchJobWorkers, refetchInterval: JOB_POLL_MS });
+  useQuery({ queryKey: jobKeys.workers(), queryFn: fetchJobWorkers, refetchInterval: poll });
 
 export const useJobs = (query: JobQuery) =>
   useQuery({
     queryKey: jobKeys.list(query),
     queryFn: () => listJobs(query),
-    refetchInterval: JOB_POLL_MS,
+    refetchInterval: poll,
     placeholderData: keepPreviousData,
   });
 
