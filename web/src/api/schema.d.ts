@@ -28107,103 +28107,34 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        ErrorEnvelopeInput: {
-            /** @description the HTTP status */
-            code: number;
-            /** @description a human message */
-            msg: string;
-            /** @description a machine code */
-            error: string;
-            /** @description a stable name of the message (e.g. `fetch.address`), for showing it in the user's language */
-            msgCode?: string;
-            /** @description the values the message names, with msgCode */
-            msgParams?: {
-                [key: string]: string | number;
-            };
-        };
-        LibraryGrantInput: {
+        ActionRule: {
             id: string;
-            /** @description a library id, or `*` for every library */
-            libraryId: string;
-            roleId: string | null;
-            roleName: string | null;
-            userId: string | null;
-            username: string | null;
+            name: string;
+            enabled: boolean;
             /** @enum {string} */
-            level: "read" | "write" | "manage";
-            createdAt: string;
-        };
-        RolePermissionInput: {
-            roleId: string;
-            /** @description a menu key */
-            permissionId: string;
-            /** @description the web app's i18n key of the permission, `menu.<permissionId>` */
-            permissionName: string;
-            /** @description JSON text of actionEntitySet (spec section 3) */
-            actions: string;
-            actionEntitySet: {
+            trigger: "committed" | "published" | "tagged";
+            conditions: components["schemas"]["ActionRuleConditions"];
+            steps: components["schemas"]["ActionRuleStep"][];
+            ownerId: string;
+            /** @description the newest run, if any */
+            lastRun: {
                 /** @enum {string} */
-                action: "add" | "delete" | "edit" | "query" | "get" | "update" | "enable" | "disable" | "import" | "export";
-                describe: string;
-                defaultCheck: boolean;
-            }[];
-            actionList: ("add" | "delete" | "edit" | "query" | "get" | "update" | "enable" | "disable" | "import" | "export")[];
-            dataAccess: string | null;
-        };
-        RoleInput: {
-            id: string;
-            name: string;
-            describe: string;
-            /** @description 1 enabled, 0 disabled */
-            status: number;
-            creatorId: string | null;
-            createTime: string;
-            /** @description 0; deleted roles are not listed */
-            deleted: number;
-            permissions: components["schemas"]["RolePermissionInput"][];
-        };
-        UserAccountInput: {
-            id: string;
-            username: string;
-            name: string;
-            avatarUrl: string | null;
-            admin: boolean;
-            /** @description 1 enabled, 0 disabled */
-            status: number;
-            roleId: string | null;
-            roleName: string | null;
-            lastAccessIP: string | null;
-            lastAccessTime: string | null;
-            createTime: string;
-        };
-        RegistrationSettingsInput: {
-            /**
-             * @description off: nobody registers; approval: new accounts wait, disabled, for an administrator; open: enabled at once
-             * @enum {string}
-             */
-            mode: "off" | "approval" | "open";
-            /** @description the role a registered account gets */
-            defaultRoleId: string;
-            updatedBy: string | null;
+                state: "queued" | "running" | "succeeded" | "failed";
+                createdAt: string;
+            } | null;
+            createdAt: string;
             updatedAt: string;
         };
-        LoginUserInput: {
-            uuid: string;
-            name: string;
-            username: string;
-            avatarUrl: string | null;
-            lastAccessIP: string | null;
-            lastAccessTime: string | null;
-            admin: boolean;
-            /** @description null when the user holds no role */
-            role: components["schemas"]["RoleInput"] | null;
-        };
-        PropertyRuleInput: {
-            /** @description a story property's name (a key of a story's `properties`) */
-            property: string;
-            visible: boolean;
-            /** @description ignored (false) when not visible */
-            editable: boolean;
+        ActionRuleConditions: {
+            /** @description the story is in one of these libraries */
+            libraryIds?: string[];
+            types?: ("photo" | "video" | "audio" | "composite")[];
+            /** @description the story has one of these tags (tagged: the change added one) */
+            tags?: string[];
+            /** @description in the title, caption or keywords, any case */
+            keyword?: string;
+            /** @description one of the story's authors */
+            authors?: string[];
         };
         ActionRuleConditionsInput: {
             /** @description the story is in one of these libraries */
@@ -28215,32 +28146,6 @@ export interface components {
             keyword?: string;
             /** @description one of the story's authors */
             authors?: string[];
-        };
-        ActionRuleStepInput: {
-            /** @constant */
-            kind: "publish";
-            channelIds: string[];
-        } | {
-            /** @constant */
-            kind: "template";
-            /** Format: uuid */
-            templateId: string;
-        } | {
-            /** @constant */
-            kind: "rendition";
-            /** Format: uuid */
-            presetId: string;
-        } | {
-            /** @constant */
-            kind: "webhook";
-            /**
-             * Format: uri
-             * @description POSTed a JSON body signed with HMAC-SHA256 (X-Dams-Signature: sha256=<hex>)
-             */
-            url: string;
-            /** @default 10000 */
-            timeoutMs: number;
-            secretSet: boolean;
         };
         ActionRuleInput: {
             id: string;
@@ -28259,2561 +28164,6 @@ export interface components {
             } | null;
             createdAt: string;
             updatedAt: string;
-        };
-        ActionRunInput: {
-            id: string;
-            ruleId: string;
-            /** @enum {string} */
-            trigger: "committed" | "published" | "tagged";
-            libraryId: string;
-            storyId: string;
-            storyTitle: string;
-            /** @enum {string} */
-            state: "queued" | "running" | "succeeded" | "failed";
-            steps: {
-                /** @enum {string} */
-                kind: "publish" | "template" | "rendition" | "webhook";
-                ok: boolean;
-                detail: string;
-                /** @description webhooks: how many calls the step made (retries included) */
-                attempts?: number;
-            }[];
-            error: string | null;
-            startedAt: string | null;
-            finishedAt: string | null;
-            durationMs: number | null;
-            createdAt: string;
-        };
-        ApiTokenInput: {
-            id: string;
-            name: string;
-            /** @description the first characters of the secret, to recognise it */
-            prefix: string;
-            createdAt: string;
-            lastUsedAt: string | null;
-            expiresAt: string | null;
-            revokedAt: string | null;
-        };
-        AuditRecordInput: {
-            id: number;
-            at: string;
-            actorId: string | null;
-            actorName: string | null;
-            ip: string | null;
-            userAgent: string | null;
-            action: string;
-            targetType: string;
-            targetId: string | null;
-            targetLabel: string | null;
-            /** @enum {string} */
-            result: "ok" | "denied" | "failed";
-            before: {
-                [key: string]: unknown;
-            } | null;
-            after: {
-                [key: string]: unknown;
-            } | null;
-            details: {
-                [key: string]: unknown;
-            } | null;
-        };
-        AuditPageInput: {
-            content: components["schemas"]["AuditRecordInput"][];
-            size: number;
-            /** @description the cursor of the next (older) page; null on the last one */
-            next: string | null;
-        };
-        AuditSettingsInput: {
-            /** @description rows older than this many days are pruned; null keeps all */
-            retentionDays: number | null;
-            updatedBy: string | null;
-            updatedAt: string | null;
-        };
-        CatalogueAuthorInput: {
-            id: string;
-            name: string;
-            penName: string | null;
-            department: string | null;
-            phone: string | null;
-            email: string | null;
-            description: string | null;
-            createTime: string;
-            updateTime: string;
-        };
-        CatalogueSourceInput: {
-            id: string;
-            name: string;
-            description: string | null;
-            sortOrder: number;
-            createTime: string;
-            updateTime: string;
-        };
-        CatalogueSourceOptionInput: {
-            id: string;
-            label: string;
-            value: string;
-        };
-        CatalogueTagInput: {
-            id: string;
-            name: string;
-            /** @description a CSS colour for the tag chip */
-            color: string | null;
-            description: string | null;
-            createTime: string;
-            updateTime: string;
-        };
-        CatalogueThemeInput: {
-            id: string;
-            name: string;
-            description: string | null;
-            sortOrder: number;
-            createTime: string;
-            updateTime: string;
-        };
-        CatalogueKeywordInput: {
-            id: string;
-            name: string;
-            /** @description how many times the keyword was applied */
-            useCount: number;
-            createTime: string;
-            updateTime: string;
-        };
-        KeywordHistoryEntryInput: {
-            id: string;
-            keyword: string;
-            usedAt: string;
-        };
-        StoryPropertyInput: {
-            id: string;
-            /** @enum {string} */
-            storyType: "photo" | "video" | "audio";
-            /** @description null: the property applies in every library */
-            libraryId: string | null;
-            /** @description the key of the value in a story's properties */
-            name: string;
-            label: string;
-            /** @enum {string} */
-            kind: "text" | "textarea" | "number" | "date" | "select" | "multiselect" | "switch";
-            required: boolean;
-            /** @description as text: a number, YYYY-MM-DD, true/false, an option value, or option values joined by commas */
-            defaultValue: string | null;
-            codelistId: string | null;
-            codelistName: string | null;
-            /** @description the code list's options (select and multiselect) */
-            options: {
-                value: string;
-                label: string;
-            }[];
-            sortOrder: number;
-            /** @description shown in the quick form of the upload page */
-            isquick: boolean;
-            createTime: string;
-            updateTime: string;
-        };
-        StoryFormPropertyInput: {
-            id: string;
-            /** @enum {string} */
-            storyType: "photo" | "video" | "audio";
-            /** @description null: the property applies in every library */
-            libraryId: string | null;
-            /** @description the key of the value in a story's properties */
-            name: string;
-            label: string;
-            /** @enum {string} */
-            kind: "text" | "textarea" | "number" | "date" | "select" | "multiselect" | "switch";
-            required: boolean;
-            /** @description as text: a number, YYYY-MM-DD, true/false, an option value, or option values joined by commas */
-            defaultValue: string | null;
-            codelistId: string | null;
-            codelistName: string | null;
-            /** @description the code list's options (select and multiselect) */
-            options: {
-                value: string;
-                label: string;
-            }[];
-            sortOrder: number;
-            /** @description shown in the quick form of the upload page */
-            isquick: boolean;
-            createTime: string;
-            updateTime: string;
-            /** @description whether the caller's role may edit it (field-level access) */
-            editable: boolean;
-        };
-        CatalogueCategoryInput: {
-            id: string;
-            name: string;
-            /** @description null for a top-level category */
-            parentId: string | null;
-            parentName: string | null;
-            description: string | null;
-            sortOrder: number;
-            childCount: number;
-            createTime: string;
-            updateTime: string;
-        };
-        CodelistInput: {
-            id: string;
-            /** @description a stable key; /codelists/codelist/option?id= accepts it as well as the id */
-            code: string;
-            name: string;
-            description: string | null;
-            optionCount: number;
-            createTime: string;
-            updateTime: string;
-        };
-        CodelistOptionInput: {
-            id: string;
-            codelistId: string;
-            /** @description what stories record */
-            value: string;
-            /** @description what users read */
-            label: string;
-            sortOrder: number;
-            createTime: string;
-            updateTime: string;
-        };
-        /**
-         * @description the download preset delivered per story type (its own watermark included); none: the original
-         * @default {}
-         */
-        ChannelPresetsInput: {
-            photo?: string | null;
-            video?: string | null;
-            audio?: string | null;
-        };
-        ChannelWriteInput: {
-            /** @constant */
-            kind: "http";
-            settings: {
-                /**
-                 * Format: uri
-                 * @description where items are POSTed (http or https); private addresses need DAMS_CHANNEL_ALLOW_PRIVATE
-                 */
-                url: string;
-                /** @default 15000 */
-                timeoutMs: number;
-                /**
-                 * @description the header that carries `sha256=<hex HMAC-SHA256 of the body>` when a secret is set
-                 * @default X-Dams-Signature
-                 */
-                signatureHeader: string;
-                /**
-                 * @description POST the renditions before the item
-                 * @default true
-                 */
-                sendFiles: boolean;
-                /** @description the largest file (rendition or original) sent, in MB of 10^6 bytes; a larger one is refused with its size */
-                maxFileMb?: number;
-            };
-            name: string;
-            /**
-             * @description ninjs (IPTC JSON), newsml (NewsML-G2 XML) or original (+ XMP sidecar)
-             * @enum {string}
-             */
-            format: "ninjs" | "newsml" | "original";
-            /** @default true */
-            enabled: boolean;
-            presets?: components["schemas"]["ChannelPresetsInput"];
-            /**
-             * @description which story field fills each field of the item (default: headline ← title, description ← caption…)
-             * @default {}
-             */
-            fieldMapping: {
-                [key: string]: string;
-            };
-            /** @description write-only: a value sets a field, null clears it, an absent field is kept */
-            credentials?: {
-                [key: string]: string | null;
-            };
-        } | {
-            /** @constant */
-            kind: "folder";
-            settings: {
-                /**
-                 * Format: starts_with
-                 * @description a directory on the server
-                 */
-                path: string;
-                /** @description the largest file (rendition or original) sent, in MB of 10^6 bytes; a larger one is refused with its size */
-                maxFileMb?: number;
-            };
-            name: string;
-            /**
-             * @description ninjs (IPTC JSON), newsml (NewsML-G2 XML) or original (+ XMP sidecar)
-             * @enum {string}
-             */
-            format: "ninjs" | "newsml" | "original";
-            /** @default true */
-            enabled: boolean;
-            presets?: components["schemas"]["ChannelPresetsInput"];
-            /**
-             * @description which story field fills each field of the item (default: headline ← title, description ← caption…)
-             * @default {}
-             */
-            fieldMapping: {
-                [key: string]: string;
-            };
-            /** @description write-only: a value sets a field, null clears it, an absent field is kept */
-            credentials?: {
-                [key: string]: string | null;
-            };
-        } | {
-            /** @constant */
-            kind: "sftp";
-            settings: {
-                host: string;
-                /** @default 22 */
-                port: number;
-                username: string;
-                /** @default . */
-                directory: string;
-                /** @description when set, a server with another host key is refused */
-                hostKeySha256?: string;
-                /** @default 15000 */
-                timeoutMs: number;
-                /** @description the largest file (rendition or original) sent, in MB of 10^6 bytes; a larger one is refused with its size */
-                maxFileMb?: number;
-            };
-            name: string;
-            /**
-             * @description ninjs (IPTC JSON), newsml (NewsML-G2 XML) or original (+ XMP sidecar)
-             * @enum {string}
-             */
-            format: "ninjs" | "newsml" | "original";
-            /** @default true */
-            enabled: boolean;
-            presets?: components["schemas"]["ChannelPresetsInput"];
-            /**
-             * @description which story field fills each field of the item (default: headline ← title, description ← caption…)
-             * @default {}
-             */
-            fieldMapping: {
-                [key: string]: string;
-            };
-            /** @description write-only: a value sets a field, null clears it, an absent field is kept */
-            credentials?: {
-                [key: string]: string | null;
-            };
-        } | {
-            /** @constant */
-            kind: "s3";
-            settings: {
-                /** Format: uri */
-                endpoint?: string;
-                /** @default us-east-1 */
-                region: string;
-                bucket: string;
-                /** @default  */
-                prefix: string;
-                /** @default true */
-                forcePathStyle: boolean;
-                /** @description the largest file (rendition or original) sent, in MB of 10^6 bytes; a larger one is refused with its size */
-                maxFileMb?: number;
-            };
-            name: string;
-            /**
-             * @description ninjs (IPTC JSON), newsml (NewsML-G2 XML) or original (+ XMP sidecar)
-             * @enum {string}
-             */
-            format: "ninjs" | "newsml" | "original";
-            /** @default true */
-            enabled: boolean;
-            presets?: components["schemas"]["ChannelPresetsInput"];
-            /**
-             * @description which story field fills each field of the item (default: headline ← title, description ← caption…)
-             * @default {}
-             */
-            fieldMapping: {
-                [key: string]: string;
-            };
-            /** @description write-only: a value sets a field, null clears it, an absent field is kept */
-            credentials?: {
-                [key: string]: string | null;
-            };
-        } | {
-            /** @constant */
-            kind: "email";
-            settings: {
-                host: string;
-                /** @default 587 */
-                port: number;
-                /**
-                 * @description TLS from the start (port 465); otherwise STARTTLS when offered
-                 * @default false
-                 */
-                secure: boolean;
-                /** @default false */
-                requireTls: boolean;
-                /** Format: email */
-                from: string;
-                to: string[];
-                /** @default true */
-                attachFiles: boolean;
-                /** @default 15000 */
-                timeoutMs: number;
-                /** @description the largest file (rendition or original) sent, in MB of 10^6 bytes; a larger one is refused with its size */
-                maxFileMb?: number;
-            };
-            name: string;
-            /**
-             * @description ninjs (IPTC JSON), newsml (NewsML-G2 XML) or original (+ XMP sidecar)
-             * @enum {string}
-             */
-            format: "ninjs" | "newsml" | "original";
-            /** @default true */
-            enabled: boolean;
-            presets?: components["schemas"]["ChannelPresetsInput"];
-            /**
-             * @description which story field fills each field of the item (default: headline ← title, description ← caption…)
-             * @default {}
-             */
-            fieldMapping: {
-                [key: string]: string;
-            };
-            /** @description write-only: a value sets a field, null clears it, an absent field is kept */
-            credentials?: {
-                [key: string]: string | null;
-            };
-        };
-        ChannelInput: {
-            id: string;
-            name: string;
-            /** @enum {string} */
-            kind: "http" | "folder" | "sftp" | "s3" | "email";
-            /** @enum {string} */
-            format: "ninjs" | "newsml" | "original";
-            enabled: boolean;
-            settings: {
-                [key: string]: unknown;
-            };
-            fieldMapping: {
-                [key: string]: string;
-            };
-            presets: {
-                photo?: string;
-                video?: string;
-                audio?: string;
-            };
-            /** @description which credential fields hold a value (the values never leave) */
-            credentialsSet: string[];
-            createdAt: string;
-            updatedAt: string;
-        };
-        ChannelOptionInput: {
-            id: string;
-            name: string;
-            /** @enum {string} */
-            kind: "http" | "folder" | "sftp" | "s3" | "email";
-            /** @enum {string} */
-            format: "ninjs" | "newsml" | "original";
-        };
-        ChannelTestResultInput: {
-            ok: boolean;
-            /** @description what was tried and what answered, in English */
-            reason: string;
-            durationMs: number;
-        };
-        LibraryInput: {
-            id: string;
-            name: string;
-            /** @enum {string} */
-            kind: "default" | "download" | "personal" | "department" | "publish";
-            description: string | null;
-            sort: number;
-            /** @description when it was archived (read-only, no new stories), or null */
-            archivedAt: string | null;
-            /**
-             * @description the caller's level on the library
-             * @enum {string}
-             */
-            level: "read" | "write" | "manage";
-        };
-        DiskQuotaUserInput: {
-            id: string;
-            username: string;
-            name: string | null;
-        };
-        DiskNodeInput: {
-            id: string;
-            /** @description the folder it is in; null at the owner's root */
-            parentId: string | null;
-            /** @enum {string} */
-            kind: "folder" | "file";
-            name: string;
-            /** @description bytes (0 for a folder) */
-            size: number;
-            /** @description the type found from the content; application/octet-stream when unknown */
-            mime: string | null;
-            ownerId: string;
-            createdAt: string;
-            updatedAt: string;
-            trashedAt: string | null;
-            /**
-             * @description what the caller may do with it
-             * @enum {string}
-             */
-            access: "owner" | "view" | "download" | "edit";
-        };
-        DiskListInput: {
-            folder: components["schemas"]["DiskNodeInput"] | null;
-            /** @description from the top the caller may reach */
-            path: {
-                id: string;
-                name: string;
-            }[];
-            /** @description folders first, then files, by name */
-            items: components["schemas"]["DiskNodeInput"][];
-        };
-        DiskUsageInput: {
-            /** @description the trash included */
-            usedBytes: number;
-            quotaBytes: number;
-        };
-        DiskSentFileInput: {
-            nodeId: string;
-            name: string;
-            story?: {
-                libraryId: string;
-                storyId: string;
-                versionNo: number;
-            };
-            duplicates?: {
-                libraryId: string;
-                storyId: string;
-                title: string;
-            }[];
-            error?: {
-                code: string;
-                msg: string;
-            };
-        };
-        DiskShareInput: {
-            id: string;
-            nodeId: string;
-            nodeName: string;
-            /** @enum {string} */
-            nodeKind: "folder" | "file";
-            /** @enum {string} */
-            granteeKind: "user" | "role" | "everyone";
-            granteeId: string;
-            granteeName: string;
-            /** @enum {string} */
-            level: "view" | "download" | "edit";
-            createdAt: string;
-        };
-        DiskSharedWithMeInput: {
-            shareId: string;
-            /** @enum {string} */
-            level: "view" | "download" | "edit";
-            ownerName: string;
-            sharedAt: string;
-            node: components["schemas"]["DiskNodeInput"];
-        };
-        EmbedConfigInput: {
-            /** @description origins (scheme://host[:port]) allowed to frame the embeddable pages and exchange messages with them */
-            origins: string[];
-            /** @description the pages they may frame */
-            paths: string[];
-        };
-        StoryInput: {
-            id: string;
-            /** @description the same as id */
-            storyId: string;
-            libraryId: string;
-            folderId: string | null;
-            /** @enum {string} */
-            type: "photo" | "video" | "audio" | "composite";
-            halfProduct: boolean;
-            /** @enum {string} */
-            status: "draft" | "committed" | "published";
-            title: string;
-            caption: string;
-            authors: string[];
-            source: string | null;
-            keywords: string[];
-            tags: string[];
-            theme: string | null;
-            category: string | null;
-            /** @description custom properties; lastVersion = the previous version's oid */
-            properties: {
-                [key: string]: unknown;
-            };
-            /** @description the current version's oid */
-            oid: string;
-            /** @description the current version */
-            versionNo: number;
-            contentSha256: string | null;
-            /** @description 64-bit perceptual hash of a photo, 16 hex characters */
-            perceptualHash: string | null;
-            width: number | null;
-            height: number | null;
-            /** @description seconds */
-            duration: number | null;
-            size: number | null;
-            mime: string | null;
-            originalName: string | null;
-            capturedAt: string | null;
-            gps: {
-                latitude: number;
-                longitude: number;
-                altitude?: number;
-            } | null;
-            /** @enum {string} */
-            processingState: "none" | "queued" | "running" | "done" | "failed";
-            processingError: string | null;
-            createdBy: string | null;
-            createdAt: string;
-            updatedBy: string | null;
-            updatedAt: string;
-            /** @description one more with every change of the metadata; the story's ETag, an edit's If-Match (docs/stories.md) */
-            revision: number;
-            coverUrl: string | null;
-            thumbnailUrl: string | null;
-            /** @description signed, short-lived coverUrl */
-            coverMediaUrl: string | null;
-            /** @description signed, short-lived thumbnailUrl */
-            thumbnailMediaUrl: string | null;
-            /** @description the current version's files */
-            files: {
-                versionNo: number;
-                /** @description original, thumbnail, preview, proxy, poster, strip, waveform… */
-                role: string;
-                mime: string;
-                size: number;
-                width: number | null;
-                height: number | null;
-                /** @description the file under /stories/download (bearer token) */
-                url: string;
-                /** @description a short-lived signed URL of the file for <img>/<video>/<audio>, no bearer token */
-                mediaUrl: string;
-            }[];
-            /** @description member story ids of a composite, in order */
-            members: string[];
-        };
-        StoryVersionInput: {
-            storyId: string;
-            versionNo: number;
-            oid: string;
-            sha256: string | null;
-            size: number | null;
-            mime: string | null;
-            originalName: string | null;
-            note: string | null;
-            createdBy: string | null;
-            createdAt: string;
-            current: boolean;
-            files: {
-                versionNo: number;
-                /** @description original, thumbnail, preview, proxy, poster, strip, waveform… */
-                role: string;
-                mime: string;
-                size: number;
-                width: number | null;
-                height: number | null;
-                /** @description the file under /stories/download (bearer token) */
-                url: string;
-                /** @description a short-lived signed URL of the file for <img>/<video>/<audio>, no bearer token */
-                mediaUrl: string;
-            }[];
-        };
-        DuplicateGroupInput: {
-            /** @enum {string} */
-            kind: "exact" | "near";
-            sha256: string | null;
-            distance: number | null;
-            stories: components["schemas"]["StoryInput"][];
-        };
-        UsedInfoInput: {
-            photo: number;
-            video: number;
-            audio: number;
-            composite: number;
-        };
-        StoryActionInput: {
-            id: string;
-            libraryId: string;
-            storyId: string;
-            userId: string | null;
-            username: string | null;
-            action: string;
-            at: string;
-            ip: string | null;
-            details: {
-                [key: string]: unknown;
-            };
-        };
-        CompositeTextInput: {
-            /** @description the sanitised TipTap JSON document, or null when the composite has no text */
-            doc: ({
-                /** @constant */
-                type: "doc";
-                content?: unknown[];
-            } & {
-                [key: string]: unknown;
-            }) | null;
-            /** @description the server-written HTML of the whole text; member nodes are <div data-member-story-id="…"></div> */
-            html: string;
-            /** @description the HTML split around the member nodes, in order, so a page can place the members' media inline */
-            parts: ({
-                /** @constant */
-                kind: "html";
-                html: string;
-            } | {
-                /** @constant */
-                kind: "member";
-                storyId: string;
-            })[];
-            /** @description the composite's members the caller may see, in its order */
-            members: {
-                storyId: string;
-                libraryId: string;
-                type: string;
-                title: string;
-                /** @description signed, short-lived: an <img> may load it */
-                thumbnailUrl: string | null;
-            }[];
-        };
-        FavoriteInput: {
-            libraryId: string;
-            storyId: string;
-            type: string;
-            createdAt: string;
-            story: components["schemas"]["StoryInput"];
-        };
-        FolderInput: {
-            id: string;
-            libraryId: string;
-            parentId: string | null;
-            name: string;
-            sort: number;
-            createdAt: string;
-            updatedAt: string;
-        };
-        FolderNodeInput: {
-            id: string;
-            libraryId: string;
-            parentId: string | null;
-            name: string;
-            sort: number;
-            createdAt: string;
-            updatedAt: string;
-            children: components["schemas"]["FolderNodeInput"][];
-        };
-        JobInput: {
-            id: string;
-            /** @description the job definition, e.g. media.thumbnails */
-            name: string;
-            /** @description the job's input: ids, never blobs */
-            payload: unknown;
-            /** @enum {string} */
-            state: "queued" | "running" | "succeeded" | "dead" | "cancelled";
-            /** @description attempts started so far */
-            attempts: number;
-            maxAttempts: number;
-            /** @description not claimed before this time (the backoff after a failure) */
-            runAt: string;
-            /** @description the worker holding a running job */
-            leaseOwner: string | null;
-            leaseExpiresAt: string | null;
-            progress: number;
-            /** @description the reason of the last failure */
-            lastError: string | null;
-            dedupeKey: string | null;
-            /** @description a running job asked to stop; it ends cancelled */
-            cancelRequested: boolean;
-            createdAt: string;
-            startedAt: string | null;
-            finishedAt: string | null;
-            updatedAt: string;
-        };
-        JobStateCountsInput: {
-            queued: number;
-            running: number;
-            succeeded: number;
-            dead: number;
-            cancelled: number;
-        };
-        JobSummaryInput: {
-            /** @description jobs in each state, every name together */
-            byState: components["schemas"]["JobStateCountsInput"];
-            /** @description per job name, its jobs in each state */
-            byName: {
-                name: string;
-                counts: components["schemas"]["JobStateCountsInput"];
-                total: number;
-            }[];
-        };
-        JobWorkerInput: {
-            /** @description host:pid:random, as in a running job's leaseOwner */
-            id: string;
-            host: string;
-            pid: number;
-            /** @description jobs it runs at once */
-            concurrency: number;
-            /** @description jobs it was running at its last heartbeat */
-            running: number;
-            startedAt: string;
-            /** @description its last heartbeat (every 5 s while it runs) */
-            lastSeenAt: string;
-            stoppedAt: string | null;
-            /**
-             * @description lost: no heartbeat for 30 s and not stopped cleanly
-             * @enum {string}
-             */
-            status: "running" | "stopped" | "lost";
-        };
-        LibrarySettingsInput: {
-            /** @description the library's code */
-            id: string;
-            name: string;
-            /** @enum {string} */
-            kind: "default" | "download" | "personal" | "department" | "publish";
-            description: string | null;
-            sort: number;
-            defaultFolderId: string | null;
-            defaultFolderName: string | null;
-            storyTypes: ("photo" | "video" | "audio" | "composite")[] | null;
-            templateId: string | null;
-            bucketId: string | null;
-            /** @description when it was archived (it takes no new stories), or null */
-            archivedAt: string | null;
-            /** @description stories in it, drafts and trash included */
-            storyCount: number;
-            /** @description a library the system needs (product, material): never archived or deleted */
-            builtIn: boolean;
-            createTime: string;
-            updateTime: string | null;
-        };
-        StoryProcessingInput: {
-            /**
-             * @description the story's own summary: none, queued, running, done, failed
-             * @enum {string}
-             */
-            processingState: "none" | "queued" | "running" | "done" | "failed";
-            processingError: string | null;
-            versionNo: number;
-            /** @description the story's newest jobs, newest first */
-            jobs: {
-                id: string;
-                /** @description the job's name, e.g. stories.process (thumbnail, preview, proxy transcode…) */
-                kind: string;
-                /** @enum {string} */
-                state: "queued" | "running" | "succeeded" | "dead" | "cancelled";
-                /** @description 0-100, written at most once per DAMS_JOBS_PROGRESS_MS */
-                progress: number;
-                /** @description the reason of the last failed attempt */
-                error: string | null;
-                attempts: number;
-                maxAttempts: number;
-                createdAt: string;
-                startedAt: string | null;
-                finishedAt: string | null;
-                updatedAt: string;
-            }[];
-        };
-        MenuItemInput: {
-            id: string;
-            /** @description route key; also the permissionId and the i18n key suffix */
-            key: string;
-            path: string;
-            /** @description i18n key of the title, `menu.<key>` */
-            title: string;
-            icon: string | null;
-            /** @description page module under web/src/pages/ */
-            component: string | null;
-            redirect: string | null;
-            hidden: boolean;
-            children: components["schemas"]["MenuItemInput"][];
-        };
-        MetadataTemplateValuesInput: {
-            title?: string;
-            caption?: string;
-            keywords?: string[];
-            tags?: string[];
-            authors?: string[];
-            source?: string;
-            theme?: string;
-            category?: string;
-            /** @description custom properties by key: credit, copyright, usage terms, city… */
-            properties?: {
-                [key: string]: string;
-            };
-        };
-        MetadataTemplateInput: {
-            id: string;
-            name: string;
-            description: string | null;
-            values: components["schemas"]["MetadataTemplateValuesInput"];
-            createdAt: string;
-            updatedAt: string;
-        };
-        StorageMonitorInput: {
-            /** @description the whole store */
-            totals: {
-                stories: number;
-                files: number;
-                bytes: number;
-                /** @description the current versions' originals */
-                original: {
-                    files: number;
-                    bytes: number;
-                };
-                /** @description thumbnails, previews, proxies… of the current versions */
-                rendition: {
-                    files: number;
-                    bytes: number;
-                };
-                /** @description every file of older versions */
-                version: {
-                    files: number;
-                    bytes: number;
-                };
-            };
-            byLibrary: {
-                libraryId: string;
-                libraryName: string | null;
-                stories: number;
-                files: number;
-                bytes: number;
-                /** @description bytes */
-                original: number;
-                /** @description bytes */
-                rendition: number;
-                /** @description bytes */
-                version: number;
-                /** @description the library's quota (storage settings); null: no limit */
-                quotaBytes: number | null;
-            }[];
-            byType: {
-                /** @enum {string} */
-                type: "photo" | "video" | "audio" | "composite";
-                stories: number;
-                files: number;
-                bytes: number;
-            }[];
-            /** @description files and bytes added per day, oldest first */
-            growth: {
-                day: string;
-                files: number;
-                bytes: number;
-            }[];
-            /** @description the local volumes (fs.statfs); blobs in S3 have none */
-            volumes: {
-                /** @description what lives there: data (database, uploads) or blobs */
-                name: string;
-                path: string;
-                totalBytes: number;
-                /** @description available to the server's user */
-                freeBytes: number;
-            }[];
-            /** @description the orphan sweeper's last report (the maintenance job, every 6 hours), null before its first run */
-            sweeper: {
-                finishedAt: string;
-                blobsScanned: number;
-                /** @description stored files no story or registry row pointed at, older than a day */
-                orphansDeleted: number;
-                /** @description such files kept: younger than a day (an upload may be finishing) */
-                orphansYoung: number;
-                /** @description registry rows whose file is missing (never deleted: a person decides) */
-                blobsMissing: number;
-                /** @description the first 20 of them */
-                missingKeys: string[];
-                abandonedUploads: number;
-                diskTrashPurged: number;
-                outgoingCopiesDeleted: number;
-            } | null;
-        };
-        DataMonitorInput: {
-            /** @description every story, now */
-            stories: number;
-            byType: {
-                /** @enum {string} */
-                type: "photo" | "video" | "audio" | "composite";
-                stories: number;
-            }[];
-            byStatus: {
-                /** @enum {string} */
-                status: "draft" | "committed" | "published";
-                stories: number;
-            }[];
-            byLibrary: {
-                libraryId: string;
-                libraryName: string | null;
-                stories: number;
-            }[];
-            /** @description every day of the period, oldest first */
-            perDay: {
-                /** @description YYYY-MM-DD (UTC) */
-                day: string;
-                /** @description stories made that day that still exist */
-                stories: number;
-                /** @description stories created that day (the action trail; deleted ones too) */
-                uploads: number;
-                /** @description drafts committed that day */
-                commits: number;
-            }[];
-            /** @description the period's stories' authors, most stories first (at most 10) */
-            topAuthors: {
-                name: string;
-                stories: number;
-            }[];
-            /** @description the period's stories' sources, most stories first (at most 10) */
-            topSources: {
-                name: string;
-                stories: number;
-            }[];
-        };
-        SearchMissInput: {
-            /** @description the search text, trimmed, in lower case, spaces collapsed */
-            query: string;
-            /** @description how many searches for it found nothing in the period */
-            searches: number;
-            /**
-             * Format: date-time
-             * @description the last of them
-             */
-            lastAt: string;
-        };
-        UsageRowInput: {
-            /** @description the story's, user's or library's id; the author's or source's name */
-            key: string;
-            /** @description the story's title, the user's or library's name */
-            label: string | null;
-            /** @description times the story was opened in the viewer (per viewer for users) */
-            views: number;
-            downloads: number;
-            publishes: number;
-            /** @description share links made in the period with the story (per maker for users) */
-            shares: number;
-        };
-        UnusedStoryInput: {
-            id: string;
-            libraryId: string;
-            title: string;
-            authors: string[];
-            source: string | null;
-        };
-        SignInInteractionInput: {
-            uid: string;
-            /** @description what the provider asks for: login, or consent */
-            prompt: string;
-            clientId: string;
-            clientName: string;
-            loginHint: string | null;
-            scope: string;
-        };
-        SignInRedirectInput: {
-            /**
-             * Format: uri
-             * @description where the browser continues the sign-in
-             */
-            redirectTo: string;
-        };
-        RegisteredUserInput: {
-            uuid: string;
-            username: string;
-            name: string;
-            /** @description true: the account waits, disabled, until an administrator enables it */
-            pending: boolean;
-        };
-        AuthConfigInput: {
-            issuer: string;
-            authorizationEndpoint: string;
-            tokenEndpoint: string;
-            endSessionEndpoint?: string;
-            clientId: string;
-            scope: string;
-            /** @description send as `prompt`: consent is what OpenID Connect requires for offline_access; no screen is shown */
-            prompt?: string;
-            redirectUri: string;
-            /** @description send as `resource` in the authorization and token requests */
-            resource?: string;
-            /**
-             * @description the embedded sign-in's self-registration: off, approval (accounts wait for an administrator) or open
-             * @enum {string}
-             */
-            registration?: "off" | "approval" | "open";
-        };
-        LogoutResultInput: {
-            /** @description the issuer's logout page, for the browser to visit when the issuer is external */
-            endSessionEndpoint: string | null;
-        };
-        RenditionSettingsInput: {
-            /** @enum {string} */
-            format: "jpeg" | "webp" | "png" | "avif" | "mp4" | "aac" | "mp3";
-            /** @description null: no limit */
-            maxWidth: number | null;
-            maxHeight: number | null;
-            /** @description photos: encoder quality */
-            quality: number;
-            /** @description photos: convert to sRGB and embed its profile */
-            srgb: boolean;
-            /**
-             * @description all: every tag kept and every story field embedded; rights (the default): the file's credit, caption and copyright, and the story's title, headline, caption, authors, credit, source, copyright and usage terms embedded; none: no metadata at all (nothing embedded)
-             * @enum {string}
-             */
-            metadata: "all" | "rights" | "none";
-            videoBitrateKbps: number;
-            audioBitrateKbps: number;
-        };
-        DownloadPresetInput: {
-            id: string;
-            name: string;
-            /** @enum {string} */
-            storyType: "photo" | "video" | "audio";
-            settings: components["schemas"]["RenditionSettingsInput"];
-            watermarkPresetId: string | null;
-            roleIds: string[];
-            enabled: boolean;
-            revision: number;
-            createdAt: string;
-            updatedAt: string;
-        };
-        PresetRenditionStateInput: {
-            storyId: string;
-            versionNo: number;
-            /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed";
-            mime: string | null;
-            size: number | null;
-            width: number | null;
-            height: number | null;
-            error: string | null;
-        };
-        WatermarkSettingsInput: {
-            /** @description 1 image, 2 text */
-            type: 1 | 2;
-            /** @enum {string} */
-            position: "upper-left" | "upper-right" | "lower-right" | "lower-left" | "center" | "arbitrary";
-            opacity: number;
-            /** @description left edge of the box for the arbitrary position, in pixels */
-            x: number;
-            y: number;
-            /** @description image mark: percent of the image's own size */
-            sizePercent: number;
-            /** @description text mark: at most 100 characters */
-            text: string;
-            textWidth: number;
-            fontSize: number;
-            /** @enum {string} */
-            fontFamily: "Microsoft YaHei" | "SimSun" | "SimHei" | "KaiTi" | "FangSong" | "Arial" | "Helvetica" | "Times New Roman" | "Georgia" | "Verdana" | "Tahoma" | "Courier New" | "Impact";
-            color: string;
-            background: string;
-        };
-        WatermarkPresetInput: {
-            id: string;
-            name: string;
-            settings: components["schemas"]["WatermarkSettingsInput"];
-            /** @description the image mark's type and size; GET …/image for its bytes */
-            image: {
-                type: string;
-                width: number;
-                height: number;
-            } | null;
-            revision: number;
-            createdAt: string;
-            updatedAt: string;
-        };
-        DeliveryInput: {
-            /** @description the delivery id: the same on every attempt, sent as X-Dams-Delivery */
-            id: string;
-            channelId: string;
-            channelName: string | null;
-            libraryId: string;
-            storyId: string;
-            storyTitle: string;
-            versionNo: number;
-            /** @enum {string} */
-            action: "publish" | "kill";
-            /** @enum {string} */
-            state: "pending" | "in_progress" | "retrying" | "succeeded" | "cancelled" | "failed";
-            attempts: number;
-            lastError: string | null;
-            jobId: string | null;
-            notBefore: string | null;
-            startedAt: string | null;
-            finishedAt: string | null;
-            durationMs: number | null;
-            createdBy: string | null;
-            createdAt: string;
-            updatedAt: string;
-        };
-        PublishRecordInput: {
-            id: string;
-            libraryId: string;
-            storyId: string;
-            versionNo: number;
-            channel: string | null;
-            note: string | null;
-            status: string;
-            publishedBy: string | null;
-            publishedAt: string;
-            deliveries: {
-                /** @description the delivery id: the same on every attempt, sent as X-Dams-Delivery */
-                id: string;
-                channelId: string;
-                libraryId: string;
-                storyId: string;
-                storyTitle: string;
-                versionNo: number;
-                /** @enum {string} */
-                action: "publish" | "kill";
-                /** @enum {string} */
-                state: "pending" | "in_progress" | "retrying" | "succeeded" | "cancelled" | "failed";
-                attempts: number;
-                lastError: string | null;
-                jobId: string | null;
-                notBefore: string | null;
-                startedAt: string | null;
-                finishedAt: string | null;
-                durationMs: number | null;
-                createdBy: string | null;
-                createdAt: string;
-                updatedAt: string;
-            }[];
-            embargoUntil: string | null;
-        };
-        StoryDeliveriesInput: {
-            embargoUntil: string | null;
-            deliveries: components["schemas"]["DeliveryInput"][];
-        };
-        ChannelDeliveryStatsInput: {
-            channelId: string;
-            channelName: string;
-            total: number;
-            succeeded: number;
-            failed: number;
-            open: number;
-            /** @description succeeded / (succeeded + failed); null before any finished */
-            successRate: number | null;
-            lastError: string | null;
-            lastErrorAt: string | null;
-            /** @description the newest delivery's state */
-            lastState: ("pending" | "in_progress" | "retrying" | "succeeded" | "cancelled" | "failed") | null;
-            /** @description when the newest delivery last changed */
-            lastAt: string | null;
-        };
-        BatchPublishResultInput: {
-            libraryId: string;
-            storyId: string;
-            /** @description null when the story cannot be read */
-            title: string | null;
-            ok: boolean;
-            deliveryIds: string[];
-            /** @description why it was refused: embargoed, not_committed, forbidden, not_found… */
-            code: string | null;
-            message: string | null;
-            /** @description an embargoed story's end */
-            embargoUntil: string | null;
-        };
-        DeliveredCountInput: {
-            channelId: string;
-            /** @description how many of the stories a publish delivery reached on this channel */
-            stories: number;
-        };
-        StoryRelationInput: {
-            id: string;
-            type: string;
-            /** @enum {string} */
-            direction: "outgoing" | "incoming";
-            createdAt: string;
-            story: components["schemas"]["StoryInput"];
-        };
-        /** @description counts over the whole filtered result, most frequent first, at most 50 values each */
-        SearchFacetsInput: {
-            /** @description photo, video, audio, composite */
-            type: {
-                value: string;
-                count: number;
-            }[];
-            /** @description library ids (only readable ones) */
-            library: {
-                value: string;
-                count: number;
-            }[];
-            /** @description YYYY-MM of the captured date, else the upload date */
-            month: {
-                value: string;
-                count: number;
-            }[];
-            author: {
-                value: string;
-                count: number;
-            }[];
-            source: {
-                value: string;
-                count: number;
-            }[];
-            tag: {
-                value: string;
-                count: number;
-            }[];
-        };
-        ShareTokenInput: {
-            /** Format: uuid */
-            id: string;
-            /** @description shown once; only its sha256 is stored */
-            token: string;
-            /** @description the visitor page: /share/storyPreview?token=… */
-            url: string;
-            /** @description null: never expires */
-            expiresAt: string | null;
-        };
-        ShareTargetInput: {
-            /** @constant */
-            kind: "story";
-            /** @description a library id such as `product` */
-            libraryId: string;
-            /** Format: uuid */
-            storyId: string;
-        } | {
-            /** @constant */
-            kind: "stories";
-            stories: {
-                /** @description a library id such as `product` */
-                libraryId: string;
-                /** Format: uuid */
-                storyId: string;
-            }[];
-        } | {
-            /** @constant */
-            kind: "folder";
-            /** @description a library id such as `product` */
-            libraryId: string;
-            /** Format: uuid */
-            folderId: string;
-        } | {
-            /** @constant */
-            kind: "search";
-            /** @description the search list's query (GET /stories), as its parameters: fulltext, libraryId, types… */
-            query: {
-                [key: string]: string | number | boolean;
-            };
-        };
-        ShareUploadDropInputInput: {
-            /** @description a library id such as `product` */
-            libraryId: string;
-            /**
-             * Format: uuid
-             * @description the folder visitors' files go to; the owner must be able to write there
-             */
-            folderId: string;
-            /** @description at most this many files; null: no limit */
-            maxFiles?: number | null;
-            /** @description at most this many bytes per file; null: the server's upload limit */
-            maxBytes?: number | null;
-        };
-        CreateShareInput: {
-            target: components["schemas"]["ShareTargetInput"];
-            /** @description shown to visitors; default: the story's or folder's name */
-            title?: string;
-            /** @description a note to the visitor */
-            message?: string | null;
-            /** @description when the link stops working; default in 7 days; null: never (when the administrator allows it) */
-            expiresAt?: string | null;
-            /** @description visitors give it first; null: none */
-            password?: string | null;
-            viewLimit?: number | null;
-            downloadLimit?: number | null;
-            /**
-             * @description what visitors may download: nothing, previews (default), a download preset's rendition, the original
-             * @enum {string}
-             */
-            downloadPolicy?: "none" | "preview" | "preset" | "original";
-            /** @description with downloadPolicy `preset`: the download preset (one the owner may use) whose rendition visitors get */
-            downloadPresetId?: string | null;
-            /**
-             * @description basic (caption and credit, default) or all
-             * @enum {string}
-             */
-            metadata?: "basic" | "all";
-            /** @description keep GPS, location tags and camera serial numbers: shown with `all` metadata, left in downloaded files (default: stripped from both) */
-            keepLocation?: boolean;
-            /** @description let visitors upload files (tus, /shared/uploads) into this folder, as drafts with their name; null: no drop */
-            uploadDrop?: components["schemas"]["ShareUploadDropInputInput"] | null;
-        };
-        UpdateShareInput: {
-            /** @description shown to visitors; default: the story's or folder's name */
-            title?: string;
-            /** @description a note to the visitor */
-            message?: string | null;
-            /** @description when the link stops working; default in 7 days; null: never (when the administrator allows it) */
-            expiresAt?: string | null;
-            /** @description visitors give it first; null: none */
-            password?: string | null;
-            viewLimit?: number | null;
-            downloadLimit?: number | null;
-            /**
-             * @description what visitors may download: nothing, previews (default), a download preset's rendition, the original
-             * @enum {string}
-             */
-            downloadPolicy?: "none" | "preview" | "preset" | "original";
-            /** @description with downloadPolicy `preset`: the download preset (one the owner may use) whose rendition visitors get */
-            downloadPresetId?: string | null;
-            /**
-             * @description basic (caption and credit, default) or all
-             * @enum {string}
-             */
-            metadata?: "basic" | "all";
-            /** @description keep GPS, location tags and camera serial numbers: shown with `all` metadata, left in downloaded files (default: stripped from both) */
-            keepLocation?: boolean;
-            /** @description let visitors upload files (tus, /shared/uploads) into this folder, as drafts with their name; null: no drop */
-            uploadDrop?: components["schemas"]["ShareUploadDropInputInput"] | null;
-        };
-        ShareItemInput: {
-            /** Format: uuid */
-            id: string;
-            /** @enum {string} */
-            kind: "story" | "stories" | "folder" | "search";
-            title: string;
-            /** @description what it points at, as the owner can read it now: the story's title (several: the first's), the folder's name, the search's words */
-            target: string | null;
-            message: string | null;
-            libraryId: string | null;
-            folderId: string | null;
-            /** @description stories of a story list; null for folders and searches */
-            storyCount: number | null;
-            hasPassword: boolean;
-            expiresAt: string | null;
-            viewLimit: number | null;
-            downloadLimit: number | null;
-            views: number;
-            downloads: number;
-            /** @enum {string} */
-            downloadPolicy: "none" | "preview" | "preset" | "original";
-            downloadPresetId: string | null;
-            /** @enum {string} */
-            metadata: "basic" | "all";
-            keepLocation: boolean;
-            createdBy: string | null;
-            /** @description the owner's name (user name when they have none); null once deleted */
-            createdByName: string | null;
-            createdAt: string;
-            revokedAt: string | null;
-            lastVisitAt: string | null;
-            /** @enum {string} */
-            state: "active" | "expired" | "revoked" | "used-up";
-            uploadDrop: {
-                libraryId: string;
-                folderId: string;
-                /** @description as the owner can read it now */
-                folderName: string | null;
-                maxFiles: number | null;
-                maxBytes: number | null;
-                /** @description files visitors dropped so far */
-                files: number;
-            } | null;
-        };
-        ShareVisitInput: {
-            id: number;
-            at: string;
-            /** @description the visitor's address as the server sees it (behind a trusted proxy: the client's) */
-            address: string | null;
-            /**
-             * @description open: the stories were shown (a view counted); locked: opened before the password; unlock; wrong-password; view: a story's preview or player; download: one file; zip: all files; upload: a file dropped (storyId: its draft)
-             * @enum {string}
-             */
-            action: "open" | "locked" | "unlock" | "wrong-password" | "view" | "download" | "zip" | "upload";
-            /** @description the name the visitor gave with an upload */
-            visitorName: string | null;
-            storyId: string | null;
-            /** @description the story's title, when the reader can still read it */
-            storyTitle: string | null;
-            /** @description the first characters of the browser's User-Agent */
-            userAgent: string | null;
-        };
-        ShareSettingsInput: {
-            /** @description the longest expiry a share may have */
-            maxDays: number;
-            /** @description whether a share may never expire */
-            allowNever: boolean;
-        };
-        ShareVisitorStoryInput: {
-            storyId: string;
-            type: string;
-            title: string;
-            caption: string;
-            /** @description authors, and the source */
-            credit: string;
-            width: number | null;
-            height: number | null;
-            duration: number | null;
-            thumbnail: string | null;
-            /** @description the photo's preview or the video's/audio's proxy to play */
-            preview: {
-                role: string;
-                mime: string;
-                width: number | null;
-                height: number | null;
-                /** @description signed for this share, short-lived */
-                url: string;
-            } | null;
-            poster: string | null;
-            /** @description null when the share allows no download of this story */
-            downloadUrl: string | null;
-            /** @description with `all` metadata: the rest of the fields */
-            metadata: {
-                [key: string]: unknown;
-            } | null;
-            /** @description a composite's members, in order */
-            members: {
-                storyId: string;
-                type: string;
-                title: string;
-                caption: string;
-                /** @description authors, and the source */
-                credit: string;
-                width: number | null;
-                height: number | null;
-                duration: number | null;
-                thumbnail: string | null;
-                /** @description the photo's preview or the video's/audio's proxy to play */
-                preview: {
-                    role: string;
-                    mime: string;
-                    width: number | null;
-                    height: number | null;
-                    /** @description signed for this share, short-lived */
-                    url: string;
-                } | null;
-                poster: string | null;
-                /** @description null when the share allows no download of this story */
-                downloadUrl: string | null;
-                /** @description with `all` metadata: the rest of the fields */
-                metadata: {
-                    [key: string]: unknown;
-                } | null;
-            }[];
-            /** @description a composite's text (server-written HTML) split around its member nodes, in order; a member part names one of `members` by id. Empty: no text */
-            textParts: ({
-                /** @constant */
-                kind: "html";
-                html: string;
-            } | {
-                /** @constant */
-                kind: "member";
-                storyId: string;
-            })[];
-        };
-        ShareVisitorViewInput: {
-            /** @enum {string} */
-            kind: "story" | "stories" | "folder" | "search";
-            title: string;
-            message: string | null;
-            /** @description a password is needed (POST /shared/unlock) before anything else */
-            locked: boolean;
-            expiresAt: string | null;
-            /** @enum {string} */
-            downloadPolicy: "none" | "preview" | "preset" | "original";
-            /** @description every allowed file in one zip, when the share allows downloads */
-            zipUrl: string | null;
-            /** @description who shared it (their display name) */
-            owner: string;
-            stories: components["schemas"]["ShareVisitorStoryInput"][];
-            /** @description a folder or search with more stories than one page shows */
-            truncated: boolean;
-            /** @description visitors may upload files (tus at /shared/uploads, Upload-Metadata visitorName); null: no drop, or locked */
-            uploadDrop: {
-                maxFiles: number | null;
-                maxBytes: number | null;
-                files: number;
-            } | null;
-        };
-        IntegrityCheckInput: {
-            id: string;
-            /** @enum {string} */
-            state: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-            /** @description registered blobs to check (grows if blobs are added meanwhile) */
-            totalFiles: number;
-            checkedFiles: number;
-            /** @description bytes read back and found as registered */
-            checkedBytes: number;
-            /** @description blobs not found where they live */
-            missing: number;
-            /** @description blobs whose SHA-256 or size differs from their registry row */
-            mismatched: number;
-            /** @description blobs whose read failed (a storage error), with the reason */
-            unreadable: number;
-            /** @description why the last attempt stopped, when it did */
-            error: string | null;
-            createTime: string;
-            finishTime: string | null;
-        };
-        IntegrityProblemInput: {
-            key: string;
-            /** @enum {string} */
-            kind: "missing" | "mismatched" | "unreadable";
-            expectedSha256: string;
-            expectedSize: number;
-            actualSha256: string | null;
-            actualSize: number | null;
-            detail: string | null;
-            foundAt: string;
-        };
-        StorageTargetInput: {
-            id: string;
-            name: string;
-            /** @enum {string} */
-            kind: "local" | "s3";
-            /** @description the configured storage (DAMS_STORAGE): never edited or deleted */
-            builtIn: boolean;
-            /** @description where the new originals of libraries without a target of their own go */
-            isDefault: boolean;
-            directory: string | null;
-            endpoint: string | null;
-            region: string | null;
-            bucket: string | null;
-            prefix: string | null;
-            pathStyle: boolean | null;
-            accessKeyId: string | null;
-            /** @description whether a secret access key is stored (it is never returned) */
-            secretSet: boolean;
-            /** @description libraries whose new originals go here */
-            libraries: number;
-            files: number | null;
-            createTime: string | null;
-            updateTime: string | null;
-        };
-        StorageTargetTestInput: {
-            ok: boolean;
-            /** @description why it failed, as a code */
-            reason: ("unreachable" | "bad_credentials" | "no_such_bucket" | "not_writable" | "failed") | null;
-            /** @description what was tried and what answered, in English */
-            message: string;
-            durationMs: number;
-        };
-        StorageMoveInput: {
-            id: string;
-            libraryId: string;
-            targetId: string;
-            targetName: string;
-            /** @enum {string} */
-            state: "queued" | "running" | "succeeded" | "failed";
-            totalFiles: number;
-            movedFiles: number;
-            movedBytes: number;
-            error: string | null;
-            createTime: string;
-            finishTime: string | null;
-        };
-        StorageSettingsInput: {
-            /** @description where libraries without a target of their own put new originals */
-            defaultTargetId: string;
-            targets: {
-                id: string;
-                name: string;
-                /** @enum {string} */
-                kind: "local" | "s3";
-            }[];
-            libraries: {
-                libraryId: string;
-                name: string;
-                /** @description its own target, or null: the default */
-                bucketId: string | null;
-                /** @description where its new originals go now */
-                targetId: string;
-                /** @description its latest move */
-                move: components["schemas"]["StorageMoveInput"] | null;
-            }[];
-        };
-        LibraryQuotaInput: {
-            libraryId: string;
-            libraryName: string;
-            /** @description every stored byte of the library's stories: originals, renditions, older versions */
-            usedBytes: number;
-            /** @description null: no limit */
-            quotaBytes: number | null;
-        };
-        StoryCreateFormInput: {
-            type: string;
-            libraryId: string;
-            libraryName: string;
-            folderId: string | null;
-            folderPath: {
-                id: string;
-                name: string;
-            }[];
-            /** @description whether the caller may create stories there */
-            writable: boolean;
-            /** @description where files go: the tus endpoint */
-            uploadPath: string;
-        };
-        StoryBatchOperationInput: {
-            /** @constant */
-            op: "set";
-            /** @enum {string} */
-            field: "title" | "caption" | "source" | "theme" | "category" | "headline" | "credit" | "copyrightNotice" | "usageTerms" | "instructions" | "city" | "country";
-            /** @description an empty text clears the field */
-            value: string;
-        } | {
-            /** @constant */
-            op: "setProperty";
-            name: string;
-            /** @description null removes the property */
-            value: (string | number | boolean | string[]) | null;
-        } | {
-            /** @constant */
-            op: "add";
-            /** @enum {string} */
-            field: "keywords" | "tags" | "authors";
-            values: string[];
-        } | {
-            /** @constant */
-            op: "remove";
-            /** @enum {string} */
-            field: "keywords" | "tags" | "authors";
-            values: string[];
-        } | {
-            /** @constant */
-            op: "replace";
-            /**
-             * @default caption
-             * @enum {string}
-             */
-            field: "caption" | "title";
-            find: string;
-            replace: string;
-            /** @default true */
-            matchCase: boolean;
-        } | {
-            /** @constant */
-            op: "template";
-            /** Format: uuid */
-            templateId: string;
-        };
-        StoryBatchPreviewInput: {
-            /** @description stories in the selection */
-            total: number;
-            /** @description stories the operations together would change */
-            changed: number;
-            /** @description stories they would leave as they are */
-            unchanged: number;
-            /** @description stories the caller may not change (or not found) */
-            refused: number;
-            refusedReasons: {
-                reason: string;
-                count: number;
-            }[];
-            /** @description per operation, in order: the stories it alone would change */
-            operations: {
-                index: number;
-                touches: number;
-            }[];
-        };
-        StoryBatchInput: {
-            id: string;
-            /** @enum {string} */
-            state: "queued" | "running" | "succeeded" | "failed";
-            total: number;
-            done: number;
-            changed: number;
-            unchanged: number;
-            refused: number;
-            failed: number;
-            progress: number;
-            operations: components["schemas"]["StoryBatchOperationInput"][];
-            error: string | null;
-            /** @description the durable job (null: ran inside the request) */
-            jobId: string | null;
-            createdAt: string;
-            finishedAt: string | null;
-        };
-        StoryBatchItemInput: {
-            position: number;
-            storyId: string;
-            libraryId: string | null;
-            title: string | null;
-            /** @enum {string} */
-            outcome: "pending" | "changed" | "unchanged" | "refused" | "failed";
-            /** @description refused or failed: the error code (property_not_editable, not_found…) */
-            reason: string | null;
-            message: string | null;
-            /** @description changed: the fields changed */
-            fields: string[];
-        };
-        UrlFetchInput: {
-            id: string;
-            url: string;
-            libraryId: string;
-            folderId: string | null;
-            type: string | null;
-            /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed" | "cancelled";
-            progress: number;
-            bytes: number;
-            /** @description from Content-Length; null when the server did not announce it (and while an HLS stream's segments arrive) */
-            total: number | null;
-            /** @description bytes per second */
-            speed: number;
-            /** @description why it failed or was refused (English) */
-            error: string | null;
-            /** @description the refusal's stable code (e.g. `fetch.address`), for showing it in the user's language */
-            errorCode: string | null;
-            /** @description the values the refusal names, with errorCode */
-            errorParams: {
-                [key: string]: string | number;
-            } | null;
-            /** @description an HLS stream: segments fetched so far */
-            segmentsDone: number | null;
-            /** @description an HLS stream: its segments (with the init segment) */
-            segmentsTotal: number | null;
-            /** @description the draft story made of the file, once done */
-            storyId: string | null;
-            createdAt: string;
-            updatedAt: string;
-        };
-        DefaultLibraryInput: {
-            libraryId: string;
-            folderId: string | null;
-            path: string;
-        };
-        /** @description an edit decision list (docs/video-editor.md) */
-        VideoEdlInput: {
-            /** @constant */
-            schema: "dams.edl";
-            /** @constant */
-            version: 1;
-            /**
-             * @description at most 200 characters
-             * @default
-             */
-            title: string;
-            /**
-             * @default {
-             *       "aspect": "16:9",
-             *       "preset": "1080p"
-             *     }
-             */
-            output: {
-                /**
-                 * @default 16:9
-                 * @enum {string}
-                 */
-                aspect: "16:9" | "9:16" | "1:1" | "4:5";
-                /**
-                 * @default 1080p
-                 * @enum {string}
-                 */
-                preset: "1080p" | "720p" | "vertical" | "original";
-                /** @description default: the first video clip's, else 25 */
-                fps?: number;
-            };
-            clips: ({
-                id: string;
-                /**
-                 * @description into this clip from the one before
-                 * @default {
-                 *       "type": "cut",
-                 *       "duration": 0
-                 *     }
-                 */
-                transition: {
-                    /** @enum {string} */
-                    type: "cut" | "crossfade" | "dipBlack" | "dipWhite";
-                    duration: number;
-                };
-                /**
-                 * @default {
-                 *       "mode": "crop",
-                 *       "x": 0.5,
-                 *       "y": 0.5
-                 *     }
-                 */
-                reframe: {
-                    /** @enum {string} */
-                    mode: "crop" | "blur" | "fit";
-                    /**
-                     * @description crop position across (0 left, 1 right)
-                     * @default 0.5
-                     */
-                    x: number;
-                    /**
-                     * @description crop position down (0 top, 1 bottom)
-                     * @default 0.5
-                     */
-                    y: number;
-                };
-                /** @constant */
-                kind: "video";
-                source: {
-                    libraryId: string;
-                    storyId: string;
-                    /** @description default: the story's current version when rendered */
-                    versionNo?: number;
-                };
-                /** @description seconds into the source */
-                in: number;
-                /** @description seconds into the source, after `in` */
-                out: number;
-                /** @default 1 */
-                volume: number;
-                /** @default false */
-                muted: boolean;
-            } | {
-                id: string;
-                /**
-                 * @description into this clip from the one before
-                 * @default {
-                 *       "type": "cut",
-                 *       "duration": 0
-                 *     }
-                 */
-                transition: {
-                    /** @enum {string} */
-                    type: "cut" | "crossfade" | "dipBlack" | "dipWhite";
-                    duration: number;
-                };
-                /**
-                 * @default {
-                 *       "mode": "crop",
-                 *       "x": 0.5,
-                 *       "y": 0.5
-                 *     }
-                 */
-                reframe: {
-                    /** @enum {string} */
-                    mode: "crop" | "blur" | "fit";
-                    /**
-                     * @description crop position across (0 left, 1 right)
-                     * @default 0.5
-                     */
-                    x: number;
-                    /**
-                     * @description crop position down (0 top, 1 bottom)
-                     * @default 0.5
-                     */
-                    y: number;
-                };
-                /** @constant */
-                kind: "image";
-                source: {
-                    libraryId: string;
-                    storyId: string;
-                    /** @description default: the story's current version when rendered */
-                    versionNo?: number;
-                };
-                duration: number;
-                kenBurns?: {
-                    start: {
-                        x: number;
-                        y: number;
-                        /** @description fraction of the picture's width, and of its height (the rectangle has the output's aspect) */
-                        width: number;
-                    };
-                    end: {
-                        x: number;
-                        y: number;
-                        /** @description fraction of the picture's width, and of its height (the rectangle has the output's aspect) */
-                        width: number;
-                    };
-                };
-                /** @description at most 500 characters */
-                caption?: string;
-            } | {
-                id: string;
-                /**
-                 * @description into this clip from the one before
-                 * @default {
-                 *       "type": "cut",
-                 *       "duration": 0
-                 *     }
-                 */
-                transition: {
-                    /** @enum {string} */
-                    type: "cut" | "crossfade" | "dipBlack" | "dipWhite";
-                    duration: number;
-                };
-                /**
-                 * @default {
-                 *       "mode": "crop",
-                 *       "x": 0.5,
-                 *       "y": 0.5
-                 *     }
-                 */
-                reframe: {
-                    /** @enum {string} */
-                    mode: "crop" | "blur" | "fit";
-                    /**
-                     * @description crop position across (0 left, 1 right)
-                     * @default 0.5
-                     */
-                    x: number;
-                    /**
-                     * @description crop position down (0 top, 1 bottom)
-                     * @default 0.5
-                     */
-                    y: number;
-                };
-                /** @constant */
-                kind: "colour";
-                /**
-                 * @description #RRGGBB or #RRGGBBAA
-                 * @default #000000
-                 */
-                colour: string;
-                duration: number;
-            })[];
-            /** @default [] */
-            texts: {
-                id: string;
-                /** @enum {string} */
-                kind: "title" | "lowerThird";
-                /** @description at most 500 characters */
-                text: string;
-                /** @description the lower third's second line (the role) */
-                subtitle?: string;
-                start: number;
-                end: number;
-                /**
-                 * @default center
-                 * @enum {string}
-                 */
-                position: "top" | "center" | "bottom";
-                /** @default 1 */
-                scale: number;
-                /**
-                 * @description #RRGGBB or #RRGGBBAA
-                 * @default #FFFFFF
-                 */
-                colour: string;
-                /** @description a band behind the text; none when absent */
-                background?: string;
-            }[];
-            captions?: {
-                /** @enum {string} */
-                mode: "burn" | "sidecar";
-                cues: {
-                    start: number;
-                    end: number;
-                    /** @description at most 500 characters */
-                    text: string;
-                }[];
-            };
-            logo?: {
-                type: 1 | 2;
-                /** @description type 1: the photo story of the logo */
-                source?: {
-                    libraryId: string;
-                    storyId: string;
-                    /** @description default: the story's current version when rendered */
-                    versionNo?: number;
-                };
-                /**
-                 * Format: uuid
-                 * @description type 1: a watermark preset whose image is the logo (when there is no `source`)
-                 */
-                presetId?: string;
-                /** @description type 2 */
-                text?: string;
-                /**
-                 * @default lower-right
-                 * @enum {string}
-                 */
-                position: "upper-left" | "upper-right" | "lower-right" | "lower-left" | "center" | "arbitrary";
-                /** @default 100 */
-                opacity: number;
-                /**
-                 * @description arbitrary position: left edge, fraction of the width
-                 * @default 0
-                 */
-                x: number;
-                /**
-                 * @description arbitrary position: top edge, fraction of the height
-                 * @default 0
-                 */
-                y: number;
-                /**
-                 * @description type 1: the logo's width in % of the frame's width
-                 * @default 15
-                 */
-                sizePercent: number;
-                /**
-                 * @description type 2: pixels at 1080 lines, scaled with the frame
-                 * @default 30
-                 */
-                fontSize: number;
-                /**
-                 * @description #RRGGBB or #RRGGBBAA
-                 * @default #FFFFFF
-                 */
-                colour: string;
-                /** @description #RRGGBB or #RRGGBBAA */
-                background?: string;
-            };
-            music?: {
-                /** @description an audio story, or a video story's sound */
-                source: {
-                    libraryId: string;
-                    storyId: string;
-                    /** @description default: the story's current version when rendered */
-                    versionNo?: number;
-                };
-                /**
-                 * @description where in the source the music starts
-                 * @default 0
-                 */
-                in: number;
-                /**
-                 * @description where on the timeline it starts
-                 * @default 0
-                 */
-                start: number;
-                /** @default 1 */
-                volume: number;
-                /** @default 0 */
-                fadeIn: number;
-                /** @default 0 */
-                fadeOut: number;
-                /**
-                 * @description lower the music while the clips' sound is loud (speech)
-                 * @default true
-                 */
-                ducking: boolean;
-            };
-            /**
-             * @default {
-             *       "normalize": true
-             *     }
-             */
-            audio: {
-                /**
-                 * @description loudness to −23 LUFS (EBU R128) on export
-                 * @default true
-                 */
-                normalize: boolean;
-            };
-            /** @description the frame that becomes the story's cover */
-            poster?: {
-                time: number;
-            };
-        };
-        VideoEdlDraftInput: {
-            /** @constant */
-            schema: "dams.edl";
-            /** @constant */
-            version: 1;
-            /**
-             * @description at most 200 characters
-             * @default
-             */
-            title: string;
-            /**
-             * @default {
-             *       "aspect": "16:9",
-             *       "preset": "1080p"
-             *     }
-             */
-            output: {
-                /**
-                 * @default 16:9
-                 * @enum {string}
-                 */
-                aspect: "16:9" | "9:16" | "1:1" | "4:5";
-                /**
-                 * @default 1080p
-                 * @enum {string}
-                 */
-                preset: "1080p" | "720p" | "vertical" | "original";
-                /** @description default: the first video clip's, else 25 */
-                fps?: number;
-            };
-            clips: ({
-                id: string;
-                /**
-                 * @description into this clip from the one before
-                 * @default {
-                 *       "type": "cut",
-                 *       "duration": 0
-                 *     }
-                 */
-                transition: {
-                    /** @enum {string} */
-                    type: "cut" | "crossfade" | "dipBlack" | "dipWhite";
-                    duration: number;
-                };
-                /**
-                 * @default {
-                 *       "mode": "crop",
-                 *       "x": 0.5,
-                 *       "y": 0.5
-                 *     }
-                 */
-                reframe: {
-                    /** @enum {string} */
-                    mode: "crop" | "blur" | "fit";
-                    /**
-                     * @description crop position across (0 left, 1 right)
-                     * @default 0.5
-                     */
-                    x: number;
-                    /**
-                     * @description crop position down (0 top, 1 bottom)
-                     * @default 0.5
-                     */
-                    y: number;
-                };
-                /** @constant */
-                kind: "video";
-                source: {
-                    libraryId: string;
-                    storyId: string;
-                    /** @description default: the story's current version when rendered */
-                    versionNo?: number;
-                };
-                /** @description seconds into the source */
-                in: number;
-                /** @description seconds into the source, after `in` */
-                out: number;
-                /** @default 1 */
-                volume: number;
-                /** @default false */
-                muted: boolean;
-            } | {
-                id: string;
-                /**
-                 * @description into this clip from the one before
-                 * @default {
-                 *       "type": "cut",
-                 *       "duration": 0
-                 *     }
-                 */
-                transition: {
-                    /** @enum {string} */
-                    type: "cut" | "crossfade" | "dipBlack" | "dipWhite";
-                    duration: number;
-                };
-                /**
-                 * @default {
-                 *       "mode": "crop",
-                 *       "x": 0.5,
-                 *       "y": 0.5
-                 *     }
-                 */
-                reframe: {
-                    /** @enum {string} */
-                    mode: "crop" | "blur" | "fit";
-                    /**
-                     * @description crop position across (0 left, 1 right)
-                     * @default 0.5
-                     */
-                    x: number;
-                    /**
-                     * @description crop position down (0 top, 1 bottom)
-                     * @default 0.5
-                     */
-                    y: number;
-                };
-                /** @constant */
-                kind: "image";
-                source: {
-                    libraryId: string;
-                    storyId: string;
-                    /** @description default: the story's current version when rendered */
-                    versionNo?: number;
-                };
-                duration: number;
-                kenBurns?: {
-                    start: {
-                        x: number;
-                        y: number;
-                        /** @description fraction of the picture's width, and of its height (the rectangle has the output's aspect) */
-                        width: number;
-                    };
-                    end: {
-                        x: number;
-                        y: number;
-                        /** @description fraction of the picture's width, and of its height (the rectangle has the output's aspect) */
-                        width: number;
-                    };
-                };
-                /** @description at most 500 characters */
-                caption?: string;
-            } | {
-                id: string;
-                /**
-                 * @description into this clip from the one before
-                 * @default {
-                 *       "type": "cut",
-                 *       "duration": 0
-                 *     }
-                 */
-                transition: {
-                    /** @enum {string} */
-                    type: "cut" | "crossfade" | "dipBlack" | "dipWhite";
-                    duration: number;
-                };
-                /**
-                 * @default {
-                 *       "mode": "crop",
-                 *       "x": 0.5,
-                 *       "y": 0.5
-                 *     }
-                 */
-                reframe: {
-                    /** @enum {string} */
-                    mode: "crop" | "blur" | "fit";
-                    /**
-                     * @description crop position across (0 left, 1 right)
-                     * @default 0.5
-                     */
-                    x: number;
-                    /**
-                     * @description crop position down (0 top, 1 bottom)
-                     * @default 0.5
-                     */
-                    y: number;
-                };
-                /** @constant */
-                kind: "colour";
-                /**
-                 * @description #RRGGBB or #RRGGBBAA
-                 * @default #000000
-                 */
-                colour: string;
-                duration: number;
-            })[];
-            /** @default [] */
-            texts: {
-                id: string;
-                /** @enum {string} */
-                kind: "title" | "lowerThird";
-                /** @description at most 500 characters */
-                text: string;
-                /** @description the lower third's second line (the role) */
-                subtitle?: string;
-                start: number;
-                end: number;
-                /**
-                 * @default center
-                 * @enum {string}
-                 */
-                position: "top" | "center" | "bottom";
-                /** @default 1 */
-                scale: number;
-                /**
-                 * @description #RRGGBB or #RRGGBBAA
-                 * @default #FFFFFF
-                 */
-                colour: string;
-                /** @description a band behind the text; none when absent */
-                background?: string;
-            }[];
-            captions?: {
-                /** @enum {string} */
-                mode: "burn" | "sidecar";
-                cues: {
-                    start: number;
-                    end: number;
-                    /** @description at most 500 characters */
-                    text: string;
-                }[];
-            };
-            logo?: {
-                type: 1 | 2;
-                /** @description type 1: the photo story of the logo */
-                source?: {
-                    libraryId: string;
-                    storyId: string;
-                    /** @description default: the story's current version when rendered */
-                    versionNo?: number;
-                };
-                /**
-                 * Format: uuid
-                 * @description type 1: a watermark preset whose image is the logo (when there is no `source`)
-                 */
-                presetId?: string;
-                /** @description type 2 */
-                text?: string;
-                /**
-                 * @default lower-right
-                 * @enum {string}
-                 */
-                position: "upper-left" | "upper-right" | "lower-right" | "lower-left" | "center" | "arbitrary";
-                /** @default 100 */
-                opacity: number;
-                /**
-                 * @description arbitrary position: left edge, fraction of the width
-                 * @default 0
-                 */
-                x: number;
-                /**
-                 * @description arbitrary position: top edge, fraction of the height
-                 * @default 0
-                 */
-                y: number;
-                /**
-                 * @description type 1: the logo's width in % of the frame's width
-                 * @default 15
-                 */
-                sizePercent: number;
-                /**
-                 * @description type 2: pixels at 1080 lines, scaled with the frame
-                 * @default 30
-                 */
-                fontSize: number;
-                /**
-                 * @description #RRGGBB or #RRGGBBAA
-                 * @default #FFFFFF
-                 */
-                colour: string;
-                /** @description #RRGGBB or #RRGGBBAA */
-                background?: string;
-            };
-            music?: {
-                /** @description an audio story, or a video story's sound */
-                source: {
-                    libraryId: string;
-                    storyId: string;
-                    /** @description default: the story's current version when rendered */
-                    versionNo?: number;
-                };
-                /**
-                 * @description where in the source the music starts
-                 * @default 0
-                 */
-                in: number;
-                /**
-                 * @description where on the timeline it starts
-                 * @default 0
-                 */
-                start: number;
-                /** @default 1 */
-                volume: number;
-                /** @default 0 */
-                fadeIn: number;
-                /** @default 0 */
-                fadeOut: number;
-                /**
-                 * @description lower the music while the clips' sound is loud (speech)
-                 * @default true
-                 */
-                ducking: boolean;
-            };
-            /**
-             * @default {
-             *       "normalize": true
-             *     }
-             */
-            audio: {
-                /**
-                 * @description loudness to −23 LUFS (EBU R128) on export
-                 * @default true
-                 */
-                normalize: boolean;
-            };
-            /** @description the frame that becomes the story's cover */
-            poster?: {
-                time: number;
-            };
-        };
-        ErrorEnvelope: {
-            /** @description the HTTP status */
-            code: number;
-            /** @description a human message */
-            msg: string;
-            /** @description a machine code */
-            error: string;
-            /** @description a stable name of the message (e.g. `fetch.address`), for showing it in the user's language */
-            msgCode?: string;
-            /** @description the values the message names, with msgCode */
-            msgParams?: {
-                [key: string]: string | number;
-            };
-        };
-        LibraryGrant: {
-            id: string;
-            /** @description a library id, or `*` for every library */
-            libraryId: string;
-            roleId: string | null;
-            roleName: string | null;
-            userId: string | null;
-            username: string | null;
-            /** @enum {string} */
-            level: "read" | "write" | "manage";
-            createdAt: string;
-        };
-        RolePermission: {
-            roleId: string;
-            /** @description a menu key */
-            permissionId: string;
-            /** @description the web app's i18n key of the permission, `menu.<permissionId>` */
-            permissionName: string;
-            /** @description JSON text of actionEntitySet (spec section 3) */
-            actions: string;
-            actionEntitySet: {
-                /** @enum {string} */
-                action: "add" | "delete" | "edit" | "query" | "get" | "update" | "enable" | "disable" | "import" | "export";
-                describe: string;
-                defaultCheck: boolean;
-            }[];
-            actionList: ("add" | "delete" | "edit" | "query" | "get" | "update" | "enable" | "disable" | "import" | "export")[];
-            dataAccess: string | null;
-        };
-        Role: {
-            id: string;
-            name: string;
-            describe: string;
-            /** @description 1 enabled, 0 disabled */
-            status: number;
-            creatorId: string | null;
-            createTime: string;
-            /** @description 0; deleted roles are not listed */
-            deleted: number;
-            permissions: components["schemas"]["RolePermission"][];
-        };
-        UserAccount: {
-            id: string;
-            username: string;
-            name: string;
-            avatarUrl: string | null;
-            admin: boolean;
-            /** @description 1 enabled, 0 disabled */
-            status: number;
-            roleId: string | null;
-            roleName: string | null;
-            lastAccessIP: string | null;
-            lastAccessTime: string | null;
-            createTime: string;
-        };
-        RegistrationSettings: {
-            /**
-             * @description off: nobody registers; approval: new accounts wait, disabled, for an administrator; open: enabled at once
-             * @enum {string}
-             */
-            mode: "off" | "approval" | "open";
-            /** @description the role a registered account gets */
-            defaultRoleId: string;
-            updatedBy: string | null;
-            updatedAt: string;
-        };
-        LoginUser: {
-            uuid: string;
-            name: string;
-            username: string;
-            avatarUrl: string | null;
-            lastAccessIP: string | null;
-            lastAccessTime: string | null;
-            admin: boolean;
-            /** @description null when the user holds no role */
-            role: components["schemas"]["Role"] | null;
-        };
-        PropertyRule: {
-            /** @description a story property's name (a key of a story's `properties`) */
-            property: string;
-            visible: boolean;
-            /** @description ignored (false) when not visible */
-            editable: boolean;
-        };
-        ActionRuleConditions: {
-            /** @description the story is in one of these libraries */
-            libraryIds?: string[];
-            types?: ("photo" | "video" | "audio" | "composite")[];
-            /** @description the story has one of these tags (tagged: the change added one) */
-            tags?: string[];
-            /** @description in the title, caption or keywords, any case */
-            keyword?: string;
-            /** @description one of the story's authors */
-            authors?: string[];
         };
         ActionRuleStep: {
             /** @constant */
@@ -30841,25 +28191,57 @@ export interface components {
             timeoutMs: number;
             secretSet: boolean;
         };
-        ActionRule: {
-            id: string;
-            name: string;
-            enabled: boolean;
-            /** @enum {string} */
-            trigger: "committed" | "published" | "tagged";
-            conditions: components["schemas"]["ActionRuleConditions"];
-            steps: components["schemas"]["ActionRuleStep"][];
-            ownerId: string;
-            /** @description the newest run, if any */
-            lastRun: {
-                /** @enum {string} */
-                state: "queued" | "running" | "succeeded" | "failed";
-                createdAt: string;
-            } | null;
-            createdAt: string;
-            updatedAt: string;
+        ActionRuleStepInput: {
+            /** @constant */
+            kind: "publish";
+            channelIds: string[];
+        } | {
+            /** @constant */
+            kind: "template";
+            /** Format: uuid */
+            templateId: string;
+        } | {
+            /** @constant */
+            kind: "rendition";
+            /** Format: uuid */
+            presetId: string;
+        } | {
+            /** @constant */
+            kind: "webhook";
+            /**
+             * Format: uri
+             * @description POSTed a JSON body signed with HMAC-SHA256 (X-Dams-Signature: sha256=<hex>)
+             */
+            url: string;
+            /** @default 10000 */
+            timeoutMs: number;
+            secretSet: boolean;
         };
         ActionRun: {
+            id: string;
+            ruleId: string;
+            /** @enum {string} */
+            trigger: "committed" | "published" | "tagged";
+            libraryId: string;
+            storyId: string;
+            storyTitle: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "failed";
+            steps: {
+                /** @enum {string} */
+                kind: "publish" | "template" | "rendition" | "webhook";
+                ok: boolean;
+                detail: string;
+                /** @description webhooks: how many calls the step made (retries included) */
+                attempts?: number;
+            }[];
+            error: string | null;
+            startedAt: string | null;
+            finishedAt: string | null;
+            durationMs: number | null;
+            createdAt: string;
+        };
+        ActionRunInput: {
             id: string;
             ruleId: string;
             /** @enum {string} */
@@ -30893,6 +28275,28 @@ export interface components {
             expiresAt: string | null;
             revokedAt: string | null;
         };
+        ApiTokenInput: {
+            id: string;
+            name: string;
+            /** @description the first characters of the secret, to recognise it */
+            prefix: string;
+            createdAt: string;
+            lastUsedAt: string | null;
+            expiresAt: string | null;
+            revokedAt: string | null;
+        };
+        AuditPage: {
+            content: components["schemas"]["AuditRecord"][];
+            size: number;
+            /** @description the cursor of the next (older) page; null on the last one */
+            next: string | null;
+        };
+        AuditPageInput: {
+            content: components["schemas"]["AuditRecordInput"][];
+            size: number;
+            /** @description the cursor of the next (older) page; null on the last one */
+            next: string | null;
+        };
         AuditRecord: {
             id: number;
             at: string;
@@ -30916,17 +28320,102 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
-        AuditPage: {
-            content: components["schemas"]["AuditRecord"][];
-            size: number;
-            /** @description the cursor of the next (older) page; null on the last one */
-            next: string | null;
+        AuditRecordInput: {
+            id: number;
+            at: string;
+            actorId: string | null;
+            actorName: string | null;
+            ip: string | null;
+            userAgent: string | null;
+            action: string;
+            targetType: string;
+            targetId: string | null;
+            targetLabel: string | null;
+            /** @enum {string} */
+            result: "ok" | "denied" | "failed";
+            before: {
+                [key: string]: unknown;
+            } | null;
+            after: {
+                [key: string]: unknown;
+            } | null;
+            details: {
+                [key: string]: unknown;
+            } | null;
         };
         AuditSettings: {
             /** @description rows older than this many days are pruned; null keeps all */
             retentionDays: number | null;
             updatedBy: string | null;
             updatedAt: string | null;
+        };
+        AuditSettingsInput: {
+            /** @description rows older than this many days are pruned; null keeps all */
+            retentionDays: number | null;
+            updatedBy: string | null;
+            updatedAt: string | null;
+        };
+        AuthConfig: {
+            issuer: string;
+            authorizationEndpoint: string;
+            tokenEndpoint: string;
+            endSessionEndpoint?: string;
+            clientId: string;
+            scope: string;
+            /** @description send as `prompt`: consent is what OpenID Connect requires for offline_access; no screen is shown */
+            prompt?: string;
+            redirectUri: string;
+            /** @description send as `resource` in the authorization and token requests */
+            resource?: string;
+            /**
+             * @description the embedded sign-in's self-registration: off, approval (accounts wait for an administrator) or open
+             * @enum {string}
+             */
+            registration?: "off" | "approval" | "open";
+        };
+        AuthConfigInput: {
+            issuer: string;
+            authorizationEndpoint: string;
+            tokenEndpoint: string;
+            endSessionEndpoint?: string;
+            clientId: string;
+            scope: string;
+            /** @description send as `prompt`: consent is what OpenID Connect requires for offline_access; no screen is shown */
+            prompt?: string;
+            redirectUri: string;
+            /** @description send as `resource` in the authorization and token requests */
+            resource?: string;
+            /**
+             * @description the embedded sign-in's self-registration: off, approval (accounts wait for an administrator) or open
+             * @enum {string}
+             */
+            registration?: "off" | "approval" | "open";
+        };
+        BatchPublishResult: {
+            libraryId: string;
+            storyId: string;
+            /** @description null when the story cannot be read */
+            title: string | null;
+            ok: boolean;
+            deliveryIds: string[];
+            /** @description why it was refused: embargoed, not_committed, forbidden, not_found… */
+            code: string | null;
+            message: string | null;
+            /** @description an embargoed story's end */
+            embargoUntil: string | null;
+        };
+        BatchPublishResultInput: {
+            libraryId: string;
+            storyId: string;
+            /** @description null when the story cannot be read */
+            title: string | null;
+            ok: boolean;
+            deliveryIds: string[];
+            /** @description why it was refused: embargoed, not_committed, forbidden, not_found… */
+            code: string | null;
+            message: string | null;
+            /** @description an embargoed story's end */
+            embargoUntil: string | null;
         };
         CatalogueAuthor: {
             id: string;
@@ -30939,7 +28428,66 @@ export interface components {
             createTime: string;
             updateTime: string;
         };
+        CatalogueAuthorInput: {
+            id: string;
+            name: string;
+            penName: string | null;
+            department: string | null;
+            phone: string | null;
+            email: string | null;
+            description: string | null;
+            createTime: string;
+            updateTime: string;
+        };
+        CatalogueCategory: {
+            id: string;
+            name: string;
+            /** @description null for a top-level category */
+            parentId: string | null;
+            parentName: string | null;
+            description: string | null;
+            sortOrder: number;
+            childCount: number;
+            createTime: string;
+            updateTime: string;
+        };
+        CatalogueCategoryInput: {
+            id: string;
+            name: string;
+            /** @description null for a top-level category */
+            parentId: string | null;
+            parentName: string | null;
+            description: string | null;
+            sortOrder: number;
+            childCount: number;
+            createTime: string;
+            updateTime: string;
+        };
+        CatalogueKeyword: {
+            id: string;
+            name: string;
+            /** @description how many times the keyword was applied */
+            useCount: number;
+            createTime: string;
+            updateTime: string;
+        };
+        CatalogueKeywordInput: {
+            id: string;
+            name: string;
+            /** @description how many times the keyword was applied */
+            useCount: number;
+            createTime: string;
+            updateTime: string;
+        };
         CatalogueSource: {
+            id: string;
+            name: string;
+            description: string | null;
+            sortOrder: number;
+            createTime: string;
+            updateTime: string;
+        };
+        CatalogueSourceInput: {
             id: string;
             name: string;
             description: string | null;
@@ -30952,7 +28500,21 @@ export interface components {
             label: string;
             value: string;
         };
+        CatalogueSourceOptionInput: {
+            id: string;
+            label: string;
+            value: string;
+        };
         CatalogueTag: {
+            id: string;
+            name: string;
+            /** @description a CSS colour for the tag chip */
+            color: string | null;
+            description: string | null;
+            createTime: string;
+            updateTime: string;
+        };
+        CatalogueTagInput: {
             id: string;
             name: string;
             /** @description a CSS colour for the tag chip */
@@ -30969,107 +28531,109 @@ export interface components {
             createTime: string;
             updateTime: string;
         };
-        CatalogueKeyword: {
+        CatalogueThemeInput: {
             id: string;
             name: string;
-            /** @description how many times the keyword was applied */
-            useCount: number;
-            createTime: string;
-            updateTime: string;
-        };
-        KeywordHistoryEntry: {
-            id: string;
-            keyword: string;
-            usedAt: string;
-        };
-        StoryProperty: {
-            id: string;
-            /** @enum {string} */
-            storyType: "photo" | "video" | "audio";
-            /** @description null: the property applies in every library */
-            libraryId: string | null;
-            /** @description the key of the value in a story's properties */
-            name: string;
-            label: string;
-            /** @enum {string} */
-            kind: "text" | "textarea" | "number" | "date" | "select" | "multiselect" | "switch";
-            required: boolean;
-            /** @description as text: a number, YYYY-MM-DD, true/false, an option value, or option values joined by commas */
-            defaultValue: string | null;
-            codelistId: string | null;
-            codelistName: string | null;
-            /** @description the code list's options (select and multiselect) */
-            options: {
-                value: string;
-                label: string;
-            }[];
-            sortOrder: number;
-            /** @description shown in the quick form of the upload page */
-            isquick: boolean;
-            createTime: string;
-            updateTime: string;
-        };
-        StoryFormProperty: {
-            id: string;
-            /** @enum {string} */
-            storyType: "photo" | "video" | "audio";
-            /** @description null: the property applies in every library */
-            libraryId: string | null;
-            /** @description the key of the value in a story's properties */
-            name: string;
-            label: string;
-            /** @enum {string} */
-            kind: "text" | "textarea" | "number" | "date" | "select" | "multiselect" | "switch";
-            required: boolean;
-            /** @description as text: a number, YYYY-MM-DD, true/false, an option value, or option values joined by commas */
-            defaultValue: string | null;
-            codelistId: string | null;
-            codelistName: string | null;
-            /** @description the code list's options (select and multiselect) */
-            options: {
-                value: string;
-                label: string;
-            }[];
-            sortOrder: number;
-            /** @description shown in the quick form of the upload page */
-            isquick: boolean;
-            createTime: string;
-            updateTime: string;
-            /** @description whether the caller's role may edit it (field-level access) */
-            editable: boolean;
-        };
-        CatalogueCategory: {
-            id: string;
-            name: string;
-            /** @description null for a top-level category */
-            parentId: string | null;
-            parentName: string | null;
             description: string | null;
             sortOrder: number;
-            childCount: number;
             createTime: string;
             updateTime: string;
         };
-        Codelist: {
+        Channel: {
             id: string;
-            /** @description a stable key; /codelists/codelist/option?id= accepts it as well as the id */
-            code: string;
             name: string;
-            description: string | null;
-            optionCount: number;
-            createTime: string;
-            updateTime: string;
+            /** @enum {string} */
+            kind: "http" | "folder" | "sftp" | "s3" | "email";
+            /** @enum {string} */
+            format: "ninjs" | "newsml" | "original";
+            enabled: boolean;
+            settings: {
+                [key: string]: unknown;
+            };
+            fieldMapping: {
+                [key: string]: string;
+            };
+            presets: {
+                photo?: string;
+                video?: string;
+                audio?: string;
+            };
+            /** @description which credential fields hold a value (the values never leave) */
+            credentialsSet: string[];
+            createdAt: string;
+            updatedAt: string;
         };
-        CodelistOption: {
+        ChannelDeliveryStats: {
+            channelId: string;
+            channelName: string;
+            total: number;
+            succeeded: number;
+            failed: number;
+            open: number;
+            /** @description succeeded / (succeeded + failed); null before any finished */
+            successRate: number | null;
+            lastError: string | null;
+            lastErrorAt: string | null;
+            /** @description the newest delivery's state */
+            lastState: ("pending" | "in_progress" | "retrying" | "succeeded" | "cancelled" | "failed") | null;
+            /** @description when the newest delivery last changed */
+            lastAt: string | null;
+        };
+        ChannelDeliveryStatsInput: {
+            channelId: string;
+            channelName: string;
+            total: number;
+            succeeded: number;
+            failed: number;
+            open: number;
+            /** @description succeeded / (succeeded + failed); null before any finished */
+            successRate: number | null;
+            lastError: string | null;
+            lastErrorAt: string | null;
+            /** @description the newest delivery's state */
+            lastState: ("pending" | "in_progress" | "retrying" | "succeeded" | "cancelled" | "failed") | null;
+            /** @description when the newest delivery last changed */
+            lastAt: string | null;
+        };
+        ChannelInput: {
             id: string;
-            codelistId: string;
-            /** @description what stories record */
-            value: string;
-            /** @description what users read */
-            label: string;
-            sortOrder: number;
-            createTime: string;
-            updateTime: string;
+            name: string;
+            /** @enum {string} */
+            kind: "http" | "folder" | "sftp" | "s3" | "email";
+            /** @enum {string} */
+            format: "ninjs" | "newsml" | "original";
+            enabled: boolean;
+            settings: {
+                [key: string]: unknown;
+            };
+            fieldMapping: {
+                [key: string]: string;
+            };
+            presets: {
+                photo?: string;
+                video?: string;
+                audio?: string;
+            };
+            /** @description which credential fields hold a value (the values never leave) */
+            credentialsSet: string[];
+            createdAt: string;
+            updatedAt: string;
+        };
+        ChannelOption: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "http" | "folder" | "sftp" | "s3" | "email";
+            /** @enum {string} */
+            format: "ninjs" | "newsml" | "original";
+        };
+        ChannelOptionInput: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "http" | "folder" | "sftp" | "s3" | "email";
+            /** @enum {string} */
+            format: "ninjs" | "newsml" | "original";
         };
         /**
          * @description the download preset delivered per story type (its own watermark included); none: the original
@@ -31079,6 +28643,27 @@ export interface components {
             photo?: string | null;
             video?: string | null;
             audio?: string | null;
+        };
+        /**
+         * @description the download preset delivered per story type (its own watermark included); none: the original
+         * @default {}
+         */
+        ChannelPresetsInput: {
+            photo?: string | null;
+            video?: string | null;
+            audio?: string | null;
+        };
+        ChannelTestResult: {
+            ok: boolean;
+            /** @description what was tried and what answered, in English */
+            reason: string;
+            durationMs: number;
+        };
+        ChannelTestResultInput: {
+            ok: boolean;
+            /** @description what was tried and what answered, in English */
+            reason: string;
+            durationMs: number;
         };
         ChannelWrite: {
             /** @constant */
@@ -31274,272 +28859,241 @@ export interface components {
                 [key: string]: string | null;
             };
         };
-        Channel: {
-            id: string;
-            name: string;
-            /** @enum {string} */
-            kind: "http" | "folder" | "sftp" | "s3" | "email";
-            /** @enum {string} */
-            format: "ninjs" | "newsml" | "original";
-            enabled: boolean;
+        ChannelWriteInput: {
+            /** @constant */
+            kind: "http";
             settings: {
-                [key: string]: unknown;
+                /**
+                 * Format: uri
+                 * @description where items are POSTed (http or https); private addresses need DAMS_CHANNEL_ALLOW_PRIVATE
+                 */
+                url: string;
+                /** @default 15000 */
+                timeoutMs: number;
+                /**
+                 * @description the header that carries `sha256=<hex HMAC-SHA256 of the body>` when a secret is set
+                 * @default X-Dams-Signature
+                 */
+                signatureHeader: string;
+                /**
+                 * @description POST the renditions before the item
+                 * @default true
+                 */
+                sendFiles: boolean;
+                /** @description the largest file (rendition or original) sent, in MB of 10^6 bytes; a larger one is refused with its size */
+                maxFileMb?: number;
             };
+            name: string;
+            /**
+             * @description ninjs (IPTC JSON), newsml (NewsML-G2 XML) or original (+ XMP sidecar)
+             * @enum {string}
+             */
+            format: "ninjs" | "newsml" | "original";
+            /** @default true */
+            enabled: boolean;
+            presets?: components["schemas"]["ChannelPresetsInput"];
+            /**
+             * @description which story field fills each field of the item (default: headline ← title, description ← caption…)
+             * @default {}
+             */
             fieldMapping: {
                 [key: string]: string;
             };
-            presets: {
-                photo?: string;
-                video?: string;
-                audio?: string;
+            /** @description write-only: a value sets a field, null clears it, an absent field is kept */
+            credentials?: {
+                [key: string]: string | null;
             };
-            /** @description which credential fields hold a value (the values never leave) */
-            credentialsSet: string[];
-            createdAt: string;
-            updatedAt: string;
-        };
-        ChannelOption: {
-            id: string;
+        } | {
+            /** @constant */
+            kind: "folder";
+            settings: {
+                /**
+                 * Format: starts_with
+                 * @description a directory on the server
+                 */
+                path: string;
+                /** @description the largest file (rendition or original) sent, in MB of 10^6 bytes; a larger one is refused with its size */
+                maxFileMb?: number;
+            };
             name: string;
-            /** @enum {string} */
-            kind: "http" | "folder" | "sftp" | "s3" | "email";
-            /** @enum {string} */
+            /**
+             * @description ninjs (IPTC JSON), newsml (NewsML-G2 XML) or original (+ XMP sidecar)
+             * @enum {string}
+             */
             format: "ninjs" | "newsml" | "original";
-        };
-        ChannelTestResult: {
-            ok: boolean;
-            /** @description what was tried and what answered, in English */
-            reason: string;
-            durationMs: number;
-        };
-        Library: {
-            id: string;
+            /** @default true */
+            enabled: boolean;
+            presets?: components["schemas"]["ChannelPresetsInput"];
+            /**
+             * @description which story field fills each field of the item (default: headline ← title, description ← caption…)
+             * @default {}
+             */
+            fieldMapping: {
+                [key: string]: string;
+            };
+            /** @description write-only: a value sets a field, null clears it, an absent field is kept */
+            credentials?: {
+                [key: string]: string | null;
+            };
+        } | {
+            /** @constant */
+            kind: "sftp";
+            settings: {
+                host: string;
+                /** @default 22 */
+                port: number;
+                username: string;
+                /** @default . */
+                directory: string;
+                /** @description when set, a server with another host key is refused */
+                hostKeySha256?: string;
+                /** @default 15000 */
+                timeoutMs: number;
+                /** @description the largest file (rendition or original) sent, in MB of 10^6 bytes; a larger one is refused with its size */
+                maxFileMb?: number;
+            };
             name: string;
-            /** @enum {string} */
-            kind: "default" | "download" | "personal" | "department" | "publish";
+            /**
+             * @description ninjs (IPTC JSON), newsml (NewsML-G2 XML) or original (+ XMP sidecar)
+             * @enum {string}
+             */
+            format: "ninjs" | "newsml" | "original";
+            /** @default true */
+            enabled: boolean;
+            presets?: components["schemas"]["ChannelPresetsInput"];
+            /**
+             * @description which story field fills each field of the item (default: headline ← title, description ← caption…)
+             * @default {}
+             */
+            fieldMapping: {
+                [key: string]: string;
+            };
+            /** @description write-only: a value sets a field, null clears it, an absent field is kept */
+            credentials?: {
+                [key: string]: string | null;
+            };
+        } | {
+            /** @constant */
+            kind: "s3";
+            settings: {
+                /** Format: uri */
+                endpoint?: string;
+                /** @default us-east-1 */
+                region: string;
+                bucket: string;
+                /** @default  */
+                prefix: string;
+                /** @default true */
+                forcePathStyle: boolean;
+                /** @description the largest file (rendition or original) sent, in MB of 10^6 bytes; a larger one is refused with its size */
+                maxFileMb?: number;
+            };
+            name: string;
+            /**
+             * @description ninjs (IPTC JSON), newsml (NewsML-G2 XML) or original (+ XMP sidecar)
+             * @enum {string}
+             */
+            format: "ninjs" | "newsml" | "original";
+            /** @default true */
+            enabled: boolean;
+            presets?: components["schemas"]["ChannelPresetsInput"];
+            /**
+             * @description which story field fills each field of the item (default: headline ← title, description ← caption…)
+             * @default {}
+             */
+            fieldMapping: {
+                [key: string]: string;
+            };
+            /** @description write-only: a value sets a field, null clears it, an absent field is kept */
+            credentials?: {
+                [key: string]: string | null;
+            };
+        } | {
+            /** @constant */
+            kind: "email";
+            settings: {
+                host: string;
+                /** @default 587 */
+                port: number;
+                /**
+                 * @description TLS from the start (port 465); otherwise STARTTLS when offered
+                 * @default false
+                 */
+                secure: boolean;
+                /** @default false */
+                requireTls: boolean;
+                /** Format: email */
+                from: string;
+                to: string[];
+                /** @default true */
+                attachFiles: boolean;
+                /** @default 15000 */
+                timeoutMs: number;
+                /** @description the largest file (rendition or original) sent, in MB of 10^6 bytes; a larger one is refused with its size */
+                maxFileMb?: number;
+            };
+            name: string;
+            /**
+             * @description ninjs (IPTC JSON), newsml (NewsML-G2 XML) or original (+ XMP sidecar)
+             * @enum {string}
+             */
+            format: "ninjs" | "newsml" | "original";
+            /** @default true */
+            enabled: boolean;
+            presets?: components["schemas"]["ChannelPresetsInput"];
+            /**
+             * @description which story field fills each field of the item (default: headline ← title, description ← caption…)
+             * @default {}
+             */
+            fieldMapping: {
+                [key: string]: string;
+            };
+            /** @description write-only: a value sets a field, null clears it, an absent field is kept */
+            credentials?: {
+                [key: string]: string | null;
+            };
+        };
+        Codelist: {
+            id: string;
+            /** @description a stable key; /codelists/codelist/option?id= accepts it as well as the id */
+            code: string;
+            name: string;
             description: string | null;
-            sort: number;
-            /** @description when it was archived (read-only, no new stories), or null */
-            archivedAt: string | null;
-            /**
-             * @description the caller's level on the library
-             * @enum {string}
-             */
-            level: "read" | "write" | "manage";
+            optionCount: number;
+            createTime: string;
+            updateTime: string;
         };
-        DiskQuotaUser: {
+        CodelistInput: {
             id: string;
-            username: string;
-            name: string | null;
-        };
-        DiskNode: {
-            id: string;
-            /** @description the folder it is in; null at the owner's root */
-            parentId: string | null;
-            /** @enum {string} */
-            kind: "folder" | "file";
+            /** @description a stable key; /codelists/codelist/option?id= accepts it as well as the id */
+            code: string;
             name: string;
-            /** @description bytes (0 for a folder) */
-            size: number;
-            /** @description the type found from the content; application/octet-stream when unknown */
-            mime: string | null;
-            ownerId: string;
-            createdAt: string;
-            updatedAt: string;
-            trashedAt: string | null;
-            /**
-             * @description what the caller may do with it
-             * @enum {string}
-             */
-            access: "owner" | "view" | "download" | "edit";
+            description: string | null;
+            optionCount: number;
+            createTime: string;
+            updateTime: string;
         };
-        DiskList: {
-            folder: components["schemas"]["DiskNode"] | null;
-            /** @description from the top the caller may reach */
-            path: {
-                id: string;
-                name: string;
-            }[];
-            /** @description folders first, then files, by name */
-            items: components["schemas"]["DiskNode"][];
-        };
-        DiskUsage: {
-            /** @description the trash included */
-            usedBytes: number;
-            quotaBytes: number;
-        };
-        DiskSentFile: {
-            nodeId: string;
-            name: string;
-            story?: {
-                libraryId: string;
-                storyId: string;
-                versionNo: number;
-            };
-            duplicates?: {
-                libraryId: string;
-                storyId: string;
-                title: string;
-            }[];
-            error?: {
-                code: string;
-                msg: string;
-            };
-        };
-        DiskShare: {
+        CodelistOption: {
             id: string;
-            nodeId: string;
-            nodeName: string;
-            /** @enum {string} */
-            nodeKind: "folder" | "file";
-            /** @enum {string} */
-            granteeKind: "user" | "role" | "everyone";
-            granteeId: string;
-            granteeName: string;
-            /** @enum {string} */
-            level: "view" | "download" | "edit";
-            createdAt: string;
+            codelistId: string;
+            /** @description what stories record */
+            value: string;
+            /** @description what users read */
+            label: string;
+            sortOrder: number;
+            createTime: string;
+            updateTime: string;
         };
-        DiskSharedWithMe: {
-            shareId: string;
-            /** @enum {string} */
-            level: "view" | "download" | "edit";
-            ownerName: string;
-            sharedAt: string;
-            node: components["schemas"]["DiskNode"];
-        };
-        EmbedConfig: {
-            /** @description origins (scheme://host[:port]) allowed to frame the embeddable pages and exchange messages with them */
-            origins: string[];
-            /** @description the pages they may frame */
-            paths: string[];
-        };
-        Story: {
+        CodelistOptionInput: {
             id: string;
-            /** @description the same as id */
-            storyId: string;
-            libraryId: string;
-            folderId: string | null;
-            /** @enum {string} */
-            type: "photo" | "video" | "audio" | "composite";
-            halfProduct: boolean;
-            /** @enum {string} */
-            status: "draft" | "committed" | "published";
-            title: string;
-            caption: string;
-            authors: string[];
-            source: string | null;
-            keywords: string[];
-            tags: string[];
-            theme: string | null;
-            category: string | null;
-            /** @description custom properties; lastVersion = the previous version's oid */
-            properties: {
-                [key: string]: unknown;
-            };
-            /** @description the current version's oid */
-            oid: string;
-            /** @description the current version */
-            versionNo: number;
-            contentSha256: string | null;
-            /** @description 64-bit perceptual hash of a photo, 16 hex characters */
-            perceptualHash: string | null;
-            width: number | null;
-            height: number | null;
-            /** @description seconds */
-            duration: number | null;
-            size: number | null;
-            mime: string | null;
-            originalName: string | null;
-            capturedAt: string | null;
-            gps: {
-                latitude: number;
-                longitude: number;
-                altitude?: number;
-            } | null;
-            /** @enum {string} */
-            processingState: "none" | "queued" | "running" | "done" | "failed";
-            processingError: string | null;
-            createdBy: string | null;
-            createdAt: string;
-            updatedBy: string | null;
-            updatedAt: string;
-            /** @description one more with every change of the metadata; the story's ETag, an edit's If-Match (docs/stories.md) */
-            revision: number;
-            coverUrl: string | null;
-            thumbnailUrl: string | null;
-            /** @description signed, short-lived coverUrl */
-            coverMediaUrl: string | null;
-            /** @description signed, short-lived thumbnailUrl */
-            thumbnailMediaUrl: string | null;
-            /** @description the current version's files */
-            files: {
-                versionNo: number;
-                /** @description original, thumbnail, preview, proxy, poster, strip, waveform… */
-                role: string;
-                mime: string;
-                size: number;
-                width: number | null;
-                height: number | null;
-                /** @description the file under /stories/download (bearer token) */
-                url: string;
-                /** @description a short-lived signed URL of the file for <img>/<video>/<audio>, no bearer token */
-                mediaUrl: string;
-            }[];
-            /** @description member story ids of a composite, in order */
-            members: string[];
-        };
-        StoryVersion: {
-            storyId: string;
-            versionNo: number;
-            oid: string;
-            sha256: string | null;
-            size: number | null;
-            mime: string | null;
-            originalName: string | null;
-            note: string | null;
-            createdBy: string | null;
-            createdAt: string;
-            current: boolean;
-            files: {
-                versionNo: number;
-                /** @description original, thumbnail, preview, proxy, poster, strip, waveform… */
-                role: string;
-                mime: string;
-                size: number;
-                width: number | null;
-                height: number | null;
-                /** @description the file under /stories/download (bearer token) */
-                url: string;
-                /** @description a short-lived signed URL of the file for <img>/<video>/<audio>, no bearer token */
-                mediaUrl: string;
-            }[];
-        };
-        DuplicateGroup: {
-            /** @enum {string} */
-            kind: "exact" | "near";
-            sha256: string | null;
-            distance: number | null;
-            stories: components["schemas"]["Story"][];
-        };
-        UsedInfo: {
-            photo: number;
-            video: number;
-            audio: number;
-            composite: number;
-        };
-        StoryAction: {
-            id: string;
-            libraryId: string;
-            storyId: string;
-            userId: string | null;
-            username: string | null;
-            action: string;
-            at: string;
-            ip: string | null;
-            details: {
-                [key: string]: unknown;
-            };
+            codelistId: string;
+            /** @description what stories record */
+            value: string;
+            /** @description what users read */
+            label: string;
+            sortOrder: number;
+            createTime: string;
+            updateTime: string;
         };
         CompositeText: {
             /** @description the sanitised TipTap JSON document, or null when the composite has no text */
@@ -31572,255 +29126,94 @@ export interface components {
                 thumbnailUrl: string | null;
             }[];
         };
-        Favorite: {
-            libraryId: string;
-            storyId: string;
-            type: string;
-            createdAt: string;
-            story: components["schemas"]["Story"];
-        };
-        Folder: {
-            id: string;
-            libraryId: string;
-            parentId: string | null;
-            name: string;
-            sort: number;
-            createdAt: string;
-            updatedAt: string;
-        };
-        FolderNode: {
-            id: string;
-            libraryId: string;
-            parentId: string | null;
-            name: string;
-            sort: number;
-            createdAt: string;
-            updatedAt: string;
-            children: components["schemas"]["FolderNode"][];
-        };
-        Job: {
-            id: string;
-            /** @description the job definition, e.g. media.thumbnails */
-            name: string;
-            /** @description the job's input: ids, never blobs */
-            payload: unknown;
-            /** @enum {string} */
-            state: "queued" | "running" | "succeeded" | "dead" | "cancelled";
-            /** @description attempts started so far */
-            attempts: number;
-            maxAttempts: number;
-            /** @description not claimed before this time (the backoff after a failure) */
-            runAt: string;
-            /** @description the worker holding a running job */
-            leaseOwner: string | null;
-            leaseExpiresAt: string | null;
-            progress: number;
-            /** @description the reason of the last failure */
-            lastError: string | null;
-            dedupeKey: string | null;
-            /** @description a running job asked to stop; it ends cancelled */
-            cancelRequested: boolean;
-            createdAt: string;
-            startedAt: string | null;
-            finishedAt: string | null;
-            updatedAt: string;
-        };
-        JobStateCounts: {
-            queued: number;
-            running: number;
-            succeeded: number;
-            dead: number;
-            cancelled: number;
-        };
-        JobSummary: {
-            /** @description jobs in each state, every name together */
-            byState: components["schemas"]["JobStateCounts"];
-            /** @description per job name, its jobs in each state */
-            byName: {
-                name: string;
-                counts: components["schemas"]["JobStateCounts"];
-                total: number;
-            }[];
-        };
-        JobWorker: {
-            /** @description host:pid:random, as in a running job's leaseOwner */
-            id: string;
-            host: string;
-            pid: number;
-            /** @description jobs it runs at once */
-            concurrency: number;
-            /** @description jobs it was running at its last heartbeat */
-            running: number;
-            startedAt: string;
-            /** @description its last heartbeat (every 5 s while it runs) */
-            lastSeenAt: string;
-            stoppedAt: string | null;
-            /**
-             * @description lost: no heartbeat for 30 s and not stopped cleanly
-             * @enum {string}
-             */
-            status: "running" | "stopped" | "lost";
-        };
-        LibrarySettings: {
-            /** @description the library's code */
-            id: string;
-            name: string;
-            /** @enum {string} */
-            kind: "default" | "download" | "personal" | "department" | "publish";
-            description: string | null;
-            sort: number;
-            defaultFolderId: string | null;
-            defaultFolderName: string | null;
-            storyTypes: ("photo" | "video" | "audio" | "composite")[] | null;
-            templateId: string | null;
-            bucketId: string | null;
-            /** @description when it was archived (it takes no new stories), or null */
-            archivedAt: string | null;
-            /** @description stories in it, drafts and trash included */
-            storyCount: number;
-            /** @description a library the system needs (product, material): never archived or deleted */
-            builtIn: boolean;
-            createTime: string;
-            updateTime: string | null;
-        };
-        StoryProcessing: {
-            /**
-             * @description the story's own summary: none, queued, running, done, failed
-             * @enum {string}
-             */
-            processingState: "none" | "queued" | "running" | "done" | "failed";
-            processingError: string | null;
-            versionNo: number;
-            /** @description the story's newest jobs, newest first */
-            jobs: {
-                id: string;
-                /** @description the job's name, e.g. stories.process (thumbnail, preview, proxy transcode…) */
-                kind: string;
-                /** @enum {string} */
-                state: "queued" | "running" | "succeeded" | "dead" | "cancelled";
-                /** @description 0-100, written at most once per DAMS_JOBS_PROGRESS_MS */
-                progress: number;
-                /** @description the reason of the last failed attempt */
-                error: string | null;
-                attempts: number;
-                maxAttempts: number;
-                createdAt: string;
-                startedAt: string | null;
-                finishedAt: string | null;
-                updatedAt: string;
-            }[];
-        };
-        MenuItem: {
-            id: string;
-            /** @description route key; also the permissionId and the i18n key suffix */
-            key: string;
-            path: string;
-            /** @description i18n key of the title, `menu.<key>` */
-            title: string;
-            icon: string | null;
-            /** @description page module under web/src/pages/ */
-            component: string | null;
-            redirect: string | null;
-            hidden: boolean;
-            children: components["schemas"]["MenuItem"][];
-        };
-        MetadataTemplateValues: {
-            title?: string;
-            caption?: string;
-            keywords?: string[];
-            tags?: string[];
-            authors?: string[];
-            source?: string;
-            theme?: string;
-            category?: string;
-            /** @description custom properties by key: credit, copyright, usage terms, city… */
-            properties?: {
-                [key: string]: string;
-            };
-        };
-        MetadataTemplate: {
-            id: string;
-            name: string;
-            description: string | null;
-            values: components["schemas"]["MetadataTemplateValues"];
-            createdAt: string;
-            updatedAt: string;
-        };
-        StorageMonitor: {
-            /** @description the whole store */
-            totals: {
-                stories: number;
-                files: number;
-                bytes: number;
-                /** @description the current versions' originals */
-                original: {
-                    files: number;
-                    bytes: number;
-                };
-                /** @description thumbnails, previews, proxies… of the current versions */
-                rendition: {
-                    files: number;
-                    bytes: number;
-                };
-                /** @description every file of older versions */
-                version: {
-                    files: number;
-                    bytes: number;
-                };
-            };
-            byLibrary: {
+        CompositeTextInput: {
+            /** @description the sanitised TipTap JSON document, or null when the composite has no text */
+            doc: ({
+                /** @constant */
+                type: "doc";
+                content?: unknown[];
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            /** @description the server-written HTML of the whole text; member nodes are <div data-member-story-id="…"></div> */
+            html: string;
+            /** @description the HTML split around the member nodes, in order, so a page can place the members' media inline */
+            parts: ({
+                /** @constant */
+                kind: "html";
+                html: string;
+            } | {
+                /** @constant */
+                kind: "member";
+                storyId: string;
+            })[];
+            /** @description the composite's members the caller may see, in its order */
+            members: {
+                storyId: string;
                 libraryId: string;
-                libraryName: string | null;
-                stories: number;
-                files: number;
-                bytes: number;
-                /** @description bytes */
-                original: number;
-                /** @description bytes */
-                rendition: number;
-                /** @description bytes */
-                version: number;
-                /** @description the library's quota (storage settings); null: no limit */
-                quotaBytes: number | null;
+                type: string;
+                title: string;
+                /** @description signed, short-lived: an <img> may load it */
+                thumbnailUrl: string | null;
             }[];
-            byType: {
-                /** @enum {string} */
-                type: "photo" | "video" | "audio" | "composite";
-                stories: number;
-                files: number;
-                bytes: number;
-            }[];
-            /** @description files and bytes added per day, oldest first */
-            growth: {
-                day: string;
-                files: number;
-                bytes: number;
-            }[];
-            /** @description the local volumes (fs.statfs); blobs in S3 have none */
-            volumes: {
-                /** @description what lives there: data (database, uploads) or blobs */
-                name: string;
-                path: string;
-                totalBytes: number;
-                /** @description available to the server's user */
-                freeBytes: number;
-            }[];
-            /** @description the orphan sweeper's last report (the maintenance job, every 6 hours), null before its first run */
-            sweeper: {
-                finishedAt: string;
-                blobsScanned: number;
-                /** @description stored files no story or registry row pointed at, older than a day */
-                orphansDeleted: number;
-                /** @description such files kept: younger than a day (an upload may be finishing) */
-                orphansYoung: number;
-                /** @description registry rows whose file is missing (never deleted: a person decides) */
-                blobsMissing: number;
-                /** @description the first 20 of them */
-                missingKeys: string[];
-                abandonedUploads: number;
-                diskTrashPurged: number;
-                outgoingCopiesDeleted: number;
-            } | null;
+        };
+        CreateShare: {
+            target: components["schemas"]["ShareTarget"];
+            /** @description shown to visitors; default: the story's or folder's name */
+            title?: string;
+            /** @description a note to the visitor */
+            message?: string | null;
+            /** @description when the link stops working; default in 7 days; null: never (when the administrator allows it) */
+            expiresAt?: string | null;
+            /** @description visitors give it first; null: none */
+            password?: string | null;
+            viewLimit?: number | null;
+            downloadLimit?: number | null;
+            /**
+             * @description what visitors may download: nothing, previews (default), a download preset's rendition, the original
+             * @enum {string}
+             */
+            downloadPolicy?: "none" | "preview" | "preset" | "original";
+            /** @description with downloadPolicy `preset`: the download preset (one the owner may use) whose rendition visitors get */
+            downloadPresetId?: string | null;
+            /**
+             * @description basic (caption and credit, default) or all
+             * @enum {string}
+             */
+            metadata?: "basic" | "all";
+            /** @description keep GPS, location tags and camera serial numbers: shown with `all` metadata, left in downloaded files (default: stripped from both) */
+            keepLocation?: boolean;
+            /** @description let visitors upload files (tus, /shared/uploads) into this folder, as drafts with their name; null: no drop */
+            uploadDrop?: components["schemas"]["ShareUploadDropInput"] | null;
+        };
+        CreateShareInput: {
+            target: components["schemas"]["ShareTargetInput"];
+            /** @description shown to visitors; default: the story's or folder's name */
+            title?: string;
+            /** @description a note to the visitor */
+            message?: string | null;
+            /** @description when the link stops working; default in 7 days; null: never (when the administrator allows it) */
+            expiresAt?: string | null;
+            /** @description visitors give it first; null: none */
+            password?: string | null;
+            viewLimit?: number | null;
+            downloadLimit?: number | null;
+            /**
+             * @description what visitors may download: nothing, previews (default), a download preset's rendition, the original
+             * @enum {string}
+             */
+            downloadPolicy?: "none" | "preview" | "preset" | "original";
+            /** @description with downloadPolicy `preset`: the download preset (one the owner may use) whose rendition visitors get */
+            downloadPresetId?: string | null;
+            /**
+             * @description basic (caption and credit, default) or all
+             * @enum {string}
+             */
+            metadata?: "basic" | "all";
+            /** @description keep GPS, location tags and camera serial numbers: shown with `all` metadata, left in downloaded files (default: stripped from both) */
+            keepLocation?: boolean;
+            /** @description let visitors upload files (tus, /shared/uploads) into this folder, as drafts with their name; null: no drop */
+            uploadDrop?: components["schemas"]["ShareUploadDropInputInput"] | null;
         };
         DataMonitor: {
             /** @description every story, now */
@@ -31862,156 +29255,65 @@ export interface components {
                 stories: number;
             }[];
         };
-        SearchMiss: {
-            /** @description the search text, trimmed, in lower case, spaces collapsed */
-            query: string;
-            /** @description how many searches for it found nothing in the period */
-            searches: number;
-            /**
-             * Format: date-time
-             * @description the last of them
-             */
-            lastAt: string;
+        DataMonitorInput: {
+            /** @description every story, now */
+            stories: number;
+            byType: {
+                /** @enum {string} */
+                type: "photo" | "video" | "audio" | "composite";
+                stories: number;
+            }[];
+            byStatus: {
+                /** @enum {string} */
+                status: "draft" | "committed" | "published";
+                stories: number;
+            }[];
+            byLibrary: {
+                libraryId: string;
+                libraryName: string | null;
+                stories: number;
+            }[];
+            /** @description every day of the period, oldest first */
+            perDay: {
+                /** @description YYYY-MM-DD (UTC) */
+                day: string;
+                /** @description stories made that day that still exist */
+                stories: number;
+                /** @description stories created that day (the action trail; deleted ones too) */
+                uploads: number;
+                /** @description drafts committed that day */
+                commits: number;
+            }[];
+            /** @description the period's stories' authors, most stories first (at most 10) */
+            topAuthors: {
+                name: string;
+                stories: number;
+            }[];
+            /** @description the period's stories' sources, most stories first (at most 10) */
+            topSources: {
+                name: string;
+                stories: number;
+            }[];
         };
-        UsageRow: {
-            /** @description the story's, user's or library's id; the author's or source's name */
-            key: string;
-            /** @description the story's title, the user's or library's name */
-            label: string | null;
-            /** @description times the story was opened in the viewer (per viewer for users) */
-            views: number;
-            downloads: number;
-            publishes: number;
-            /** @description share links made in the period with the story (per maker for users) */
-            shares: number;
-        };
-        UnusedStory: {
-            id: string;
+        DefaultLibrary: {
             libraryId: string;
-            title: string;
-            authors: string[];
-            source: string | null;
+            folderId: string | null;
+            path: string;
         };
-        SignInInteraction: {
-            uid: string;
-            /** @description what the provider asks for: login, or consent */
-            prompt: string;
-            clientId: string;
-            clientName: string;
-            loginHint: string | null;
-            scope: string;
+        DefaultLibraryInput: {
+            libraryId: string;
+            folderId: string | null;
+            path: string;
         };
-        SignInRedirect: {
-            /**
-             * Format: uri
-             * @description where the browser continues the sign-in
-             */
-            redirectTo: string;
+        DeliveredCount: {
+            channelId: string;
+            /** @description how many of the stories a publish delivery reached on this channel */
+            stories: number;
         };
-        RegisteredUser: {
-            uuid: string;
-            username: string;
-            name: string;
-            /** @description true: the account waits, disabled, until an administrator enables it */
-            pending: boolean;
-        };
-        AuthConfig: {
-            issuer: string;
-            authorizationEndpoint: string;
-            tokenEndpoint: string;
-            endSessionEndpoint?: string;
-            clientId: string;
-            scope: string;
-            /** @description send as `prompt`: consent is what OpenID Connect requires for offline_access; no screen is shown */
-            prompt?: string;
-            redirectUri: string;
-            /** @description send as `resource` in the authorization and token requests */
-            resource?: string;
-            /**
-             * @description the embedded sign-in's self-registration: off, approval (accounts wait for an administrator) or open
-             * @enum {string}
-             */
-            registration?: "off" | "approval" | "open";
-        };
-        LogoutResult: {
-            /** @description the issuer's logout page, for the browser to visit when the issuer is external */
-            endSessionEndpoint: string | null;
-        };
-        RenditionSettings: {
-            /** @enum {string} */
-            format: "jpeg" | "webp" | "png" | "avif" | "mp4" | "aac" | "mp3";
-            /** @description null: no limit */
-            maxWidth: number | null;
-            maxHeight: number | null;
-            /** @description photos: encoder quality */
-            quality: number;
-            /** @description photos: convert to sRGB and embed its profile */
-            srgb: boolean;
-            /**
-             * @description all: every tag kept and every story field embedded; rights (the default): the file's credit, caption and copyright, and the story's title, headline, caption, authors, credit, source, copyright and usage terms embedded; none: no metadata at all (nothing embedded)
-             * @enum {string}
-             */
-            metadata: "all" | "rights" | "none";
-            videoBitrateKbps: number;
-            audioBitrateKbps: number;
-        };
-        DownloadPreset: {
-            id: string;
-            name: string;
-            /** @enum {string} */
-            storyType: "photo" | "video" | "audio";
-            settings: components["schemas"]["RenditionSettings"];
-            watermarkPresetId: string | null;
-            roleIds: string[];
-            enabled: boolean;
-            revision: number;
-            createdAt: string;
-            updatedAt: string;
-        };
-        PresetRenditionState: {
-            storyId: string;
-            versionNo: number;
-            /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed";
-            mime: string | null;
-            size: number | null;
-            width: number | null;
-            height: number | null;
-            error: string | null;
-        };
-        WatermarkSettings: {
-            /** @description 1 image, 2 text */
-            type: 1 | 2;
-            /** @enum {string} */
-            position: "upper-left" | "upper-right" | "lower-right" | "lower-left" | "center" | "arbitrary";
-            opacity: number;
-            /** @description left edge of the box for the arbitrary position, in pixels */
-            x: number;
-            y: number;
-            /** @description image mark: percent of the image's own size */
-            sizePercent: number;
-            /** @description text mark: at most 100 characters */
-            text: string;
-            textWidth: number;
-            fontSize: number;
-            /** @enum {string} */
-            fontFamily: "Microsoft YaHei" | "SimSun" | "SimHei" | "KaiTi" | "FangSong" | "Arial" | "Helvetica" | "Times New Roman" | "Georgia" | "Verdana" | "Tahoma" | "Courier New" | "Impact";
-            color: string;
-            background: string;
-        };
-        WatermarkPreset: {
-            id: string;
-            name: string;
-            settings: components["schemas"]["WatermarkSettings"];
-            /** @description the image mark's type and size; GET …/image for its bytes */
-            image: {
-                type: string;
-                width: number;
-                height: number;
-            } | null;
-            revision: number;
-            createdAt: string;
-            updatedAt: string;
+        DeliveredCountInput: {
+            channelId: string;
+            /** @description how many of the stories a publish delivery reached on this channel */
+            stories: number;
         };
         Delivery: {
             /** @description the delivery id: the same on every attempt, sent as X-Dams-Delivery */
@@ -32036,6 +29338,774 @@ export interface components {
             createdBy: string | null;
             createdAt: string;
             updatedAt: string;
+        };
+        DeliveryInput: {
+            /** @description the delivery id: the same on every attempt, sent as X-Dams-Delivery */
+            id: string;
+            channelId: string;
+            channelName: string | null;
+            libraryId: string;
+            storyId: string;
+            storyTitle: string;
+            versionNo: number;
+            /** @enum {string} */
+            action: "publish" | "kill";
+            /** @enum {string} */
+            state: "pending" | "in_progress" | "retrying" | "succeeded" | "cancelled" | "failed";
+            attempts: number;
+            lastError: string | null;
+            jobId: string | null;
+            notBefore: string | null;
+            startedAt: string | null;
+            finishedAt: string | null;
+            durationMs: number | null;
+            createdBy: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        DiskList: {
+            folder: components["schemas"]["DiskNode"] | null;
+            /** @description from the top the caller may reach */
+            path: {
+                id: string;
+                name: string;
+            }[];
+            /** @description folders first, then files, by name */
+            items: components["schemas"]["DiskNode"][];
+        };
+        DiskListInput: {
+            folder: components["schemas"]["DiskNodeInput"] | null;
+            /** @description from the top the caller may reach */
+            path: {
+                id: string;
+                name: string;
+            }[];
+            /** @description folders first, then files, by name */
+            items: components["schemas"]["DiskNodeInput"][];
+        };
+        DiskNode: {
+            id: string;
+            /** @description the folder it is in; null at the owner's root */
+            parentId: string | null;
+            /** @enum {string} */
+            kind: "folder" | "file";
+            name: string;
+            /** @description bytes (0 for a folder) */
+            size: number;
+            /** @description the type found from the content; application/octet-stream when unknown */
+            mime: string | null;
+            ownerId: string;
+            createdAt: string;
+            updatedAt: string;
+            trashedAt: string | null;
+            /**
+             * @description what the caller may do with it
+             * @enum {string}
+             */
+            access: "owner" | "view" | "download" | "edit";
+        };
+        DiskNodeInput: {
+            id: string;
+            /** @description the folder it is in; null at the owner's root */
+            parentId: string | null;
+            /** @enum {string} */
+            kind: "folder" | "file";
+            name: string;
+            /** @description bytes (0 for a folder) */
+            size: number;
+            /** @description the type found from the content; application/octet-stream when unknown */
+            mime: string | null;
+            ownerId: string;
+            createdAt: string;
+            updatedAt: string;
+            trashedAt: string | null;
+            /**
+             * @description what the caller may do with it
+             * @enum {string}
+             */
+            access: "owner" | "view" | "download" | "edit";
+        };
+        DiskQuotaUser: {
+            id: string;
+            username: string;
+            name: string | null;
+        };
+        DiskQuotaUserInput: {
+            id: string;
+            username: string;
+            name: string | null;
+        };
+        DiskSentFile: {
+            nodeId: string;
+            name: string;
+            story?: {
+                libraryId: string;
+                storyId: string;
+                versionNo: number;
+            };
+            duplicates?: {
+                libraryId: string;
+                storyId: string;
+                title: string;
+            }[];
+            error?: {
+                code: string;
+                msg: string;
+            };
+        };
+        DiskSentFileInput: {
+            nodeId: string;
+            name: string;
+            story?: {
+                libraryId: string;
+                storyId: string;
+                versionNo: number;
+            };
+            duplicates?: {
+                libraryId: string;
+                storyId: string;
+                title: string;
+            }[];
+            error?: {
+                code: string;
+                msg: string;
+            };
+        };
+        DiskShare: {
+            id: string;
+            nodeId: string;
+            nodeName: string;
+            /** @enum {string} */
+            nodeKind: "folder" | "file";
+            /** @enum {string} */
+            granteeKind: "user" | "role" | "everyone";
+            granteeId: string;
+            granteeName: string;
+            /** @enum {string} */
+            level: "view" | "download" | "edit";
+            createdAt: string;
+        };
+        DiskShareInput: {
+            id: string;
+            nodeId: string;
+            nodeName: string;
+            /** @enum {string} */
+            nodeKind: "folder" | "file";
+            /** @enum {string} */
+            granteeKind: "user" | "role" | "everyone";
+            granteeId: string;
+            granteeName: string;
+            /** @enum {string} */
+            level: "view" | "download" | "edit";
+            createdAt: string;
+        };
+        DiskSharedWithMe: {
+            shareId: string;
+            /** @enum {string} */
+            level: "view" | "download" | "edit";
+            ownerName: string;
+            sharedAt: string;
+            node: components["schemas"]["DiskNode"];
+        };
+        DiskSharedWithMeInput: {
+            shareId: string;
+            /** @enum {string} */
+            level: "view" | "download" | "edit";
+            ownerName: string;
+            sharedAt: string;
+            node: components["schemas"]["DiskNodeInput"];
+        };
+        DiskUsage: {
+            /** @description the trash included */
+            usedBytes: number;
+            quotaBytes: number;
+        };
+        DiskUsageInput: {
+            /** @description the trash included */
+            usedBytes: number;
+            quotaBytes: number;
+        };
+        DownloadPreset: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            storyType: "photo" | "video" | "audio";
+            settings: components["schemas"]["RenditionSettings"];
+            watermarkPresetId: string | null;
+            roleIds: string[];
+            enabled: boolean;
+            revision: number;
+            createdAt: string;
+            updatedAt: string;
+        };
+        DownloadPresetInput: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            storyType: "photo" | "video" | "audio";
+            settings: components["schemas"]["RenditionSettingsInput"];
+            watermarkPresetId: string | null;
+            roleIds: string[];
+            enabled: boolean;
+            revision: number;
+            createdAt: string;
+            updatedAt: string;
+        };
+        DuplicateGroup: {
+            /** @enum {string} */
+            kind: "exact" | "near";
+            sha256: string | null;
+            distance: number | null;
+            stories: components["schemas"]["Story"][];
+        };
+        DuplicateGroupInput: {
+            /** @enum {string} */
+            kind: "exact" | "near";
+            sha256: string | null;
+            distance: number | null;
+            stories: components["schemas"]["StoryInput"][];
+        };
+        EmbedConfig: {
+            /** @description origins (scheme://host[:port]) allowed to frame the embeddable pages and exchange messages with them */
+            origins: string[];
+            /** @description the pages they may frame */
+            paths: string[];
+        };
+        EmbedConfigInput: {
+            /** @description origins (scheme://host[:port]) allowed to frame the embeddable pages and exchange messages with them */
+            origins: string[];
+            /** @description the pages they may frame */
+            paths: string[];
+        };
+        ErrorEnvelope: {
+            /** @description the HTTP status */
+            code: number;
+            /** @description a human message */
+            msg: string;
+            /** @description a machine code */
+            error: string;
+            /** @description a stable name of the message (e.g. `fetch.address`), for showing it in the user's language */
+            msgCode?: string;
+            /** @description the values the message names, with msgCode */
+            msgParams?: {
+                [key: string]: string | number;
+            };
+        };
+        ErrorEnvelopeInput: {
+            /** @description the HTTP status */
+            code: number;
+            /** @description a human message */
+            msg: string;
+            /** @description a machine code */
+            error: string;
+            /** @description a stable name of the message (e.g. `fetch.address`), for showing it in the user's language */
+            msgCode?: string;
+            /** @description the values the message names, with msgCode */
+            msgParams?: {
+                [key: string]: string | number;
+            };
+        };
+        Favorite: {
+            libraryId: string;
+            storyId: string;
+            type: string;
+            createdAt: string;
+            story: components["schemas"]["Story"];
+        };
+        FavoriteInput: {
+            libraryId: string;
+            storyId: string;
+            type: string;
+            createdAt: string;
+            story: components["schemas"]["StoryInput"];
+        };
+        Folder: {
+            id: string;
+            libraryId: string;
+            parentId: string | null;
+            name: string;
+            sort: number;
+            createdAt: string;
+            updatedAt: string;
+        };
+        FolderInput: {
+            id: string;
+            libraryId: string;
+            parentId: string | null;
+            name: string;
+            sort: number;
+            createdAt: string;
+            updatedAt: string;
+        };
+        FolderNode: {
+            id: string;
+            libraryId: string;
+            parentId: string | null;
+            name: string;
+            sort: number;
+            createdAt: string;
+            updatedAt: string;
+            children: components["schemas"]["FolderNode"][];
+        };
+        FolderNodeInput: {
+            id: string;
+            libraryId: string;
+            parentId: string | null;
+            name: string;
+            sort: number;
+            createdAt: string;
+            updatedAt: string;
+            children: components["schemas"]["FolderNodeInput"][];
+        };
+        IntegrityCheck: {
+            id: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            /** @description registered blobs to check (grows if blobs are added meanwhile) */
+            totalFiles: number;
+            checkedFiles: number;
+            /** @description bytes read back and found as registered */
+            checkedBytes: number;
+            /** @description blobs not found where they live */
+            missing: number;
+            /** @description blobs whose SHA-256 or size differs from their registry row */
+            mismatched: number;
+            /** @description blobs whose read failed (a storage error), with the reason */
+            unreadable: number;
+            /** @description why the last attempt stopped, when it did */
+            error: string | null;
+            createTime: string;
+            finishTime: string | null;
+        };
+        IntegrityCheckInput: {
+            id: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            /** @description registered blobs to check (grows if blobs are added meanwhile) */
+            totalFiles: number;
+            checkedFiles: number;
+            /** @description bytes read back and found as registered */
+            checkedBytes: number;
+            /** @description blobs not found where they live */
+            missing: number;
+            /** @description blobs whose SHA-256 or size differs from their registry row */
+            mismatched: number;
+            /** @description blobs whose read failed (a storage error), with the reason */
+            unreadable: number;
+            /** @description why the last attempt stopped, when it did */
+            error: string | null;
+            createTime: string;
+            finishTime: string | null;
+        };
+        IntegrityProblem: {
+            key: string;
+            /** @enum {string} */
+            kind: "missing" | "mismatched" | "unreadable";
+            expectedSha256: string;
+            expectedSize: number;
+            actualSha256: string | null;
+            actualSize: number | null;
+            detail: string | null;
+            foundAt: string;
+        };
+        IntegrityProblemInput: {
+            key: string;
+            /** @enum {string} */
+            kind: "missing" | "mismatched" | "unreadable";
+            expectedSha256: string;
+            expectedSize: number;
+            actualSha256: string | null;
+            actualSize: number | null;
+            detail: string | null;
+            foundAt: string;
+        };
+        Job: {
+            id: string;
+            /** @description the job definition, e.g. media.thumbnails */
+            name: string;
+            /** @description the job's input: ids, never blobs */
+            payload: unknown;
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "dead" | "cancelled";
+            /** @description attempts started so far */
+            attempts: number;
+            maxAttempts: number;
+            /** @description not claimed before this time (the backoff after a failure) */
+            runAt: string;
+            /** @description the worker holding a running job */
+            leaseOwner: string | null;
+            leaseExpiresAt: string | null;
+            progress: number;
+            /** @description the reason of the last failure */
+            lastError: string | null;
+            dedupeKey: string | null;
+            /** @description a running job asked to stop; it ends cancelled */
+            cancelRequested: boolean;
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+            updatedAt: string;
+        };
+        JobInput: {
+            id: string;
+            /** @description the job definition, e.g. media.thumbnails */
+            name: string;
+            /** @description the job's input: ids, never blobs */
+            payload: unknown;
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "dead" | "cancelled";
+            /** @description attempts started so far */
+            attempts: number;
+            maxAttempts: number;
+            /** @description not claimed before this time (the backoff after a failure) */
+            runAt: string;
+            /** @description the worker holding a running job */
+            leaseOwner: string | null;
+            leaseExpiresAt: string | null;
+            progress: number;
+            /** @description the reason of the last failure */
+            lastError: string | null;
+            dedupeKey: string | null;
+            /** @description a running job asked to stop; it ends cancelled */
+            cancelRequested: boolean;
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+            updatedAt: string;
+        };
+        JobStateCounts: {
+            queued: number;
+            running: number;
+            succeeded: number;
+            dead: number;
+            cancelled: number;
+        };
+        JobStateCountsInput: {
+            queued: number;
+            running: number;
+            succeeded: number;
+            dead: number;
+            cancelled: number;
+        };
+        JobSummary: {
+            /** @description jobs in each state, every name together */
+            byState: components["schemas"]["JobStateCounts"];
+            /** @description per job name, its jobs in each state */
+            byName: {
+                name: string;
+                counts: components["schemas"]["JobStateCounts"];
+                total: number;
+            }[];
+        };
+        JobSummaryInput: {
+            /** @description jobs in each state, every name together */
+            byState: components["schemas"]["JobStateCountsInput"];
+            /** @description per job name, its jobs in each state */
+            byName: {
+                name: string;
+                counts: components["schemas"]["JobStateCountsInput"];
+                total: number;
+            }[];
+        };
+        JobWorker: {
+            /** @description host:pid:random, as in a running job's leaseOwner */
+            id: string;
+            host: string;
+            pid: number;
+            /** @description jobs it runs at once */
+            concurrency: number;
+            /** @description jobs it was running at its last heartbeat */
+            running: number;
+            startedAt: string;
+            /** @description its last heartbeat (every 5 s while it runs) */
+            lastSeenAt: string;
+            stoppedAt: string | null;
+            /**
+             * @description lost: no heartbeat for 30 s and not stopped cleanly
+             * @enum {string}
+             */
+            status: "running" | "stopped" | "lost";
+        };
+        JobWorkerInput: {
+            /** @description host:pid:random, as in a running job's leaseOwner */
+            id: string;
+            host: string;
+            pid: number;
+            /** @description jobs it runs at once */
+            concurrency: number;
+            /** @description jobs it was running at its last heartbeat */
+            running: number;
+            startedAt: string;
+            /** @description its last heartbeat (every 5 s while it runs) */
+            lastSeenAt: string;
+            stoppedAt: string | null;
+            /**
+             * @description lost: no heartbeat for 30 s and not stopped cleanly
+             * @enum {string}
+             */
+            status: "running" | "stopped" | "lost";
+        };
+        KeywordHistoryEntry: {
+            id: string;
+            keyword: string;
+            usedAt: string;
+        };
+        KeywordHistoryEntryInput: {
+            id: string;
+            keyword: string;
+            usedAt: string;
+        };
+        Library: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "default" | "download" | "personal" | "department" | "publish";
+            description: string | null;
+            sort: number;
+            /** @description when it was archived (read-only, no new stories), or null */
+            archivedAt: string | null;
+            /**
+             * @description the caller's level on the library
+             * @enum {string}
+             */
+            level: "read" | "write" | "manage";
+        };
+        LibraryGrant: {
+            id: string;
+            /** @description a library id, or `*` for every library */
+            libraryId: string;
+            roleId: string | null;
+            roleName: string | null;
+            userId: string | null;
+            username: string | null;
+            /** @enum {string} */
+            level: "read" | "write" | "manage";
+            createdAt: string;
+        };
+        LibraryGrantInput: {
+            id: string;
+            /** @description a library id, or `*` for every library */
+            libraryId: string;
+            roleId: string | null;
+            roleName: string | null;
+            userId: string | null;
+            username: string | null;
+            /** @enum {string} */
+            level: "read" | "write" | "manage";
+            createdAt: string;
+        };
+        LibraryInput: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "default" | "download" | "personal" | "department" | "publish";
+            description: string | null;
+            sort: number;
+            /** @description when it was archived (read-only, no new stories), or null */
+            archivedAt: string | null;
+            /**
+             * @description the caller's level on the library
+             * @enum {string}
+             */
+            level: "read" | "write" | "manage";
+        };
+        LibraryQuota: {
+            libraryId: string;
+            libraryName: string;
+            /** @description every stored byte of the library's stories: originals, renditions, older versions */
+            usedBytes: number;
+            /** @description null: no limit */
+            quotaBytes: number | null;
+        };
+        LibraryQuotaInput: {
+            libraryId: string;
+            libraryName: string;
+            /** @description every stored byte of the library's stories: originals, renditions, older versions */
+            usedBytes: number;
+            /** @description null: no limit */
+            quotaBytes: number | null;
+        };
+        LibrarySettings: {
+            /** @description the library's code */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "default" | "download" | "personal" | "department" | "publish";
+            description: string | null;
+            sort: number;
+            defaultFolderId: string | null;
+            defaultFolderName: string | null;
+            storyTypes: ("photo" | "video" | "audio" | "composite")[] | null;
+            templateId: string | null;
+            bucketId: string | null;
+            /** @description when it was archived (it takes no new stories), or null */
+            archivedAt: string | null;
+            /** @description stories in it, drafts and trash included */
+            storyCount: number;
+            /** @description a library the system needs (product, material): never archived or deleted */
+            builtIn: boolean;
+            createTime: string;
+            updateTime: string | null;
+        };
+        LibrarySettingsInput: {
+            /** @description the library's code */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "default" | "download" | "personal" | "department" | "publish";
+            description: string | null;
+            sort: number;
+            defaultFolderId: string | null;
+            defaultFolderName: string | null;
+            storyTypes: ("photo" | "video" | "audio" | "composite")[] | null;
+            templateId: string | null;
+            bucketId: string | null;
+            /** @description when it was archived (it takes no new stories), or null */
+            archivedAt: string | null;
+            /** @description stories in it, drafts and trash included */
+            storyCount: number;
+            /** @description a library the system needs (product, material): never archived or deleted */
+            builtIn: boolean;
+            createTime: string;
+            updateTime: string | null;
+        };
+        LoginUser: {
+            uuid: string;
+            name: string;
+            username: string;
+            avatarUrl: string | null;
+            lastAccessIP: string | null;
+            lastAccessTime: string | null;
+            admin: boolean;
+            /** @description null when the user holds no role */
+            role: components["schemas"]["Role"] | null;
+        };
+        LoginUserInput: {
+            uuid: string;
+            name: string;
+            username: string;
+            avatarUrl: string | null;
+            lastAccessIP: string | null;
+            lastAccessTime: string | null;
+            admin: boolean;
+            /** @description null when the user holds no role */
+            role: components["schemas"]["RoleInput"] | null;
+        };
+        LogoutResult: {
+            /** @description the issuer's logout page, for the browser to visit when the issuer is external */
+            endSessionEndpoint: string | null;
+        };
+        LogoutResultInput: {
+            /** @description the issuer's logout page, for the browser to visit when the issuer is external */
+            endSessionEndpoint: string | null;
+        };
+        MenuItem: {
+            id: string;
+            /** @description route key; also the permissionId and the i18n key suffix */
+            key: string;
+            path: string;
+            /** @description i18n key of the title, `menu.<key>` */
+            title: string;
+            icon: string | null;
+            /** @description page module under web/src/pages/ */
+            component: string | null;
+            redirect: string | null;
+            hidden: boolean;
+            children: components["schemas"]["MenuItem"][];
+        };
+        MenuItemInput: {
+            id: string;
+            /** @description route key; also the permissionId and the i18n key suffix */
+            key: string;
+            path: string;
+            /** @description i18n key of the title, `menu.<key>` */
+            title: string;
+            icon: string | null;
+            /** @description page module under web/src/pages/ */
+            component: string | null;
+            redirect: string | null;
+            hidden: boolean;
+            children: components["schemas"]["MenuItemInput"][];
+        };
+        MetadataTemplate: {
+            id: string;
+            name: string;
+            description: string | null;
+            values: components["schemas"]["MetadataTemplateValues"];
+            createdAt: string;
+            updatedAt: string;
+        };
+        MetadataTemplateInput: {
+            id: string;
+            name: string;
+            description: string | null;
+            values: components["schemas"]["MetadataTemplateValuesInput"];
+            createdAt: string;
+            updatedAt: string;
+        };
+        MetadataTemplateValues: {
+            title?: string;
+            caption?: string;
+            keywords?: string[];
+            tags?: string[];
+            authors?: string[];
+            source?: string;
+            theme?: string;
+            category?: string;
+            /** @description custom properties by key: credit, copyright, usage terms, city… */
+            properties?: {
+                [key: string]: string;
+            };
+        };
+        MetadataTemplateValuesInput: {
+            title?: string;
+            caption?: string;
+            keywords?: string[];
+            tags?: string[];
+            authors?: string[];
+            source?: string;
+            theme?: string;
+            category?: string;
+            /** @description custom properties by key: credit, copyright, usage terms, city… */
+            properties?: {
+                [key: string]: string;
+            };
+        };
+        PresetRenditionState: {
+            storyId: string;
+            versionNo: number;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            mime: string | null;
+            size: number | null;
+            width: number | null;
+            height: number | null;
+            error: string | null;
+        };
+        PresetRenditionStateInput: {
+            storyId: string;
+            versionNo: number;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            mime: string | null;
+            size: number | null;
+            width: number | null;
+            height: number | null;
+            error: string | null;
+        };
+        PropertyRule: {
+            /** @description a story property's name (a key of a story's `properties`) */
+            property: string;
+            visible: boolean;
+            /** @description ignored (false) when not visible */
+            editable: boolean;
+        };
+        PropertyRuleInput: {
+            /** @description a story property's name (a key of a story's `properties`) */
+            property: string;
+            visible: boolean;
+            /** @description ignored (false) when not visible */
+            editable: boolean;
         };
         PublishRecord: {
             id: string;
@@ -32072,51 +30142,170 @@ export interface components {
             }[];
             embargoUntil: string | null;
         };
-        StoryDeliveries: {
-            embargoUntil: string | null;
-            deliveries: components["schemas"]["Delivery"][];
-        };
-        ChannelDeliveryStats: {
-            channelId: string;
-            channelName: string;
-            total: number;
-            succeeded: number;
-            failed: number;
-            open: number;
-            /** @description succeeded / (succeeded + failed); null before any finished */
-            successRate: number | null;
-            lastError: string | null;
-            lastErrorAt: string | null;
-            /** @description the newest delivery's state */
-            lastState: ("pending" | "in_progress" | "retrying" | "succeeded" | "cancelled" | "failed") | null;
-            /** @description when the newest delivery last changed */
-            lastAt: string | null;
-        };
-        BatchPublishResult: {
+        PublishRecordInput: {
+            id: string;
             libraryId: string;
             storyId: string;
-            /** @description null when the story cannot be read */
-            title: string | null;
-            ok: boolean;
-            deliveryIds: string[];
-            /** @description why it was refused: embargoed, not_committed, forbidden, not_found… */
-            code: string | null;
-            message: string | null;
-            /** @description an embargoed story's end */
+            versionNo: number;
+            channel: string | null;
+            note: string | null;
+            status: string;
+            publishedBy: string | null;
+            publishedAt: string;
+            deliveries: {
+                /** @description the delivery id: the same on every attempt, sent as X-Dams-Delivery */
+                id: string;
+                channelId: string;
+                libraryId: string;
+                storyId: string;
+                storyTitle: string;
+                versionNo: number;
+                /** @enum {string} */
+                action: "publish" | "kill";
+                /** @enum {string} */
+                state: "pending" | "in_progress" | "retrying" | "succeeded" | "cancelled" | "failed";
+                attempts: number;
+                lastError: string | null;
+                jobId: string | null;
+                notBefore: string | null;
+                startedAt: string | null;
+                finishedAt: string | null;
+                durationMs: number | null;
+                createdBy: string | null;
+                createdAt: string;
+                updatedAt: string;
+            }[];
             embargoUntil: string | null;
         };
-        DeliveredCount: {
-            channelId: string;
-            /** @description how many of the stories a publish delivery reached on this channel */
-            stories: number;
+        RegisteredUser: {
+            uuid: string;
+            username: string;
+            name: string;
+            /** @description true: the account waits, disabled, until an administrator enables it */
+            pending: boolean;
         };
-        StoryRelation: {
-            id: string;
-            type: string;
+        RegisteredUserInput: {
+            uuid: string;
+            username: string;
+            name: string;
+            /** @description true: the account waits, disabled, until an administrator enables it */
+            pending: boolean;
+        };
+        RegistrationSettings: {
+            /**
+             * @description off: nobody registers; approval: new accounts wait, disabled, for an administrator; open: enabled at once
+             * @enum {string}
+             */
+            mode: "off" | "approval" | "open";
+            /** @description the role a registered account gets */
+            defaultRoleId: string;
+            updatedBy: string | null;
+            updatedAt: string;
+        };
+        RegistrationSettingsInput: {
+            /**
+             * @description off: nobody registers; approval: new accounts wait, disabled, for an administrator; open: enabled at once
+             * @enum {string}
+             */
+            mode: "off" | "approval" | "open";
+            /** @description the role a registered account gets */
+            defaultRoleId: string;
+            updatedBy: string | null;
+            updatedAt: string;
+        };
+        RenditionSettings: {
             /** @enum {string} */
-            direction: "outgoing" | "incoming";
-            createdAt: string;
-            story: components["schemas"]["Story"];
+            format: "jpeg" | "webp" | "png" | "avif" | "mp4" | "aac" | "mp3";
+            /** @description null: no limit */
+            maxWidth: number | null;
+            maxHeight: number | null;
+            /** @description photos: encoder quality */
+            quality: number;
+            /** @description photos: convert to sRGB and embed its profile */
+            srgb: boolean;
+            /**
+             * @description all: every tag kept and every story field embedded; rights (the default): the file's credit, caption and copyright, and the story's title, headline, caption, authors, credit, source, copyright and usage terms embedded; none: no metadata at all (nothing embedded)
+             * @enum {string}
+             */
+            metadata: "all" | "rights" | "none";
+            videoBitrateKbps: number;
+            audioBitrateKbps: number;
+        };
+        RenditionSettingsInput: {
+            /** @enum {string} */
+            format: "jpeg" | "webp" | "png" | "avif" | "mp4" | "aac" | "mp3";
+            /** @description null: no limit */
+            maxWidth: number | null;
+            maxHeight: number | null;
+            /** @description photos: encoder quality */
+            quality: number;
+            /** @description photos: convert to sRGB and embed its profile */
+            srgb: boolean;
+            /**
+             * @description all: every tag kept and every story field embedded; rights (the default): the file's credit, caption and copyright, and the story's title, headline, caption, authors, credit, source, copyright and usage terms embedded; none: no metadata at all (nothing embedded)
+             * @enum {string}
+             */
+            metadata: "all" | "rights" | "none";
+            videoBitrateKbps: number;
+            audioBitrateKbps: number;
+        };
+        Role: {
+            id: string;
+            name: string;
+            describe: string;
+            /** @description 1 enabled, 0 disabled */
+            status: number;
+            creatorId: string | null;
+            createTime: string;
+            /** @description 0; deleted roles are not listed */
+            deleted: number;
+            permissions: components["schemas"]["RolePermission"][];
+        };
+        RoleInput: {
+            id: string;
+            name: string;
+            describe: string;
+            /** @description 1 enabled, 0 disabled */
+            status: number;
+            creatorId: string | null;
+            createTime: string;
+            /** @description 0; deleted roles are not listed */
+            deleted: number;
+            permissions: components["schemas"]["RolePermissionInput"][];
+        };
+        RolePermission: {
+            roleId: string;
+            /** @description a menu key */
+            permissionId: string;
+            /** @description the web app's i18n key of the permission, `menu.<permissionId>` */
+            permissionName: string;
+            /** @description JSON text of actionEntitySet (spec section 3) */
+            actions: string;
+            actionEntitySet: {
+                /** @enum {string} */
+                action: "add" | "delete" | "edit" | "query" | "get" | "update" | "enable" | "disable" | "import" | "export";
+                describe: string;
+                defaultCheck: boolean;
+            }[];
+            actionList: ("add" | "delete" | "edit" | "query" | "get" | "update" | "enable" | "disable" | "import" | "export")[];
+            dataAccess: string | null;
+        };
+        RolePermissionInput: {
+            roleId: string;
+            /** @description a menu key */
+            permissionId: string;
+            /** @description the web app's i18n key of the permission, `menu.<permissionId>` */
+            permissionName: string;
+            /** @description JSON text of actionEntitySet (spec section 3) */
+            actions: string;
+            actionEntitySet: {
+                /** @enum {string} */
+                action: "add" | "delete" | "edit" | "query" | "get" | "update" | "enable" | "disable" | "import" | "export";
+                describe: string;
+                defaultCheck: boolean;
+            }[];
+            actionList: ("add" | "delete" | "edit" | "query" | "get" | "update" | "enable" | "disable" | "import" | "export")[];
+            dataAccess: string | null;
         };
         /** @description counts over the whole filtered result, most frequent first, at most 50 values each */
         SearchFacets: {
@@ -32148,116 +30337,57 @@ export interface components {
                 count: number;
             }[];
         };
-        ShareToken: {
-            /** Format: uuid */
-            id: string;
-            /** @description shown once; only its sha256 is stored */
-            token: string;
-            /** @description the visitor page: /share/storyPreview?token=… */
-            url: string;
-            /** @description null: never expires */
-            expiresAt: string | null;
-        };
-        ShareTarget: {
-            /** @constant */
-            kind: "story";
-            /** @description a library id such as `product` */
-            libraryId: string;
-            /** Format: uuid */
-            storyId: string;
-        } | {
-            /** @constant */
-            kind: "stories";
-            stories: {
-                /** @description a library id such as `product` */
-                libraryId: string;
-                /** Format: uuid */
-                storyId: string;
+        /** @description counts over the whole filtered result, most frequent first, at most 50 values each */
+        SearchFacetsInput: {
+            /** @description photo, video, audio, composite */
+            type: {
+                value: string;
+                count: number;
             }[];
-        } | {
-            /** @constant */
-            kind: "folder";
-            /** @description a library id such as `product` */
-            libraryId: string;
-            /** Format: uuid */
-            folderId: string;
-        } | {
-            /** @constant */
-            kind: "search";
-            /** @description the search list's query (GET /stories), as its parameters: fulltext, libraryId, types… */
-            query: {
-                [key: string]: string | number | boolean;
-            };
+            /** @description library ids (only readable ones) */
+            library: {
+                value: string;
+                count: number;
+            }[];
+            /** @description YYYY-MM of the captured date, else the upload date */
+            month: {
+                value: string;
+                count: number;
+            }[];
+            author: {
+                value: string;
+                count: number;
+            }[];
+            source: {
+                value: string;
+                count: number;
+            }[];
+            tag: {
+                value: string;
+                count: number;
+            }[];
         };
-        ShareUploadDropInput: {
-            /** @description a library id such as `product` */
-            libraryId: string;
+        SearchMiss: {
+            /** @description the search text, trimmed, in lower case, spaces collapsed */
+            query: string;
+            /** @description how many searches for it found nothing in the period */
+            searches: number;
             /**
-             * Format: uuid
-             * @description the folder visitors' files go to; the owner must be able to write there
+             * Format: date-time
+             * @description the last of them
              */
-            folderId: string;
-            /** @description at most this many files; null: no limit */
-            maxFiles?: number | null;
-            /** @description at most this many bytes per file; null: the server's upload limit */
-            maxBytes?: number | null;
+            lastAt: string;
         };
-        CreateShare: {
-            target: components["schemas"]["ShareTarget"];
-            /** @description shown to visitors; default: the story's or folder's name */
-            title?: string;
-            /** @description a note to the visitor */
-            message?: string | null;
-            /** @description when the link stops working; default in 7 days; null: never (when the administrator allows it) */
-            expiresAt?: string | null;
-            /** @description visitors give it first; null: none */
-            password?: string | null;
-            viewLimit?: number | null;
-            downloadLimit?: number | null;
+        SearchMissInput: {
+            /** @description the search text, trimmed, in lower case, spaces collapsed */
+            query: string;
+            /** @description how many searches for it found nothing in the period */
+            searches: number;
             /**
-             * @description what visitors may download: nothing, previews (default), a download preset's rendition, the original
-             * @enum {string}
+             * Format: date-time
+             * @description the last of them
              */
-            downloadPolicy?: "none" | "preview" | "preset" | "original";
-            /** @description with downloadPolicy `preset`: the download preset (one the owner may use) whose rendition visitors get */
-            downloadPresetId?: string | null;
-            /**
-             * @description basic (caption and credit, default) or all
-             * @enum {string}
-             */
-            metadata?: "basic" | "all";
-            /** @description keep GPS, location tags and camera serial numbers: shown with `all` metadata, left in downloaded files (default: stripped from both) */
-            keepLocation?: boolean;
-            /** @description let visitors upload files (tus, /shared/uploads) into this folder, as drafts with their name; null: no drop */
-            uploadDrop?: components["schemas"]["ShareUploadDropInput"] | null;
-        };
-        UpdateShare: {
-            /** @description shown to visitors; default: the story's or folder's name */
-            title?: string;
-            /** @description a note to the visitor */
-            message?: string | null;
-            /** @description when the link stops working; default in 7 days; null: never (when the administrator allows it) */
-            expiresAt?: string | null;
-            /** @description visitors give it first; null: none */
-            password?: string | null;
-            viewLimit?: number | null;
-            downloadLimit?: number | null;
-            /**
-             * @description what visitors may download: nothing, previews (default), a download preset's rendition, the original
-             * @enum {string}
-             */
-            downloadPolicy?: "none" | "preview" | "preset" | "original";
-            /** @description with downloadPolicy `preset`: the download preset (one the owner may use) whose rendition visitors get */
-            downloadPresetId?: string | null;
-            /**
-             * @description basic (caption and credit, default) or all
-             * @enum {string}
-             */
-            metadata?: "basic" | "all";
-            /** @description keep GPS, location tags and camera serial numbers: shown with `all` metadata, left in downloaded files (default: stripped from both) */
-            keepLocation?: boolean;
-            /** @description let visitors upload files (tus, /shared/uploads) into this folder, as drafts with their name; null: no drop */
-            uploadDrop?: components["schemas"]["ShareUploadDropInput"] | null;
+            lastAt: string;
         };
         ShareItem: {
             /** Format: uuid */
@@ -32303,6 +30433,170 @@ export interface components {
                 files: number;
             } | null;
         };
+        ShareItemInput: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "story" | "stories" | "folder" | "search";
+            title: string;
+            /** @description what it points at, as the owner can read it now: the story's title (several: the first's), the folder's name, the search's words */
+            target: string | null;
+            message: string | null;
+            libraryId: string | null;
+            folderId: string | null;
+            /** @description stories of a story list; null for folders and searches */
+            storyCount: number | null;
+            hasPassword: boolean;
+            expiresAt: string | null;
+            viewLimit: number | null;
+            downloadLimit: number | null;
+            views: number;
+            downloads: number;
+            /** @enum {string} */
+            downloadPolicy: "none" | "preview" | "preset" | "original";
+            downloadPresetId: string | null;
+            /** @enum {string} */
+            metadata: "basic" | "all";
+            keepLocation: boolean;
+            createdBy: string | null;
+            /** @description the owner's name (user name when they have none); null once deleted */
+            createdByName: string | null;
+            createdAt: string;
+            revokedAt: string | null;
+            lastVisitAt: string | null;
+            /** @enum {string} */
+            state: "active" | "expired" | "revoked" | "used-up";
+            uploadDrop: {
+                libraryId: string;
+                folderId: string;
+                /** @description as the owner can read it now */
+                folderName: string | null;
+                maxFiles: number | null;
+                maxBytes: number | null;
+                /** @description files visitors dropped so far */
+                files: number;
+            } | null;
+        };
+        ShareSettings: {
+            /** @description the longest expiry a share may have */
+            maxDays: number;
+            /** @description whether a share may never expire */
+            allowNever: boolean;
+        };
+        ShareSettingsInput: {
+            /** @description the longest expiry a share may have */
+            maxDays: number;
+            /** @description whether a share may never expire */
+            allowNever: boolean;
+        };
+        ShareTarget: {
+            /** @constant */
+            kind: "story";
+            /** @description a library id such as `product` */
+            libraryId: string;
+            /** Format: uuid */
+            storyId: string;
+        } | {
+            /** @constant */
+            kind: "stories";
+            stories: {
+                /** @description a library id such as `product` */
+                libraryId: string;
+                /** Format: uuid */
+                storyId: string;
+            }[];
+        } | {
+            /** @constant */
+            kind: "folder";
+            /** @description a library id such as `product` */
+            libraryId: string;
+            /** Format: uuid */
+            folderId: string;
+        } | {
+            /** @constant */
+            kind: "search";
+            /** @description the search list's query (GET /stories), as its parameters: fulltext, libraryId, types… */
+            query: {
+                [key: string]: string | number | boolean;
+            };
+        };
+        ShareTargetInput: {
+            /** @constant */
+            kind: "story";
+            /** @description a library id such as `product` */
+            libraryId: string;
+            /** Format: uuid */
+            storyId: string;
+        } | {
+            /** @constant */
+            kind: "stories";
+            stories: {
+                /** @description a library id such as `product` */
+                libraryId: string;
+                /** Format: uuid */
+                storyId: string;
+            }[];
+        } | {
+            /** @constant */
+            kind: "folder";
+            /** @description a library id such as `product` */
+            libraryId: string;
+            /** Format: uuid */
+            folderId: string;
+        } | {
+            /** @constant */
+            kind: "search";
+            /** @description the search list's query (GET /stories), as its parameters: fulltext, libraryId, types… */
+            query: {
+                [key: string]: string | number | boolean;
+            };
+        };
+        ShareToken: {
+            /** Format: uuid */
+            id: string;
+            /** @description shown once; only its sha256 is stored */
+            token: string;
+            /** @description the visitor page: /share/storyPreview?token=… */
+            url: string;
+            /** @description null: never expires */
+            expiresAt: string | null;
+        };
+        ShareTokenInput: {
+            /** Format: uuid */
+            id: string;
+            /** @description shown once; only its sha256 is stored */
+            token: string;
+            /** @description the visitor page: /share/storyPreview?token=… */
+            url: string;
+            /** @description null: never expires */
+            expiresAt: string | null;
+        };
+        ShareUploadDropInput: {
+            /** @description a library id such as `product` */
+            libraryId: string;
+            /**
+             * Format: uuid
+             * @description the folder visitors' files go to; the owner must be able to write there
+             */
+            folderId: string;
+            /** @description at most this many files; null: no limit */
+            maxFiles?: number | null;
+            /** @description at most this many bytes per file; null: the server's upload limit */
+            maxBytes?: number | null;
+        };
+        ShareUploadDropInputInput: {
+            /** @description a library id such as `product` */
+            libraryId: string;
+            /**
+             * Format: uuid
+             * @description the folder visitors' files go to; the owner must be able to write there
+             */
+            folderId: string;
+            /** @description at most this many files; null: no limit */
+            maxFiles?: number | null;
+            /** @description at most this many bytes per file; null: the server's upload limit */
+            maxBytes?: number | null;
+        };
         ShareVisit: {
             id: number;
             at: string;
@@ -32321,13 +30615,92 @@ export interface components {
             /** @description the first characters of the browser's User-Agent */
             userAgent: string | null;
         };
-        ShareSettings: {
-            /** @description the longest expiry a share may have */
-            maxDays: number;
-            /** @description whether a share may never expire */
-            allowNever: boolean;
+        ShareVisitInput: {
+            id: number;
+            at: string;
+            /** @description the visitor's address as the server sees it (behind a trusted proxy: the client's) */
+            address: string | null;
+            /**
+             * @description open: the stories were shown (a view counted); locked: opened before the password; unlock; wrong-password; view: a story's preview or player; download: one file; zip: all files; upload: a file dropped (storyId: its draft)
+             * @enum {string}
+             */
+            action: "open" | "locked" | "unlock" | "wrong-password" | "view" | "download" | "zip" | "upload";
+            /** @description the name the visitor gave with an upload */
+            visitorName: string | null;
+            storyId: string | null;
+            /** @description the story's title, when the reader can still read it */
+            storyTitle: string | null;
+            /** @description the first characters of the browser's User-Agent */
+            userAgent: string | null;
         };
         ShareVisitorStory: {
+            storyId: string;
+            type: string;
+            title: string;
+            caption: string;
+            /** @description authors, and the source */
+            credit: string;
+            width: number | null;
+            height: number | null;
+            duration: number | null;
+            thumbnail: string | null;
+            /** @description the photo's preview or the video's/audio's proxy to play */
+            preview: {
+                role: string;
+                mime: string;
+                width: number | null;
+                height: number | null;
+                /** @description signed for this share, short-lived */
+                url: string;
+            } | null;
+            poster: string | null;
+            /** @description null when the share allows no download of this story */
+            downloadUrl: string | null;
+            /** @description with `all` metadata: the rest of the fields */
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            /** @description a composite's members, in order */
+            members: {
+                storyId: string;
+                type: string;
+                title: string;
+                caption: string;
+                /** @description authors, and the source */
+                credit: string;
+                width: number | null;
+                height: number | null;
+                duration: number | null;
+                thumbnail: string | null;
+                /** @description the photo's preview or the video's/audio's proxy to play */
+                preview: {
+                    role: string;
+                    mime: string;
+                    width: number | null;
+                    height: number | null;
+                    /** @description signed for this share, short-lived */
+                    url: string;
+                } | null;
+                poster: string | null;
+                /** @description null when the share allows no download of this story */
+                downloadUrl: string | null;
+                /** @description with `all` metadata: the rest of the fields */
+                metadata: {
+                    [key: string]: unknown;
+                } | null;
+            }[];
+            /** @description a composite's text (server-written HTML) split around its member nodes, in order; a member part names one of `members` by id. Empty: no text */
+            textParts: ({
+                /** @constant */
+                kind: "html";
+                html: string;
+            } | {
+                /** @constant */
+                kind: "member";
+                storyId: string;
+            })[];
+        };
+        ShareVisitorStoryInput: {
             storyId: string;
             type: string;
             title: string;
@@ -32418,70 +30791,229 @@ export interface components {
                 files: number;
             } | null;
         };
-        IntegrityCheck: {
-            id: string;
+        ShareVisitorViewInput: {
             /** @enum {string} */
-            state: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-            /** @description registered blobs to check (grows if blobs are added meanwhile) */
+            kind: "story" | "stories" | "folder" | "search";
+            title: string;
+            message: string | null;
+            /** @description a password is needed (POST /shared/unlock) before anything else */
+            locked: boolean;
+            expiresAt: string | null;
+            /** @enum {string} */
+            downloadPolicy: "none" | "preview" | "preset" | "original";
+            /** @description every allowed file in one zip, when the share allows downloads */
+            zipUrl: string | null;
+            /** @description who shared it (their display name) */
+            owner: string;
+            stories: components["schemas"]["ShareVisitorStoryInput"][];
+            /** @description a folder or search with more stories than one page shows */
+            truncated: boolean;
+            /** @description visitors may upload files (tus at /shared/uploads, Upload-Metadata visitorName); null: no drop, or locked */
+            uploadDrop: {
+                maxFiles: number | null;
+                maxBytes: number | null;
+                files: number;
+            } | null;
+        };
+        SignInInteraction: {
+            uid: string;
+            /** @description what the provider asks for: login, or consent */
+            prompt: string;
+            clientId: string;
+            clientName: string;
+            loginHint: string | null;
+            scope: string;
+        };
+        SignInInteractionInput: {
+            uid: string;
+            /** @description what the provider asks for: login, or consent */
+            prompt: string;
+            clientId: string;
+            clientName: string;
+            loginHint: string | null;
+            scope: string;
+        };
+        SignInRedirect: {
+            /**
+             * Format: uri
+             * @description where the browser continues the sign-in
+             */
+            redirectTo: string;
+        };
+        SignInRedirectInput: {
+            /**
+             * Format: uri
+             * @description where the browser continues the sign-in
+             */
+            redirectTo: string;
+        };
+        StorageMonitor: {
+            /** @description the whole store */
+            totals: {
+                stories: number;
+                files: number;
+                bytes: number;
+                /** @description the current versions' originals */
+                original: {
+                    files: number;
+                    bytes: number;
+                };
+                /** @description thumbnails, previews, proxies… of the current versions */
+                rendition: {
+                    files: number;
+                    bytes: number;
+                };
+                /** @description every file of older versions */
+                version: {
+                    files: number;
+                    bytes: number;
+                };
+            };
+            byLibrary: {
+                libraryId: string;
+                libraryName: string | null;
+                stories: number;
+                files: number;
+                bytes: number;
+                /** @description bytes */
+                original: number;
+                /** @description bytes */
+                rendition: number;
+                /** @description bytes */
+                version: number;
+                /** @description the library's quota (storage settings); null: no limit */
+                quotaBytes: number | null;
+            }[];
+            byType: {
+                /** @enum {string} */
+                type: "photo" | "video" | "audio" | "composite";
+                stories: number;
+                files: number;
+                bytes: number;
+            }[];
+            /** @description files and bytes added per day, oldest first */
+            growth: {
+                day: string;
+                files: number;
+                bytes: number;
+            }[];
+            /** @description the local volumes (fs.statfs); blobs in S3 have none */
+            volumes: {
+                /** @description what lives there: data (database, uploads) or blobs */
+                name: string;
+                path: string;
+                totalBytes: number;
+                /** @description available to the server's user */
+                freeBytes: number;
+            }[];
+            /** @description the orphan sweeper's last report (the maintenance job, every 6 hours), null before its first run */
+            sweeper: {
+                finishedAt: string;
+                blobsScanned: number;
+                /** @description stored files no story or registry row pointed at, older than a day */
+                orphansDeleted: number;
+                /** @description such files kept: younger than a day (an upload may be finishing) */
+                orphansYoung: number;
+                /** @description registry rows whose file is missing (never deleted: a person decides) */
+                blobsMissing: number;
+                /** @description the first 20 of them */
+                missingKeys: string[];
+                abandonedUploads: number;
+                diskTrashPurged: number;
+                outgoingCopiesDeleted: number;
+            } | null;
+        };
+        StorageMonitorInput: {
+            /** @description the whole store */
+            totals: {
+                stories: number;
+                files: number;
+                bytes: number;
+                /** @description the current versions' originals */
+                original: {
+                    files: number;
+                    bytes: number;
+                };
+                /** @description thumbnails, previews, proxies… of the current versions */
+                rendition: {
+                    files: number;
+                    bytes: number;
+                };
+                /** @description every file of older versions */
+                version: {
+                    files: number;
+                    bytes: number;
+                };
+            };
+            byLibrary: {
+                libraryId: string;
+                libraryName: string | null;
+                stories: number;
+                files: number;
+                bytes: number;
+                /** @description bytes */
+                original: number;
+                /** @description bytes */
+                rendition: number;
+                /** @description bytes */
+                version: number;
+                /** @description the library's quota (storage settings); null: no limit */
+                quotaBytes: number | null;
+            }[];
+            byType: {
+                /** @enum {string} */
+                type: "photo" | "video" | "audio" | "composite";
+                stories: number;
+                files: number;
+                bytes: number;
+            }[];
+            /** @description files and bytes added per day, oldest first */
+            growth: {
+                day: string;
+                files: number;
+                bytes: number;
+            }[];
+            /** @description the local volumes (fs.statfs); blobs in S3 have none */
+            volumes: {
+                /** @description what lives there: data (database, uploads) or blobs */
+                name: string;
+                path: string;
+                totalBytes: number;
+                /** @description available to the server's user */
+                freeBytes: number;
+            }[];
+            /** @description the orphan sweeper's last report (the maintenance job, every 6 hours), null before its first run */
+            sweeper: {
+                finishedAt: string;
+                blobsScanned: number;
+                /** @description stored files no story or registry row pointed at, older than a day */
+                orphansDeleted: number;
+                /** @description such files kept: younger than a day (an upload may be finishing) */
+                orphansYoung: number;
+                /** @description registry rows whose file is missing (never deleted: a person decides) */
+                blobsMissing: number;
+                /** @description the first 20 of them */
+                missingKeys: string[];
+                abandonedUploads: number;
+                diskTrashPurged: number;
+                outgoingCopiesDeleted: number;
+            } | null;
+        };
+        StorageMove: {
+            id: string;
+            libraryId: string;
+            targetId: string;
+            targetName: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "failed";
             totalFiles: number;
-            checkedFiles: number;
-            /** @description bytes read back and found as registered */
-            checkedBytes: number;
-            /** @description blobs not found where they live */
-            missing: number;
-            /** @description blobs whose SHA-256 or size differs from their registry row */
-            mismatched: number;
-            /** @description blobs whose read failed (a storage error), with the reason */
-            unreadable: number;
-            /** @description why the last attempt stopped, when it did */
+            movedFiles: number;
+            movedBytes: number;
             error: string | null;
             createTime: string;
             finishTime: string | null;
         };
-        IntegrityProblem: {
-            key: string;
-            /** @enum {string} */
-            kind: "missing" | "mismatched" | "unreadable";
-            expectedSha256: string;
-            expectedSize: number;
-            actualSha256: string | null;
-            actualSize: number | null;
-            detail: string | null;
-            foundAt: string;
-        };
-        StorageTarget: {
-            id: string;
-            name: string;
-            /** @enum {string} */
-            kind: "local" | "s3";
-            /** @description the configured storage (DAMS_STORAGE): never edited or deleted */
-            builtIn: boolean;
-            /** @description where the new originals of libraries without a target of their own go */
-            isDefault: boolean;
-            directory: string | null;
-            endpoint: string | null;
-            region: string | null;
-            bucket: string | null;
-            prefix: string | null;
-            pathStyle: boolean | null;
-            accessKeyId: string | null;
-            /** @description whether a secret access key is stored (it is never returned) */
-            secretSet: boolean;
-            /** @description libraries whose new originals go here */
-            libraries: number;
-            files: number | null;
-            createTime: string | null;
-            updateTime: string | null;
-        };
-        StorageTargetTest: {
-            ok: boolean;
-            /** @description why it failed, as a code */
-            reason: ("unreachable" | "bad_credentials" | "no_such_bucket" | "not_writable" | "failed") | null;
-            /** @description what was tried and what answered, in English */
-            message: string;
-            durationMs: number;
-        };
-        StorageMove: {
+        StorageMoveInput: {
             id: string;
             libraryId: string;
             targetId: string;
@@ -32515,29 +31047,297 @@ export interface components {
                 move: components["schemas"]["StorageMove"] | null;
             }[];
         };
-        LibraryQuota: {
-            libraryId: string;
-            libraryName: string;
-            /** @description every stored byte of the library's stories: originals, renditions, older versions */
-            usedBytes: number;
-            /** @description null: no limit */
-            quotaBytes: number | null;
-        };
-        StoryCreateForm: {
-            type: string;
-            libraryId: string;
-            libraryName: string;
-            folderId: string | null;
-            folderPath: {
+        StorageSettingsInput: {
+            /** @description where libraries without a target of their own put new originals */
+            defaultTargetId: string;
+            targets: {
                 id: string;
                 name: string;
+                /** @enum {string} */
+                kind: "local" | "s3";
             }[];
-            /** @description whether the caller may create stories there */
-            writable: boolean;
-            /** @description where files go: the tus endpoint */
-            uploadPath: string;
+            libraries: {
+                libraryId: string;
+                name: string;
+                /** @description its own target, or null: the default */
+                bucketId: string | null;
+                /** @description where its new originals go now */
+                targetId: string;
+                /** @description its latest move */
+                move: components["schemas"]["StorageMoveInput"] | null;
+            }[];
+        };
+        StorageTarget: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "local" | "s3";
+            /** @description the configured storage (DAMS_STORAGE): never edited or deleted */
+            builtIn: boolean;
+            /** @description where the new originals of libraries without a target of their own go */
+            isDefault: boolean;
+            directory: string | null;
+            endpoint: string | null;
+            region: string | null;
+            bucket: string | null;
+            prefix: string | null;
+            pathStyle: boolean | null;
+            accessKeyId: string | null;
+            /** @description whether a secret access key is stored (it is never returned) */
+            secretSet: boolean;
+            /** @description libraries whose new originals go here */
+            libraries: number;
+            files: number | null;
+            createTime: string | null;
+            updateTime: string | null;
+        };
+        StorageTargetInput: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "local" | "s3";
+            /** @description the configured storage (DAMS_STORAGE): never edited or deleted */
+            builtIn: boolean;
+            /** @description where the new originals of libraries without a target of their own go */
+            isDefault: boolean;
+            directory: string | null;
+            endpoint: string | null;
+            region: string | null;
+            bucket: string | null;
+            prefix: string | null;
+            pathStyle: boolean | null;
+            accessKeyId: string | null;
+            /** @description whether a secret access key is stored (it is never returned) */
+            secretSet: boolean;
+            /** @description libraries whose new originals go here */
+            libraries: number;
+            files: number | null;
+            createTime: string | null;
+            updateTime: string | null;
+        };
+        StorageTargetTest: {
+            ok: boolean;
+            /** @description why it failed, as a code */
+            reason: ("unreachable" | "bad_credentials" | "no_such_bucket" | "not_writable" | "failed") | null;
+            /** @description what was tried and what answered, in English */
+            message: string;
+            durationMs: number;
+        };
+        StorageTargetTestInput: {
+            ok: boolean;
+            /** @description why it failed, as a code */
+            reason: ("unreachable" | "bad_credentials" | "no_such_bucket" | "not_writable" | "failed") | null;
+            /** @description what was tried and what answered, in English */
+            message: string;
+            durationMs: number;
+        };
+        Story: {
+            id: string;
+            /** @description the same as id */
+            storyId: string;
+            libraryId: string;
+            folderId: string | null;
+            /** @enum {string} */
+            type: "photo" | "video" | "audio" | "composite";
+            halfProduct: boolean;
+            /** @enum {string} */
+            status: "draft" | "committed" | "published";
+            title: string;
+            caption: string;
+            authors: string[];
+            source: string | null;
+            keywords: string[];
+            tags: string[];
+            theme: string | null;
+            category: string | null;
+            /** @description custom properties; lastVersion = the previous version's oid */
+            properties: {
+                [key: string]: unknown;
+            };
+            /** @description the current version's oid */
+            oid: string;
+            /** @description the current version */
+            versionNo: number;
+            contentSha256: string | null;
+            /** @description 64-bit perceptual hash of a photo, 16 hex characters */
+            perceptualHash: string | null;
+            width: number | null;
+            height: number | null;
+            /** @description seconds */
+            duration: number | null;
+            size: number | null;
+            mime: string | null;
+            originalName: string | null;
+            capturedAt: string | null;
+            gps: {
+                latitude: number;
+                longitude: number;
+                altitude?: number;
+            } | null;
+            /** @enum {string} */
+            processingState: "none" | "queued" | "running" | "done" | "failed";
+            processingError: string | null;
+            createdBy: string | null;
+            createdAt: string;
+            updatedBy: string | null;
+            updatedAt: string;
+            /** @description one more with every change of the metadata; the story's ETag, an edit's If-Match (docs/stories.md) */
+            revision: number;
+            coverUrl: string | null;
+            thumbnailUrl: string | null;
+            /** @description signed, short-lived coverUrl */
+            coverMediaUrl: string | null;
+            /** @description signed, short-lived thumbnailUrl */
+            thumbnailMediaUrl: string | null;
+            /** @description the current version's files */
+            files: {
+                versionNo: number;
+                /** @description original, thumbnail, preview, proxy, poster, strip, waveform… */
+                role: string;
+                mime: string;
+                size: number;
+                width: number | null;
+                height: number | null;
+                /** @description the file under /stories/download (bearer token) */
+                url: string;
+                /** @description a short-lived signed URL of the file for <img>/<video>/<audio>, no bearer token */
+                mediaUrl: string;
+            }[];
+            /** @description member story ids of a composite, in order */
+            members: string[];
+        };
+        StoryAction: {
+            id: string;
+            libraryId: string;
+            storyId: string;
+            userId: string | null;
+            username: string | null;
+            action: string;
+            at: string;
+            ip: string | null;
+            details: {
+                [key: string]: unknown;
+            };
+        };
+        StoryActionInput: {
+            id: string;
+            libraryId: string;
+            storyId: string;
+            userId: string | null;
+            username: string | null;
+            action: string;
+            at: string;
+            ip: string | null;
+            details: {
+                [key: string]: unknown;
+            };
+        };
+        StoryBatch: {
+            id: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "failed";
+            total: number;
+            done: number;
+            changed: number;
+            unchanged: number;
+            refused: number;
+            failed: number;
+            progress: number;
+            operations: components["schemas"]["StoryBatchOperation"][];
+            error: string | null;
+            /** @description the durable job (null: ran inside the request) */
+            jobId: string | null;
+            createdAt: string;
+            finishedAt: string | null;
+        };
+        StoryBatchInput: {
+            id: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "failed";
+            total: number;
+            done: number;
+            changed: number;
+            unchanged: number;
+            refused: number;
+            failed: number;
+            progress: number;
+            operations: components["schemas"]["StoryBatchOperationInput"][];
+            error: string | null;
+            /** @description the durable job (null: ran inside the request) */
+            jobId: string | null;
+            createdAt: string;
+            finishedAt: string | null;
+        };
+        StoryBatchItem: {
+            position: number;
+            storyId: string;
+            libraryId: string | null;
+            title: string | null;
+            /** @enum {string} */
+            outcome: "pending" | "changed" | "unchanged" | "refused" | "failed";
+            /** @description refused or failed: the error code (property_not_editable, not_found…) */
+            reason: string | null;
+            message: string | null;
+            /** @description changed: the fields changed */
+            fields: string[];
+        };
+        StoryBatchItemInput: {
+            position: number;
+            storyId: string;
+            libraryId: string | null;
+            title: string | null;
+            /** @enum {string} */
+            outcome: "pending" | "changed" | "unchanged" | "refused" | "failed";
+            /** @description refused or failed: the error code (property_not_editable, not_found…) */
+            reason: string | null;
+            message: string | null;
+            /** @description changed: the fields changed */
+            fields: string[];
         };
         StoryBatchOperation: {
+            /** @constant */
+            op: "set";
+            /** @enum {string} */
+            field: "title" | "caption" | "source" | "theme" | "category" | "headline" | "credit" | "copyrightNotice" | "usageTerms" | "instructions" | "city" | "country";
+            /** @description an empty text clears the field */
+            value: string;
+        } | {
+            /** @constant */
+            op: "setProperty";
+            name: string;
+            /** @description null removes the property */
+            value: (string | number | boolean | string[]) | null;
+        } | {
+            /** @constant */
+            op: "add";
+            /** @enum {string} */
+            field: "keywords" | "tags" | "authors";
+            values: string[];
+        } | {
+            /** @constant */
+            op: "remove";
+            /** @enum {string} */
+            field: "keywords" | "tags" | "authors";
+            values: string[];
+        } | {
+            /** @constant */
+            op: "replace";
+            /**
+             * @default caption
+             * @enum {string}
+             */
+            field: "caption" | "title";
+            find: string;
+            replace: string;
+            /** @default true */
+            matchCase: boolean;
+        } | {
+            /** @constant */
+            op: "template";
+            /** Format: uuid */
+            templateId: string;
+        };
+        StoryBatchOperationInput: {
             /** @constant */
             op: "set";
             /** @enum {string} */
@@ -32599,36 +31399,439 @@ export interface components {
                 touches: number;
             }[];
         };
-        StoryBatch: {
+        StoryBatchPreviewInput: {
+            /** @description stories in the selection */
+            total: number;
+            /** @description stories the operations together would change */
+            changed: number;
+            /** @description stories they would leave as they are */
+            unchanged: number;
+            /** @description stories the caller may not change (or not found) */
+            refused: number;
+            refusedReasons: {
+                reason: string;
+                count: number;
+            }[];
+            /** @description per operation, in order: the stories it alone would change */
+            operations: {
+                index: number;
+                touches: number;
+            }[];
+        };
+        StoryCreateForm: {
+            type: string;
+            libraryId: string;
+            libraryName: string;
+            folderId: string | null;
+            folderPath: {
+                id: string;
+                name: string;
+            }[];
+            /** @description whether the caller may create stories there */
+            writable: boolean;
+            /** @description where files go: the tus endpoint */
+            uploadPath: string;
+        };
+        StoryCreateFormInput: {
+            type: string;
+            libraryId: string;
+            libraryName: string;
+            folderId: string | null;
+            folderPath: {
+                id: string;
+                name: string;
+            }[];
+            /** @description whether the caller may create stories there */
+            writable: boolean;
+            /** @description where files go: the tus endpoint */
+            uploadPath: string;
+        };
+        StoryDeliveries: {
+            embargoUntil: string | null;
+            deliveries: components["schemas"]["Delivery"][];
+        };
+        StoryDeliveriesInput: {
+            embargoUntil: string | null;
+            deliveries: components["schemas"]["DeliveryInput"][];
+        };
+        StoryFormProperty: {
             id: string;
             /** @enum {string} */
-            state: "queued" | "running" | "succeeded" | "failed";
-            total: number;
-            done: number;
-            changed: number;
-            unchanged: number;
-            refused: number;
-            failed: number;
-            progress: number;
-            operations: components["schemas"]["StoryBatchOperation"][];
-            error: string | null;
-            /** @description the durable job (null: ran inside the request) */
-            jobId: string | null;
-            createdAt: string;
-            finishedAt: string | null;
-        };
-        StoryBatchItem: {
-            position: number;
-            storyId: string;
+            storyType: "photo" | "video" | "audio";
+            /** @description null: the property applies in every library */
             libraryId: string | null;
-            title: string | null;
+            /** @description the key of the value in a story's properties */
+            name: string;
+            label: string;
             /** @enum {string} */
-            outcome: "pending" | "changed" | "unchanged" | "refused" | "failed";
-            /** @description refused or failed: the error code (property_not_editable, not_found…) */
-            reason: string | null;
-            message: string | null;
-            /** @description changed: the fields changed */
-            fields: string[];
+            kind: "text" | "textarea" | "number" | "date" | "select" | "multiselect" | "switch";
+            required: boolean;
+            /** @description as text: a number, YYYY-MM-DD, true/false, an option value, or option values joined by commas */
+            defaultValue: string | null;
+            codelistId: string | null;
+            codelistName: string | null;
+            /** @description the code list's options (select and multiselect) */
+            options: {
+                value: string;
+                label: string;
+            }[];
+            sortOrder: number;
+            /** @description shown in the quick form of the upload page */
+            isquick: boolean;
+            createTime: string;
+            updateTime: string;
+            /** @description whether the caller's role may edit it (field-level access) */
+            editable: boolean;
+        };
+        StoryFormPropertyInput: {
+            id: string;
+            /** @enum {string} */
+            storyType: "photo" | "video" | "audio";
+            /** @description null: the property applies in every library */
+            libraryId: string | null;
+            /** @description the key of the value in a story's properties */
+            name: string;
+            label: string;
+            /** @enum {string} */
+            kind: "text" | "textarea" | "number" | "date" | "select" | "multiselect" | "switch";
+            required: boolean;
+            /** @description as text: a number, YYYY-MM-DD, true/false, an option value, or option values joined by commas */
+            defaultValue: string | null;
+            codelistId: string | null;
+            codelistName: string | null;
+            /** @description the code list's options (select and multiselect) */
+            options: {
+                value: string;
+                label: string;
+            }[];
+            sortOrder: number;
+            /** @description shown in the quick form of the upload page */
+            isquick: boolean;
+            createTime: string;
+            updateTime: string;
+            /** @description whether the caller's role may edit it (field-level access) */
+            editable: boolean;
+        };
+        StoryInput: {
+            id: string;
+            /** @description the same as id */
+            storyId: string;
+            libraryId: string;
+            folderId: string | null;
+            /** @enum {string} */
+            type: "photo" | "video" | "audio" | "composite";
+            halfProduct: boolean;
+            /** @enum {string} */
+            status: "draft" | "committed" | "published";
+            title: string;
+            caption: string;
+            authors: string[];
+            source: string | null;
+            keywords: string[];
+            tags: string[];
+            theme: string | null;
+            category: string | null;
+            /** @description custom properties; lastVersion = the previous version's oid */
+            properties: {
+                [key: string]: unknown;
+            };
+            /** @description the current version's oid */
+            oid: string;
+            /** @description the current version */
+            versionNo: number;
+            contentSha256: string | null;
+            /** @description 64-bit perceptual hash of a photo, 16 hex characters */
+            perceptualHash: string | null;
+            width: number | null;
+            height: number | null;
+            /** @description seconds */
+            duration: number | null;
+            size: number | null;
+            mime: string | null;
+            originalName: string | null;
+            capturedAt: string | null;
+            gps: {
+                latitude: number;
+                longitude: number;
+                altitude?: number;
+            } | null;
+            /** @enum {string} */
+            processingState: "none" | "queued" | "running" | "done" | "failed";
+            processingError: string | null;
+            createdBy: string | null;
+            createdAt: string;
+            updatedBy: string | null;
+            updatedAt: string;
+            /** @description one more with every change of the metadata; the story's ETag, an edit's If-Match (docs/stories.md) */
+            revision: number;
+            coverUrl: string | null;
+            thumbnailUrl: string | null;
+            /** @description signed, short-lived coverUrl */
+            coverMediaUrl: string | null;
+            /** @description signed, short-lived thumbnailUrl */
+            thumbnailMediaUrl: string | null;
+            /** @description the current version's files */
+            files: {
+                versionNo: number;
+                /** @description original, thumbnail, preview, proxy, poster, strip, waveform… */
+                role: string;
+                mime: string;
+                size: number;
+                width: number | null;
+                height: number | null;
+                /** @description the file under /stories/download (bearer token) */
+                url: string;
+                /** @description a short-lived signed URL of the file for <img>/<video>/<audio>, no bearer token */
+                mediaUrl: string;
+            }[];
+            /** @description member story ids of a composite, in order */
+            members: string[];
+        };
+        StoryProcessing: {
+            /**
+             * @description the story's own summary: none, queued, running, done, failed
+             * @enum {string}
+             */
+            processingState: "none" | "queued" | "running" | "done" | "failed";
+            processingError: string | null;
+            versionNo: number;
+            /** @description the story's newest jobs, newest first */
+            jobs: {
+                id: string;
+                /** @description the job's name, e.g. stories.process (thumbnail, preview, proxy transcode…) */
+                kind: string;
+                /** @enum {string} */
+                state: "queued" | "running" | "succeeded" | "dead" | "cancelled";
+                /** @description 0-100, written at most once per DAMS_JOBS_PROGRESS_MS */
+                progress: number;
+                /** @description the reason of the last failed attempt */
+                error: string | null;
+                attempts: number;
+                maxAttempts: number;
+                createdAt: string;
+                startedAt: string | null;
+                finishedAt: string | null;
+                updatedAt: string;
+            }[];
+        };
+        StoryProcessingInput: {
+            /**
+             * @description the story's own summary: none, queued, running, done, failed
+             * @enum {string}
+             */
+            processingState: "none" | "queued" | "running" | "done" | "failed";
+            processingError: string | null;
+            versionNo: number;
+            /** @description the story's newest jobs, newest first */
+            jobs: {
+                id: string;
+                /** @description the job's name, e.g. stories.process (thumbnail, preview, proxy transcode…) */
+                kind: string;
+                /** @enum {string} */
+                state: "queued" | "running" | "succeeded" | "dead" | "cancelled";
+                /** @description 0-100, written at most once per DAMS_JOBS_PROGRESS_MS */
+                progress: number;
+                /** @description the reason of the last failed attempt */
+                error: string | null;
+                attempts: number;
+                maxAttempts: number;
+                createdAt: string;
+                startedAt: string | null;
+                finishedAt: string | null;
+                updatedAt: string;
+            }[];
+        };
+        StoryProperty: {
+            id: string;
+            /** @enum {string} */
+            storyType: "photo" | "video" | "audio";
+            /** @description null: the property applies in every library */
+            libraryId: string | null;
+            /** @description the key of the value in a story's properties */
+            name: string;
+            label: string;
+            /** @enum {string} */
+            kind: "text" | "textarea" | "number" | "date" | "select" | "multiselect" | "switch";
+            required: boolean;
+            /** @description as text: a number, YYYY-MM-DD, true/false, an option value, or option values joined by commas */
+            defaultValue: string | null;
+            codelistId: string | null;
+            codelistName: string | null;
+            /** @description the code list's options (select and multiselect) */
+            options: {
+                value: string;
+                label: string;
+            }[];
+            sortOrder: number;
+            /** @description shown in the quick form of the upload page */
+            isquick: boolean;
+            createTime: string;
+            updateTime: string;
+        };
+        StoryPropertyInput: {
+            id: string;
+            /** @enum {string} */
+            storyType: "photo" | "video" | "audio";
+            /** @description null: the property applies in every library */
+            libraryId: string | null;
+            /** @description the key of the value in a story's properties */
+            name: string;
+            label: string;
+            /** @enum {string} */
+            kind: "text" | "textarea" | "number" | "date" | "select" | "multiselect" | "switch";
+            required: boolean;
+            /** @description as text: a number, YYYY-MM-DD, true/false, an option value, or option values joined by commas */
+            defaultValue: string | null;
+            codelistId: string | null;
+            codelistName: string | null;
+            /** @description the code list's options (select and multiselect) */
+            options: {
+                value: string;
+                label: string;
+            }[];
+            sortOrder: number;
+            /** @description shown in the quick form of the upload page */
+            isquick: boolean;
+            createTime: string;
+            updateTime: string;
+        };
+        StoryRelation: {
+            id: string;
+            type: string;
+            /** @enum {string} */
+            direction: "outgoing" | "incoming";
+            createdAt: string;
+            story: components["schemas"]["Story"];
+        };
+        StoryRelationInput: {
+            id: string;
+            type: string;
+            /** @enum {string} */
+            direction: "outgoing" | "incoming";
+            createdAt: string;
+            story: components["schemas"]["StoryInput"];
+        };
+        StoryVersion: {
+            storyId: string;
+            versionNo: number;
+            oid: string;
+            sha256: string | null;
+            size: number | null;
+            mime: string | null;
+            originalName: string | null;
+            note: string | null;
+            createdBy: string | null;
+            createdAt: string;
+            current: boolean;
+            files: {
+                versionNo: number;
+                /** @description original, thumbnail, preview, proxy, poster, strip, waveform… */
+                role: string;
+                mime: string;
+                size: number;
+                width: number | null;
+                height: number | null;
+                /** @description the file under /stories/download (bearer token) */
+                url: string;
+                /** @description a short-lived signed URL of the file for <img>/<video>/<audio>, no bearer token */
+                mediaUrl: string;
+            }[];
+        };
+        StoryVersionInput: {
+            storyId: string;
+            versionNo: number;
+            oid: string;
+            sha256: string | null;
+            size: number | null;
+            mime: string | null;
+            originalName: string | null;
+            note: string | null;
+            createdBy: string | null;
+            createdAt: string;
+            current: boolean;
+            files: {
+                versionNo: number;
+                /** @description original, thumbnail, preview, proxy, poster, strip, waveform… */
+                role: string;
+                mime: string;
+                size: number;
+                width: number | null;
+                height: number | null;
+                /** @description the file under /stories/download (bearer token) */
+                url: string;
+                /** @description a short-lived signed URL of the file for <img>/<video>/<audio>, no bearer token */
+                mediaUrl: string;
+            }[];
+        };
+        UnusedStory: {
+            id: string;
+            libraryId: string;
+            title: string;
+            authors: string[];
+            source: string | null;
+        };
+        UnusedStoryInput: {
+            id: string;
+            libraryId: string;
+            title: string;
+            authors: string[];
+            source: string | null;
+        };
+        UpdateShare: {
+            /** @description shown to visitors; default: the story's or folder's name */
+            title?: string;
+            /** @description a note to the visitor */
+            message?: string | null;
+            /** @description when the link stops working; default in 7 days; null: never (when the administrator allows it) */
+            expiresAt?: string | null;
+            /** @description visitors give it first; null: none */
+            password?: string | null;
+            viewLimit?: number | null;
+            downloadLimit?: number | null;
+            /**
+             * @description what visitors may download: nothing, previews (default), a download preset's rendition, the original
+             * @enum {string}
+             */
+            downloadPolicy?: "none" | "preview" | "preset" | "original";
+            /** @description with downloadPolicy `preset`: the download preset (one the owner may use) whose rendition visitors get */
+            downloadPresetId?: string | null;
+            /**
+             * @description basic (caption and credit, default) or all
+             * @enum {string}
+             */
+            metadata?: "basic" | "all";
+            /** @description keep GPS, location tags and camera serial numbers: shown with `all` metadata, left in downloaded files (default: stripped from both) */
+            keepLocation?: boolean;
+            /** @description let visitors upload files (tus, /shared/uploads) into this folder, as drafts with their name; null: no drop */
+            uploadDrop?: components["schemas"]["ShareUploadDropInput"] | null;
+        };
+        UpdateShareInput: {
+            /** @description shown to visitors; default: the story's or folder's name */
+            title?: string;
+            /** @description a note to the visitor */
+            message?: string | null;
+            /** @description when the link stops working; default in 7 days; null: never (when the administrator allows it) */
+            expiresAt?: string | null;
+            /** @description visitors give it first; null: none */
+            password?: string | null;
+            viewLimit?: number | null;
+            downloadLimit?: number | null;
+            /**
+             * @description what visitors may download: nothing, previews (default), a download preset's rendition, the original
+             * @enum {string}
+             */
+            downloadPolicy?: "none" | "preview" | "preset" | "original";
+            /** @description with downloadPolicy `preset`: the download preset (one the owner may use) whose rendition visitors get */
+            downloadPresetId?: string | null;
+            /**
+             * @description basic (caption and credit, default) or all
+             * @enum {string}
+             */
+            metadata?: "basic" | "all";
+            /** @description keep GPS, location tags and camera serial numbers: shown with `all` metadata, left in downloaded files (default: stripped from both) */
+            keepLocation?: boolean;
+            /** @description let visitors upload files (tus, /shared/uploads) into this folder, as drafts with their name; null: no drop */
+            uploadDrop?: components["schemas"]["ShareUploadDropInputInput"] | null;
         };
         UrlFetch: {
             id: string;
@@ -32661,10 +31864,100 @@ export interface components {
             createdAt: string;
             updatedAt: string;
         };
-        DefaultLibrary: {
+        UrlFetchInput: {
+            id: string;
+            url: string;
             libraryId: string;
             folderId: string | null;
-            path: string;
+            type: string | null;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed" | "cancelled";
+            progress: number;
+            bytes: number;
+            /** @description from Content-Length; null when the server did not announce it (and while an HLS stream's segments arrive) */
+            total: number | null;
+            /** @description bytes per second */
+            speed: number;
+            /** @description why it failed or was refused (English) */
+            error: string | null;
+            /** @description the refusal's stable code (e.g. `fetch.address`), for showing it in the user's language */
+            errorCode: string | null;
+            /** @description the values the refusal names, with errorCode */
+            errorParams: {
+                [key: string]: string | number;
+            } | null;
+            /** @description an HLS stream: segments fetched so far */
+            segmentsDone: number | null;
+            /** @description an HLS stream: its segments (with the init segment) */
+            segmentsTotal: number | null;
+            /** @description the draft story made of the file, once done */
+            storyId: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        UsageRow: {
+            /** @description the story's, user's or library's id; the author's or source's name */
+            key: string;
+            /** @description the story's title, the user's or library's name */
+            label: string | null;
+            /** @description times the story was opened in the viewer (per viewer for users) */
+            views: number;
+            downloads: number;
+            publishes: number;
+            /** @description share links made in the period with the story (per maker for users) */
+            shares: number;
+        };
+        UsageRowInput: {
+            /** @description the story's, user's or library's id; the author's or source's name */
+            key: string;
+            /** @description the story's title, the user's or library's name */
+            label: string | null;
+            /** @description times the story was opened in the viewer (per viewer for users) */
+            views: number;
+            downloads: number;
+            publishes: number;
+            /** @description share links made in the period with the story (per maker for users) */
+            shares: number;
+        };
+        UsedInfo: {
+            photo: number;
+            video: number;
+            audio: number;
+            composite: number;
+        };
+        UsedInfoInput: {
+            photo: number;
+            video: number;
+            audio: number;
+            composite: number;
+        };
+        UserAccount: {
+            id: string;
+            username: string;
+            name: string;
+            avatarUrl: string | null;
+            admin: boolean;
+            /** @description 1 enabled, 0 disabled */
+            status: number;
+            roleId: string | null;
+            roleName: string | null;
+            lastAccessIP: string | null;
+            lastAccessTime: string | null;
+            createTime: string;
+        };
+        UserAccountInput: {
+            id: string;
+            username: string;
+            name: string;
+            avatarUrl: string | null;
+            admin: boolean;
+            /** @description 1 enabled, 0 disabled */
+            status: number;
+            roleId: string | null;
+            roleName: string | null;
+            lastAccessIP: string | null;
+            lastAccessTime: string | null;
+            createTime: string;
         };
         /** @description an edit decision list (docs/video-editor.md) */
         VideoEdl: {
@@ -33304,6 +32597,713 @@ export interface components {
             poster?: {
                 time: number;
             };
+        };
+        VideoEdlDraftInput: {
+            /** @constant */
+            schema: "dams.edl";
+            /** @constant */
+            version: 1;
+            /**
+             * @description at most 200 characters
+             * @default
+             */
+            title: string;
+            /**
+             * @default {
+             *       "aspect": "16:9",
+             *       "preset": "1080p"
+             *     }
+             */
+            output: {
+                /**
+                 * @default 16:9
+                 * @enum {string}
+                 */
+                aspect: "16:9" | "9:16" | "1:1" | "4:5";
+                /**
+                 * @default 1080p
+                 * @enum {string}
+                 */
+                preset: "1080p" | "720p" | "vertical" | "original";
+                /** @description default: the first video clip's, else 25 */
+                fps?: number;
+            };
+            clips: ({
+                id: string;
+                /**
+                 * @description into this clip from the one before
+                 * @default {
+                 *       "type": "cut",
+                 *       "duration": 0
+                 *     }
+                 */
+                transition: {
+                    /** @enum {string} */
+                    type: "cut" | "crossfade" | "dipBlack" | "dipWhite";
+                    duration: number;
+                };
+                /**
+                 * @default {
+                 *       "mode": "crop",
+                 *       "x": 0.5,
+                 *       "y": 0.5
+                 *     }
+                 */
+                reframe: {
+                    /** @enum {string} */
+                    mode: "crop" | "blur" | "fit";
+                    /**
+                     * @description crop position across (0 left, 1 right)
+                     * @default 0.5
+                     */
+                    x: number;
+                    /**
+                     * @description crop position down (0 top, 1 bottom)
+                     * @default 0.5
+                     */
+                    y: number;
+                };
+                /** @constant */
+                kind: "video";
+                source: {
+                    libraryId: string;
+                    storyId: string;
+                    /** @description default: the story's current version when rendered */
+                    versionNo?: number;
+                };
+                /** @description seconds into the source */
+                in: number;
+                /** @description seconds into the source, after `in` */
+                out: number;
+                /** @default 1 */
+                volume: number;
+                /** @default false */
+                muted: boolean;
+            } | {
+                id: string;
+                /**
+                 * @description into this clip from the one before
+                 * @default {
+                 *       "type": "cut",
+                 *       "duration": 0
+                 *     }
+                 */
+                transition: {
+                    /** @enum {string} */
+                    type: "cut" | "crossfade" | "dipBlack" | "dipWhite";
+                    duration: number;
+                };
+                /**
+                 * @default {
+                 *       "mode": "crop",
+                 *       "x": 0.5,
+                 *       "y": 0.5
+                 *     }
+                 */
+                reframe: {
+                    /** @enum {string} */
+                    mode: "crop" | "blur" | "fit";
+                    /**
+                     * @description crop position across (0 left, 1 right)
+                     * @default 0.5
+                     */
+                    x: number;
+                    /**
+                     * @description crop position down (0 top, 1 bottom)
+                     * @default 0.5
+                     */
+                    y: number;
+                };
+                /** @constant */
+                kind: "image";
+                source: {
+                    libraryId: string;
+                    storyId: string;
+                    /** @description default: the story's current version when rendered */
+                    versionNo?: number;
+                };
+                duration: number;
+                kenBurns?: {
+                    start: {
+                        x: number;
+                        y: number;
+                        /** @description fraction of the picture's width, and of its height (the rectangle has the output's aspect) */
+                        width: number;
+                    };
+                    end: {
+                        x: number;
+                        y: number;
+                        /** @description fraction of the picture's width, and of its height (the rectangle has the output's aspect) */
+                        width: number;
+                    };
+                };
+                /** @description at most 500 characters */
+                caption?: string;
+            } | {
+                id: string;
+                /**
+                 * @description into this clip from the one before
+                 * @default {
+                 *       "type": "cut",
+                 *       "duration": 0
+                 *     }
+                 */
+                transition: {
+                    /** @enum {string} */
+                    type: "cut" | "crossfade" | "dipBlack" | "dipWhite";
+                    duration: number;
+                };
+                /**
+                 * @default {
+                 *       "mode": "crop",
+                 *       "x": 0.5,
+                 *       "y": 0.5
+                 *     }
+                 */
+                reframe: {
+                    /** @enum {string} */
+                    mode: "crop" | "blur" | "fit";
+                    /**
+                     * @description crop position across (0 left, 1 right)
+                     * @default 0.5
+                     */
+                    x: number;
+                    /**
+                     * @description crop position down (0 top, 1 bottom)
+                     * @default 0.5
+                     */
+                    y: number;
+                };
+                /** @constant */
+                kind: "colour";
+                /**
+                 * @description #RRGGBB or #RRGGBBAA
+                 * @default #000000
+                 */
+                colour: string;
+                duration: number;
+            })[];
+            /** @default [] */
+            texts: {
+                id: string;
+                /** @enum {string} */
+                kind: "title" | "lowerThird";
+                /** @description at most 500 characters */
+                text: string;
+                /** @description the lower third's second line (the role) */
+                subtitle?: string;
+                start: number;
+                end: number;
+                /**
+                 * @default center
+                 * @enum {string}
+                 */
+                position: "top" | "center" | "bottom";
+                /** @default 1 */
+                scale: number;
+                /**
+                 * @description #RRGGBB or #RRGGBBAA
+                 * @default #FFFFFF
+                 */
+                colour: string;
+                /** @description a band behind the text; none when absent */
+                background?: string;
+            }[];
+            captions?: {
+                /** @enum {string} */
+                mode: "burn" | "sidecar";
+                cues: {
+                    start: number;
+                    end: number;
+                    /** @description at most 500 characters */
+                    text: string;
+                }[];
+            };
+            logo?: {
+                type: 1 | 2;
+                /** @description type 1: the photo story of the logo */
+                source?: {
+                    libraryId: string;
+                    storyId: string;
+                    /** @description default: the story's current version when rendered */
+                    versionNo?: number;
+                };
+                /**
+                 * Format: uuid
+                 * @description type 1: a watermark preset whose image is the logo (when there is no `source`)
+                 */
+                presetId?: string;
+                /** @description type 2 */
+                text?: string;
+                /**
+                 * @default lower-right
+                 * @enum {string}
+                 */
+                position: "upper-left" | "upper-right" | "lower-right" | "lower-left" | "center" | "arbitrary";
+                /** @default 100 */
+                opacity: number;
+                /**
+                 * @description arbitrary position: left edge, fraction of the width
+                 * @default 0
+                 */
+                x: number;
+                /**
+                 * @description arbitrary position: top edge, fraction of the height
+                 * @default 0
+                 */
+                y: number;
+                /**
+                 * @description type 1: the logo's width in % of the frame's width
+                 * @default 15
+                 */
+                sizePercent: number;
+                /**
+                 * @description type 2: pixels at 1080 lines, scaled with the frame
+                 * @default 30
+                 */
+                fontSize: number;
+                /**
+                 * @description #RRGGBB or #RRGGBBAA
+                 * @default #FFFFFF
+                 */
+                colour: string;
+                /** @description #RRGGBB or #RRGGBBAA */
+                background?: string;
+            };
+            music?: {
+                /** @description an audio story, or a video story's sound */
+                source: {
+                    libraryId: string;
+                    storyId: string;
+                    /** @description default: the story's current version when rendered */
+                    versionNo?: number;
+                };
+                /**
+                 * @description where in the source the music starts
+                 * @default 0
+                 */
+                in: number;
+                /**
+                 * @description where on the timeline it starts
+                 * @default 0
+                 */
+                start: number;
+                /** @default 1 */
+                volume: number;
+                /** @default 0 */
+                fadeIn: number;
+                /** @default 0 */
+                fadeOut: number;
+                /**
+                 * @description lower the music while the clips' sound is loud (speech)
+                 * @default true
+                 */
+                ducking: boolean;
+            };
+            /**
+             * @default {
+             *       "normalize": true
+             *     }
+             */
+            audio: {
+                /**
+                 * @description loudness to −23 LUFS (EBU R128) on export
+                 * @default true
+                 */
+                normalize: boolean;
+            };
+            /** @description the frame that becomes the story's cover */
+            poster?: {
+                time: number;
+            };
+        };
+        /** @description an edit decision list (docs/video-editor.md) */
+        VideoEdlInput: {
+            /** @constant */
+            schema: "dams.edl";
+            /** @constant */
+            version: 1;
+            /**
+             * @description at most 200 characters
+             * @default
+             */
+            title: string;
+            /**
+             * @default {
+             *       "aspect": "16:9",
+             *       "preset": "1080p"
+             *     }
+             */
+            output: {
+                /**
+                 * @default 16:9
+                 * @enum {string}
+                 */
+                aspect: "16:9" | "9:16" | "1:1" | "4:5";
+                /**
+                 * @default 1080p
+                 * @enum {string}
+                 */
+                preset: "1080p" | "720p" | "vertical" | "original";
+                /** @description default: the first video clip's, else 25 */
+                fps?: number;
+            };
+            clips: ({
+                id: string;
+                /**
+                 * @description into this clip from the one before
+                 * @default {
+                 *       "type": "cut",
+                 *       "duration": 0
+                 *     }
+                 */
+                transition: {
+                    /** @enum {string} */
+                    type: "cut" | "crossfade" | "dipBlack" | "dipWhite";
+                    duration: number;
+                };
+                /**
+                 * @default {
+                 *       "mode": "crop",
+                 *       "x": 0.5,
+                 *       "y": 0.5
+                 *     }
+                 */
+                reframe: {
+                    /** @enum {string} */
+                    mode: "crop" | "blur" | "fit";
+                    /**
+                     * @description crop position across (0 left, 1 right)
+                     * @default 0.5
+                     */
+                    x: number;
+                    /**
+                     * @description crop position down (0 top, 1 bottom)
+                     * @default 0.5
+                     */
+                    y: number;
+                };
+                /** @constant */
+                kind: "video";
+                source: {
+                    libraryId: string;
+                    storyId: string;
+                    /** @description default: the story's current version when rendered */
+                    versionNo?: number;
+                };
+                /** @description seconds into the source */
+                in: number;
+                /** @description seconds into the source, after `in` */
+                out: number;
+                /** @default 1 */
+                volume: number;
+                /** @default false */
+                muted: boolean;
+            } | {
+                id: string;
+                /**
+                 * @description into this clip from the one before
+                 * @default {
+                 *       "type": "cut",
+                 *       "duration": 0
+                 *     }
+                 */
+                transition: {
+                    /** @enum {string} */
+                    type: "cut" | "crossfade" | "dipBlack" | "dipWhite";
+                    duration: number;
+                };
+                /**
+                 * @default {
+                 *       "mode": "crop",
+                 *       "x": 0.5,
+                 *       "y": 0.5
+                 *     }
+                 */
+                reframe: {
+                    /** @enum {string} */
+                    mode: "crop" | "blur" | "fit";
+                    /**
+                     * @description crop position across (0 left, 1 right)
+                     * @default 0.5
+                     */
+                    x: number;
+                    /**
+                     * @description crop position down (0 top, 1 bottom)
+                     * @default 0.5
+                     */
+                    y: number;
+                };
+                /** @constant */
+                kind: "image";
+                source: {
+                    libraryId: string;
+                    storyId: string;
+                    /** @description default: the story's current version when rendered */
+                    versionNo?: number;
+                };
+                duration: number;
+                kenBurns?: {
+                    start: {
+                        x: number;
+                        y: number;
+                        /** @description fraction of the picture's width, and of its height (the rectangle has the output's aspect) */
+                        width: number;
+                    };
+                    end: {
+                        x: number;
+                        y: number;
+                        /** @description fraction of the picture's width, and of its height (the rectangle has the output's aspect) */
+                        width: number;
+                    };
+                };
+                /** @description at most 500 characters */
+                caption?: string;
+            } | {
+                id: string;
+                /**
+                 * @description into this clip from the one before
+                 * @default {
+                 *       "type": "cut",
+                 *       "duration": 0
+                 *     }
+                 */
+                transition: {
+                    /** @enum {string} */
+                    type: "cut" | "crossfade" | "dipBlack" | "dipWhite";
+                    duration: number;
+                };
+                /**
+                 * @default {
+                 *       "mode": "crop",
+                 *       "x": 0.5,
+                 *       "y": 0.5
+                 *     }
+                 */
+                reframe: {
+                    /** @enum {string} */
+                    mode: "crop" | "blur" | "fit";
+                    /**
+                     * @description crop position across (0 left, 1 right)
+                     * @default 0.5
+                     */
+                    x: number;
+                    /**
+                     * @description crop position down (0 top, 1 bottom)
+                     * @default 0.5
+                     */
+                    y: number;
+                };
+                /** @constant */
+                kind: "colour";
+                /**
+                 * @description #RRGGBB or #RRGGBBAA
+                 * @default #000000
+                 */
+                colour: string;
+                duration: number;
+            })[];
+            /** @default [] */
+            texts: {
+                id: string;
+                /** @enum {string} */
+                kind: "title" | "lowerThird";
+                /** @description at most 500 characters */
+                text: string;
+                /** @description the lower third's second line (the role) */
+                subtitle?: string;
+                start: number;
+                end: number;
+                /**
+                 * @default center
+                 * @enum {string}
+                 */
+                position: "top" | "center" | "bottom";
+                /** @default 1 */
+                scale: number;
+                /**
+                 * @description #RRGGBB or #RRGGBBAA
+                 * @default #FFFFFF
+                 */
+                colour: string;
+                /** @description a band behind the text; none when absent */
+                background?: string;
+            }[];
+            captions?: {
+                /** @enum {string} */
+                mode: "burn" | "sidecar";
+                cues: {
+                    start: number;
+                    end: number;
+                    /** @description at most 500 characters */
+                    text: string;
+                }[];
+            };
+            logo?: {
+                type: 1 | 2;
+                /** @description type 1: the photo story of the logo */
+                source?: {
+                    libraryId: string;
+                    storyId: string;
+                    /** @description default: the story's current version when rendered */
+                    versionNo?: number;
+                };
+                /**
+                 * Format: uuid
+                 * @description type 1: a watermark preset whose image is the logo (when there is no `source`)
+                 */
+                presetId?: string;
+                /** @description type 2 */
+                text?: string;
+                /**
+                 * @default lower-right
+                 * @enum {string}
+                 */
+                position: "upper-left" | "upper-right" | "lower-right" | "lower-left" | "center" | "arbitrary";
+                /** @default 100 */
+                opacity: number;
+                /**
+                 * @description arbitrary position: left edge, fraction of the width
+                 * @default 0
+                 */
+                x: number;
+                /**
+                 * @description arbitrary position: top edge, fraction of the height
+                 * @default 0
+                 */
+                y: number;
+                /**
+                 * @description type 1: the logo's width in % of the frame's width
+                 * @default 15
+                 */
+                sizePercent: number;
+                /**
+                 * @description type 2: pixels at 1080 lines, scaled with the frame
+                 * @default 30
+                 */
+                fontSize: number;
+                /**
+                 * @description #RRGGBB or #RRGGBBAA
+                 * @default #FFFFFF
+                 */
+                colour: string;
+                /** @description #RRGGBB or #RRGGBBAA */
+                background?: string;
+            };
+            music?: {
+                /** @description an audio story, or a video story's sound */
+                source: {
+                    libraryId: string;
+                    storyId: string;
+                    /** @description default: the story's current version when rendered */
+                    versionNo?: number;
+                };
+                /**
+                 * @description where in the source the music starts
+                 * @default 0
+                 */
+                in: number;
+                /**
+                 * @description where on the timeline it starts
+                 * @default 0
+                 */
+                start: number;
+                /** @default 1 */
+                volume: number;
+                /** @default 0 */
+                fadeIn: number;
+                /** @default 0 */
+                fadeOut: number;
+                /**
+                 * @description lower the music while the clips' sound is loud (speech)
+                 * @default true
+                 */
+                ducking: boolean;
+            };
+            /**
+             * @default {
+             *       "normalize": true
+             *     }
+             */
+            audio: {
+                /**
+                 * @description loudness to −23 LUFS (EBU R128) on export
+                 * @default true
+                 */
+                normalize: boolean;
+            };
+            /** @description the frame that becomes the story's cover */
+            poster?: {
+                time: number;
+            };
+        };
+        WatermarkPreset: {
+            id: string;
+            name: string;
+            settings: components["schemas"]["WatermarkSettings"];
+            /** @description the image mark's type and size; GET …/image for its bytes */
+            image: {
+                type: string;
+                width: number;
+                height: number;
+            } | null;
+            revision: number;
+            createdAt: string;
+            updatedAt: string;
+        };
+        WatermarkPresetInput: {
+            id: string;
+            name: string;
+            settings: components["schemas"]["WatermarkSettingsInput"];
+            /** @description the image mark's type and size; GET …/image for its bytes */
+            image: {
+                type: string;
+                width: number;
+                height: number;
+            } | null;
+            revision: number;
+            createdAt: string;
+            updatedAt: string;
+        };
+        WatermarkSettings: {
+            /** @description 1 image, 2 text */
+            type: 1 | 2;
+            /** @enum {string} */
+            position: "upper-left" | "upper-right" | "lower-right" | "lower-left" | "center" | "arbitrary";
+            opacity: number;
+            /** @description left edge of the box for the arbitrary position, in pixels */
+            x: number;
+            y: number;
+            /** @description image mark: percent of the image's own size */
+            sizePercent: number;
+            /** @description text mark: at most 100 characters */
+            text: string;
+            textWidth: number;
+            fontSize: number;
+            /** @enum {string} */
+            fontFamily: "Microsoft YaHei" | "SimSun" | "SimHei" | "KaiTi" | "FangSong" | "Arial" | "Helvetica" | "Times New Roman" | "Georgia" | "Verdana" | "Tahoma" | "Courier New" | "Impact";
+            color: string;
+            background: string;
+        };
+        WatermarkSettingsInput: {
+            /** @description 1 image, 2 text */
+            type: 1 | 2;
+            /** @enum {string} */
+            position: "upper-left" | "upper-right" | "lower-right" | "lower-left" | "center" | "arbitrary";
+            opacity: number;
+            /** @description left edge of the box for the arbitrary position, in pixels */
+            x: number;
+            y: number;
+            /** @description image mark: percent of the image's own size */
+            sizePercent: number;
+            /** @description text mark: at most 100 characters */
+            text: string;
+            textWidth: number;
+            fontSize: number;
+            /** @enum {string} */
+            fontFamily: "Microsoft YaHei" | "SimSun" | "SimHei" | "KaiTi" | "FangSong" | "Arial" | "Helvetica" | "Times New Roman" | "Georgia" | "Verdana" | "Tahoma" | "Courier New" | "Impact";
+            color: string;
+            background: string;
         };
     };
     responses: never;
