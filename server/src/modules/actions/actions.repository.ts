@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Db } from "../../db/database.js";
+import { type NamedRowsQuery, pageByName } from "../../db/named-rows.js";
 import type { ActionRulesTable, ActionRunsTable, Database } from "../../db/schema.js";
 import type { RuleConditions, RunState, StepResult, StoredStep, Trigger } from "./actions.schema.js";
 
@@ -32,8 +33,6 @@ export interface RunRecord {
   durationMs: number | null;
   createdAt: string;
 }
-
-const escapeLike = (text: string) => text.replace(/[%_\\]/g, "\\$&");
 
 /** SQL of the actions module: action_rules and action_runs. */
 export class ActionsRepository {
@@ -79,17 +78,9 @@ export class ActionsRepository {
     };
   }
 
-  async listRules(query: { keyword?: string; page: number; size: number }) {
-    let base = this.kysely.selectFrom("action_rules");
-    if (query.keyword) base = base.where("name", "like", `%${escapeLike(query.keyword)}%`);
-    const { count } = await base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
-    const rows = await base
-      .selectAll()
-      .orderBy("name")
-      .limit(query.size)
-      .offset(query.page * query.size)
-      .execute();
-    return { rules: rows.map((row) => this.#rule(row)), total: Number(count) };
+  async listRules(query: NamedRowsQuery) {
+    const { rows, total } = await pageByName(this.kysely.selectFrom("action_rules"), query);
+    return { rules: rows.map((row) => this.#rule(row)), total };
   }
 
   async findRule(id: string): Promise<RuleRecord | undefined> {

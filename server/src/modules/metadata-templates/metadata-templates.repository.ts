@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Db } from "../../db/database.js";
+import { type NamedRowsQuery, pageByName } from "../../db/named-rows.js";
 import type { Database, MetadataTemplatesTable } from "../../db/schema.js";
 
 export type TemplateRow = Selectable<MetadataTemplatesTable>;
@@ -19,17 +20,9 @@ export class MetadataTemplatesRepository {
     return { ...row, template_values: this.db.adapter.readJson(row.template_values) };
   }
 
-  async list(query: { keyword?: string; page: number; size: number }) {
-    let base = this.kysely.selectFrom("metadata_templates");
-    if (query.keyword) base = base.where("name", "like", `%${query.keyword.replace(/[%_\\]/g, "\\$&")}%`);
-    const { count } = await base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
-    const rows = await base
-      .selectAll()
-      .orderBy("name")
-      .limit(query.size)
-      .offset(query.page * query.size)
-      .execute();
-    return { rows: rows.map((row) => this.#row(row)), total: Number(count) };
+  async list(query: NamedRowsQuery) {
+    const { rows, total } = await pageByName(this.kysely.selectFrom("metadata_templates"), query);
+    return { rows: rows.map((row) => this.#row(row)), total };
   }
 
   async find(id: string): Promise<TemplateRow | undefined> {

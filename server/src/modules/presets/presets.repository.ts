@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Db } from "../../db/database.js";
+import { type NamedRowsQuery, pageByName } from "../../db/named-rows.js";
 import type { Database, DownloadPresetsTable, PresetRenditionsTable, WatermarkPresetsTable } from "../../db/schema.js";
 
 export type WatermarkPresetRow = Selectable<WatermarkPresetsTable>;
@@ -32,17 +33,9 @@ export class PresetsRepository {
     return { ...row, settings: this.db.adapter.readJson(row.settings) };
   }
 
-  async listWatermarks(query: { keyword?: string; page: number; size: number }) {
-    let base = this.kysely.selectFrom("watermark_presets");
-    if (query.keyword) base = base.where("name", "like", `%${query.keyword.replace(/[%_\\]/g, "\\$&")}%`);
-    const { count } = await base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
-    const rows = await base
-      .selectAll()
-      .orderBy("name")
-      .limit(query.size)
-      .offset(query.page * query.size)
-      .execute();
-    return { rows: rows.map((row) => this.#watermark(row)), total: Number(count) };
+  async listWatermarks(query: NamedRowsQuery) {
+    const { rows, total } = await pageByName(this.kysely.selectFrom("watermark_presets"), query);
+    return { rows: rows.map((row) => this.#watermark(row)), total };
   }
 
   async findWatermark(id: string): Promise<WatermarkPresetRow | undefined> {
@@ -86,17 +79,9 @@ export class PresetsRepository {
     };
   }
 
-  async listDownloads(query: { keyword?: string; page: number; size: number }) {
-    let base = this.kysely.selectFrom("download_presets");
-    if (query.keyword) base = base.where("name", "like", `%${query.keyword.replace(/[%_\\]/g, "\\$&")}%`);
-    const { count } = await base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
-    const rows = await base
-      .selectAll()
-      .orderBy("name")
-      .limit(query.size)
-      .offset(query.page * query.size)
-      .execute();
-    return { rows: rows.map((row) => this.#download(row)), total: Number(count) };
+  async listDownloads(query: NamedRowsQuery) {
+    const { rows, total } = await pageByName(this.kysely.selectFrom("download_presets"), query);
+    return { rows: rows.map((row) => this.#download(row)), total };
   }
 
   async enabledDownloads(storyType?: string): Promise<DownloadPresetRow[]> {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { type Insertable, type Kysely, sql, type Updateable } from "kysely";
+import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from "kysely";
 import type { DialectAdapter } from "../../db/dialect/index.js";
-import type { Database, StoriesTable, StoryType } from "../../db/schema.js";
+import type { Database, StoriesTable, StoryFilesTable, StoryType } from "../../db/schema.js";
 import type { StoryChangeListener } from "../search/search-index.js";
 import type { Gps, Story, StoryFile, StoryRow, StoryVersion } from "./story-types.js";
 
@@ -31,6 +31,17 @@ const METADATA_COLUMNS: ReadonlySet<string> = new Set([
 
 /** Whether the changes touch the metadata (and so move the revision on). */
 const touchesMetadata = (changes: StoryUpdate) => Object.keys(changes).some((column) => METADATA_COLUMNS.has(column));
+
+const toStoryFile = (row: Selectable<StoryFilesTable>): StoryFile => ({
+  storyId: row.story_id,
+  versionNo: row.version_no,
+  role: row.role,
+  blobKey: row.blob_key,
+  mime: row.mime,
+  size: Number(row.size),
+  width: row.width,
+  height: row.height,
+});
 
 /** SQL of stories, their versions, files and composite members. */
 export class StoriesRepository {
@@ -397,16 +408,7 @@ export class StoriesRepository {
     let query = this.kysely.selectFrom("story_files").selectAll().where("story_id", "in", storyIds);
     if (versionNo !== undefined) query = query.where("version_no", "=", versionNo);
     const rows = await query.orderBy("version_no").orderBy("role").execute();
-    return rows.map((row) => ({
-      storyId: row.story_id,
-      versionNo: row.version_no,
-      role: row.role,
-      blobKey: row.blob_key,
-      mime: row.mime,
-      size: Number(row.size),
-      width: row.width,
-      height: row.height,
-    }));
+    return rows.map(toStoryFile);
   }
 
   async fileByBlobKey(blobKey: string): Promise<StoryFile | undefined> {
@@ -415,16 +417,7 @@ export class StoriesRepository {
 
   async #filesWhere(column: "blob_key", value: string): Promise<StoryFile[]> {
     const rows = await this.kysely.selectFrom("story_files").selectAll().where(column, "=", value).execute();
-    return rows.map((row) => ({
-      storyId: row.story_id,
-      versionNo: row.version_no,
-      role: row.role,
-      blobKey: row.blob_key,
-      mime: row.mime,
-      size: Number(row.size),
-      width: row.width,
-      height: row.height,
-    }));
+    return rows.map(toStoryFile);
   }
 
   /** Whether any story, version or file still points at the blob (then it must not be deleted). */
