@@ -1,14 +1,14 @@
 /**
  * Composites as manuscripts (issue 15): a composite's text (TipTap JSON,
  * answered with the server's sanitised HTML in parts), and the calls that
- * create, edit and commit one. The manuscript's shapes are typed here by
- * hand from the server's contract (h15srv) until the generated schema
- * carries them.
+ * create, edit and commit one, through the generated client.
  */
 import { useQuery } from "@tanstack/react-query";
-import { api, call, pageOrigin } from "./client";
-import { apiErrorOf, type CallOptions, reportApiError, sendRequest } from "./http";
+import { api, call } from "./client";
+import type { components } from "./schema";
 import { type Story, type StoryEdit, type StoryRef, storyKeys } from "./stories";
+
+type GeneratedCompositeText = components["schemas"]["CompositeText"];
 
 /** A TipTap (ProseMirror) JSON node: the document, a block, or text with marks. */
 export interface TextNode {
@@ -23,24 +23,16 @@ export interface TextNode {
 export type TextDoc = TextNode & { type: "doc" };
 
 /** One part of the manuscript in reading order: sanitised HTML, or a member placed in the text. */
-export type ManuscriptPart = { kind: "html"; html: string } | { kind: "member"; storyId: string };
+export type ManuscriptPart = GeneratedCompositeText["parts"][number];
 
 /** A member of a composite, as the text route lists them (in the composite's order). */
-export interface ManuscriptMember {
-  storyId: string;
-  libraryId: string;
-  type: string;
-  title: string;
-  thumbnailUrl: string | null;
-}
+export type ManuscriptMember = GeneratedCompositeText["members"][number];
 
-/** `GET /stories/{libraryId}/{storyId}/text`. */
-export interface CompositeText {
-  doc: TextDoc | null;
-  html: string;
-  parts: ManuscriptPart[];
-  members: ManuscriptMember[];
-}
+/**
+ * `GET /stories/{libraryId}/{storyId}/text`. The schema declares the document as any `doc` node (the server
+ * keeps unknown TipTap attributes); the editor reads it as the TipTap JSON it wrote.
+ */
+export type CompositeText = Omit<GeneratedCompositeText, "doc"> & { doc: TextDoc | null };
 
 export const compositeKeys = {
   text: (ref: StoryRef) => [...storyKeys.detail(ref), "text"] as const,
@@ -57,27 +49,11 @@ export function memberOf(story: Story): ManuscriptMember {
   };
 }
 
-/** A JSON call of a route the generated schema does not list yet: the envelope's data, failures reported. */
-async function untyped<T>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
-  try {
-    const response = await sendRequest(
-      new Request(new URL(`/dams/api/v1${path}`, pageOrigin), {
-        method,
-        headers: body === undefined ? {} : { "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      }),
-    );
-    const envelope = (await response.json().catch(() => undefined)) as { data?: T } | undefined;
-    if (!response.ok) throw apiErrorOf(response, envelope);
-    return envelope?.data as T;
-  } catch (error) {
-    reportApiError(error, options);
-    throw error;
-  }
-}
-
 export function fetchCompositeText(ref: StoryRef): Promise<CompositeText> {
-  return untyped("GET", `/stories/${encodeURIComponent(ref.libraryId)}/${encodeURIComponent(ref.storyId)}/text`);
+  const path = { libraryId: ref.libraryId, storyId: ref.storyId };
+  return call(
+    api.GET("/dams/api/v1/stories/{libraryId}/{storyId}/text", { params: { path } }),
+  ) as Promise<CompositeText>;
 }
 
 /** The composite's text and members (only asked of a composite). */
@@ -153,8 +129,6 @@ export function editBodyOf(save: CompositeSave): CompositeBody {
 
 /** `POST /workflow-story-create/composite/commit`: the draft composite becomes committed. */
 export function commitComposite(story: StoryRef): Promise<unknown> {
-  return untyped("POST", "/workflow-story-create/composite/commit", {
-    libraryId: story.libraryId,
-    storyIds: [story.storyId],
-  });
+  const body = { libraryId: story.libraryId, storyIds: [story.storyId] };
+  return call(api.POST("/dams/api/v1/workflow-story-create/composite/commit", { body }));
 }

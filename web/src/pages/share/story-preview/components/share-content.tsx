@@ -3,14 +3,9 @@ import { Alert, Button, Empty, Modal, Typography } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { ManuscriptPart } from "../../../../api/composites";
 import type { VisitorShare, VisitorStory } from "../../../../api/shares";
 import { ManuscriptView } from "../../../../components/manuscript";
 import { VisitorStoryView } from "./visitor-story";
-
-/** The text parts of a shared composite (the visitor API's `textParts`; none for a composite without text). */
-const partsOf = (story: VisitorStory): ManuscriptPart[] =>
-  (story as { textParts?: ManuscriptPart[] | null }).textParts ?? [];
 
 /** A composite as a manuscript: its title, caption, its text with its members placed, the rest after. */
 function Manuscript({ story }: { story: VisitorStory }) {
@@ -25,7 +20,7 @@ function Manuscript({ story }: { story: VisitorStory }) {
       ) : null}
       {story.credit ? <Typography.Paragraph type="secondary">{story.credit}</Typography.Paragraph> : null}
       <ManuscriptView
-        parts={partsOf(story)}
+        parts={story.textParts}
         members={story.members}
         unplacedTitle={t("composite.unplaced")}
         renderMember={(member) => <VisitorStoryView story={member} />}
