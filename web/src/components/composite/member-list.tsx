@@ -1,4 +1,4 @@
-import { DeleteOutlined, HolderOutlined, PictureOutlined } from "@ant-design/icons";
+import { DeleteOutlined, HolderOutlined } from "@ant-design/icons";
 import {
   closestCenter,
   DndContext,
@@ -19,6 +19,7 @@ import { Button, Empty, Grid, Radio, Tag, Tooltip, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { coverRole, type ManuscriptMember } from "../../api/composites";
 import { moveMember } from "./composite-logic";
+import { MemberThumb } from "./member-thumb";
 
 /**
  * The composite's members in order: dragged (or moved with the keyboard:
@@ -110,24 +111,7 @@ function MemberRow({ member, index, onRemove }: { member: ManuscriptMember; inde
         <HolderOutlined />
       </button>
       <span style={{ flex: "none", width: 20, color: "#595959", textAlign: "end" }}>{index + 1}</span>
-      <div
-        style={{
-          width: 64,
-          height: 44,
-          flex: "none",
-          borderRadius: 4,
-          overflow: "hidden",
-          background: "#f0f0f0",
-          display: "grid",
-          placeItems: "center",
-        }}
-      >
-        {member.thumbnailUrl ? (
-          <img src={member.thumbnailUrl} alt={title} style={{ width: "100%", height: "100%", objectFit: "cover" }} />
-        ) : (
-          <PictureOutlined style={{ color: "#bfbfbf" }} />
-        )}
-      </div>
+      <MemberThumb url={member.thumbnailUrl} alt={title} width={64} height={44} />
       <Typography.Text ellipsis style={{ flex: 1, minWidth: 0 }}>
         {title}
       </Typography.Text>

@@ -1,10 +1,10 @@
-import { PictureOutlined } from "@ant-design/icons";
 import { mergeAttributes, Node } from "@tiptap/core";
 import { NodeViewWrapper, type ReactNodeViewProps, ReactNodeViewRenderer } from "@tiptap/react";
 import { createContext, useContext } from "react";
 import { useTranslation } from "react-i18next";
 import type { ManuscriptMember } from "../../api/composites";
 import { MEMBER_NODE } from "./composite-logic";
+import { MemberThumb } from "./member-thumb";
 
 /** The composite's members by story id, for the member nodes the editor shows. */
 export const MembersContext = createContext<ReadonlyMap<string, ManuscriptMember>>(new Map());
@@ -32,28 +32,7 @@ function MemberView({ node, selected }: ReactNodeViewProps) {
         cursor: "grab",
       }}
     >
-      <div
-        style={{
-          width: 96,
-          height: 64,
-          flex: "none",
-          borderRadius: 4,
-          overflow: "hidden",
-          background: "#f0f0f0",
-          display: "grid",
-          placeItems: "center",
-        }}
-      >
-        {member?.thumbnailUrl ? (
-          <img
-            src={member.thumbnailUrl}
-            alt={member.title}
-            style={{ width: "100%", height: "100%", objectFit: "cover" }}
-          />
-        ) : (
-          <PictureOutlined style={{ fontSize: 24, color: "#bfbfbf" }} />
-        )}
-      </div>
+      <MemberThumb url={member?.thumbnailUrl} alt={member?.title ?? ""} width={96} height={64} iconSize={24} />
       <span style={{ minWidth: 0, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" }}>
         {member ? member.title || t("stories.untitled") : t("composite.memberGone")}
       </span>

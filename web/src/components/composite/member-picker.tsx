@@ -1,4 +1,3 @@
-import { PictureOutlined } from "@ant-design/icons";
 import { useQuery } from "@tanstack/react-query";
 import { Checkbox, Empty, Input, Modal, Skeleton, Typography } from "antd";
 import { useState } from "react";
@@ -6,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { type ManuscriptMember, memberOf } from "../../api/composites";
 import { searchStories, storyKeys } from "../../api/stories";
 import { useDebounced } from "../story-viewer/story-relations";
+import { MemberThumb } from "./member-thumb";
 
 /** Picks stories of the libraries the user reads to add to the composite (photos, videos, audio). */
 export function MemberPicker({
@@ -78,28 +78,7 @@ export function MemberPicker({
               style={{ display: "flex", alignItems: "center", padding: "4px 0" }}
             >
               <span style={{ display: "flex", alignItems: "center", gap: 8, minWidth: 0 }}>
-                <span
-                  style={{
-                    width: 56,
-                    height: 40,
-                    flex: "none",
-                    borderRadius: 4,
-                    overflow: "hidden",
-                    background: "#f0f0f0",
-                    display: "grid",
-                    placeItems: "center",
-                  }}
-                >
-                  {member.thumbnailUrl ? (
-                    <img
-                      src={member.thumbnailUrl}
-                      alt=""
-                      style={{ width: "100%", height: "100%", objectFit: "cover" }}
-                    />
-                  ) : (
-                    <PictureOutlined style={{ color: "#bfbfbf" }} />
-                  )}
-                </span>
+                <MemberThumb url={member.thumbnailUrl} alt="" width={56} height={40} />
                 <Typography.Text ellipsis style={{ flex: 1, minWidth: 0 }}>
                   {member.title || t("stories.untitled")}
                 </Typography.Text>
