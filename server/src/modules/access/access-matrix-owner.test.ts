@@ -46,6 +46,8 @@ interface Subject {
 interface Cell {
   name: string;
   expect: Expectation;
+  /** The subject's type (default photo). */
+  type?: "photo" | "video";
   request: (
     subject: Subject,
     mine: () => Promise<Subject>,
@@ -58,6 +60,7 @@ describeEachDialect("access matrix: whose story it is", (dialect) => {
   const callers = {} as Record<Caller, TestPrincipal>;
   let owner: TestPrincipal;
   let editedJpeg: string;
+  let coverJpeg: string;
 
   beforeAll(async () => {
     callers.contributor = await createPrincipal(ctx().db, { username: "owner-contributor", roleId: "contributor" });
@@ -69,18 +72,29 @@ describeEachDialect("access matrix: whose story it is", (dialect) => {
       .jpeg()
       .toBuffer();
     editedJpeg = `data:image/jpeg;base64,${jpeg.toString("base64")}`;
+    const cover = await sharp({ create: { width: 64, height: 36, channels: 3, background: "#aa6633" } })
+      .jpeg()
+      .toBuffer();
+    coverJpeg = `data:image/jpeg;base64,${cover.toString("base64")}`;
   });
 
-  async function draftOf(who: TestPrincipal): Promise<Subject> {
-    const { story } = await uploadStory(ctx(), who, { name: "owner-matrix.jpg" });
+  async function draftOf(who: TestPrincipal, type: "photo" | "video" = "photo"): Promise<Subject> {
+    const { story } =
+      type === "photo"
+        ? await uploadStory(ctx(), who, { name: "owner-matrix.jpg" })
+        : await uploadStory(ctx(), who, { name: "owner-matrix.mp4", type, mime: "video/mp4" });
     return { id: story.id };
   }
 
-  async function subjectFor(caller: TestPrincipal, ownership: Ownership): Promise<Subject> {
-    if (ownership === "own draft") return draftOf(caller);
-    const draft = await draftOf(owner);
+  async function subjectFor(
+    caller: TestPrincipal,
+    ownership: Ownership,
+    type: "photo" | "video" = "photo",
+  ): Promise<Subject> {
+    if (ownership === "own draft") return draftOf(caller, type);
+    const draft = await draftOf(owner, type);
     if (ownership === "other's committed") {
-      const committed = await call(owner, "POST", "/workflow-story-create/photo/commit", {
+      const committed = await call(owner, "POST", `/workflow-story-create/${type}/commit`, {
         libraryId: "product",
         storyIds: [draft.id],
       });
@@ -89,6 +103,19 @@ describeEachDialect("access matrix: whose story it is", (dialect) => {
       await ctx().db.kysely.updateTable("jobs").set({ state: "succeeded" }).where("story_id", "=", draft.id).execute();
     }
     return draft;
+  }
+
+  /** A relation from one story to another, made by an administrator (who may act on anyone's draft). */
+  async function relationBetween(from: Subject, to: Subject): Promise<string> {
+    const made = await call(callers.admin, "POST", `/stories/relation/product/${from.id}`, {
+      relatedLibraryId: "product",
+      relatedStoryId: to.id,
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const relation = (made.json().data as { id: string; story: { id: string } }[]).find(
+      (candidate) => candidate.story.id === to.id,
+    );
+    return relation!.id;
   }
 
   const cells: Cell[] = [
@@ -175,6 +202,33 @@ describeEachDialect("access matrix: whose story it is", (dialect) => {
       }),
     },
     {
+      name: "POST /upload-images/cover (with storyId)",
+      type: "video",
+      expect: DRAFT_RULE,
+      request: async (subject) => ({
+        method: "POST",
+        url: "/upload-images/cover",
+        payload: { base64String: coverJpeg, ratio: "16:9", libraryId: "product", storyId: subject.id },
+      }),
+    },
+    {
+      name: "DELETE /stories/relation/{library}/{id}/{relation} (from the story)",
+      expect: DRAFT_RULE,
+      request: async (subject, mine) => {
+        const relationId = await relationBetween(subject, await mine());
+        return { method: "DELETE", url: `/stories/relation/product/${subject.id}/${relationId}` };
+      },
+    },
+    {
+      name: "DELETE /stories/relation/{library}/{id}/{relation} (to the story)",
+      expect: DRAFT_RULE,
+      request: async (subject, mine) => {
+        const own = await mine();
+        const relationId = await relationBetween(own, subject);
+        return { method: "DELETE", url: `/stories/relation/product/${own.id}/${relationId}` };
+      },
+    },
+    {
       name: "DELETE /workflow-story-delete/{library}/{id}",
       expect: DELETERS,
       request: async (subject) => ({ method: "DELETE", url: `/workflow-story-delete/product/${subject.id}` }),
@@ -188,7 +242,7 @@ describeEachDialect("access matrix: whose story it is", (dialect) => {
       for (const caller of CALLERS) {
         for (const ownership of OWNERSHIP) {
           const who = callers[caller];
-          const subject = await subjectFor(who, ownership);
+          const subject = await subjectFor(who, ownership, cell.type);
           const request = await cell.request(subject, () => draftOf(who));
           const response = await call(who, request.method, request.url, request.payload);
           const wanted = cell.expect[caller][ownership];

@@ -86,6 +86,12 @@ export class RelationsService {
 
   async unrelate(actor: Actor, libraryId: string, storyId: string, relationId: string): Promise<void> {
     const story = await this.deps.access.forWrite(actor, libraryId, storyId, "storyId");
+    const relation = (await this.deps.relations.ofStory(story.id)).find((candidate) => candidate.id === relationId);
+    if (!relation) throw new NotFound(`relation ${relationId} is not one of story ${storyId}`);
+    // The other end changes too (its relations list), as in relate: someone else's draft stays out of reach.
+    const otherId = relation.storyId === story.id ? relation.relatedStoryId : relation.storyId;
+    const [other] = await this.deps.queries.findMany([otherId]);
+    if (other) await this.deps.access.assertMayChange(actor, other, "relationId");
     const removed = await this.deps.relations.remove(relationId, story.id);
     if (!removed) throw new NotFound(`relation ${relationId} is not one of story ${storyId}`);
     await this.deps.actions.record([storyAction(actor, story, "unrelate", { relationId, type: removed.type })]);
