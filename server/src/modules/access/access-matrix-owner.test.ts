@@ -32,6 +32,18 @@ const DRAFTS_ONLY: Expectation = {
   editor: { "own draft": 200, "other's draft": 200, "other's committed": 409 },
   admin: { "own draft": 200, "other's draft": 200, "other's committed": 409 },
 };
+/** Publishing takes committed stories only (409 for a draft), after the ownership check. */
+const PUBLISH: Expectation = {
+  contributor: { "own draft": 409, "other's draft": 403, "other's committed": 200 },
+  editor: { "own draft": 409, "other's draft": 409, "other's committed": 200 },
+  admin: { "own draft": 409, "other's draft": 409, "other's committed": 200 },
+};
+/** Withdrawing a story that went nowhere is 409, after the ownership check. */
+const WITHDRAW: Expectation = {
+  contributor: { "own draft": 409, "other's draft": 403, "other's committed": 409 },
+  editor: { "own draft": 409, "other's draft": 409, "other's committed": 409 },
+  admin: { "own draft": 409, "other's draft": 409, "other's committed": 409 },
+};
 /** Deleting needs story.list → delete, which contributors lack whoever owns the story. */
 const DELETERS: Expectation = {
   contributor: { "own draft": 403, "other's draft": 403, "other's committed": 403 },
@@ -227,6 +239,24 @@ describeEachDialect("access matrix: whose story it is", (dialect) => {
         const relationId = await relationBetween(own, subject);
         return { method: "DELETE", url: `/stories/relation/product/${own.id}/${relationId}` };
       },
+    },
+    {
+      name: "POST /workflow-story-publish/{library}/{id}",
+      expect: PUBLISH,
+      request: async (subject) => ({
+        method: "POST",
+        url: `/workflow-story-publish/product/${subject.id}`,
+        payload: { note: "published by the matrix" },
+      }),
+    },
+    {
+      name: "POST /workflow-story-withdraw/{library}/{id}",
+      expect: WITHDRAW,
+      request: async (subject) => ({
+        method: "POST",
+        url: `/workflow-story-withdraw/product/${subject.id}`,
+        payload: {},
+      }),
     },
     {
       name: "DELETE /workflow-story-delete/{library}/{id}",
