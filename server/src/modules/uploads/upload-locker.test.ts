@@ -75,8 +75,18 @@ describeEachDialect("upload locks in the database", (dialect) => {
   it("keeps a long request's lock by renewing it", async () => {
     const lock = nodeA.newLock("upload-3");
     await lock.lock(never, () => {});
-    // Three leases later the holder still has it: a second request waits and times out.
-    await new Promise((resolve) => setTimeout(resolve, 1800));
+    // Renewed three times (each renewal moves the row's expiry on), the holder still has it: a second request
+    // waits and times out. Waiting for the renewals, not for a fixed time, keeps this true on a busy machine.
+    const expiries = new Set<number>();
+    await until(async () => {
+      const row = await dbs()
+        .db.kysely.selectFrom("upload_locks")
+        .select("expires_at")
+        .where("upload_id", "=", "upload-3")
+        .executeTakeFirst();
+      if (row) expiries.add(new Date(row.expires_at).getTime());
+      return expiries.size > 3;
+    }, 60_000);
     const impatient = new DatabaseLocker(dbs().db, { leaseMs: 600, acquireTimeoutMs: 300 });
     await expect(impatient.newLock("upload-3").lock(never, () => {})).rejects.toBe(ERRORS.ERR_LOCK_TIMEOUT);
     impatient.close();
