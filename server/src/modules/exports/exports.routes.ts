@@ -7,6 +7,7 @@ import { Forbidden, Invalid, NotFound } from "../../http/errors.js";
 import type { AuditLog } from "../audit/audit-log.js";
 import { actorOf } from "../auth/actor.js";
 import { currentUser, permits } from "../auth/auth.plugin.js";
+import { downloadName } from "../blobs/file-names.js";
 import type { ExportCell, ExportTable } from "./export-table.js";
 import { writeExport } from "./export-writer.js";
 import { exportBody } from "./exports.schema.js";
@@ -88,7 +89,11 @@ export function exportsRoutes(registry: ExportRegistry, audit: AuditLog): Fastif
             next = await source.next();
           }
         };
-        const name = `${body.fileName ?? `${body.table}-${new Date().toISOString().slice(0, 10)}`}.${body.format}`;
+        // Made safe as every download's name is (modules/blobs/file-names.ts): the name is typed by a person.
+        const name = downloadName(
+          `${body.fileName ?? `${body.table}-${new Date().toISOString().slice(0, 10)}`}.${body.format}`,
+          CONTENT_TYPES[body.format],
+        );
         const out = new PassThrough();
         reply
           .header("content-type", CONTENT_TYPES[body.format])

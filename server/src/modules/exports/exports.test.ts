@@ -115,9 +115,13 @@ describeEachDialect("export of a back-area table", (dialect) => {
       format: "csv",
       filter,
       columns: COLUMNS,
+      // The name is made safe as every download's is: no bidi controls, `;` and separators neutralised.
+      fileName: "日志\u202egpj.exe; a/b",
     });
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toBe("text/csv; charset=utf-8");
+    expect(fileNameOf(response.headers["content-disposition"])).toBe("日志gpj.exe_ a_b.csv");
+    expect(String(response.headers["content-disposition"])).not.toMatch(/%E2%80%AE/i);
     expect(response.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const csv = readCsvRows(response.rawPayload.toString("utf8"));
     expect(csv[0]).toEqual(COLUMNS.map((column) => column.title));
