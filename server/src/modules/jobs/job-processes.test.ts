@@ -11,6 +11,11 @@ import { eventually, FAST_JOBS, useJobs } from "./test-support/jobs-harness.js";
 
 const fixture = path.resolve(import.meta.dirname, "test-support/worker-process.ts");
 const cli = path.resolve(import.meta.dirname, "../../cli.ts");
+/**
+ * The bound for one `dams` child process to start (through tsx, compiling the CLI), be signalled and stop.
+ * A test that runs two gets twice as long: at load 30 on two cores two of them took the whole default 120 s.
+ */
+const CHILD_PROCESS_MS = 150_000;
 
 const effect: JobDefinition<null> = { name: "fixture.effect", async run() {} };
 const hang: JobDefinition<null> = { name: "fixture.hang", async run() {} };
@@ -149,7 +154,9 @@ describe("dams serve and job workers", () => {
     });
   }
 
-  it("dams worker refuses DAMS_WORKERS=0, and otherwise runs until SIGTERM, then stops its workers and exits", async () => {
+  it("dams worker refuses DAMS_WORKERS=0, and otherwise runs until SIGTERM, then stops its workers and exits", {
+    timeout: 2 * CHILD_PROCESS_MS,
+  }, async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, DAMS_DATA_DIR: dataDir, DAMS_LOG_LEVEL: "info" };
     delete env.DATABASE_URL;
     const refused = await runCli(["worker"], { ...env, DAMS_WORKERS: "0" });
@@ -167,7 +174,7 @@ describe("dams serve and job workers", () => {
     expect(stdout).toContain("job worker stopped");
   });
 
-  it("runs in-process workers by default, none with --no-workers", async () => {
+  it("runs in-process workers by default, none with --no-workers", { timeout: 2 * CHILD_PROCESS_MS }, async () => {
     const withWorkers = await serveLog([]);
     expect(withWorkers.code).toBe(0);
     expect(withWorkers.stdout).toContain("job worker started");

@@ -181,7 +181,15 @@ const JOB_ENV = { DAMS_JOBS_POLL_MS: "50", DAMS_JOBS_BACKOFF_MS: "50", DAMS_JOBS
 
 describeEachDialect("url ingest: HLS streams and cancelling", (dialect) => {
   const test = useTestApp(dialect, {
-    env: { ...JOB_ENV, DAMS_FETCH_ALLOW_PRIVATE: "127.0.0.1/32", DAMS_FETCH_MAX_BYTES: String(MAX_BYTES) },
+    env: {
+      ...JOB_ENV,
+      DAMS_FETCH_ALLOW_PRIVATE: "127.0.0.1/32",
+      DAMS_FETCH_MAX_BYTES: String(MAX_BYTES),
+      // The two fetched videos' media jobs (transcodes) may still run during the later tests; with the default
+      // two workers they took both, and at load 30 a later fetch stayed queued behind them past every bound.
+      // Four leave two for the fetches.
+      DAMS_WORKERS: "4",
+    },
   });
   let origin: http.Server;
   let base: string;
