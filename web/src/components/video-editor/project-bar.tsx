@@ -17,7 +17,7 @@ function openProject(id: string, kind: string) {
 
 /** The autosave's state ("saved 20:41", "saving…", why not) and the saved projects to reopen. */
 export function ProjectBar({ status, projectId }: { status: AutosaveState; projectId: string | null }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const projects = useQuery({ queryKey: [...videoEditKeys.all, "projects"], queryFn: () => listProjects(20) });
   const state = (() => {
     switch (status.state) {
@@ -30,7 +30,8 @@ export function ProjectBar({ status, projectId }: { status: AutosaveState; proje
       case "saved":
         return (
           <Typography.Text type="success">
-            <CheckCircleOutlined /> {t("videoEditor.project.saved", { time: status.at.toLocaleTimeString() })}
+            <CheckCircleOutlined />{" "}
+            {t("videoEditor.project.saved", { time: status.at.toLocaleTimeString(i18n.language) })}
           </Typography.Text>
         );
       case "invalid":
@@ -53,7 +54,7 @@ export function ProjectBar({ status, projectId }: { status: AutosaveState; proje
     .filter((project) => project.id !== projectId)
     .map((project) => ({
       key: project.id,
-      label: `${project.title || t("videoEditor.project.untitled")} · ${new Date(project.updatedAt).toLocaleString()}`,
+      label: `${project.title || t("videoEditor.project.untitled")} · ${new Date(project.updatedAt).toLocaleString(i18n.language)}`,
       onClick: () => openProject(project.id, project.kind),
     }));
   return (
