@@ -84,6 +84,22 @@ describe("the graph compiler: transitions", () => {
     ).toEqual([0, 3]);
   });
 
+  it("keeps many transitions of half frames within a frame of the EDL's length (12 and 13 frames in turn)", () => {
+    const slide = (index: number) => ({
+      id: `s${index}`,
+      kind: "image",
+      source: ref("p"),
+      duration: 4,
+      transition: index === 0 ? { type: "cut", duration: 0 } : { type: "crossfade", duration: 0.5 },
+    });
+    const plan = compile({ clips: Array.from({ length: 8 }, (_, index) => slide(index)) });
+    // 8 × 4 s − 7 × 0.5 s = 28.5 s = 712.5 frames: 713 rendered, not 8 × 100 − 7 × 13 = 709.
+    expect(plan.durationSeconds).toBeCloseTo(28.52, 6);
+    const xfades = named(plan.filterGraph, "xfade").map((xfade) => xfade.options.duration);
+    expect(xfades).toEqual(["0.48", "0.52", "0.48", "0.52", "0.48", "0.52", "0.48"]);
+    expect(named(plan.filterGraph, "xfade").at(-1)!.options.offset).toBe("24.52");
+  });
+
   it("uses fadeblack for a dip to black", () => {
     const plan = compile({
       clips: [videoClip("a", 0, 2), videoClip("a", 2, 4, { transition: { type: "dipBlack", duration: 0.4 } })],

@@ -8,7 +8,7 @@
  * names files and writes text, it runs nothing (docs/video-editor.md).
  */
 import { clipStreams, joinClips } from "./clip-graph.js";
-import { type Clip, type Edl, type ExportPreset, sourceKey, timelineDuration } from "./edl.schema.js";
+import { type Clip, type Edl, type ExportPreset, sourceKey, timelineDuration, transitionInto } from "./edl.schema.js";
 import { fpsRational, fpsValue } from "./ffmpeg-filter.js";
 import { outputFrame } from "./frame.js";
 import {
@@ -74,18 +74,32 @@ function clipDurations(edl: Edl, sources: ReadonlyMap<string, RenderSource>): nu
 
 /**
  * The clips as rendered: durations (and a video clip's out point) and
- * transitions rounded to whole output frames, so the timeline arithmetic
- * gives the rendered length exactly.
+ * transitions in whole output frames, so the timeline arithmetic gives the
+ * rendered length exactly. Each clip's start and end on the timeline are
+ * rounded, not each length, so a slideshow's 0.5 s crossfades (12.5 frames at
+ * 25/s) become 12 and 13 frames in turn and the whole stays within a frame of
+ * the EDL's length, however many there are.
  */
 function effectiveClips(edl: Edl, durations: number[], fps: string): Clip[] {
   const frame = 1 / fpsValue(fps);
-  const toFrames = (value: number) => Math.max(1, Math.round(value / frame)) * frame;
+  const frames = (value: number) => Math.round(value / frame);
+  let exactEnd = 0;
+  let end = 0;
   return edl.clips.map((clip, index) => {
-    const duration = toFrames(durations[index]!);
+    const into = transitionInto(edl.clips, index).duration;
+    const exactStart = exactEnd - into;
+    exactEnd = exactStart + durations[index]!;
+    const overlap = into > 0 ? Math.max(1, end - frames(exactStart)) : 0;
+    const start = end - overlap;
+    end = Math.max(start + 1, frames(exactEnd));
+    const duration = (end - start) * frame;
     const transition =
       clip.transition.type === "cut"
         ? clip.transition
-        : { ...clip.transition, duration: toFrames(clip.transition.duration) };
+        : {
+            ...clip.transition,
+            duration: (index === 0 ? Math.max(1, frames(clip.transition.duration)) : overlap) * frame,
+          };
     return clip.kind === "video" ? { ...clip, transition, out: clip.in + duration } : { ...clip, transition, duration };
   });
 }
