@@ -58,3 +58,19 @@ export function landingUrl(libraryId: string, folderId?: string | null): string 
   const folder = folderId ? `/${encodeURIComponent(folderId)}` : "";
   return `/frontend/${encodeURIComponent(libraryId)}${folder}?types=VIDEO`;
 }
+
+/**
+ * What the dialog does with an answer of the processing progress
+ * (`GET /video-trans-tasks`): wait (queued or running, a retry pending
+ * included), go on (done, at 100), or stop with the reason — failed,
+ * cancelled, and any state it does not know (a dead job is never waited on).
+ */
+export type TranscodeStep = { step: "wait"; progress: number } | { step: "done" } | { step: "failed"; reason: string };
+
+export function transcodeStep(task: { state: string; progress: number; error?: string | null }): TranscodeStep {
+  if (task.state === "done" || (task.progress >= 100 && task.state !== "failed" && task.state !== "cancelled"))
+    return { step: "done" };
+  if (task.state === "queued" || task.state === "running" || task.state === "none")
+    return { step: "wait", progress: Math.min(99, Math.max(0, task.progress)) };
+  return { step: "failed", reason: task.error || task.state };
+}

@@ -16,7 +16,7 @@ import {
 } from "../../config";
 import { EMBED_MESSAGES } from "../embed/protocol";
 import { useFeedback } from "../feedback";
-import { editorMessage, editorUrl, landingUrl } from "./dialog-protocol";
+import { editorMessage, editorUrl, landingUrl, transcodeStep } from "./dialog-protocol";
 
 type Phase = "idle" | "rendering" | "processing" | "saving";
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -82,12 +82,13 @@ export function VideoEditDialog({
     const draft = { libraryId: created.libraryId, storyId: created.storyId };
     await wait(VIDEO_POLL_FIRST_MS);
     for (;;) {
-      const task = await fetchTranscodeTask(draft, "video");
-      if (task.state === "failed" || task.state === "cancelled") throw new Error(task.error ?? task.state);
-      setProgress(task.progress);
-      if (task.progress >= 100) break;
+      const next = transcodeStep(await fetchTranscodeTask(draft, "video"));
+      if (next.step === "failed") throw new Error(next.reason);
+      if (next.step === "done") break;
+      setProgress(next.progress);
       await wait(VIDEO_POLL_INTERVAL_MS);
     }
+    setProgress(100);
     await fetchStory(draft, { silent: true });
     setPhase("saving");
     if (base) await saveVideoVersion(base, draft);
@@ -102,6 +103,12 @@ export function VideoEditDialog({
 
   const handlers = useRef({ saveRendered, fail });
   handlers.current = { saveRendered, fail };
+  /** The editor's page loaded again while it rendered (a reload, a sign-in): its answer will never come. */
+  const phaseNow = useRef(phase);
+  phaseNow.current = phase;
+  const onFrameLoad = () => {
+    if (phaseNow.current === "rendering") fail(new Error(t("videoEditor.editorReloaded")));
+  };
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {
       const received = editorMessage(event, origin, frame.current?.contentWindow);
@@ -173,6 +180,7 @@ export function VideoEditDialog({
         title={title}
         src={editorUrl(origin, kind, base)}
         data-testid="video-dialog-frame"
+        onLoad={onFrameLoad}
         style={{ width: "100%", height: "100%", border: 0 }}
       />
     </Modal>

@@ -119,5 +119,6 @@ export default {
   "videoEditor.project.open": "Open a project",
   "videoEditor.project.none": "No other projects",
   "videoEditor.project.untitled": "Untitled",
+  "videoEditor.editorReloaded": "The editor was reloaded while it rendered, so its video will not arrive. Save again.",
   "videoEditor.dismiss": "Dismiss",
 };

@@ -119,5 +119,6 @@ export default {
   "videoEditor.project.open": "打开项目",
   "videoEditor.project.none": "没有其他项目",
   "videoEditor.project.untitled": "未命名",
+  "videoEditor.editorReloaded": "视频编辑器在生成过程中被重新加载，无法收到生成的视频，请再次保存。",
   "videoEditor.dismiss": "关闭",
 };
