@@ -25166,6 +25166,127 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dams/api/v1/video-edit/stories/{libraryId}/{storyId}/project": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's project a video story's version was rendered from, to go on with it
+         * @description null when the video editor did not make the version, or its project is gone or another user's (the editor then starts a new project on its first autosave).
+         *
+         *     Access: permission `upload.video`, action `query`; `read` on the library `libraryId`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    versionNo?: number;
+                };
+                header?: never;
+                path: {
+                    libraryId: string;
+                    storyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            msg: string;
+                            data: {
+                                id: string;
+                                /**
+                                 * @description the video editor, or the image-to-video editor
+                                 * @enum {string}
+                                 */
+                                kind: "video" | "slideshow";
+                                title: string;
+                                revision: number;
+                                /** @description the story it was last saved as */
+                                story: {
+                                    libraryId: string;
+                                    storyId: string;
+                                } | null;
+                                createdAt: string;
+                                updatedAt: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dams/api/v1/watermark-presets": {
         parameters: {
             query?: never;

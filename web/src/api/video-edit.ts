@@ -83,6 +83,14 @@ export async function fetchStoryEdl(ref: StoryRef, options: CallOptions = {}): P
 
 export type VideoProject =
   paths["/dams/api/v1/video-edit/projects/{id}"]["get"]["responses"][200]["content"]["application/json"]["data"];
+
+/** The caller's project a story's (current) version was rendered from: "edit again" goes on with it. Null when none. */
+export function fetchStoryProject(ref: StoryRef): Promise<VideoProjectSummary | null> {
+  const path = { libraryId: ref.libraryId, storyId: ref.storyId };
+  return call(api.GET("/dams/api/v1/video-edit/stories/{libraryId}/{storyId}/project", { params: { path } }), {
+    silent: true,
+  });
+}
 export type VideoProjectSummary =
   paths["/dams/api/v1/video-edit/projects"]["get"]["responses"][200]["content"]["application/json"]["data"]["content"][number];
 export type VideoEdlDraft = Schemas["VideoEdlDraft"];

@@ -122,6 +122,12 @@ export const storyCells: Cell[] = [
   },
   {
     group: "video edit",
+    name: "GET /video-edit/stories/material/{id}/project",
+    expect: VIDEO_MAKERS,
+    request: (_who, f) => ({ method: "GET", url: `${API}/video-edit/stories/material/${f.videos.material}/project` }),
+  },
+  {
+    group: "video edit",
     name: "GET /video-edit/stories/{another's library}/{id}/edl",
     expect: { admin: 200, administrator: 200, editor: 200, contributor: 404, viewer: 200 },
     request: (_who, f) => ({

@@ -161,6 +161,21 @@ export class RenderStories {
     }
   }
 
+  /**
+   * The caller's project that a story's version was rendered from (its
+   * original is the render's MP4, also after it moved into another story as
+   * its next version), so that "edit again" goes on with that project; null
+   * when the video editor did not make it, or the project is gone or another
+   * user's.
+   */
+  async storyProject(actor: Actor, libraryId: string, storyId: string, versionNo?: number) {
+    const { blobKey } = await this.deps.storyFile({ libraryId, storyId, rendition: "original", versionNo });
+    const render = await this.deps.repository.findRenderByOutput(blobKey);
+    if (!render?.project_id) return null;
+    const project = await this.deps.repository.findProject(render.project_id);
+    return project && project.owner_id === actor.id ? project : null;
+  }
+
   /** The EDL kept on a story's version (the route checks read access), to reopen the edit. */
   async storyEdl(libraryId: string, storyId: string, versionNo?: number): Promise<Edl> {
     const { blobKey } = await this.deps.storyFile({ libraryId, storyId, rendition: "edit", versionNo });

@@ -95,6 +95,17 @@ export class VideoEditRepository {
     );
   }
 
+  /** The render whose MP4 is the blob `outputKey` (a story's original made by the video editor). */
+  async findRenderByOutput(outputKey: string): Promise<RenderRow | undefined> {
+    return this.#decoded(
+      await this.db.kysely
+        .selectFrom("video_edit_renders")
+        .selectAll()
+        .where("output_key", "=", outputKey)
+        .executeTakeFirst(),
+    );
+  }
+
   async updateRender(
     id: string,
     changes: Updateable<VideoEditRendersTable>,

@@ -223,5 +223,25 @@ export function videoEditRoutes(deps: {
       async (request) =>
         ok(await stories.storyEdl(request.params.libraryId, request.params.storyId, request.query.versionNo)),
     );
+    app.get(
+      "/video-edit/stories/:libraryId/:storyId/project",
+      {
+        config: { access: { permission: VIDEO, action: "query" }, library: { param: "libraryId", level: "read" } },
+        schema: {
+          tags,
+          summary: "The caller's project a video story's version was rendered from, to go on with it",
+          description:
+            "null when the video editor did not make the version, or its project is gone or another user's (the editor then starts a new project on its first autosave).",
+          params: storyEdlParams,
+          querystring: storyEdlQuery,
+          response: { 200: envelope(projectSummarySchema.nullable()), ...errors },
+        },
+      },
+      async (request) => {
+        const { libraryId, storyId } = request.params;
+        const row = await stories.storyProject(actorOf(request), libraryId, storyId, request.query.versionNo);
+        return ok(row ? projectSummarySchema.parse(projectView(row)) : null);
+      },
+    );
   };
 }

@@ -188,6 +188,63 @@ describeEachDialect("video edit", (dialect) => {
     expect((await call(editor, "GET", `/video-edit/stories/material/${clips.a}/edl?versionNo=1`)).statusCode).toBe(404);
   }, 300_000);
 
+  it("names the caller's project a video was rendered from, also once it became another video's next version", async () => {
+    const project = data<{ id: string; revision: number }>(
+      await call(editor, "POST", "/video-edit/projects", { kind: "video", edl: edl({ clips: [clip(clips.b, 0, 1)] }) }),
+    );
+    const rendered = async (base?: { libraryId: string; storyId: string }) => {
+      const body = { edl: edl({ clips: [clip(clips.b, 0, 1)] }), projectId: project.id };
+      const done = await finished(editor, data<Render>(await call(editor, "POST", "/video-edit/renders", body)).id);
+      expect(done.state).toBe("done");
+      const created = await call(editor, "POST", "/video-edit/stories", {
+        videoUrl: done.videoUrl,
+        libraryId: "material",
+        ...(base ? { base } : {}),
+      });
+      return data<{ libraryId: string; storyId: string }>(created);
+    };
+    const projectOf = async (who: TestPrincipal, storyId: string, query = "") =>
+      data<{ id: string; revision: number } | null>(
+        await call(who, "GET", `/video-edit/stories/material/${storyId}/project${query}`),
+      );
+
+    const story = await rendered();
+    expect(await projectOf(editor, story.storyId)).toMatchObject({ id: project.id, revision: project.revision });
+    // Another user's edit again starts a project of its own; an upload has none.
+    expect(await projectOf(other, story.storyId)).toBeNull();
+    expect(await projectOf(editor, clips.b)).toBeNull();
+
+    // Saved as version 2 of an uploaded video: its version 2 names the project, its version 1 none.
+    const uploaded = (
+      await uploadStory(ctx(), editor, {
+        libraryId: "material",
+        type: "video",
+        bytes: makeClip("c.mp4", "testsrc", 2),
+        name: "c.mp4",
+        mime: "video/mp4",
+      })
+    ).story.id;
+    const draft = await rendered({ libraryId: "material", storyId: uploaded });
+    await eventually(
+      async () =>
+        data<{ progress: number; state: string }>(
+          await call(editor, "GET", `/video-trans-tasks?videoUrl=material/${draft.storyId}&type=video`),
+        ),
+      (value) => value.progress === 100 || value.state === "failed",
+      120_000,
+    );
+    const saved = await call(editor, "POST", "/workflow-story-create/newversion/video", {
+      libraryId: "material",
+      storyId: uploaded,
+      fromLibraryId: draft.libraryId,
+      fromStoryId: draft.storyId,
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(await projectOf(editor, uploaded)).toMatchObject({ id: project.id });
+    expect(await projectOf(editor, uploaded, "?versionNo=1")).toBeNull();
+    expect((await call(viewer, "GET", `/video-edit/stories/material/${story.storyId}/project`)).statusCode).toBe(403);
+  }, 300_000);
+
   it("cuts a keyframe-only single clip by stream copy; a day later, taken by no story, it is gone", async () => {
     const started = await call(editor, "POST", "/video-edit/renders", {
       edl: edl({ clips: [clip(clips.b, 1, 3)], audio: { normalize: false } }),

@@ -27,7 +27,11 @@ function rememberInAddress(projectId: string) {
   window.history.replaceState(window.history.state, "", url);
 }
 
-export function useProjectAutosave(session: VideoEditSession, initialProjectId: string | null) {
+/**
+ * `hold`: no autosave meanwhile (a story being opened, whose project may be
+ * adopted rather than a new one made).
+ */
+export function useProjectAutosave(session: VideoEditSession, initialProjectId: string | null, hold = false) {
   const [status, setStatus] = useState<AutosaveState>({ state: "new" });
   const project = useRef<{ id: string; revision: number } | null>(null);
   const [projectId, setProjectId] = useState<string | null>(null);
@@ -82,13 +86,25 @@ export function useProjectAutosave(session: VideoEditSession, initialProjectId: 
     [kind],
   );
 
+  /**
+   * Goes on with an existing project (the one a reopened story was rendered
+   * from): `opened` is the EDL now on the timeline, saved into that project on
+   * the first change rather than into a new one.
+   */
+  const adopt = useCallback((found: { id: string; revision: number; updatedAt: string }, opened: Edl) => {
+    saved.current = opened;
+    project.current = { id: found.id, revision: found.revision };
+    setProjectId(found.id);
+    setStatus({ state: "saved", at: new Date(found.updatedAt) });
+  }, []);
+
   // Debounced: the last change, a moment after it; nothing before the edit has a clip or a change.
   useEffect(() => {
-    if (loading || edl === saved.current) return;
+    if (loading || hold || edl === saved.current) return;
     if (!project.current && edl.clips.length === 0) return;
     const timer = setTimeout(() => void saveNow(edl), AUTOSAVE_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [edl, loading, saveNow]);
+  }, [edl, loading, hold, saveNow]);
 
-  return { status, projectId, loading };
+  return { status, projectId, loading, adopt };
 }

@@ -172,16 +172,20 @@ export function useVideoEditSession(kind: EditorKind) {
     [remember],
   );
 
-  /** Opens a story to edit: the edit it was made from when the video editor made it (its `edit` file), else the story as the first clip. */
+  /**
+   * Opens a story to edit: the edit it was made from when the video editor
+   * made it (its `edit` file), which it answers, else the story as the first
+   * clip (null).
+   */
   const openStory = useCallback(
-    async (ref: StoryRef) => {
+    async (ref: StoryRef): Promise<Edl | null> => {
       const story = await fetchStory(ref, { silent: true });
       const saved = fileOf(story, "edit") ? await fetchStoryEdl(ref).catch(() => null) : null;
       const checked = saved ? validateEdl(saved) : null;
       if (checked?.ok) {
         try {
           await open(checked.edl);
-          return;
+          return checked.edl;
         } catch {
           // A source of the old edit is gone or unreadable: start again from the story itself.
         }
@@ -190,6 +194,7 @@ export function useVideoEditSession(kind: EditorKind) {
       remember([info]);
       const clip = clipOfStory(info, "c1", kind);
       setHistory({ past: [], present: { ...emptyEdl(story.title), clips: clip ? [clip] : [] }, future: [] });
+      return null;
     },
     [kind, open, remember],
   );

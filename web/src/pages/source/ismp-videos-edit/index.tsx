@@ -1,6 +1,7 @@
 import { Alert, Spin } from "antd";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { fetchStoryProject } from "../../../api/video-edit";
 import { type Embed, EmbedFrame } from "../../../components/embed/embed-frame";
 import { EMBED_MESSAGES, isVideoEditCommand, openerOf } from "../../../components/embed/protocol";
 import { type EditorKind, useVideoEditSession, VideoEditor } from "../../../components/video-editor";
@@ -31,10 +32,12 @@ function VideoTools({ embed }: { embed: Embed }) {
   const session = useVideoEditSession(kind);
   const { status, render } = useRender();
   const opener = useMemo(() => openerOf(window), []);
-  const [opening, setOpening] = useState(false);
+  const [opening, setOpening] = useState(() => !!(params.get("libraryId") && params.get("storyId")));
   const [openFailed, setOpenFailed] = useState(false);
   const { openStory } = session;
-  const autosave = useProjectAutosave(session, params.get("projectId"));
+  // Not saved as a new project while a story opens: its edit goes on in the project it was rendered from.
+  const autosave = useProjectAutosave(session, params.get("projectId"), opening);
+  const { adopt } = autosave;
   const projectId = useRef(autosave.projectId);
   projectId.current = autosave.projectId;
 
@@ -42,11 +45,17 @@ function VideoTools({ embed }: { embed: Embed }) {
     const libraryId = params.get("libraryId");
     const storyId = params.get("storyId");
     if (!libraryId || !storyId) return;
+    const ref = { libraryId, storyId };
     setOpening(true);
-    openStory({ libraryId, storyId })
+    openStory(ref)
+      .then(async (opened) => {
+        if (!opened || params.get("projectId")) return;
+        const project = await fetchStoryProject(ref).catch(() => null);
+        if (project) adopt(project, opened);
+      })
       .catch(() => setOpenFailed(true))
       .finally(() => setOpening(false));
-  }, [params, openStory]);
+  }, [params, openStory, adopt]);
 
   // The edit command renders what is on the timeline when it arrives.
   const edl = useRef(session.edl);
