@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import sharp from "sharp";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEachDialect } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
@@ -243,6 +244,83 @@ describeEachDialect("video edit", (dialect) => {
     expect(await projectOf(editor, uploaded)).toMatchObject({ id: project.id });
     expect(await projectOf(editor, uploaded, "?versionNo=1")).toBeNull();
     expect((await call(viewer, "GET", `/video-edit/stories/material/${story.storyId}/project`)).statusCode).toBe(403);
+  }, 300_000);
+
+  it("draws a watermark preset's image as the logo (logo.presetId), where the preset puts it", async () => {
+    const admin = await createPrincipal(ctx().db, {
+      username: `logo-admin-${dialect}`,
+      roleId: "administrator",
+      admin: true,
+    });
+    const red = await sharp({ create: { width: 200, height: 80, channels: 4, background: "#ff0000ff" } })
+      .png()
+      .toBuffer();
+    const preset = await call(admin, "POST", "/watermark-presets", {
+      name: `台标 ${dialect}`,
+      settings: {
+        type: 1,
+        position: "upper-right",
+        opacity: 100,
+        x: 0,
+        y: 0,
+        sizePercent: 100,
+        text: "",
+        textWidth: 300,
+        fontSize: 30,
+        fontFamily: "Microsoft YaHei",
+        color: "#ffffff",
+        background: "#000000",
+      },
+      image: { data: red.toString("base64"), type: "image/png" },
+    });
+    expect(preset.statusCode, preset.body).toBe(200);
+    const presetId = data<{ id: string }>(preset).id;
+    const logo = { type: 1, presetId, position: "upper-right", opacity: 100, sizePercent: 25 };
+    const started = await call(editor, "POST", "/video-edit/renders", {
+      edl: edl({ clips: [clip(clips.a, 0, 2)], logo, audio: { normalize: false } }),
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const done = await finished(editor, data<Render>(started).id);
+    expect(done).toMatchObject({ state: "done", error: null });
+    const file = path.join(dir, "logo-render.mp4");
+    fs.writeFileSync(file, (await call(editor, "GET", `/video-edit/renders/${done.id}/file`)).rawPayload);
+    // Red pixels in each quarter of the frame at 1 s (320×180): the logo's quarter gains a block of them.
+    const quarters = (input: string) => {
+      const rgb = execFileSync(
+        "ffmpeg",
+        ["-v", "error", "-ss", "1", "-i", input, "-frames:v", "1"].concat([
+          "-vf",
+          "scale=320:180",
+          "-f",
+          "rawvideo",
+          "-pix_fmt",
+          "rgb24",
+          "-",
+        ]),
+      );
+      const counts = { upperLeft: 0, upperRight: 0, lowerLeft: 0, lowerRight: 0 };
+      for (let y = 0; y < 180; y++)
+        for (let x = 0; x < 320; x++) {
+          const at = (y * 320 + x) * 3;
+          if (rgb[at]! < 200 || rgb[at + 1]! > 60 || rgb[at + 2]! > 60) continue;
+          counts[`${y < 90 ? "upper" : "lower"}${x < 160 ? "Left" : "Right"}` as keyof typeof counts] += 1;
+        }
+      return counts;
+    };
+    const rendered = quarters(file);
+    const source = quarters(path.join(dir, "a.mp4"));
+    // 25 % of 320 px wide: 80 × 32 px of red (less the edges' chroma blur), in the upper right only.
+    expect(rendered.upperRight - source.upperRight).toBeGreaterThan(1500);
+    for (const quarter of ["upperLeft", "lowerLeft", "lowerRight"] as const)
+      expect(Math.abs(rendered[quarter] - source[quarter])).toBeLessThan(300);
+    // A preset without its image any more: the render ends with the reason.
+    expect((await call(admin, "DELETE", `/watermark-presets/${presetId}`)).statusCode).toBe(200);
+    const orphan = await call(editor, "POST", "/video-edit/renders", {
+      edl: edl({ clips: [clip(clips.a, 0, 1)], logo }),
+    });
+    const failed = await finished(editor, data<Render>(orphan).id);
+    expect(failed.state).toBe("failed");
+    expect(failed.error).toContain(`the watermark preset ${presetId} has no image`);
   }, 300_000);
 
   it("cuts a keyframe-only single clip by stream copy; a day later, taken by no story, it is gone", async () => {
