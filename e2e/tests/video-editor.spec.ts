@@ -4,6 +4,7 @@ import path from "node:path";
 import { expect, type FrameLocator, type Page, test } from "@playwright/test";
 import { signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
 import { API, commitAndProcess, PHOTOS, seedingToken, upload } from "./seed.js";
+import { openVideoDialogFromHeader, pickStories, videoDialog } from "./video-editor.test-support.js";
 
 /** Seconds of ffprobe's reading of a file's duration. */
 function probeDuration(file: string): number {
@@ -68,10 +69,7 @@ async function expectNoOverflow(page: Page) {
 test("the header's video production: an edit the editor refuses re-enables the buttons", async ({ page }) => {
   await page.setViewportSize({ width: 1366, height: 900 });
   await signIn(page);
-  await page.getByRole("button", { name: zh("layout.videoProduction") }).click();
-  const dialog = page.locator(".ant-modal-content").filter({ has: page.getByTestId("video-dialog-frame") });
-  const frame = page.frameLocator('[data-testid="video-dialog-frame"]');
-  await expect(frame.getByTestId("video-tools")).toHaveAttribute("data-kind", "video");
+  const { dialog, frame } = await openVideoDialogFromHeader(page, "video");
   const save = dialog.getByTestId("video-dialog-save");
   await expect(save).toBeEnabled();
   // No clip: the editor answers with the schema's reason, the dialog shows it and the buttons come back.
@@ -100,10 +98,9 @@ test("edit a video: split, trim both clips, a title, save → version 2 in mater
 
   await page.goto(`/frontend/search?story=material/${video.storyId}`, { waitUntil: "networkidle" });
   await page.locator(".ant-drawer-content").getByTestId("story-edit-video").click();
-  const dialog = page.locator(".ant-modal-content").filter({ has: page.getByTestId("video-dialog-frame") });
+  const { dialog, frame } = videoDialog(page);
   // Measured once the opening zoom has ended (a box read during it is a little narrower).
   await expect.poll(async () => Math.round((await dialog.boundingBox())?.width ?? 0)).toBe(Math.round(1366 * 0.9));
-  const frame = page.frameLocator('[data-testid="video-dialog-frame"]');
   // The story opens as the first clip, whole.
   await expect(frame.getByTestId("video-clip")).toHaveCount(1);
   await expect(frame.getByTestId("video-timecode")).toContainText("/ 0:10.00");
@@ -185,18 +182,12 @@ test("image-to-video from three photos: slides with pan and zoom, crossfades, sa
   await commitAndProcess(page.request, token, photos);
 
   await page.goto("/frontend/search", { waitUntil: "networkidle" });
-  await page.getByRole("button", { name: zh("layout.imageToVideo") }).click();
-  const dialog = page.locator(".ant-modal-content").filter({ has: page.getByTestId("video-dialog-frame") });
-  const frame = page.frameLocator('[data-testid="video-dialog-frame"]');
-  await expect(frame.getByTestId("video-tools")).toHaveAttribute("data-kind", "slideshow");
-  await frame.getByTestId("video-add-clips").click();
-  const picker = frame.locator(".ant-modal-content");
-  const search = picker.getByPlaceholder(zh("search.placeholder"));
-  await search.fill(`幻灯片 ${run}`);
-  await search.press("Enter");
-  for (const photo of photos)
-    await picker.locator(`[data-testid="story-card"][data-story="product/${photo.storyId}"] button`).first().click();
-  await picker.getByTestId("video-picker-add").click();
+  const { dialog, frame } = await openVideoDialogFromHeader(page, "slideshow");
+  await pickStories(
+    frame,
+    `幻灯片 ${run}`,
+    photos.map((photo) => `product/${photo.storyId}`),
+  );
   await expect(frame.getByTestId("video-clip")).toHaveCount(3);
   // Three 4 s slides, two 0.5 s crossfades: 11 s.
   await expect(frame.getByTestId("video-timecode")).toContainText("/ 0:11.00");
