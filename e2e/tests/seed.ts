@@ -75,11 +75,14 @@ export async function storyOf(request: APIRequestContext, token: string, story: 
 }
 
 /** Waits for the media job of each story (thumbnails, preview, proxy) to end done. */
-export async function waitForProcessing(request: APIRequestContext, token: string, stories: Seeded[]): Promise<void> {
+export async function waitForProcessing(
+  request: APIRequestContext,
+  token: string,
+  stories: Seeded[],
+  timeout = 90_000,
+): Promise<void> {
   for (const story of stories) {
-    await expect
-      .poll(async () => (await storyOf(request, token, story)).processingState, { timeout: 90_000 })
-      .toBe("done");
+    await expect.poll(async () => (await storyOf(request, token, story)).processingState, { timeout }).toBe("done");
   }
 }
 
@@ -89,11 +92,13 @@ export async function commitAndProcess(
   token: string,
   stories: Seeded[],
   type = "photo",
+  /** The bound on the processing of each (videos' proxies take minutes on a loaded machine). */
+  timeout = 90_000,
 ): Promise<void> {
   const committed = await request.post(`${API}/workflow-story-create/${type}/commit`, {
     headers: { authorization: `Bearer ${token}` },
     data: { libraryId: stories[0]?.libraryId ?? "product", storyIds: stories.map((story) => story.storyId) },
   });
   expect(committed.status(), await committed.text()).toBe(200);
-  await waitForProcessing(request, token, stories);
+  await waitForProcessing(request, token, stories, timeout);
 }

@@ -106,7 +106,8 @@ test("press conference: three clips → 45 s vertical with a Chinese lower third
       await upload(page.request, token, file, { libraryId: "material", title: `发布会 ${run} 机位${index + 1}` }),
     );
   }
-  await commitAndProcess(page.request, token, clips, "video");
+  // Three 20 s 720p clips' proxies and strips: minutes when other work shares the two cores.
+  await commitAndProcess(page.request, token, clips, "video", 600_000);
 
   await page.goto("/frontend/search", { waitUntil: "networkidle" });
   const { dialog, frame } = await openVideoDialogFromHeader(page, "video");
@@ -240,7 +241,7 @@ test("image-to-video: eight photos → a captioned slideshow (caption and credit
         title: `八图 ${run} ${index + 1}`,
       }),
     );
-  await commitAndProcess(page.request, token, photos);
+  await commitAndProcess(page.request, token, photos, "photo", 600_000);
   // The first photo's caption and credit.
   const edited = await page.request.put(`${API}/workflow-story-edit/photo/${photos[0]!.storyId}?libraryId=product`, {
     headers,
