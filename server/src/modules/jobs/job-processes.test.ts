@@ -135,6 +135,11 @@ describeEachDialect("job worker processes", (dialect) => {
 describe("dams serve and job workers", () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dams-serve-workers-"));
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  // A test that timed out leaves its dams process running: stop it, so a slow run leaves no server behind.
+  afterEach(() => {
+    for (const child of cliChildren) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    cliChildren.clear();
+  });
 
   /** Starts `dams serve`, waits for what it says about workers, and stops it with one SIGTERM. */
   async function serveLog(args: string[]): Promise<{ code: number | null; stdout: string }> {
@@ -187,12 +192,16 @@ describe("dams serve and job workers", () => {
   });
 });
 
+/** The dams processes runCli started and the current test has not seen end. */
+const cliChildren = new Set<ChildProcess>();
+
 function runCli(
   args: string[],
   env: NodeJS.ProcessEnv,
   onOutput?: (stdout: string, child: ChildProcess) => void,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", cli, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+  cliChildren.add(child);
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (chunk: Buffer) => {
