@@ -1,4 +1,4 @@
-import type { Expression, Kysely, Selectable, SqlBool } from "kysely";
+import type { Expression, ExpressionBuilder, Kysely, Selectable, SqlBool } from "kysely";
 import type { DialectAdapter } from "../../db/dialect/index.js";
 import type { AuditLogTable, Database } from "../../db/schema.js";
 import type { AuditResult } from "./audit-log.js";
@@ -78,19 +78,44 @@ export class AuditRepository {
       .execute();
   }
 
-  /** Newest first: `size` rows after `cursor` (exclusive) that match `filter`. */
+  /**
+   * Newest first: `size` rows after `cursor` (exclusive) that match `filter`.
+   *
+   * A `target` is an id or a label: two walks, one down the target_id index and
+   * one down the target_label index (each ending in (at, id), so each stops
+   * after `size` rows), merged here. One query with `target_id = ? OR
+   * target_label = ?` made SQLite gather every match of both indexes and sort
+   * them: 9 s for a route refused 270 000 times in 10 million rows
+   * (bench/audit-log.bench.ts).
+   */
   async page(filter: AuditFilter, cursor: AuditCursor | undefined, size: number): Promise<AuditRecord[]> {
+    const { target, ...rest } = filter;
+    if (target === undefined) return this.#page(rest, cursor, size, []);
+    const [byId, byLabel] = await Promise.all([
+      this.#page(rest, cursor, size, [(eb) => eb("target_id", "=", target)]),
+      this.#page(rest, cursor, size, [
+        (eb) => eb("target_label", "=", target),
+        // A row whose id and label both match is the id walk's.
+        (eb) => eb.or([eb("target_id", "is", null), eb("target_id", "!=", target)]),
+      ]),
+    ]);
+    return [...byId, ...byLabel].sort(newestFirst).slice(0, size);
+  }
+
+  async #page(
+    filter: Omit<AuditFilter, "target">,
+    cursor: AuditCursor | undefined,
+    size: number,
+    more: ((eb: ExpressionBuilder<Database, "audit_log">) => Expression<SqlBool>)[],
+  ): Promise<AuditRecord[]> {
     const query = this.kysely
       .selectFrom("audit_log")
       .selectAll()
       .where((eb) => {
-        const terms: Expression<SqlBool>[] = [];
+        const terms: Expression<SqlBool>[] = more.map((term) => term(eb));
         if (filter.actor !== undefined) terms.push(eb("actor_name", "=", filter.actor));
         if (filter.action !== undefined) terms.push(eb("action", "=", filter.action));
         if (filter.targetType !== undefined) terms.push(eb("target_type", "=", filter.targetType));
-        if (filter.target !== undefined) {
-          terms.push(eb.or([eb("target_id", "=", filter.target), eb("target_label", "=", filter.target)]));
-        }
         if (filter.result !== undefined) terms.push(eb("result", "=", filter.result));
         if (filter.from !== undefined) terms.push(eb("at", ">=", filter.from));
         if (filter.to !== undefined) terms.push(eb("at", "<", filter.to));
@@ -195,4 +220,10 @@ export class AuditRepository {
       details: json(row.details),
     };
   }
+}
+
+/** (at, id) descending: the log's order. `at` is ISO-8601 text in UTC on both dialects, so text order is time order. */
+function newestFirst(a: AuditRecord, b: AuditRecord): number {
+  if (a.at !== b.at) return a.at < b.at ? 1 : -1;
+  return b.id - a.id;
 }
