@@ -25175,7 +25175,7 @@ export interface paths {
         };
         /**
          * The caller's project a video story's version was rendered from, to go on with it
-         * @description null when the video editor did not make the version, or its project is gone or another user's (the editor then starts a new project on its first autosave).
+         * @description null when the video editor did not make the version (or it has no original), or its project is gone or another user's (the editor then starts a new project on its first autosave).
          *
          *     Access: permission `upload.video`, action `query`; `read` on the library `libraryId`.
          */

@@ -169,7 +169,16 @@ export class RenderStories {
    * user's.
    */
   async storyProject(actor: Actor, libraryId: string, storyId: string, versionNo?: number) {
-    const { blobKey } = await this.deps.storyFile({ libraryId, storyId, rendition: "original", versionNo });
+    const blobKey = await this.deps.storyFile({ libraryId, storyId, rendition: "original", versionNo }).then(
+      (file) => file.blobKey,
+      (error: unknown) => {
+        // A version without an original (a draft still uploading, a composite) was not rendered here; the
+        // resolver names a missing file under `rendition:`, while a story that does not exist stays a 404.
+        if (error instanceof NotFound && error.message.startsWith("rendition:")) return null;
+        throw error;
+      },
+    );
+    if (blobKey === null) return null;
     const render = await this.deps.repository.findRenderByOutput(blobKey);
     if (!render?.project_id) return null;
     const project = await this.deps.repository.findProject(render.project_id);

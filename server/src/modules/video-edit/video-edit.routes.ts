@@ -231,7 +231,7 @@ export function videoEditRoutes(deps: {
           tags,
           summary: "The caller's project a video story's version was rendered from, to go on with it",
           description:
-            "null when the video editor did not make the version, or its project is gone or another user's (the editor then starts a new project on its first autosave).",
+            "null when the video editor did not make the version (or it has no original), or its project is gone or another user's (the editor then starts a new project on its first autosave).",
           params: storyEdlParams,
           querystring: storyEdlQuery,
           response: { 200: envelope(projectSummarySchema.nullable()), ...errors },
