@@ -276,8 +276,10 @@ describeEachDialect("video edit", (dialect) => {
     expect(preset.statusCode, preset.body).toBe(200);
     const presetId = data<{ id: string }>(preset).id;
     const logo = { type: 1, presetId, position: "upper-right", opacity: 100, sizePercent: 25 };
+    // Version 1 of a (the 3 s test pattern compared below): an earlier case made a 1 s version 2 of it.
+    const firstVersion = { source: { libraryId: "material", storyId: clips.a, versionNo: 1 } };
     const started = await call(editor, "POST", "/video-edit/renders", {
-      edl: edl({ clips: [clip(clips.a, 0, 2)], logo, audio: { normalize: false } }),
+      edl: edl({ clips: [clip(clips.a, 0, 2, firstVersion)], logo, audio: { normalize: false } }),
     });
     expect(started.statusCode, started.body).toBe(200);
     const done = await finished(editor, data<Render>(started).id);
