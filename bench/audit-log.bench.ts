@@ -5,7 +5,6 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import pg from "pg";
 import type { DatabaseConfig } from "../server/src/config.js";
 import { openDatabase } from "../server/src/db/database.js";
 import { ApiTokensRepository } from "../server/src/modules/api-tokens/api-tokens.repository.js";
@@ -15,6 +14,7 @@ import { writeCursor } from "../server/src/modules/audit/audit.service.js";
 import { UsersRepository } from "../server/src/modules/users/users.repository.js";
 import { UsersService } from "../server/src/modules/users/users.service.js";
 import { BUSY_USERS, seedPostgres, seedSqlite, userName } from "./audit-data.js";
+import { benchDatabase, postgresAdmin } from "./bench-data.js";
 import { LoadSampler, loadNow, processCpuSeconds } from "./machine.js";
 import { readCsvSummary, readXlsxSummary, type SheetSummary } from "./sheet-reader.js";
 
@@ -66,16 +66,6 @@ function say(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
-async function postgresAdmin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: postgresUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 interface Prepared {
   database: DatabaseConfig;
   dataDir: string;
@@ -90,23 +80,12 @@ async function prepare(dialect: string): Promise<Prepared> {
     : fs.mkdtempSync(path.join(os.tmpdir(), "dams-bench-audit-"));
   fs.mkdirSync(dataDir, { recursive: true });
   const name = `dams_bench_audit_${rowCount}${keep ? "" : `_${process.pid}`}`;
-  let database: DatabaseConfig;
-  if (dialect === "sqlite") database = { kind: "sqlite", file: path.join(dataDir, "dams.sqlite") };
-  else {
-    const url = new URL(postgresUrl);
-    url.pathname = `/${name}`;
-    database = { kind: "postgres", url: url.toString() };
-  }
-  const cleanUp = async () => {
-    if (keep) return;
-    if (dialect === "postgres") await postgresAdmin(`drop database if exists ${name} with (force)`);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
+  const { database, cleanUp } = benchDatabase({ dialect, postgresUrl, dataDir, name, keep: Boolean(keep) });
   const marker = path.join(dataDir, "seeded");
   if (!keep || !fs.existsSync(marker)) {
     if (dialect === "postgres") {
-      await postgresAdmin(`drop database if exists ${name} with (force)`);
-      await postgresAdmin(`create database ${name}`);
+      await postgresAdmin(postgresUrl, `drop database if exists ${name} with (force)`);
+      await postgresAdmin(postgresUrl, `create database ${name}`);
     }
     const db = openDatabase(database);
     try {

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import type { DatabaseConfig } from "../server/src/config.js";
@@ -17,7 +18,8 @@ import { loadPostgres, loadSqlite } from "./search-data.js";
 
 const benchDatabaseName = () => `dams_bench_api_${process.pid}`;
 
-async function postgresAdmin(postgresUrl: string, statement: string): Promise<void> {
+/** One statement on the PostgreSQL server of `postgresUrl` (create and drop the benches' databases). */
+export async function postgresAdmin(postgresUrl: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: postgresUrl });
   await client.connect();
   try {
@@ -25,6 +27,33 @@ async function postgresAdmin(postgresUrl: string, statement: string): Promise<vo
   } finally {
     await client.end();
   }
+}
+
+/**
+ * A bench's own database: SQLite in `dataDir`, or the PostgreSQL database `name` on the server of `postgresUrl`;
+ * `cleanUp` drops it and removes the data dir, unless the data is kept for the next run.
+ */
+export function benchDatabase(options: {
+  dialect: string;
+  postgresUrl: string;
+  dataDir: string;
+  name: string;
+  keep: boolean;
+}): { database: DatabaseConfig; cleanUp: () => Promise<void> } {
+  const { dialect, postgresUrl, dataDir, name, keep } = options;
+  let database: DatabaseConfig;
+  if (dialect === "sqlite") database = { kind: "sqlite", file: path.join(dataDir, "dams.sqlite") };
+  else {
+    const url = new URL(postgresUrl);
+    url.pathname = `/${name}`;
+    database = { kind: "postgres", url: url.toString() };
+  }
+  const cleanUp = async () => {
+    if (keep) return;
+    if (dialect === "postgres") await postgresAdmin(postgresUrl, `drop database if exists ${name} with (force)`);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { database, cleanUp };
 }
 
 export function postgresAnswers(postgresUrl: string): Promise<boolean> {

@@ -3,7 +3,6 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import pg from "pg";
 import { buildApp } from "../server/src/app.js";
 import { type DatabaseConfig, loadConfig } from "../server/src/config.js";
 import { type Db, openDatabase } from "../server/src/db/database.js";
@@ -13,6 +12,7 @@ import { buildSearch } from "../server/src/modules/search/search.compose.js";
 import type { SearchFilter } from "../server/src/modules/search/search.schema.js";
 import { UsersRepository } from "../server/src/modules/users/users.repository.js";
 import { UsersService } from "../server/src/modules/users/users.service.js";
+import { benchDatabase, postgresAdmin } from "./bench-data.js";
 import { loadPostgres, loadSqlite, selectivePair, selectiveWord } from "./search-data.js";
 
 /**
@@ -114,29 +114,12 @@ async function prepare(
     : fs.mkdtempSync(path.join(os.tmpdir(), "dams-bench-search-"));
   fs.mkdirSync(dataDir, { recursive: true });
   const name = `dams_bench_${storyCount}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: postgresUrl });
-    await client.connect();
-    await client.query(statement);
-    await client.end();
-  };
-  let database: DatabaseConfig;
-  if (dialect === "sqlite") database = { kind: "sqlite", file: path.join(dataDir, "dams.sqlite") };
-  else {
-    const url = new URL(postgresUrl);
-    url.pathname = `/${name}`;
-    database = { kind: "postgres", url: url.toString() };
-  }
-  const cleanUp = async () => {
-    if (keep) return;
-    if (dialect === "postgres") await admin(`drop database if exists ${name} with (force)`);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
+  const { database, cleanUp } = benchDatabase({ dialect, postgresUrl, dataDir, name, keep: Boolean(keep) });
   const marker = path.join(dataDir, "loaded");
   if (keep && fs.existsSync(marker)) return { database, dataDir, cleanUp };
   if (dialect === "postgres") {
-    await admin(`drop database if exists ${name} with (force)`);
-    await admin(`create database ${name}`);
+    await postgresAdmin(postgresUrl, `drop database if exists ${name} with (force)`);
+    await postgresAdmin(postgresUrl, `create database ${name}`);
   }
   const db = openDatabase(database);
   const users = new UsersService(new UsersRepository(db));
