@@ -63,7 +63,14 @@ interface Cell {
   request: (
     subject: Subject,
     mine: () => Promise<Subject>,
-  ) => Promise<{ method: "POST" | "PUT" | "DELETE"; url: string; payload?: object }>;
+  ) => Promise<{ method: "POST" | "PUT" | "DELETE"; url: string; payload?: object; headers?: Record<string, string> }>;
+}
+
+/** tus's Upload-Metadata header: keys with base64 values. */
+function uploadMetadata(fields: Record<string, string>): string {
+  return Object.entries(fields)
+    .map(([key, value]) => `${key} ${Buffer.from(value).toString("base64")}`)
+    .join(",");
 }
 
 describeEachDialect("access matrix: whose story it is", (dialect) => {
@@ -187,6 +194,20 @@ describeEachDialect("access matrix: whose story it is", (dialect) => {
       }),
     },
     {
+      // A tus upload as a new version: refused when it is created, before any byte is sent.
+      name: "POST /uploads (tus, Upload-Metadata storyId)",
+      expect: DRAFT_RULE,
+      request: async (subject) => ({
+        method: "POST",
+        url: "/uploads",
+        headers: {
+          "tus-resumable": "1.0.0",
+          "upload-length": "1024",
+          "upload-metadata": uploadMetadata({ filename: "v2.jpg", libraryId: "product", storyId: subject.id }),
+        },
+      }),
+    },
+    {
       name: "POST /upload-files/re-transcode",
       expect: DRAFT_RULE,
       request: async (subject) => ({
@@ -274,7 +295,7 @@ describeEachDialect("access matrix: whose story it is", (dialect) => {
           const who = callers[caller];
           const subject = await subjectFor(who, ownership, cell.type);
           const request = await cell.request(subject, () => draftOf(who));
-          const response = await call(who, request.method, request.url, request.payload);
+          const response = await call(who, request.method, request.url, request.payload, request.headers);
           const wanted = cell.expect[caller][ownership];
           const status = response.statusCode;
           const ok = wanted === 200 ? status >= 200 && status < 300 : status === wanted;
@@ -283,7 +304,12 @@ describeEachDialect("access matrix: whose story it is", (dialect) => {
             failures.push(
               `${caller} × ${ownership} × ${cell.name}: expected ${wanted}, got ${status} ${response.body}`,
             );
-          if (wanted === 403 && cell.expect !== DELETERS && response.json().error !== "draft_of_another_user") {
+          if (
+            wanted === 403 &&
+            status === 403 &&
+            cell.expect !== DELETERS &&
+            response.json().error !== "draft_of_another_user"
+          ) {
             failures.push(`${caller} × ${ownership} × ${cell.name}: refused for another reason: ${response.body}`);
           }
         }

@@ -71,7 +71,7 @@ export class IngestTypeMismatch extends AppError {
 }
 
 export interface IngestDependencies {
-  stories: Pick<StoriesService, "createDraftFromUpload" | "addVersionFromUpload">;
+  stories: Pick<StoriesService, "createDraftFromUpload" | "addVersionFromUpload" | "checkUploadTarget">;
   /** The library a new story goes to when the caller names none (the user's default). */
   defaultLibraryOf(userId: string): Promise<string>;
   /** The library's rules for a new story (accepted types, archived, default folder): the libraries module's. */
@@ -134,6 +134,17 @@ export class IngestService {
    * Whether `size` more bytes fit the library a file of this user would go to
    * (named, or the user's default): an upload's creation asks before any byte comes.
    */
+  /**
+   * Before a file's bytes come: may this user's file go where the target says
+   * (write on the library, and the story's draft rules for a new version)?
+   * Throws as the ingest itself would.
+   */
+  async checkTarget(userId: string, target: Pick<IngestInput, "libraryId" | "asNewVersionOf">): Promise<void> {
+    const version = target.asNewVersionOf;
+    const libraryId = version?.libraryId ?? target.libraryId ?? (await this.deps.defaultLibraryOf(userId));
+    await this.deps.stories.checkUploadTarget(userId, { libraryId, storyId: version?.storyId });
+  }
+
   async checkRoom(userId: string, libraryId: string | undefined, size: number): Promise<void> {
     if (!this.deps.quota) return;
     await this.deps.quota.check(libraryId ?? (await this.deps.defaultLibraryOf(userId)), size);

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database, ProcessingState } from "../../db/schema.js";
-import { Conflict, Invalid, NotFound } from "../../http/errors.js";
+import { Conflict, Forbidden, Invalid, NotFound } from "../../http/errors.js";
 import { auditChanges } from "../audit/audit-log.js";
 import { textSummary } from "./composite-text.js";
 import { addedKeywords } from "./keyword-use.js";
@@ -84,6 +84,19 @@ export class StoriesService {
     options: IngestOptions = {},
   ): Promise<{ story: Story; duplicates: Story[] }> {
     return this.#drafts.createFromUpload(input, options);
+  }
+
+  /**
+   * Whether an upload by this user may end where its metadata says (a new
+   * draft in the library, or a new version of the story), asked when the
+   * upload is created so a refusal comes before any byte is sent; the same
+   * checks run again when the file is stored. Throws Forbidden / NotFound.
+   */
+  async checkUploadTarget(userId: string, target: { libraryId: string; storyId?: string }): Promise<void> {
+    const user = await this.deps.users.enabledUser(userId);
+    if (!user) throw new Forbidden("the account does not exist or is disabled");
+    if (target.storyId) await this.deps.access.forWrite(user, target.libraryId, target.storyId);
+    else await this.deps.access.libraryForWrite(user, target.libraryId);
   }
 
   /** A draft from metadata alone (no file yet), or a composite grouping other stories. */

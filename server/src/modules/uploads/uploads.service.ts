@@ -95,7 +95,7 @@ export class UploadsService {
   constructor(
     private readonly deps: {
       staging: UploadStaging;
-      ingest: Pick<IngestService, "ingestFile" | "madeBy" | "checkRoom">;
+      ingest: Pick<IngestService, "ingestFile" | "madeBy" | "checkRoom" | "checkTarget">;
       /** The uploads' locks: a completion holds its upload's. */
       locker: Pick<DatabaseLocker, "newLock">;
       log: FastifyBaseLogger;
@@ -127,6 +127,8 @@ export class UploadsService {
       return;
     }
     const target = ingestTargetOf(kept);
+    // Who may put a file there, before any byte is sent (403 / 404, as on the last byte).
+    await this.deps.ingest.checkTarget(userId, target);
     // The declared length against the library's quota: a clear 413 before any byte is sent.
     if (size !== undefined) {
       await this.deps.ingest.checkRoom(userId, target.asNewVersionOf?.libraryId ?? target.libraryId, size);

@@ -54,7 +54,7 @@ export function buildUploads(deps: {
   db: Db;
   store: BlobStore;
   /** What a finished upload becomes: a story, through the ingest command. */
-  ingest: Pick<IngestService, "ingestFile" | "madeBy" | "checkRoom">;
+  ingest: Pick<IngestService, "ingestFile" | "madeBy" | "checkRoom" | "checkTarget">;
   log: FastifyBaseLogger;
   locks?: LockSettings;
   /** Where else an upload may go, by its Upload-Metadata `target` (the network disk). */
