@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import Sqlite from "better-sqlite3";
 import pg from "pg";
@@ -97,6 +97,11 @@ export function* generateStories(count: number, batch: number): Generator<Genera
   }
 }
 
+/** A file hash per story, as every uploaded story has (the uploads' duplicate check reads it). */
+function fileHash(id: string): string {
+  return createHash("sha256").update(id).digest("hex");
+}
+
 function indexed(story: GeneratedStory) {
   const source = {
     id: story.id,
@@ -123,7 +128,7 @@ export function loadSqlite(file: string, count: number, creatorId: string): void
     authors, source, keywords, tags, theme, category, properties, oid, version_no, cover_key, content_sha256,
     perceptual_hash, width, height, duration, size, mime, original_name, captured_at, gps, processing_state,
     processing_error, created_by, created_at, updated_by, updated_at)
-    values (?, ?, null, ?, 0, 'committed', ?, ?, ?, '新华社', ?, ?, null, null, ?, ?, 1, null, null, null, 4000, ?, null,
+    values (?, ?, null, ?, 0, 'committed', ?, ?, ?, '新华社', ?, ?, null, null, ?, ?, 1, null, ?, null, 4000, ?, null,
     ?, 'image/jpeg', ?, ?, null, 'done', null, ?, ?, ?, ?)`);
   // The index's copy of the window columns (migration 0013) and facet terms (0014), as SearchIndex writes them.
   const key = db.prepare(`insert into story_search_keys (story_id, library_id, folder_id, type, status, created_by,
@@ -143,6 +148,7 @@ export function loadSqlite(file: string, count: number, creatorId: string): void
         JSON.stringify(row.tags),
         JSON.stringify({ camera: row.camera }),
         randomUUID(),
+        fileHash(row.id),
         row.height,
         row.size,
         row.original_name,
@@ -168,7 +174,8 @@ export function loadSqlite(file: string, count: number, creatorId: string): void
   });
   for (const rows of generateStories(count, 20_000)) load(rows);
   db.exec("insert into story_search(story_search) values ('optimize')");
-  db.exec("analyze");
+  // What the product's own statistics upkeep runs (no full ANALYZE, which production never does).
+  db.pragma("optimize");
   db.close();
 }
 
@@ -185,10 +192,11 @@ export async function loadPostgres(url: string, count: number, creatorId: string
       await client.query("begin");
       await client.query(
         `insert into stories (id, library_id, type, half_product, status, title, caption, authors, source, keywords, tags,
-          properties, oid, version_no, width, height, size, mime, original_name, captured_at, processing_state,
-          created_by, created_at, updated_by, updated_at)
+          properties, oid, version_no, width, height, size, mime, content_sha256, original_name, captured_at,
+          processing_state, created_by, created_at, updated_by, updated_at)
          select id, library_id, type, false, 'committed', title, caption, authors::jsonb, '新华社', keywords::jsonb,
            tags::jsonb, jsonb_build_object('camera', camera), gen_random_uuid(), 1, 4000, height, size, 'image/jpeg',
+           encode(sha256(convert_to(id::text, 'UTF8')), 'hex'),
            original_name, created_at, 'done', $1, created_at, $1, created_at
          from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
            $10::text[], $11::int[], $12::bigint[], $13::text[], $14::timestamptz[])
@@ -236,6 +244,7 @@ export async function loadPostgres(url: string, count: number, creatorId: string
     await client.query("set maintenance_work_mem = '256MB'");
     await client.query("create index story_search_tsv_idx on story_search using gin (tsv)");
     console.log(`  GIN index built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    // What autovacuum does after a bulk load (docs/operations.md); the GIN index's pending list flushed.
     await client.query("vacuum analyze");
   } finally {
     await client.end();
