@@ -1,13 +1,12 @@
 import { createHash } from "node:crypto";
-import fs from "node:fs";
 import net from "node:net";
-import path from "node:path";
-import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { describeEachDialect, useTestApp } from "../test/dialects.js";
 import { describeError } from "./error-handler.js";
 import { Conflict, Forbidden, Invalid, NotFound, statusMessages, Unauthorized } from "./errors.js";
+import { APP_JS, APP_JS_URL, INDEX_HTML, prepareWebDir } from "./spa.test-support.js";
 
 const echoBody = z.object({ name: z.string().min(1), count: z.number().int().max(10) });
 
@@ -297,7 +296,7 @@ describeEachDialect("history fallback for the web app", (dialect) => {
       expect(response.body).toContain("<div id=root>");
       expect(response.headers["cache-control"]).toBe("no-cache");
     }
-    const asset = await app.inject({ method: "GET", url: "/assets/app.js" });
+    const asset = await app.inject({ method: "GET", url: APP_JS_URL });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers["cache-control"]).toContain("immutable");
   });
@@ -311,7 +310,7 @@ describeEachDialect("history fallback for the web app", (dialect) => {
       { accept: "identity", encoding: undefined, decode: (bytes: Buffer) => bytes },
     ];
     for (const { accept, encoding, decode } of cases) {
-      const asset = await app.inject({ method: "GET", url: "/assets/app.js", headers: { "accept-encoding": accept } });
+      const asset = await app.inject({ method: "GET", url: APP_JS_URL, headers: { "accept-encoding": accept } });
       expect(asset.statusCode, accept).toBe(200);
       expect(asset.headers["content-encoding"], accept).toBe(encoding);
       expect(asset.headers["content-type"], accept).toMatch(/javascript/);
@@ -346,23 +345,4 @@ function rawExchange(port: number, request: string): Promise<string> {
       reject(error);
     });
   });
-}
-
-const INDEX_HTML = "<!doctype html><div id=root></div>";
-const APP_JS = `console.log(${JSON.stringify("x".repeat(2000))})`;
-
-/** A built web app as web/vite-plugins/precompress.ts leaves it: index.html and a script, each with .br and .gz. */
-function prepareWebDir(): string {
-  const dir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? "/tmp", "dams-web-"));
-  fs.mkdirSync(path.join(dir, "assets"));
-  for (const [name, content] of [
-    ["index.html", INDEX_HTML],
-    ["assets/app.js", APP_JS],
-  ] as const) {
-    const file = path.join(dir, name);
-    fs.writeFileSync(file, content);
-    fs.writeFileSync(`${file}.br`, brotliCompressSync(content));
-    fs.writeFileSync(`${file}.gz`, gzipSync(content));
-  }
-  return dir;
 }

@@ -5,6 +5,17 @@ import type { FastifyInstance } from "fastify";
 
 /** The web build writes `.br` and `.gz` copies beside these (web/vite-plugins/precompress.ts). */
 const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|xml|wasm|map)$/i;
+/**
+ * What Vite names a built file, `assets/<name>-<hash>.<ext>` (8 characters of
+ * base64url): new content, new name, so it may be cached for good. Anything
+ * else (index.html, files copied from web/public) is revalidated.
+ */
+const HASHED_ASSET = /(?:^|[\\/])assets[\\/][^\\/]+-[\w-]{8}\.[a-z0-9]+$/i;
+
+/** The Cache-Control of a file the build left in the web directory (its path, without `.br`/`.gz`). */
+export function cacheControlOf(filePath: string): string {
+  return HASHED_ASSET.test(filePath) ? "public, max-age=31536000, immutable" : "no-cache";
+}
 
 /**
  * Serves the built web app at `/`. Paths that are not files and not API
@@ -26,11 +37,12 @@ export async function registerSpa(app: FastifyInstance, webDir: string): Promise
     cacheControl: false,
     preCompressed: true,
     setHeaders(response, filePath) {
+      // `filePath` is the file sent: `app-1a2b3c4d.js.br` when the brotli copy goes out.
+      const original = filePath.replace(/\.(?:br|gz)$/, "");
       // Hashed assets never change; index.html must always be revalidated.
-      const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-      response.setHeader("cache-control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
+      response.setHeader("cache-control", cacheControlOf(original));
       // The same URL has other bytes for another Accept-Encoding: caches must keep them apart.
-      if (COMPRESSIBLE.test(filePath.replace(/\.(?:br|gz)$/, ""))) response.setHeader("vary", "accept-encoding");
+      if (COMPRESSIBLE.test(original)) response.setHeader("vary", "accept-encoding");
     },
   });
   return true;
