@@ -38,4 +38,15 @@ describe("precompressDirectory", () => {
     await precompressDirectory(dir);
     expect(fs.readdirSync(path.join(dir, "assets")).sort()).toEqual(["logo.png", "tiny.js"]);
   });
+
+  it("compresses a chunk of a few hundred bytes, as the app's small lazy chunks are", async () => {
+    // Like the icon chunks of the search page: an import, a component, an export (≈ 500 bytes).
+    const chunk = `import{j as e}from"./index-BNYpwfWg.js";${Array.from({ length: 8 }, (_, i) => `const a${i}=(t)=>e.jsx("span",{className:"anticon anticon-${i}",...t});`).join("")}export{a0 as default};`;
+    expect(chunk.length).toBeLessThan(1024);
+    const dir = outDir({ "assets/DeleteOutlined-I7IhzJg8.js": chunk });
+    await precompressDirectory(dir);
+    const file = path.join(dir, "assets/DeleteOutlined-I7IhzJg8.js");
+    expect(brotliDecompressSync(fs.readFileSync(`${file}.br`)).toString()).toBe(chunk);
+    expect(gunzipSync(fs.readFileSync(`${file}.gz`)).toString()).toBe(chunk);
+  });
 });
