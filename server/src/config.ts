@@ -149,6 +149,7 @@ const envSchema = z.object({
   DAMS_CHANNEL_CREDENTIALS_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   DAMS_CHANNEL_CREDENTIALS_KEY_FILE: z.string().min(1).optional(),
   DAMS_MEDIA_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(600),
+  DAMS_AUTH_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(5),
   DAMS_FETCH_HLS_MAX_SEGMENTS: z.coerce.number().int().min(1).max(100_000).default(3000),
   DAMS_FETCH_HLS_TIMEOUT_MS: z.coerce
     .number()
@@ -179,6 +180,12 @@ export interface Config {
   /** The larger body limit of the two image-saving calls (/upload-images/base64image and /cover). */
   imageBodyLimit: number;
   requestTimeoutMs: number;
+  /**
+   * How long the API keeps a caller's verified token, account and
+   * permissions, and their library levels (0: looked up on every request).
+   * Changes made through the API drop them at once on every node.
+   */
+  authCacheMs: number;
   logLevel: z.infer<typeof envSchema>["DAMS_LOG_LEVEL"];
   trustProxy: boolean;
   /** DAMS_METRICS_TOKEN: a scraper's bearer token for /metrics (else only monitor readers' access tokens). */
@@ -423,6 +430,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: values.DAMS_BODY_LIMIT,
     imageBodyLimit: values.DAMS_IMAGE_BODY_LIMIT,
     requestTimeoutMs: values.DAMS_REQUEST_TIMEOUT_MS,
+    authCacheMs: Math.round(values.DAMS_AUTH_CACHE_SECONDS * 1000),
     logLevel: values.DAMS_LOG_LEVEL,
     trustProxy: values.DAMS_TRUST_PROXY,
     metricsToken: values.DAMS_METRICS_TOKEN,

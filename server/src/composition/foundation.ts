@@ -18,6 +18,7 @@ import { recordRefusals } from "../modules/audit/audit-refusals.js";
 import { permits, registerApiAuth } from "../modules/auth/auth.plugin.js";
 import type { ShareVisitResolver } from "../modules/auth/auth.types.js";
 import type { BearerVerifier } from "../modules/auth/bearer.js";
+import { signedInTag } from "../modules/auth/signed-in-cache.js";
 import type { BlobStore } from "../modules/blobs/blob-store.js";
 import { buildBlobs } from "../modules/blobs/blobs.compose.js";
 import { buildBlobStore } from "../modules/blobs/build-blob-store.js";
@@ -60,8 +61,10 @@ export async function composeFoundation(
   // The users module is the only way into `users`; access (roles, grants, user administration) builds on it.
   const users = new UsersService(new UsersRepository(db));
   const menus = new MenusService(new MenusRepository(db));
-  const access = buildAccessControl(db, { users, menus });
+  const access = buildAccessControl(db, { users, menus, cacheTtlMs: config.authCacheMs });
+  app.addHook("onClose", async () => access.caches.close());
   const apiTokens = new ApiTokensService(new ApiTokensRepository(db));
+  apiTokens.useSignedIn(access.caches);
   // Keys every node must share: configured, or kept in the database; never made per process.
   const secrets = new SharedSecrets(db, app.log);
   const sharedKeys = await resolveSharedKeys(secrets, config);
@@ -73,6 +76,7 @@ export async function composeFoundation(
     db,
     users,
     audit: audit.log,
+    grantEnded: (grantId) => access.caches.invalidate(signedInTag.grant(grantId)),
     keys: async () => parseOidcKeys(await secrets.resolve(await oidcKeysSecret(config.oidc))),
   });
   const verifiers: BearerVerifier[] = [apiTokens.verifier, oidc.verifier];
@@ -86,6 +90,7 @@ export async function composeFoundation(
     prefix: API_PREFIX,
     verifiers,
     users: access.authUsers,
+    signedIn: access.caches.signedIn,
     libraries: { require: (user, libraryId, level) => libraries.checkLevel(user, libraryId, level) },
     publicPaths: [OPENAPI_PATH, DOCS_PATH],
     // WebDAV clients send Basic credentials: the password is a personal API token.

@@ -88,6 +88,24 @@ describeEachDialect("a cache kept true across nodes", (dialect) => {
     cache.close();
   });
 
+  it("tags an entry by its loaded value, and keeps no load that a drop overlapped", async () => {
+    const cache = new SharedCache<{ user: string }>(nodes()[0].notifications, "signed-in-test", { ttlMs: 60_000 });
+    const byUser = (value: { user: string }) => [`user:${value.user}`];
+    await cache.get("token-a", async () => ({ user: "alice" }), byUser);
+    await cache.invalidate("user:alice");
+    expect(cache.size).toBe(0);
+    // A load that read the database before a change and answers after it: served to its callers, not kept.
+    let answer: (value: { user: string }) => void = () => {};
+    const slow = cache.get("token-b", () => new Promise((resolve) => (answer = resolve)), byUser);
+    await cache.invalidate("user:bob");
+    answer({ user: "bob" });
+    expect(await slow).toEqual({ user: "bob" });
+    let loads = 0;
+    expect(await cache.get("token-b", async () => ({ user: `bob ${++loads}` }), byUser)).toEqual({ user: "bob 1" });
+    expect(await cache.get("token-b", async () => ({ user: `bob ${++loads}` }), byUser)).toEqual({ user: "bob 1" });
+    cache.close();
+  });
+
   it.runIf(dialect === "postgres")("drops everything when notices may have been missed", async () => {
     const [, onB] = await pair("gaps");
     await onB.get("k", async () => "v");

@@ -8,6 +8,9 @@ interface Entry<V> {
   tags: readonly string[];
 }
 
+/** An entry's tags: given, or read from the loaded value (a principal's user and role are known once loaded). */
+export type Tags<V> = readonly string[] | ((value: V) => readonly string[]);
+
 /**
  * A cache in one process that stays true across nodes: an entry lives at most
  * `ttlMs`, and `invalidate(keyOrTag)` drops it on every node of the database
@@ -23,6 +26,8 @@ interface Entry<V> {
 export class SharedCache<V> {
   readonly #entries = new Map<string, Entry<V>>();
   readonly #unsubscribe: (() => void)[];
+  /** Counts drops; a load that overlapped one is answered but not kept (it may have read what was dropped). */
+  #drops = 0;
 
   constructor(
     private readonly notifications: Notifications,
@@ -40,20 +45,38 @@ export class SharedCache<V> {
     ];
   }
 
-  /** The cached value, or `load()`'s (cached with `tags`); a failed load is not kept. */
-  get(key: string, load: () => Promise<V>, tags: readonly string[] = []): Promise<V> {
+  /**
+   * The cached value, or `load()`'s (cached with `tags`); a failed load is not
+   * kept, nor one during which anything was dropped from this cache.
+   */
+  get(key: string, load: () => Promise<V>, tags: Tags<V> = []): Promise<V> {
     const now = this.#now();
     const cached = this.#entries.get(key);
     if (cached && cached.expiresAt > now) return cached.value;
+    const drops = this.#drops;
     const value = load();
+    const entry: Entry<V> = {
+      value,
+      expiresAt: now + this.options.ttlMs,
+      tags: typeof tags === "function" ? [] : tags,
+    };
     this.#entries.delete(key);
-    this.#entries.set(key, { value, expiresAt: now + this.options.ttlMs, tags });
-    value.catch(() => {
-      if (this.#entries.get(key)?.value === value) this.#entries.delete(key);
-    });
+    this.#entries.set(key, entry);
+    const forget = () => {
+      if (this.#entries.get(key) === entry) this.#entries.delete(key);
+    };
+    value.then((loaded) => {
+      if (typeof tags === "function") entry.tags = tags(loaded);
+      if (this.#drops !== drops) forget();
+    }, forget);
     const max = this.options.maxEntries ?? 10_000;
     if (this.#entries.size > max) this.#entries.delete(this.#entries.keys().next().value!);
     return value;
+  }
+
+  /** Drops the entry with this key in this process only (e.g. what it holds has expired). */
+  forget(key: string): void {
+    this.#entries.delete(key);
   }
 
   /** Drops the entry with this key, and every entry with this tag, on every node. */
@@ -65,6 +88,7 @@ export class SharedCache<V> {
 
   /** Drops every entry in this process. */
   clear(): void {
+    this.#drops++;
     this.#entries.clear();
   }
 
@@ -79,6 +103,7 @@ export class SharedCache<V> {
   }
 
   #drop(keyOrTag: string): void {
+    this.#drops++;
     this.#entries.delete(keyOrTag);
     for (const [key, entry] of this.#entries) if (entry.tags.includes(keyOrTag)) this.#entries.delete(key);
   }

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/database.js";
 import type { UsersService } from "../users/users.service.js";
+import { AccessCaches } from "./access-caches.js";
 import { AuthenticatedUsers } from "./authenticated-users.js";
 import { GrantsRepository } from "./grants.repository.js";
 import { GrantsService } from "./grants.service.js";
@@ -15,6 +16,8 @@ export interface AccessControl {
   roles: RolesService;
   grants: GrantsService;
   users: UserAdminService;
+  /** Sign-ins and library levels kept a few seconds; the API auth hook reads them, writers drop them. */
+  caches: AccessCaches;
 }
 
 export interface AccessDependencies {
@@ -22,21 +25,26 @@ export interface AccessDependencies {
   users: UsersService;
   /** The menus module's keys: the permissions roles grant. */
   menus: { permissionKeys: RoleDirectory["permissionKeys"] };
+  /** How long a sign-in and a library level are kept (0: not at all). */
+  cacheTtlMs: number;
 }
 
 /** Builds the services of roles, grants and user administration (called once by app.ts). */
 export function buildAccessControl(db: Db, deps: AccessDependencies): AccessControl {
   const roleRows = new RolesRepository(db);
   const grants = new GrantsRepository(db);
+  const caches = new AccessCaches(db.notifications, deps.cacheTtlMs);
   const roles = new RolesService(roleRows, {
     permissionKeys: () => deps.menus.permissionKeys(),
     holders: (roleId) => deps.users.countWithRole(roleId),
+    changed: caches,
   });
   return {
     authUsers: new AuthenticatedUsers(deps.users, roles),
-    libraries: new LibraryAccess(grants),
+    libraries: new LibraryAccess(grants, caches.libraryLevels),
     roles,
-    grants: new GrantsService(grants, roleRows, deps.users),
-    users: new UserAdminService(deps.users, roleRows),
+    grants: new GrantsService(grants, roleRows, deps.users, caches),
+    users: new UserAdminService(deps.users, roleRows, caches),
+    caches,
   };
 }

@@ -21,6 +21,8 @@ export class GrantsService {
     private readonly grants: GrantsRepository,
     private readonly roles: RolesRepository,
     private readonly accounts: Pick<UsersService, "account">,
+    /** Drops cached library levels on every node. */
+    private readonly changed?: { grantsChanged(): Promise<void> },
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -48,10 +50,12 @@ export class GrantsService {
       { libraryId: input.libraryId, roleId: input.roleId ?? null, userId: input.userId ?? null, level: input.level },
       this.clock().toISOString(),
     );
+    await this.changed?.grantsChanged();
     return (await this.grants.findById(id))!;
   }
 
   async delete(id: string): Promise<void> {
     if (!(await this.grants.delete(id))) throw new NotFound(`grant ${id} does not exist`, "grant_not_found");
+    await this.changed?.grantsChanged();
   }
 }

@@ -1,6 +1,9 @@
+import type { SharedCache } from "../../db/shared-cache.js";
 import { Forbidden, NotFound } from "../../http/errors.js";
 import type { LibraryUser } from "../auth/permissions.js";
 import { type LibraryLevel, levelAtLeast } from "../auth/permissions.js";
+import { signedInTag } from "../auth/signed-in-cache.js";
+import { ANY_GRANT } from "./access-caches.js";
 import type { GrantsRepository } from "./grants.repository.js";
 
 export type { LibraryUser };
@@ -10,12 +13,22 @@ export type { LibraryUser };
  * every library; manage ⊃ write ⊃ read. Administrators (users.admin) pass.
  */
 export class LibraryAccess {
-  constructor(private readonly grants: GrantsRepository) {}
+  constructor(
+    private readonly grants: GrantsRepository,
+    /** Levels kept a few seconds per user, role and library; dropped when a grant or the user changes. */
+    private readonly cache?: SharedCache<LibraryLevel[]>,
+  ) {}
 
   /** The highest level the user holds on the library, or null for none. */
   async levelOn(user: LibraryUser, libraryId: string): Promise<LibraryLevel | null> {
     if (user.admin) return "manage";
-    const levels = await this.grants.levelsOn(libraryId, user.id, user.roleId);
+    const load = () => this.grants.levelsOn(libraryId, user.id, user.roleId);
+    const levels = this.cache
+      ? await this.cache.get(`${user.id} ${user.roleId ?? ""} ${libraryId}`, load, [
+          signedInTag.user(user.id),
+          ANY_GRANT,
+        ])
+      : await load();
     let best: LibraryLevel | null = null;
     for (const level of levels) if (best === null || levelAtLeast(level, best)) best = level;
     return best;

@@ -62,6 +62,8 @@ export interface RoleDirectory {
   permissionKeys(): Promise<{ key: string; area: "user" | "admin" }[]>;
   /** How many accounts hold a role (the users module's service). */
   holders(roleId: string): Promise<number>;
+  /** Drops what is cached about a role's holders (their permissions; a deleted role's grants). */
+  changed?: { roleChanged(roleId: string): Promise<void>; grantsChanged(): Promise<void> };
 }
 
 export class RolesService {
@@ -118,6 +120,7 @@ export class RolesService {
     if (permissions) assertWithinHolder(editor, permissions);
     const { permissions: _, ...changes } = input;
     await this.roles.update(id, changes, permissions);
+    await this.directory.changed?.roleChanged(id);
     return this.get(id);
   }
 
@@ -134,6 +137,8 @@ export class RolesService {
       ).withMessageCode("role.inUse", { count: holders });
     }
     await this.roles.softDelete(id);
+    await this.directory.changed?.roleChanged(id);
+    await this.directory.changed?.grantsChanged();
   }
 
   /** Known permission ids only, each once; the message names the offending field. */

@@ -43,6 +43,8 @@ export class UserAdminService {
   constructor(
     private readonly users: UsersService,
     private readonly roles: RolesRepository,
+    /** Drops what is cached about an account (its sign-ins, its library levels) on every node. */
+    private readonly changed?: { userChanged(userId: string): Promise<void> },
   ) {}
 
   async list(query: PageQuery): Promise<{ content: UserAccountView[]; total: number }> {
@@ -75,6 +77,7 @@ export class UserAdminService {
       role_id: input.roleId,
       admin: input.admin,
     });
+    await this.changed?.userChanged(id);
     return toView((await this.#account(id))!);
   }
 
@@ -82,6 +85,7 @@ export class UserAdminService {
     const target = await this.#target(id, actor);
     if (!enabled && target.id === actor.id) throw new Forbidden("you cannot disable your own account", "own_account");
     await this.users.updateAccount(id, { status: enabled ? 1 : 0 });
+    await this.changed?.userChanged(id);
     return toView((await this.#account(id))!);
   }
 

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { NotFound, Unauthorized } from "../../http/errors.js";
 import type { BearerVerifier, Principal } from "../auth/bearer.js";
+import { type SignedInInvalidator, signedInTag } from "../auth/signed-in-cache.js";
 import type { ApiTokenRecord, ApiTokensRepository } from "./api-tokens.repository.js";
 
 /** Personal API tokens are `dams_` followed by 32 random bytes, base64url. */
@@ -36,10 +37,17 @@ function toView(token: ApiTokenRecord): ApiTokenView {
 }
 
 export class ApiTokensService {
+  #signedIn: SignedInInvalidator | undefined;
+
   constructor(
     private readonly tokens: ApiTokensRepository,
     private readonly clock: () => Date = () => new Date(),
   ) {}
+
+  /** A revoked token's cached sign-ins are dropped on every node (the API auth hook's cache). */
+  useSignedIn(signedIn: SignedInInvalidator): void {
+    this.#signedIn = signedIn;
+  }
 
   /** Creates a token; the secret is returned here and never again (only its sha256 is stored). */
   async create(
@@ -68,10 +76,12 @@ export class ApiTokensService {
 
   /** Revokes one of the user's own tokens; someone else's answers 404 like a missing one. */
   async revoke(userId: string, id: string): Promise<void> {
-    if (!(await this.tokens.revoke(id, userId, this.clock().toISOString()))) {
-      const token = await this.tokens.findById(id);
-      if (!token || token.user_id !== userId) throw new NotFound(`API token ${id} does not exist`, "token_not_found");
+    if (await this.tokens.revoke(id, userId, this.clock().toISOString())) {
+      await this.#signedIn?.invalidate(signedInTag.apiToken(id));
+      return;
     }
+    const token = await this.tokens.findById(id);
+    if (!token || token.user_id !== userId) throw new NotFound(`API token ${id} does not exist`, "token_not_found");
   }
 
   /** The BearerVerifier for personal API tokens: answers for `dams_` tokens only. */
@@ -89,7 +99,8 @@ export class ApiTokensService {
       if (now.getTime() - lastUsed >= TOUCH_INTERVAL_MS) {
         await this.tokens.touch(token.id, now.toISOString(), new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString());
       }
-      return { userId: token.user_id, via: "api-token", scopes: ["api"] };
+      const expiresAt = token.expires_at ? Date.parse(token.expires_at) : undefined;
+      return { userId: token.user_id, via: "api-token", scopes: ["api"], tokenId: token.id, expiresAt };
     },
   };
 }

@@ -4,7 +4,6 @@ import { API_PREFIX } from "../../http/error-handler.js";
 import { describeEachDialect, useTestApp } from "../../test/dialects.js";
 import { bearer, createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import type { LibraryAccess } from "../access/library-access.js";
-import { UsersRepository } from "../users/users.repository.js";
 import { type AuthUsers, RouteDeclarationError, registerApiAuth } from "./auth.plugin.js";
 
 const ME = `${API_PREFIX}/users/login/user`;
@@ -60,12 +59,18 @@ describeEachDialect("API auth hook", (dialect) => {
   });
 
   it("refuses a disabled user's token, and accepts it again once enabled", async () => {
-    const accounts = new UsersRepository(ctx().db);
-    await accounts.updateAccount(reporter.id, { status: 0 }, new Date().toISOString());
+    // Through the API, as an administrator does: the hook's cached sign-ins are dropped by the change.
+    const admin = await createPrincipal(ctx().db, { username: "hook-admin", admin: true });
+    const setEnabled = async (action: "enable" | "disable") => {
+      const url = `${API_PREFIX}/users/${reporter.id}/${action}`;
+      expect((await ctx().app.inject({ method: "POST", url, headers: admin.headers })).statusCode).toBe(200);
+    };
+    expect((await call(reporter.headers)).status).toBe(200);
+    await setEnabled("disable");
     const { status, body } = await call(reporter.headers);
     expect(status).toBe(401);
     expect(body.error).toBe("account_disabled");
-    await accounts.updateAccount(reporter.id, { status: 1 }, new Date().toISOString());
+    await setEnabled("enable");
     expect((await call(reporter.headers)).status).toBe(200);
   });
 

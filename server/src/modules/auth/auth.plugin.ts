@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
 import { Forbidden, Unauthorized } from "../../http/errors.js";
 import type { AuthenticatedUser, RouteAccess, ShareVisitResolver } from "./auth.types.js";
@@ -11,6 +12,7 @@ import {
 } from "./permissions.js";
 import "./auth.types.js";
 import type { BearerVerifier, Principal } from "./bearer.js";
+import { type SignedIn, signedInTags } from "./signed-in-cache.js";
 
 /**
  * The accounts the hook reads on every call and whose last access it records
@@ -44,6 +46,15 @@ export interface ApiAuthOptions {
   basicPrefixes?: string[];
   /** Checks the password of Basic credentials (the personal API tokens' verifier); null refuses it. */
   basicVerifier?: BearerVerifier;
+  /**
+   * Sign-ins kept per token for a few seconds (a SharedCache, dropped on every
+   * node when an account, role, grant or token changes): without it, every
+   * request verifies the token and loads the account and its permissions.
+   */
+  signedIn?: {
+    get(key: string, load: () => Promise<SignedIn>, tags: (value: SignedIn) => readonly string[]): Promise<SignedIn>;
+    forget(key: string): void;
+  };
   /** Last access is recorded at most once per this interval per user. */
   accessRecordIntervalMs?: number;
   clock?: () => Date;
@@ -194,7 +205,7 @@ export function registerApiAuth(app: FastifyInstance, options: ApiAuthOptions): 
     throw new Unauthorized("the access token is not valid", "token_invalid");
   }
 
-  async function authenticateBearer(token: string): Promise<{ principal: Principal; user: AuthenticatedUser }> {
+  async function authenticateBearer(token: string): Promise<SignedIn> {
     const principal = await authenticate(token);
     const user = await users.loadUser(principal.userId);
     if (user?.status !== 1) throw new Unauthorized("the account does not exist or is disabled", "account_disabled");
@@ -202,9 +213,7 @@ export function registerApiAuth(app: FastifyInstance, options: ApiAuthOptions): 
   }
 
   /** Basic credentials: the password is a personal API token, and the name must be its owner's. */
-  async function authenticateBasic(
-    request: FastifyRequest,
-  ): Promise<{ principal: Principal; user: AuthenticatedUser }> {
+  async function authenticateBasic(request: FastifyRequest): Promise<SignedIn> {
     const { username, password } = basicCredentials(request);
     const principal = options.basicVerifier ? await options.basicVerifier.verify(password) : null;
     if (!principal) throw new Unauthorized("the password must be one of your personal API tokens", "token_invalid");
@@ -214,6 +223,29 @@ export function registerApiAuth(app: FastifyInstance, options: ApiAuthOptions): 
       throw new Unauthorized("the user name is not the token's owner's", "credentials_mismatch");
     }
     return { principal, user };
+  }
+
+  function authenticateRequest(request: FastifyRequest, basic: boolean): Promise<SignedIn> {
+    return basic ? authenticateBasic(request) : authenticateBearer(bearerToken(request));
+  }
+
+  /**
+   * The caller, from the cache when the same Authorization header was seen
+   * in the last few seconds (the whole header is the key: Basic credentials
+   * are checked as a pair). Only successes are kept; a token past its expiry
+   * is looked at again, so it is refused as before.
+   */
+  async function signIn(request: FastifyRequest, basic: boolean): Promise<SignedIn> {
+    const cache = options.signedIn;
+    const header = request.headers.authorization;
+    if (!cache || !header) return authenticateRequest(request, basic);
+    // The kind is part of the key: a bearer token accepted by the API is no password for WebDAV.
+    const key = `${basic ? "basic" : "bearer"} ${createHash("sha256").update(header).digest("base64url")}`;
+    const signedIn = await cache.get(key, () => authenticateRequest(request, basic), signedInTags);
+    const expiresAt = signedIn.principal.expiresAt;
+    if (expiresAt === undefined || expiresAt > clock().getTime()) return signedIn;
+    cache.forget(key);
+    return authenticateRequest(request, basic);
   }
 
   async function recordAccess(user: AuthenticatedUser, ip: string): Promise<void> {
@@ -246,9 +278,7 @@ export function registerApiAuth(app: FastifyInstance, options: ApiAuthOptions): 
         request.shareVisit = await options.shares.resolve(request, config.shareBeforeUnlock !== true);
         return;
       }
-      const { principal, user } = basic
-        ? await authenticateBasic(request)
-        : await authenticateBearer(bearerToken(request));
+      const { principal, user } = await signIn(request, basic);
       request.principal = principal;
       request.currentUser = user;
       await recordAccess(user, request.ip);

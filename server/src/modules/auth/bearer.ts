@@ -12,6 +12,10 @@ export interface Principal {
   scopes: string[];
   /** The session/grant the token belongs to, when there is one (for logout). */
   grantId?: string;
+  /** The personal API token's id (its revocation must reach cached principals). */
+  tokenId?: string;
+  /** When the token stops being valid (ms since the epoch), if it does: a cached principal is not used after. */
+  expiresAt?: number;
 }
 
 export interface BearerVerifier {

@@ -63,7 +63,8 @@ export function createOidcVerifier(options: OidcVerifierOptions): BearerVerifier
         }
       }
       const scopes = typeof payload.scope === "string" ? payload.scope.split(" ").filter(Boolean) : [];
-      return { userId: await options.resolveUser(payload), via: "oidc", scopes, grantId };
+      const expiresAt = (payload.exp as number) * 1000;
+      return { userId: await options.resolveUser(payload), via: "oidc", scopes, grantId, expiresAt };
     },
   };
 }

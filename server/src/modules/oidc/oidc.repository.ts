@@ -18,7 +18,11 @@ export interface PayloadWrite {
 
 /** SQL for the embedded provider's storage (oidc_payloads). */
 export class OidcRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Told after a grant ended (sign-out, replay, revocation): its access tokens' cached sign-ins are dropped. */
+    private readonly grantEnded: (grantId: string) => Promise<void> = async () => {},
+  ) {}
 
   async upsert(row: PayloadWrite): Promise<void> {
     const values = {
@@ -79,10 +83,12 @@ export class OidcRepository {
 
   async destroy(type: string, id: string): Promise<void> {
     await this.db.kysely.deleteFrom("oidc_payloads").where("type", "=", type).where("id", "=", id).execute();
+    if (type === "Grant") await this.grantEnded(id);
   }
 
   async destroyByGrant(type: string, grantId: string): Promise<void> {
     await this.db.kysely.deleteFrom("oidc_payloads").where("type", "=", type).where("grant_id", "=", grantId).execute();
+    await this.grantEnded(grantId);
   }
 
   /** Revokes a grant: the grant itself and every token issued under it (sessions are left alone). */
@@ -96,6 +102,7 @@ export class OidcRepository {
         ]),
       )
       .execute();
+    await this.grantEnded(grantId);
   }
 
   /** Ends the provider sessions (browser sign-in at /uuas) that hold this grant. */

@@ -28,6 +28,8 @@ export interface OidcDependencies {
   /** Sign-ins (success and failure), registrations and provisioned users go to the operation log. */
   audit: AuditLog;
   clock?: Clock;
+  /** Told after a grant of the embedded provider ended (the API auth hook's cached sign-ins are dropped). */
+  grantEnded?: (grantId: string) => Promise<void>;
   /** How often expired provider rows and old throttle events are deleted. */
   sweepIntervalMs?: number;
 }
@@ -114,7 +116,7 @@ async function buildEmbedded(deps: OidcDependencies): Promise<OidcModule> {
   const keys = await deps.keys();
   // Loaded only when the embedded provider runs: importing oidc-provider prints a runtime warning on Node 20.
   const { createProvider } = await import("./oidc-provider.js");
-  const repository = new OidcRepository(db);
+  const repository = new OidcRepository(db, deps.grantEnded);
   const throttle = new AuthThrottle(db, clock);
   const provider = createProvider({
     issuer,

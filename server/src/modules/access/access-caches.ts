@@ -1,0 +1,48 @@
+import type { Notifications } from "../../db/notifications.js";
+import { SharedCache } from "../../db/shared-cache.js";
+import type { LibraryLevel } from "../auth/permissions.js";
+import { buildSignedInCache, type SignedIn, signedInTag } from "../auth/signed-in-cache.js";
+
+/** Tag of every cached library level: any grant written drops them all (grants change seldom). */
+export const ANY_GRANT = "grants";
+
+/**
+ * What the API reads on every call about who the caller is and what they
+ * may do, kept a few seconds per token (sign-ins) and per user and library
+ * (levels), and dropped on every node by the services that change it: an
+ * account (disabled, role, admin flag), a role (permissions, deleted), a
+ * library grant. Without a lifetime (0) nothing is kept.
+ */
+export class AccessCaches {
+  readonly signedIn: SharedCache<SignedIn> | undefined;
+  readonly libraryLevels: SharedCache<LibraryLevel[]> | undefined;
+
+  constructor(notifications: Notifications, ttlMs: number) {
+    this.signedIn = ttlMs > 0 ? buildSignedInCache(notifications, ttlMs) : undefined;
+    this.libraryLevels =
+      ttlMs > 0 ? new SharedCache(notifications, "library-levels", { ttlMs, maxEntries: 20_000 }) : undefined;
+  }
+
+  /** Drops cached sign-ins by tag (signedInTag), on every node. */
+  async invalidate(tag: string): Promise<void> {
+    await this.signedIn?.invalidate(tag);
+  }
+
+  async userChanged(userId: string): Promise<void> {
+    await this.signedIn?.invalidate(signedInTag.user(userId));
+    await this.libraryLevels?.invalidate(signedInTag.user(userId));
+  }
+
+  async roleChanged(roleId: string): Promise<void> {
+    await this.signedIn?.invalidate(signedInTag.role(roleId));
+  }
+
+  async grantsChanged(): Promise<void> {
+    await this.libraryLevels?.invalidate(ANY_GRANT);
+  }
+
+  close(): void {
+    this.signedIn?.close();
+    this.libraryLevels?.close();
+  }
+}
