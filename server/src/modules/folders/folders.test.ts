@@ -107,17 +107,15 @@ describeEachDialect("libraries and folders", (dialect) => {
   });
 
   it("refuses writes to a read-only library with 403 and hides unreadable ones with 404", async () => {
-    await ctx()
-      .db.kysely.insertInto("library_grants")
-      .values({
-        id: randomUUID(),
-        library_id: "personal",
-        role_id: null,
-        user_id: contributor.id,
-        level: "read",
-        created_at: new Date().toISOString(),
-      })
-      .execute();
+    // Through the API: the contributor's level on `personal` (none) may be cached from an earlier case, and a
+    // grant made by the access-control service drops it on every node; one written by hand would wait for the lifetime.
+    const admin = await createPrincipal(ctx().db, { username: "folder-admin", admin: true });
+    const granted = await call(admin, "POST", "/library-grants", {
+      libraryId: "personal",
+      userId: contributor.id,
+      level: "read",
+    });
+    expect(granted.statusCode).toBe(200);
     expect((await call(contributor, "GET", "/libraries/personal/folders")).statusCode).toBe(200);
     expect((await call(contributor, "POST", "/libraries/personal/folders", { name: "mine" })).statusCode).toBe(403);
     expect((await call(contributor, "POST", "/libraries/department/folders", { name: "mine" })).statusCode).toBe(404);
