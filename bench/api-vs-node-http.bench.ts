@@ -282,7 +282,9 @@ async function benchDialect(dialect: string): Promise<boolean> {
         )} | ${spread(cpuRatios)} | ${targets.join("; ") || "—"} |`,
       );
     }
-    console.log("  (median (min–max) over the rounds; ratios are dams / peer, paired by round; targets judged on the median)");
+    console.log(
+      "  (median (min–max) over the rounds; ratios are dams / peer, paired by round; targets judged on the median)",
+    );
     for (const route of routes.slice(1)) {
       const tables = captured
         .get(route.url)!
