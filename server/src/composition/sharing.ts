@@ -9,7 +9,10 @@ import type { StoriesArea } from "./stories.js";
 /** What leaves the library: download presets, publishing channels and deliveries, share links. */
 export type SharingArea = ReturnType<typeof composeSharing>;
 
-export function composeSharing(foundation: Foundation, { stories, storyLinks, folders, ingest }: StoriesArea) {
+export function composeSharing(
+  foundation: Foundation,
+  { stories, storyLinks, folders, ingest, propertyAccess }: StoriesArea,
+) {
   const { config, db, audit, access, jobs, blobs, media, sharedKeys, outgoing, onBlobDeleteError } = foundation;
   // Watermark and download presets; their renditions are made by the "presets.render" job.
   const presets = buildPresets({
@@ -60,6 +63,8 @@ export function composeSharing(foundation: Foundation, { stories, storyLinks, fo
     fileTtlSeconds: config.mediaUrls.ttlSeconds,
     sharedKey: sharedKeys.mediaUrl,
     embargoed: (storyIds) => publishing.deliveries.embargoedNow(storyIds),
+    // Field-level access: a visitor sees no story property that is hidden from any role.
+    restrictedProperties: () => propertyAccess.hiddenFromAnyRole(),
     presets: {
       storyTypeOf: (id) => presets.downloads.storyTypeOf(id),
       usable: (actor) => presets.downloads.usable(actor),

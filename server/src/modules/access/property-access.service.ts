@@ -72,6 +72,14 @@ export class PropertyAccessService {
     return new Set(rules.filter((rule) => !rule.visible).map((rule) => rule.property));
   }
 
+  /**
+   * The properties hidden from at least one role. A share link's visitor has
+   * no role and is trusted less than any: none of these is shown to them.
+   */
+  async hiddenFromAnyRole(): Promise<ReadonlySet<string>> {
+    return new Set(await this.deps.rules.hiddenAnywhere());
+  }
+
   /** The properties the user may not edit (hidden ones included). */
   async lockedFor(user: PropertyUser): Promise<ReadonlySet<string>> {
     if (user.admin || !user.roleId) return NO_RULES;

@@ -85,6 +85,11 @@ export interface ShareVisitsDependencies {
   drops: Pick<ShareDrops, "forVisitor">;
   /** Lifetime of the media and download URLs handed to visitors. */
   fileTtlSeconds: number;
+  /**
+   * The story properties hidden from any role (field-level access,
+   * `PropertyAccessService.hiddenFromAnyRole`): a visitor sees none of them.
+   */
+  restrictedProperties: () => Promise<ReadonlySet<string>>;
   /** Composites' texts as parts (the stories module's CompositeTextQueries). */
   texts?: Pick<CompositeTextQueries, "partsOf">;
   clock?: () => Date;
@@ -284,13 +289,18 @@ export class ShareVisits implements ShareVisitResolver {
     return { ...base, zipUrl, stories: shown, truncated, uploadDrop };
   }
 
-  /** The share with the story type of its download preset (null: none, or the preset is gone: no download). */
+  /**
+   * The share with the story type of its download preset (null: none, or the
+   * preset is gone: no download) and the properties its visitor may not see.
+   */
   async #withPreset(share: ShareRecord): Promise<VisitedShare> {
-    const presetStoryType =
+    const [presetStoryType, hiddenProperties] = await Promise.all([
       share.downloadPolicy === "preset" && share.downloadPresetId
-        ? ((await this.deps.presets.storyTypeOf(share.downloadPresetId)) ?? null)
-        : null;
-    return { ...share, presetStoryType };
+        ? this.deps.presets.storyTypeOf(share.downloadPresetId).then((type) => type ?? null)
+        : null,
+      this.deps.restrictedProperties(),
+    ]);
+    return { ...share, presetStoryType, hiddenProperties };
   }
 
   /**

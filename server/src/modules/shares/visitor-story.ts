@@ -51,8 +51,12 @@ function viewingFile(view: StoryView): StoryFileView | undefined {
   return view.files.find((file) => file.role === role);
 }
 
-/** A share as the visitor's stories are made from it: with the story type its download preset renders, if any. */
-export type VisitedShare = ShareRecord & { presetStoryType: string | null };
+/**
+ * A share as the visitor's stories are made from it: with the story type its
+ * download preset renders, if any, and the story properties hidden from any
+ * role (field-level access), which a visitor never sees.
+ */
+export type VisitedShare = ShareRecord & { presetStoryType: string | null; hiddenProperties: ReadonlySet<string> };
 
 /** The rendition named in a share's download URL for a download preset's rendition. */
 export const PRESET_RENDITION = "preset";
@@ -77,10 +81,12 @@ export function downloadRendition(
   }
 }
 
-function metadataOf(share: ShareRecord, view: StoryView): Record<string, unknown> | null {
+function metadataOf(share: VisitedShare, view: StoryView): Record<string, unknown> | null {
   if (share.metadata !== "all") return null;
   const properties = Object.fromEntries(
-    Object.entries(view.properties).filter(([key]) => share.keepLocation || !PRIVATE_PROPERTY.test(key)),
+    Object.entries(view.properties).filter(
+      ([key]) => !share.hiddenProperties.has(key) && (share.keepLocation || !PRIVATE_PROPERTY.test(key)),
+    ),
   );
   return {
     keywords: view.keywords,
