@@ -1,4 +1,4 @@
-import { once } from "node:events";
+import { type EventEmitter, once } from "node:events";
 import type { Writable } from "node:stream";
 import ExcelJS from "exceljs";
 import type { ExportCell } from "./export-table.js";
@@ -15,9 +15,10 @@ export interface ExportColumnOut {
  * Writes a header and the rows to `out` as .xlsx (exceljs's streaming
  * WorkbookWriter: each row is committed and leaves memory; inline strings,
  * no shared-strings table to grow) or CSV (UTF-8 with a BOM so Excel reads
- * Chinese, RFC 4180 quoting, CRLF). Waits for `out` to drain, so a slow
- * reader holds the producer back instead of filling memory. Returns the
- * number of rows written.
+ * Chinese, RFC 4180 quoting, CRLF). Waits for `out` to drain, and for the
+ * xlsx's zip entry to take its rows (sheetZipInput), so a slow reader or a
+ * slow deflate holds the row source back instead of filling memory. Returns
+ * the number of rows written.
  */
 export async function writeExport(
   format: ExportFormat,
@@ -36,16 +37,61 @@ export async function writeExport(
   const header = sheet.addRow(columns.map((column) => column.title));
   header.font = { bold: true };
   header.commit();
+  const zipInput = sheetZipInput(sheet);
   let count = 0;
   for await (const cells of rows) {
     if (count >= max) break;
     sheet.addRow(cells.map(cellValue)).commit();
     count++;
-    if (out.writableNeedDrain) await once(out, "drain");
+    if (zipInput._writableState.length >= SHEET_BUFFER_BYTES) await drained(zipInput, out);
+    if (out.writableNeedDrain) await drained(out, out);
   }
   sheet.commit();
   await workbook.commit();
   return count;
+}
+
+/** The sheet's XML that may wait for deflate before the row source is paused. */
+const SHEET_BUFFER_BYTES = 256 * 1024;
+
+interface ZipEntryInput extends EventEmitter {
+  _writableState: { length: number; needDrain: boolean };
+}
+
+/**
+ * The stream exceljs's sheet feeds its XML into. The sheet's own buffer
+ * (a `StreamBuf`, exceljs 4.4 `workbook-writer.js` `_openStream`) is piped to
+ * the zip entry's input, a PassThrough that archiver makes for it, and writes
+ * to it without heeding its answer, so when deflate is slower than rows come
+ * that input grows with the row count (744 MiB peak RSS at 1 M rows,
+ * docs/audit.md). Its write state is the signal to pause on: `length` bytes
+ * wait, and it emits `drain` once they are taken (it sets `needDrain` past
+ * its high-water mark). Read from exceljs's internals, so checked here: an
+ * exceljs that no longer has them fails every xlsx export (and the tests)
+ * rather than growing again unseen.
+ */
+function sheetZipInput(sheet: object): ZipEntryInput {
+  const buffer = (sheet as { stream?: { pipes?: unknown[] } }).stream;
+  const input = buffer?.pipes?.length === 1 ? buffer.pipes[0] : undefined;
+  const state = (input as Partial<ZipEntryInput> | undefined)?._writableState;
+  if (typeof state?.length !== "number" || typeof state.needDrain !== "boolean")
+    throw new Error("exceljs's sheet stream is not piped to one zip entry input: export-writer.ts needs a look");
+  return input as ZipEntryInput;
+}
+
+/** Resolves when `stream` emits `drain`; rejects when `out` closes first (the reader went away). */
+async function drained(stream: EventEmitter, out: Writable): Promise<void> {
+  const gone = new AbortController();
+  const onClose = () => gone.abort(new Error("the export's reader went away"));
+  if (out.destroyed) onClose();
+  else out.once("close", onClose);
+  try {
+    await once(stream, "drain", { signal: gone.signal });
+  } catch (error) {
+    throw gone.signal.aborted ? gone.signal.reason : error;
+  } finally {
+    out.off("close", onClose);
+  }
 }
 
 async function writeCsv(
@@ -55,7 +101,7 @@ async function writeCsv(
   max: number,
 ): Promise<number> {
   const write = async (text: string) => {
-    if (!out.write(text)) await once(out, "drain");
+    if (!out.write(text)) await drained(out, out);
   };
   await write(`\uFEFF${columns.map((column) => csvField(column.title)).join(",")}\r\n`);
   let count = 0;

@@ -1,0 +1,70 @@
+import { Writable } from "node:stream";
+import { expect, it } from "vitest";
+import type { ExportCell } from "./export-table.js";
+import { writeExport } from "./export-writer.js";
+import { SheetRowCounter } from "./export-writer.test-support.js";
+
+const ROWS = 60_000;
+/**
+ * Rows made but not yet arrived at the reader. What may wait is a few hundred
+ * KiB of XML before deflate and deflate's and the streams' own buffers after
+ * it (measured: at most ~3 000 of these rows); without backpressure on the zip
+ * stage every row is made before the first one arrives.
+ */
+const MAX_IN_FLIGHT = 12_000;
+
+const COLUMNS = ["编号", "时间", "用户", "IP", "操作", "对象类型", "对象", "结果"].map((title) => ({ title }));
+
+function cells(index: number): ExportCell[] {
+  return [
+    index,
+    new Date(Date.UTC(2026, 10, 1) - index * 1000).toISOString(),
+    `user.${index % 5000}`,
+    `10.0.${index % 256}.${(index * 7) % 256}`,
+    index % 10 === 0 ? "story.delete" : "story.edit",
+    "story",
+    `台风“山竹”登陆 现场（一） #${index}`,
+    index % 13 === 0 ? "denied" : "ok",
+  ];
+}
+
+it("the xlsx writer pulls rows no faster than its reader takes them (the zip stage holds it back)", async () => {
+  const reader = new SheetRowCounter();
+  let pulled = 0;
+  let mostInFlight = 0;
+  async function* rows(): AsyncGenerator<ExportCell[]> {
+    for (let index = 0; index < ROWS; index++) {
+      // Rows that reached the reader, the header row aside.
+      const inFlight = pulled - Math.max(0, reader.rows - 1);
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      if (inFlight > MAX_IN_FLIGHT)
+        throw new Error(`${pulled} rows made, ${pulled - inFlight} arrived: the writer ran ahead of its reader`);
+      pulled++;
+      yield cells(index);
+    }
+  }
+  const finished = new Promise<void>((resolve, reject) => reader.on("finish", resolve).on("error", reject));
+
+  const written = await writeExport("xlsx", reader, COLUMNS, rows(), { sheetName: "操作日志" });
+  await finished;
+
+  expect(written).toBe(ROWS);
+  expect(reader.rows).toBe(ROWS + 1);
+  expect(mostInFlight).toBeLessThanOrEqual(MAX_IN_FLIGHT);
+}, 120_000);
+
+it("the xlsx writer stops pulling rows and fails when its reader goes away", async () => {
+  // A reader that takes nothing, and is gone once the first row is made (a closed download).
+  const reader = new Writable({ write: () => {} });
+  let pulled = 0;
+  async function* rows(): AsyncGenerator<ExportCell[]> {
+    for (let index = 0; index < ROWS; index++) {
+      pulled++;
+      yield cells(index);
+      if (index === 0) reader.destroy();
+    }
+  }
+
+  await expect(writeExport("xlsx", reader, COLUMNS, rows())).rejects.toThrow("went away");
+  expect(pulled).toBeLessThan(MAX_IN_FLIGHT);
+}, 120_000);
