@@ -63,7 +63,7 @@ interface ZipEntryInput extends EventEmitter {
  * (a `StreamBuf`, exceljs 4.4 `workbook-writer.js` `_openStream`) is piped to
  * the zip entry's input, a PassThrough that archiver makes for it, and writes
  * to it without heeding its answer, so when deflate is slower than rows come
- * that input grows with the row count (744 MiB peak RSS at 1 M rows,
+ * that input grows with the row count (736 MiB peak RSS at 1 M rows,
  * docs/audit.md). Its write state is the signal to pause on: `length` bytes
  * wait, and it emits `drain` once they are taken (it sets `needDrain` past
  * its high-water mark). Read from exceljs's internals, so checked here: an
