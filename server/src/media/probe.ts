@@ -94,16 +94,8 @@ function rotationOf(stream: z.infer<typeof streamSchema>): 0 | 90 | 180 | 270 {
   return tag !== undefined && Number.isFinite(Number(tag)) ? clockwise(Number(tag)) : 0;
 }
 
-/**
- * Runs ffprobe under the safety options and refuses what is not an allowed
- * audio/video container with at least one audio or video stream. Every other
- * function here probes first, so nothing transcodes a file this refuses.
- */
-export async function probeMedia(
-  file: string,
-  limits: ToolLimits = DEFAULT_TOOL_LIMITS,
-  options: ProbeOptions = {},
-): Promise<MediaProbe> {
+/** The command line after `ffprobe` (exported for the benchmarks, which run the same command from a shell). */
+export function probeArgs(file: string, options: ProbeOptions = {}): string[] {
   const args = ["-hide_banner", "-loglevel", "error", "-print_format", "json", "-show_format", "-show_streams"];
   const near = options.keyframesNear;
   if (near !== undefined) {
@@ -117,7 +109,21 @@ export async function probeMedia(
       `${seconds(from)}%+${seconds(length)}`,
     );
   }
-  args.push(...safeInput(file));
+  return [...args, ...safeInput(file)];
+}
+
+/**
+ * Runs ffprobe under the safety options and refuses what is not an allowed
+ * audio/video container with at least one audio or video stream. Every other
+ * function here probes first, so nothing transcodes a file this refuses.
+ */
+export async function probeMedia(
+  file: string,
+  limits: ToolLimits = DEFAULT_TOOL_LIMITS,
+  options: ProbeOptions = {},
+): Promise<MediaProbe> {
+  const near = options.keyframesNear;
+  const args = probeArgs(file, options);
   let stdout: string;
   try {
     ({ stdout } = await runTool("ffprobe", args, { ...limits, maxStdoutBytes: 4 * 1024 * 1024 }));
