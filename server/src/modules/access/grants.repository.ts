@@ -104,6 +104,19 @@ export class GrantsRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
+  /** Every grant the user holds directly or through their role, as library (or `*`) and level: one query for a list. */
+  async levelsOfHolder(userId: string, roleId: string | null): Promise<{ libraryId: string; level: LibraryLevel }[]> {
+    return this.db.kysely
+      .selectFrom("library_grants")
+      .select(["library_id as libraryId", "level"])
+      .where((eb) => {
+        const holders = [eb("user_id", "=", userId)];
+        if (roleId) holders.push(eb("role_id", "=", roleId));
+        return eb.or(holders);
+      })
+      .execute();
+  }
+
   /** The levels granted on a library (or on every library) to the user directly or through their role. */
   async levelsOn(libraryId: string, userId: string, roleId: string | null): Promise<LibraryLevel[]> {
     const rows = await this.db.kysely

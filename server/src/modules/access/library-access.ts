@@ -1,7 +1,7 @@
 import type { SharedCache } from "../../db/shared-cache.js";
 import { Forbidden, NotFound } from "../../http/errors.js";
 import type { LibraryUser } from "../auth/permissions.js";
-import { type LibraryLevel, levelAtLeast } from "../auth/permissions.js";
+import { ALL_LIBRARIES, type LibraryLevel, levelAtLeast } from "../auth/permissions.js";
 import { signedInTag } from "../auth/signed-in-cache.js";
 import { ANY_GRANT } from "./access-caches.js";
 import type { GrantsRepository } from "./grants.repository.js";
@@ -32,6 +32,24 @@ export class LibraryAccess {
     let best: LibraryLevel | null = null;
     for (const level of levels) if (best === null || levelAtLeast(level, best)) best = level;
     return best;
+  }
+
+  /**
+   * The highest level the user holds on each of `libraryIds` (null for none),
+   * from one read of their grants rather than one per library.
+   */
+  async levelsOn(user: LibraryUser, libraryIds: readonly string[]): Promise<Map<string, LibraryLevel | null>> {
+    const levels = new Map<string, LibraryLevel | null>();
+    const grants = user.admin ? [] : await this.grants.levelsOfHolder(user.id, user.roleId);
+    for (const libraryId of libraryIds) {
+      let best: LibraryLevel | null = user.admin ? "manage" : null;
+      for (const grant of grants) {
+        if (grant.libraryId !== libraryId && grant.libraryId !== ALL_LIBRARIES) continue;
+        if (best === null || levelAtLeast(grant.level, best)) best = grant.level;
+      }
+      levels.set(libraryId, best);
+    }
+    return levels;
   }
 
   async check(user: LibraryUser, libraryId: string, level: LibraryLevel): Promise<boolean> {

@@ -167,21 +167,21 @@ export class IngestService {
       kind: content.kind,
       originalName: typeof input.originalName === "function" ? input.originalName(content) : input.originalName,
     };
+    // The user's default library, looked up once for this ingest (it takes a few queries) and only when needed.
+    let defaultLibrary: Promise<string> | undefined;
+    const libraryOf = (): Promise<string> => {
+      const named = input.asNewVersionOf?.libraryId ?? input.libraryId;
+      if (named) return Promise.resolve(named);
+      defaultLibrary ??= this.deps.defaultLibraryOf(input.userId);
+      return defaultLibrary;
+    };
     // The final size against the library's quota, before any byte is stored (413, the source left as it was).
-    if (this.deps.quota) {
-      const libraryId =
-        input.asNewVersionOf?.libraryId ?? input.libraryId ?? (await this.deps.defaultLibraryOf(input.userId));
-      await this.deps.quota.check(libraryId, blob.size);
-    }
+    if (this.deps.quota) await this.deps.quota.check(await libraryOf(), blob.size);
     try {
-      if (this.deps.placement) {
-        const libraryId =
-          input.asNewVersionOf?.libraryId ?? input.libraryId ?? (await this.deps.defaultLibraryOf(input.userId));
-        await this.deps.placement.placeNewOriginal(libraryId, blob.key);
-      }
+      if (this.deps.placement) await this.deps.placement.placeNewOriginal(await libraryOf(), blob.key);
       await bytes.moveInto(blob.key, blob.mime);
       await this.deps.placement?.settle(blob.key);
-      return { ...(await this.#story(input, blob)), blob, repeated: false };
+      return { ...(await this.#story(input, blob, libraryOf)), blob, repeated: false };
     } catch (error) {
       await this.deps.blobs
         .delete(blob.key)
@@ -194,7 +194,11 @@ export class IngestService {
   }
 
   /** The transaction: the stories module writes the story (or version) and its job; the rest joins it here. */
-  async #story(input: IngestInput, blob: IngestedStory["blob"]): Promise<Omit<IngestedStory, "blob" | "repeated">> {
+  async #story(
+    input: IngestInput,
+    blob: IngestedStory["blob"],
+    libraryOf: () => Promise<string>,
+  ): Promise<Omit<IngestedStory, "blob" | "repeated">> {
     const withinTransaction = async (trx: Kysely<Database>, story: IngestTarget) => {
       await this.deps.blobRegistry.register(
         {
@@ -232,7 +236,7 @@ export class IngestService {
       );
       return { libraryId: story.libraryId, storyId: story.id, versionNo: story.versionNo, duplicates: [] };
     }
-    const libraryId = input.libraryId ?? (await this.deps.defaultLibraryOf(input.userId));
+    const libraryId = await libraryOf();
     const folderId = this.deps.newStoryRules
       ? await this.deps.newStoryRules.folderForNewStory(libraryId, blob.kind, input.folderId ?? null)
       : (input.folderId ?? null);

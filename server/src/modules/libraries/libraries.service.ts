@@ -22,9 +22,14 @@ export class LibrariesService {
 
   /** The libraries the user can read, in display order. */
   async readable(user: LibraryUser): Promise<LibraryView[]> {
+    const libraries = await this.libraries.all();
+    const levels = await this.access.levelsOn(
+      user,
+      libraries.map((library) => library.id),
+    );
     const views: LibraryView[] = [];
-    for (const library of await this.libraries.all()) {
-      const level = await this.access.levelOn(user, library.id);
+    for (const library of libraries) {
+      const level = levels.get(library.id) ?? null;
       if (level !== null) views.push({ ...library, level });
     }
     return views;
