@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,6 +15,7 @@ import { UsersRepository } from "../server/src/modules/users/users.repository.js
 import { UsersService } from "../server/src/modules/users/users.service.js";
 import { BUSY_USERS, seedPostgres, seedSqlite, userName } from "./audit-data.js";
 import { benchDatabase, postgresAdmin } from "./bench-data.js";
+import { startBuiltServer } from "./built-server.js";
 import { LoadSampler, loadNow, processCpuSeconds } from "./machine.js";
 import { readCsvSummary, readXlsxSummary, type SheetSummary } from "./sheet-reader.js";
 
@@ -54,7 +55,6 @@ const parts = (process.env.AUDIT_BENCH_PARTS ?? "page,export").split(",");
 const keep = process.env.AUDIT_BENCH_KEEP;
 const postgresUrl = process.env.AUDIT_BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const root = path.resolve(import.meta.dirname, "..");
-const cli = path.join(root, "server/dist/cli.js");
 const API = "/dams/api/v1";
 const PAGE_LIMIT_MS = 50;
 const RSS_LIMIT_MIB = 300;
@@ -125,36 +125,6 @@ async function rowById(database: DatabaseConfig, id: number) {
       .executeTakeFirstOrThrow();
   } finally {
     await db.close();
-  }
-}
-
-function startServer(dataDir: string, database: DatabaseConfig, port: number): ChildProcess {
-  return spawn(process.execPath, [cli, "serve", "--no-workers"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DAMS_DATA_DIR: dataDir,
-      DAMS_WEB_DIR: path.join(dataDir, "no-web"),
-      DAMS_LOG_LEVEL: "warn",
-      ...(database.kind === "postgres" ? { DATABASE_URL: database.url } : {}),
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-}
-
-async function waitForListening(child: ChildProcess, url: string): Promise<void> {
-  const deadline = Date.now() + 300_000;
-  for (;;) {
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      // not up yet
-    }
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    if (Date.now() > deadline) throw new Error(`${url} did not answer in 300 s`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
@@ -359,23 +329,21 @@ async function benchExport(
 async function benchDialect(dialect: string, port: number): Promise<boolean> {
   say(`\n${dialect}, ${rowCount} rows:`);
   const prepared = await prepare(dialect);
-  const server = startServer(prepared.dataDir, prepared.database, port);
+  const built = await startBuiltServer({ dataDir: prepared.dataDir, database: prepared.database, port });
+  const server = built.process;
   try {
-    const base = `http://127.0.0.1:${port}`;
-    await waitForListening(server, `${base}/readyz`);
+    const base = built.base;
     let met = true;
     if (parts.includes("page")) met = (await benchPages(base, prepared.token, prepared.database, server.pid!)) && met;
     if (parts.includes("export"))
       met = (await benchExport(base, prepared.token, prepared.database, prepared.dataDir, server)) && met;
     return met;
   } finally {
-    server.kill("SIGTERM");
-    if (server.exitCode === null) await new Promise((resolve) => server.once("exit", resolve));
+    await built.stop();
     await prepared.cleanUp();
   }
 }
 
-if (!fs.existsSync(cli)) throw new Error("server/dist/cli.js is missing: run `npm run build -w server` first");
 say(`operation log: ${rowCount} rows, ${os.availableParallelism()} cores, ${loadNow()}`);
 let met = true;
 // A port per dialect, so a run of each at once (AUDIT_BENCH_DIALECTS) cannot reach the other's server.
