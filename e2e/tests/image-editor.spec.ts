@@ -121,11 +121,32 @@ test("open a corpus photo in the editor, crop 16:9, rotate, watermark, undo/redo
     height: rotated.height,
   });
 
-  // Save: a new version of the story.
+  // Save: a new version of the story. The page's long tasks meanwhile, and the editor's own account of the
+  // save (render in the worker by step, upload), are printed.
+  const saveLines: string[] = [];
+  page.on("console", (message) => {
+    if (message.text().startsWith("image editor:")) saveLines.push(message.text());
+  });
+  await page.evaluate(() => {
+    const tasks: { at: number; ms: number }[] = [];
+    (window as unknown as { longTasks: typeof tasks }).longTasks = tasks;
+    const from = performance.now();
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) tasks.push({ at: entry.startTime - from, ms: entry.duration });
+    }).observe({ type: "longtask" });
+  });
+  const saveStarted = Date.now();
   await modal.getByTestId("editor-save").click();
   await expect(page.locator(".ant-message").getByText(zh("imageEditor.saved").replace("{{no}}", "2"))).toBeVisible({
     timeout: 30_000,
   });
+  const saveSeconds = (Date.now() - saveStarted) / 1000;
+  const longTasks = await page.evaluate(
+    () => (window as unknown as { longTasks: { at: number; ms: number }[] }).longTasks,
+  );
+  console.log(
+    `image editor journey: save of ${rotated.width}×${rotated.height} to "saved" in ${saveSeconds.toFixed(1)} s; ${saveLines.join("; ")}; main-thread long tasks ${longTasks.length}, longest ${Math.round(Math.max(0, ...longTasks.map(({ ms }) => ms)))} ms (at+ms: ${longTasks.map(({ at, ms }) => `${Math.round(at)}+${Math.round(ms)}`).join(" ")})`,
+  );
   await expect(modal).toBeHidden();
   await viewer.getByRole("tab", { name: zh("stories.viewer.versions") }).click();
   const versions = viewer.getByTestId("story-versions");

@@ -68,6 +68,43 @@ describe("colour", () => {
     expect(dot[1 * 4]).toBe(90); // the pixel above it, its own edge repeated: 100 + 0.5 × (4 × 100 − 100 − 120 − 100 − 100)
   });
 
+  it("sharpens every pixel from its neighbours as they were before, at every edge and corner", () => {
+    // A 5×4 image of varied values; the expected result written out as the kernel over an unchanged copy.
+    const width = 5;
+    const height = 4;
+    const pixels = Uint8ClampedArray.from({ length: width * height * 4 }, (_, i) => (i * 37 + (i >> 2) * 11) % 256);
+    const before = pixels.slice();
+    const k = 7 / 20;
+    const at = (x: number, y: number, c: number) =>
+      before[(Math.min(height - 1, Math.max(0, y)) * width + Math.min(width - 1, Math.max(0, x))) * 4 + c]!;
+    const expected = before.slice();
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        for (let c = 0; c < 3; c++) {
+          const centre = at(x, y, c);
+          expected[(y * width + x) * 4 + c] =
+            centre + k * (4 * centre - at(x, y - 1, c) - at(x, y + 1, c) - at(x - 1, y, c) - at(x + 1, y, c));
+        }
+      }
+    }
+    colourPixels(pixels, width, height, { kind: "colour", brightness: 0, contrast: 0, sharpen: 7 });
+    expect([...pixels]).toEqual([...expected]);
+    // Alpha untouched.
+    expect(pixels.filter((_, i) => i % 4 === 3)).toEqual(before.filter((_, i) => i % 4 === 3));
+  });
+
+  it("maps every channel value as a·v + b, rounded and clamped", () => {
+    const pixels = Uint8ClampedArray.from({ length: 256 * 4 }, (_, i) => (i % 4 === 3 ? 200 : i >> 2));
+    colourPixels(pixels, 256, 1, { kind: "colour", brightness: -12, contrast: 33, sharpen: 0 });
+    const { a, b } = colourLinear(-12, 33);
+    for (let v = 0; v < 256; v++) {
+      const expected = Math.min(255, Math.max(0, a * v + b));
+      // Uint8ClampedArray rounds half to even; away from halves it is ordinary rounding.
+      expect(Math.abs(pixels[v * 4]! - expected)).toBeLessThanOrEqual(0.5);
+      expect(pixels[v * 4 + 3]).toBe(200);
+    }
+  });
+
   it("saves PNG and WebP as themselves, everything else as JPEG", () => {
     expect(outputMime("image/png")).toBe("image/png");
     expect(outputMime("image/webp")).toBe("image/webp");

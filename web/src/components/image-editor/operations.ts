@@ -4,6 +4,7 @@
  * operation applies to ("logical" pixels), so the same list works on the
  * small working copy the editor shows and, on save, on the original.
  */
+import { colourPixels } from "./colour-pixels";
 
 export interface CropOperation {
   kind: "crop";
@@ -83,29 +84,55 @@ export interface ResizeOperation {
 
 export type Operation = CropOperation | RotateOperation | ColourOperation | WatermarkOperation | ResizeOperation;
 
+/**
+ * What an operation draws on: a canvas element on the page (the working copy, the previews), an
+ * OffscreenCanvas in the save worker.
+ */
+export type Surface = HTMLCanvasElement | OffscreenCanvas;
+/** What an operation reads: a surface, or the decoded original on save (crop, rotate and resize draw from it directly). */
+export type RasterSource = Surface | ImageBitmap;
+
 /** A canvas and the full-resolution size it stands for (the canvas may be smaller: the working copy). */
-export interface Raster {
-  canvas: HTMLCanvasElement;
+export interface Raster<C extends RasterSource = HTMLCanvasElement> {
+  canvas: C;
   width: number;
   height: number;
 }
 
-export const scaleOf = (raster: Raster): number => raster.canvas.width / raster.width;
+/** An operation's result is a canvas of the input's kind: an element from an element, else an OffscreenCanvas. */
+type Result<C extends RasterSource> = C extends HTMLCanvasElement ? HTMLCanvasElement : Surface;
 
-function newCanvas(width: number, height: number): HTMLCanvasElement {
+export const scaleOf = (raster: Raster<RasterSource>): number => raster.canvas.width / raster.width;
+
+function pageCanvas(width: number, height: number): HTMLCanvasElement {
   const canvas = document.createElement("canvas");
   canvas.width = Math.max(1, Math.round(width));
   canvas.height = Math.max(1, Math.round(height));
   return canvas;
 }
 
-function context(canvas: HTMLCanvasElement, readBack = false): CanvasRenderingContext2D {
-  const ctx = canvas.getContext("2d", readBack ? { willReadFrequently: true } : undefined);
+function newCanvas<C extends RasterSource>(like: C, width: number, height: number): Result<C> {
+  if (typeof HTMLCanvasElement !== "undefined" && like instanceof HTMLCanvasElement) {
+    return pageCanvas(width, height) as Result<C>;
+  }
+  return new OffscreenCanvas(Math.max(1, Math.round(width)), Math.max(1, Math.round(height))) as Result<C>;
+}
+
+type Context = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
+
+function context(canvas: Surface, readBack = false): Context {
+  // Both kinds answer getContext("2d") with the same drawing API; one call signature keeps the types simple.
+  const ctx = (canvas as OffscreenCanvas).getContext("2d", readBack ? { willReadFrequently: true } : undefined);
   if (!ctx) throw new Error("canvas 2d context unavailable");
+  // A canvas drawn on again (save's in-place steps) keeps its context: start from a clean state.
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.globalAlpha = 1;
   ctx.imageSmoothingEnabled = true;
   ctx.imageSmoothingQuality = "high";
   return ctx;
 }
+
+export { colourLinear, colourPixels, sharpenKernel } from "./colour-pixels";
 
 // ---------------------------------------------------------------- sizes
 
@@ -204,16 +231,16 @@ export function rasterOf(image: HTMLImageElement, maxSide: number): Raster {
   const width = image.naturalWidth;
   const height = image.naturalHeight;
   const scale = Math.min(1, maxSide / Math.max(width, height));
-  const canvas = newCanvas(width * scale, height * scale);
+  const canvas = pageCanvas(width * scale, height * scale);
   context(canvas).drawImage(image, 0, 0, canvas.width, canvas.height);
   return { canvas, width, height };
 }
 
 // ---------------------------------------------------------------- applying
 
-function crop(raster: Raster, op: CropOperation): Raster {
+function crop<C extends RasterSource>(raster: Raster<C>, op: CropOperation): Raster<Result<C>> {
   const scale = scaleOf(raster);
-  const canvas = newCanvas(op.width * scale, op.height * scale);
+  const canvas = newCanvas(raster.canvas, op.width * scale, op.height * scale);
   context(canvas).drawImage(
     raster.canvas,
     op.x * scale,
@@ -228,19 +255,35 @@ function crop(raster: Raster, op: CropOperation): Raster {
   return { canvas, width: op.width, height: op.height };
 }
 
-function rotate(raster: Raster, op: RotateOperation): Raster {
-  const scale = scaleOf(raster);
-  const size = rotatedSize(raster.width, raster.height, op.degrees);
+/** A rectangle of a canvas, in the canvas's own pixels. */
+interface Region {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Rotates a region of a canvas that stands for an image of the given full-resolution size. */
+function rotateRegion<C extends RasterSource>(
+  source: C,
+  region: Region,
+  size: { width: number; height: number },
+  op: RotateOperation,
+): Raster<Result<C>> {
+  const scale = region.width / size.width;
+  const rotated = rotatedSize(size.width, size.height, op.degrees);
   const turn = ((op.degrees % 360) + 360) % 360;
   const quarter = turn % 90 === 0;
   const canvas = quarter
     ? newCanvas(
-        turn % 180 === 0 ? raster.canvas.width : raster.canvas.height,
-        turn % 180 === 0 ? raster.canvas.height : raster.canvas.width,
+        source,
+        turn % 180 === 0 ? region.width : region.height,
+        turn % 180 === 0 ? region.height : region.width,
       )
-    : newCanvas(size.width * scale, size.height * scale);
+    : newCanvas(source, rotated.width * scale, rotated.height * scale);
   const ctx = context(canvas);
-  if (op.fill) {
+  // Quarter turns uncover nothing (as sharp, which ignores the background for them); free angles fill the corners.
+  if (op.fill && !quarter) {
     ctx.fillStyle = op.fill;
     ctx.fillRect(0, 0, canvas.width, canvas.height);
   }
@@ -249,75 +292,60 @@ function rotate(raster: Raster, op: RotateOperation): Raster {
   ctx.translate(canvas.width / 2, canvas.height / 2);
   ctx.rotate((turn * Math.PI) / 180);
   ctx.scale(op.flipH ? -1 : 1, op.flipV ? -1 : 1);
-  ctx.drawImage(raster.canvas, -raster.canvas.width / 2, -raster.canvas.height / 2);
-  return { canvas, width: size.width, height: size.height };
+  const { x, y, width, height } = region;
+  ctx.drawImage(source, x, y, width, height, -width / 2, -height / 2, width, height);
+  return { canvas, width: rotated.width, height: rotated.height };
 }
 
-/** Brightness and contrast as one linear map per channel, the same a·x + b that sharp's `linear` applies. */
-export function colourLinear(brightness: number, contrast: number): { a: number; b: number } {
-  const a = (100 + contrast) / 100;
-  return { a, b: 128 * (1 - a) + (brightness * 255) / 100 };
+function rotate<C extends RasterSource>(raster: Raster<C>, op: RotateOperation): Raster<Result<C>> {
+  const { canvas } = raster;
+  return rotateRegion(canvas, { x: 0, y: 0, width: canvas.width, height: canvas.height }, raster, op);
 }
 
-/** The 3×3 sharpening kernel: the identity plus strength × the negative Laplacian. */
-export function sharpenKernel(sharpen: number): number[] {
-  const k = sharpen / 20;
-  return [0, -k, 0, -k, 1 + 4 * k, -k, 0, -k, 0];
+/** A crop and the rotation after it in one drawing, as save does them: one full-size copy fewer. */
+export function cropAndRotate<C extends RasterSource>(
+  raster: Raster<C>,
+  crop: CropOperation,
+  op: RotateOperation,
+): Raster<Result<C>> {
+  const scale = scaleOf(raster);
+  const region = { x: crop.x * scale, y: crop.y * scale, width: crop.width * scale, height: crop.height * scale };
+  return rotateRegion(raster.canvas, region, crop, op);
 }
 
-/** Applies the colour settings to RGBA pixels in place (alpha untouched). */
-export function colourPixels(data: Uint8ClampedArray, width: number, height: number, op: ColourOperation): void {
-  const { a, b } = colourLinear(op.brightness, op.contrast);
-  if (a !== 1 || b !== 0) {
-    for (let i = 0; i < data.length; i += 4) {
-      data[i] = a * data[i]! + b;
-      data[i + 1] = a * data[i + 1]! + b;
-      data[i + 2] = a * data[i + 2]! + b;
-    }
-  }
-  if (op.sharpen === 0) return;
-  const k = op.sharpen / 20;
-  const source = data.slice();
-  const row = width * 4;
-  for (let y = 0; y < height; y++) {
-    const up = y === 0 ? 0 : -row;
-    const down = y === height - 1 ? 0 : row;
-    for (let x = 0; x < width; x++) {
-      const left = x === 0 ? 0 : -4;
-      const right = x === width - 1 ? 0 : 4;
-      const i = y * row + x * 4;
-      for (let c = 0; c < 3; c++) {
-        const p = i + c;
-        const centre = source[p]!;
-        data[p] =
-          centre + k * (4 * centre - source[p + up]! - source[p + down]! - source[p + left]! - source[p + right]!);
-      }
-    }
-  }
+/** The raster's own canvas when the caller lets the operation draw on it, else a copy to draw on. */
+function target<C extends RasterSource>(raster: Raster<C>, inPlace: boolean): Result<C> {
+  const source = raster.canvas;
+  if (inPlace && !(typeof ImageBitmap !== "undefined" && source instanceof ImageBitmap)) return source as Result<C>;
+  const canvas = newCanvas(source, source.width, source.height);
+  context(canvas).drawImage(source, 0, 0);
+  return canvas;
 }
 
-function colour(raster: Raster, op: ColourOperation): Raster {
-  const { width, height } = raster.canvas;
-  const canvas = newCanvas(width, height);
+function colour<C extends RasterSource>(raster: Raster<C>, op: ColourOperation, inPlace: boolean): Raster<Result<C>> {
+  const canvas = target(raster, inPlace);
+  const { width, height } = canvas;
   const ctx = context(canvas, true);
-  ctx.drawImage(raster.canvas, 0, 0);
   const pixels = ctx.getImageData(0, 0, width, height);
   colourPixels(pixels.data, width, height, op);
   ctx.putImageData(pixels, 0, 0);
   return { canvas, width: raster.width, height: raster.height };
 }
 
-async function watermark(raster: Raster, op: WatermarkOperation, resolve: ImageResolver): Promise<Raster> {
+async function watermark<C extends RasterSource>(
+  raster: Raster<C>,
+  op: WatermarkOperation,
+  options: ApplyOptions,
+): Promise<Raster<Result<C>>> {
   const scale = scaleOf(raster);
-  const canvas = newCanvas(raster.canvas.width, raster.canvas.height);
+  const canvas = target(raster, options.inPlace ?? false);
   const ctx = context(canvas);
-  ctx.drawImage(raster.canvas, 0, 0);
   ctx.globalAlpha = op.opacity / 100;
   const image = { width: raster.width, height: raster.height };
   if (op.mark.type === "image") {
     const box = imageBox(op.mark);
     const at = watermarkOrigin(op.position, image, box, op);
-    const source = await resolve(op.mark.imageUrl);
+    const source = await options.resolve(op.mark.imageUrl);
     ctx.drawImage(source, at.x * scale, at.y * scale, box.width * scale, box.height * scale);
   } else {
     const mark = op.mark;
@@ -339,14 +367,14 @@ async function watermark(raster: Raster, op: WatermarkOperation, resolve: ImageR
   return { canvas, width: raster.width, height: raster.height };
 }
 
-function resize(raster: Raster, op: ResizeOperation, maxSide: number): Raster {
+function resize<C extends RasterSource>(raster: Raster<C>, op: ResizeOperation, maxSide: number): Raster<Result<C>> {
   const scale = Math.min(1, maxSide / Math.max(op.width, op.height));
-  const canvas = newCanvas(op.width * scale, op.height * scale);
+  const canvas = newCanvas(raster.canvas, op.width * scale, op.height * scale);
   const ctx = context(canvas);
   // Large reductions in one drawImage alias; halving steps first keeps fine detail smooth.
-  let source: HTMLCanvasElement = raster.canvas;
+  let source: RasterSource = raster.canvas;
   while (source.width / 2 >= canvas.width && source.height / 2 >= canvas.height) {
-    const half = newCanvas(source.width / 2, source.height / 2);
+    const half = newCanvas(raster.canvas, source.width / 2, source.height / 2);
     context(half).drawImage(source, 0, 0, half.width, half.height);
     source = half;
   }
@@ -358,31 +386,41 @@ export interface ApplyOptions {
   /** The working copy's longest side; Infinity on save. */
   maxSide: number;
   resolve: ImageResolver;
+  /**
+   * The raster's canvas belongs to this call, so colour and watermark may draw on it instead of on a
+   * copy (save: each step's canvas is the pipeline's own). Never for the working copies the session keeps.
+   */
+  inPlace?: boolean;
 }
 
-export async function applyOperation(raster: Raster, op: Operation, options: ApplyOptions): Promise<Raster> {
+export async function applyOperation<C extends RasterSource>(
+  raster: Raster<C>,
+  op: Operation,
+  options: ApplyOptions,
+): Promise<Raster<Result<C>>> {
   switch (op.kind) {
     case "crop":
       return crop(raster, op);
     case "rotate":
       return rotate(raster, op);
     case "colour":
-      return colour(raster, op);
+      return colour(raster, op, options.inPlace ?? false);
     case "watermark":
-      return watermark(raster, op, options.resolve);
+      return watermark(raster, op, options);
     case "resize":
       return resize(raster, op, options.maxSide);
   }
 }
 
-export async function applyOperations(
-  raster: Raster,
+export async function applyOperations<C extends RasterSource>(
+  raster: Raster<C>,
   ops: readonly Operation[],
   options: ApplyOptions,
-): Promise<Raster> {
-  let result = raster;
+): Promise<Raster<Result<C>>> {
+  let result: Raster<RasterSource> = raster;
   for (const op of ops) result = await applyOperation(result, op, options);
-  return result;
+  // With no operation the input comes back: the caller's own canvas.
+  return result as Raster<Result<C>>;
 }
 
 /** Caches decoded watermark images by URL. */
@@ -398,32 +436,8 @@ export function cachingResolver(): ImageResolver {
   };
 }
 
-export function encodeCanvas(canvas: HTMLCanvasElement, mime: string, quality: number): Promise<Blob> {
-  return new Promise((resolve, reject) => {
-    canvas.toBlob(
-      (blob) => (blob ? resolve(blob) : reject(new Error("the image could not be encoded"))),
-      mime,
-      quality,
-    );
-  });
-}
-
 /** The type a save encodes to: PNG stays PNG (transparency), WebP stays WebP, everything else becomes JPEG. */
 export function outputMime(inputMime: string): string {
   if (inputMime === "image/png" || inputMime === "image/webp") return inputMime;
   return "image/jpeg";
-}
-
-/** Save: the operations re-applied to the full-resolution original, then encoded. */
-export async function renderFullResolution(
-  sourceUrl: string,
-  ops: readonly Operation[],
-  options: { mime: string; quality: number; resolve?: ImageResolver },
-): Promise<Blob> {
-  const original = rasterOf(await loadImage(sourceUrl), Number.POSITIVE_INFINITY);
-  const result = await applyOperations(original, ops, {
-    maxSide: Number.POSITIVE_INFINITY,
-    resolve: options.resolve ?? cachingResolver(),
-  });
-  return encodeCanvas(result.canvas, options.mime, options.quality);
 }

@@ -4,15 +4,8 @@ import { apiErrorOf, reportApiError, sendRequest } from "../../api/http";
 import { useFeedback } from "../feedback";
 import type { CropBoxHandle } from "./crop-box";
 import { confirmStep, type EditMode, modeAllowed, previewOperation } from "./mode-operations";
-import {
-  applyOperation,
-  cachingResolver,
-  loadImage,
-  type Operation,
-  outputMime,
-  rasterOf,
-  renderFullResolution,
-} from "./operations";
+import { applyOperation, cachingResolver, loadImage, type Operation, outputMime, rasterOf } from "./operations";
+import { describeSteps, renderOffThread } from "./render-off-thread";
 import { detectPlatformLimits, isAcceptedImage, PICK_IMAGE_EXTENSIONS } from "./rules";
 import { initialSession, MODES, type SessionEvent, type SessionState, saveOperations, sessionReducer } from "./session";
 import { WorkingCopies, workingMaxSide } from "./working-copy";
@@ -202,9 +195,9 @@ export function useEditorSession({
     setBusy(true);
     try {
       const started = performance.now();
-      const blob = await renderFullResolution(input.url, operations, { mime: outputMime(mime), quality, resolve });
+      const { blob, steps } = await renderOffThread(input.blob, operations, { mime: outputMime(mime), quality });
       console.info(
-        `image editor: saved ${state.current?.width}×${state.current?.height} in ${Math.round(performance.now() - started)} ms`,
+        `image editor: rendered ${state.current?.width}×${state.current?.height} in ${Math.round(performance.now() - started)} ms (${describeSteps(steps)})`,
       );
       onSave(blob);
     } catch {
