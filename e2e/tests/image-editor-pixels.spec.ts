@@ -458,7 +458,9 @@ test("the save worker's pipeline (crop and rotate in one drawing from the decode
   );
 });
 
-test("save renders the edit of a 24-megapixel photo in a worker, the page free meanwhile", async ({ page }) => {
+test("save renders the edit of a 24-megapixel photo in a worker (the page's long tasks meanwhile printed)", async ({
+  page,
+}) => {
   await openHarness(page);
   const ops: Op[] = [
     { kind: "crop", x: 0, y: 312, width: 6000, height: 3375 },
