@@ -44,8 +44,16 @@ export function composeSharing(
     blobs: blobs.store,
     jobs,
     audit: audit.log,
-    renditions: { ensureRendered: (presetId, ref, signal) => presets.downloads.ensureRendered(presetId, ref, signal) },
+    renditions: {
+      ensureRendered: (presetId, ref, signal, outgoing) =>
+        presets.downloads.ensureRendered(presetId, ref, signal, outgoing),
+    },
     outgoing,
+    // A channel delivers for its publisher: no property their role may not see (docs/property-access.md).
+    publisherHidden: async (userId) => {
+      const publisher = userId ? await access.authUsers.loadUser(userId) : undefined;
+      return publisher ? propertyAccess.hiddenFor(publisher) : propertyAccess.hiddenFromAnyRole();
+    },
   });
   const shares = buildShares(db, {
     ...storyLinks,

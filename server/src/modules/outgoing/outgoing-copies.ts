@@ -51,31 +51,59 @@ export const EMBEDDED_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 /** …and above this many bytes in all, the oldest go first. */
 export const EMBEDDED_MAX_BYTES = 10 * 1024 ** 3;
 
-function property(story: OutgoingStory, key: string): string {
+function storyProperty(story: OutgoingStory, key: string): string {
   const value = story.properties[key];
   if (value === null || value === undefined) return "";
   return Array.isArray(value) ? value.map(String).join(", ") : String(value);
 }
 
-/** The fields a level writes into a file (empty ones remove their tags), or null for `none`. */
-export function outgoingFields(story: OutgoingStory, level: EmbedLevel): OutgoingFields | null {
+/** The story properties a file can carry (`outgoingFields`): the only ones field-level access matters for here. */
+export const EMBEDDED_PROPERTIES = [
+  "headline",
+  "credit",
+  "copyrightNotice",
+  "usageTerms",
+  "instructions",
+  "city",
+  "country",
+] as const;
+
+/**
+ * The embedded properties of `hidden` (field-level access: the caller may not
+ * see them), sorted; a copy's cache key names them.
+ */
+export function hiddenEmbedded(hidden: ReadonlySet<string> | undefined): string[] {
+  return hidden ? EMBEDDED_PROPERTIES.filter((key) => hidden.has(key)) : [];
+}
+
+/**
+ * The fields a level writes into a file (empty ones remove their tags), or
+ * null for `none`. A hidden property is written empty: its tag is removed
+ * from the copy, also when the stored file carried it.
+ */
+export function outgoingFields(
+  story: OutgoingStory,
+  level: EmbedLevel,
+  hidden: ReadonlySet<string> = new Set(),
+): OutgoingFields | null {
   if (level === "none") return null;
   const all = level === "all";
+  const property = (key: string) => (hidden.has(key) ? "" : storyProperty(story, key));
   return {
     title: story.title,
-    headline: property(story, "headline"),
+    headline: property("headline"),
     caption: story.caption,
     authors: story.authors,
-    credit: property(story, "credit"),
+    credit: property("credit"),
     source: story.source ?? "",
     // Only the notice typed as text: the seeded `copyright` property is a rights code ("owned", "licensed"…),
     // which must never become the file's copyright text.
-    copyright: property(story, "copyrightNotice"),
-    usageTerms: property(story, "usageTerms"),
+    copyright: property("copyrightNotice"),
+    usageTerms: property("usageTerms"),
     keywords: all ? story.keywords : [],
-    instructions: all ? property(story, "instructions") : "",
-    city: all ? property(story, "city") : "",
-    country: all ? property(story, "country") : "",
+    instructions: all ? property("instructions") : "",
+    city: all ? property("city") : "",
+    country: all ? property("country") : "",
     capturedAt: all ? story.capturedAt : null,
   };
 }
@@ -89,7 +117,8 @@ export function outgoingFields(story: OutgoingStory, level: EmbedLevel): Outgoin
  * only ever read. Copies are blobs under `embedded/` in the built-in store,
  * so every node shares them and `sendBlob` serves them (ranges, validators,
  * presigned URLs on S3); the key names the source blob, the level, the
- * stripping and the story's revision, so an edit makes the next download a
+ * stripping, the properties left out for the caller (field-level access)
+ * and the story's revision, so an edit makes the next download a
  * new copy and the older one of the same variant is deleted then.
  */
 export class OutgoingCopies {
@@ -110,17 +139,22 @@ export class OutgoingCopies {
   async file(
     source: OutgoingSource,
     story: OutgoingStory,
-    options: { level: EmbedLevel; stripPrivate?: boolean; signal?: AbortSignal },
+    options: { level: EmbedLevel; stripPrivate?: boolean; hidden?: ReadonlySet<string>; signal?: AbortSignal },
   ): Promise<OutgoingFile> {
     const stripPrivate = options.stripPrivate ?? false;
-    let fields = embedsMetadata(source.contentType) ? outgoingFields(story, options.level) : null;
+    const hidden = hiddenEmbedded(options.hidden);
+    let fields = embedsMetadata(source.contentType) ? outgoingFields(story, options.level, new Set(hidden)) : null;
     if (fields && !stripPrivate) {
       const size = (await this.deps.blobs.stat(source.blobKey))?.size ?? 0;
       if (size > (this.deps.maxSourceBytes ?? EMBED_MAX_SOURCE_BYTES)) fields = null;
     }
     if (!fields && !stripPrivate) return source;
     const variant = createHash("sha256")
-      .update(`${source.blobKey}\n${fields ? options.level : "none"}\n${stripPrivate ? "strip" : "keep"}`)
+      .update(
+        `${source.blobKey}\n${fields ? options.level : "none"}\n${stripPrivate ? "strip" : "keep"}` +
+          // Callers with different field-level access get different copies (the hidden tags are not in theirs).
+          (fields && hidden.length > 0 ? `\nhide ${hidden.join(",")}` : ""),
+      )
       .digest("hex")
       .slice(0, 20);
     const extension = path

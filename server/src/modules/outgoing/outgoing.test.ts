@@ -383,6 +383,61 @@ describeEachDialect("metadata on the way out", (dialect) => {
     expect(sha256(await storedOriginal(storyId))).toBe(sha256(fs.readFileSync(GPS_PHOTO)));
   });
 
+  it("leaves a property out of the file for whom it is hidden (field-level access): role, preset, share visitor", async () => {
+    const storyId = await committed(photo);
+    const other = await committed(photo);
+    const hideHeadline = (hidden: boolean) =>
+      call(admin, "PUT", "/property-access/editor", {
+        rules: hidden ? [{ property: "headline", visible: false, editable: false }] : [],
+      });
+    const headlines = (bytes: Buffer) => readTags(bytes, "hidden.jpg", ["XMP-photoshop:Headline", "IPTC:Headline"]);
+    const withHeadline = {
+      "XMP-photoshop:Headline": FIELDS.properties.headline,
+      "IPTC:Headline": FIELDS.properties.headline,
+    };
+    // An editor's copy made before the rule carries it: the rule must not be served that cached copy.
+    const before = await call(editor, "GET", `/workflow-story-download/product/${storyId}`);
+    expect(headlines(before.rawPayload)).toEqual(withHeadline);
+    expect((await hideHeadline(true)).statusCode).toBe(200);
+    try {
+      const own = await call(editor, "GET", `/workflow-story-download/product/${storyId}`);
+      expect(own.statusCode, own.body).toBe(200);
+      expect(headlines(own.rawPayload)).toEqual({});
+      expect(written(own.rawPayload)).toMatchObject({ "IPTC:Credit": "新华社", "XMP-dc:Description": FIELDS.caption });
+      const zip = await call(editor, "GET", `/workflow-story-download/product/${storyId},${other}`);
+      expect(zip.statusCode, zip.body).toBe(200);
+      for (const entry of (await readZip(zip.rawPayload)).values()) expect(headlines(entry)).toEqual({});
+      const rendered = await rendition(await preset("all"), storyId);
+      expect(headlines(rendered.rawPayload)).toEqual({});
+
+      // An administrator sees every property: their copy has it (a copy of its own, not the editor's).
+      const admins = await call(admin, "GET", `/workflow-story-download/product/${storyId}`);
+      expect(headlines(admins.rawPayload)).toEqual(withHeadline);
+      expect(admins.headers.etag).not.toBe(own.headers.etag);
+
+      // A share visitor gets no property hidden from any role, whoever shares.
+      const shared = await call(admin, "POST", "/shares", {
+        target: { kind: "story", libraryId: "product", storyId },
+        downloadPolicy: "original",
+        metadata: "all",
+      });
+      expect(shared.statusCode, shared.body).toBe(200);
+      const token = shared.json().data.token as string;
+      const get = (url: string) =>
+        ctx().app.inject({ method: "GET", url, remoteAddress: "10.8.0.2", headers: { "x-share-token": token } });
+      const opened = (await get(`${API_PREFIX}/shared`)).json().data;
+      const visitor = await get(opened.stories[0].downloadUrl);
+      expect(visitor.statusCode, visitor.body).toBe(200);
+      expect(headlines(visitor.rawPayload)).toEqual({});
+      expect(written(visitor.rawPayload)).toMatchObject({ "IPTC:Credit": "新华社" });
+      const visitorZip = await get(opened.zipUrl);
+      expect(visitorZip.statusCode, visitorZip.body).toBe(200);
+      expect(headlines([...(await readZip(visitorZip.rawPayload)).values()][0]!)).toEqual({});
+    } finally {
+      expect((await hideHeadline(false)).statusCode).toBe(200);
+    }
+  });
+
   it("delivers the original with the story's metadata embedded to an 'original' channel", async () => {
     const channel = await call(admin, "POST", "/channels", {
       name: `outgoing folder ${randomBytes(2).toString("hex")}`,
@@ -399,6 +454,28 @@ describeEachDialect("metadata on the way out", (dialect) => {
     const file = path.join(hotFolder, `${storyId}.jpg`);
     await until(() => fs.existsSync(file) && fs.existsSync(path.join(hotFolder, `${storyId}.xmp`)), "the delivery");
     expect(written(fs.readFileSync(file))).toEqual(expectedTags(FIELDS.caption));
+
+    // A channel delivers for its publisher: a property their role may not see is not in the file.
+    const hiddenStory = await committed(photo);
+    const rules = (hidden: string[]) =>
+      call(admin, "PUT", "/property-access/editor", {
+        rules: hidden.map((property) => ({ property, visible: false, editable: false })),
+      });
+    expect((await rules(["headline"])).statusCode).toBe(200);
+    try {
+      const again = await call(editor, "POST", `/workflow-story-publish/product/${hiddenStory}`, {
+        channels: [channel.json().data.id],
+      });
+      expect(again.statusCode, again.body).toBe(200);
+      const hiddenFile = path.join(hotFolder, `${hiddenStory}.jpg`);
+      await until(() => fs.existsSync(path.join(hotFolder, `${hiddenStory}.xmp`)), "the second delivery");
+      const tags = written(fs.readFileSync(hiddenFile));
+      expect(tags).not.toHaveProperty("IPTC:Headline");
+      expect(tags).not.toHaveProperty("XMP-photoshop:Headline");
+      expect(tags).toMatchObject({ "IPTC:Credit": "新华社" });
+    } finally {
+      expect((await rules([])).statusCode).toBe(200);
+    }
   });
 
   it("keeps the cache bounded: old copies, copies of deleted stories and the oldest over the size bound go", async () => {

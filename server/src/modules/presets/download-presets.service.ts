@@ -27,6 +27,8 @@ export interface DownloadPresetsDependencies {
   outgoing: Pick<OutgoingCopies, "file">;
   /** Size of a blob (an embedded copy's). */
   blobSize: (key: string) => Promise<number | undefined>;
+  /** The properties a user may not see (field-level access): not embedded in what they download. */
+  hiddenFor?: (user: Pick<Actor, "admin" | "roleId">) => Promise<ReadonlySet<string>>;
   clock?: () => Date;
 }
 
@@ -34,6 +36,8 @@ export interface DownloadPresetsDependencies {
 export interface OutgoingOptions {
   level?: EmbedLevel;
   stripPrivate?: boolean;
+  /** The properties the receiver may not see (field-level access): left out of the file. */
+  hidden?: ReadonlySet<string>;
   signal?: AbortSignal;
 }
 
@@ -290,7 +294,7 @@ export class DownloadPresetsService {
   /** The finished rendition of a story for the caller: 409 not_ready while it is being made. */
   async file(actor: Actor, presetId: string, ref: StoryRef): Promise<RenditionFile> {
     const preset = await this.#usableBy(actor, presetId);
-    return this.#file(preset, ref);
+    return this.#file(preset, ref, { hidden: await this.deps.hiddenFor?.(actor) });
   }
 
   async #file(preset: DownloadPresetRow, ref: StoryRef, outgoing: OutgoingOptions = {}): Promise<RenditionFile> {
@@ -316,6 +320,7 @@ export class DownloadPresetsService {
     const file = await this.deps.outgoing.file(stored, story, {
       level,
       stripPrivate: outgoing.stripPrivate,
+      hidden: outgoing.hidden,
       signal: outgoing.signal,
     });
     const size = file.blobKey === row.blob_key ? row.size : await this.deps.blobSize(file.blobKey);
@@ -325,8 +330,9 @@ export class DownloadPresetsService {
   /** The finished renditions of several stories, for a zip (409 while any is not ready). */
   async files(actor: Actor, presetId: string, libraryId: string, storyIds: string[]): Promise<RenditionFile[]> {
     const preset = await this.#usableBy(actor, presetId);
+    const hidden = await this.deps.hiddenFor?.(actor);
     const files: RenditionFile[] = [];
-    for (const storyId of storyIds) files.push(await this.#file(preset, { libraryId, storyId }));
+    for (const storyId of storyIds) files.push(await this.#file(preset, { libraryId, storyId }, { hidden }));
     return files;
   }
 

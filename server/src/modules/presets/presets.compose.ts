@@ -69,6 +69,7 @@ export function buildPresets(deps: {
     watermarkExists: async (id) => (await presets.findWatermark(id)) !== undefined,
     outgoing: deps.outgoing,
     blobSize: async (key) => (await deps.blobs.stat(key))?.size,
+    hiddenFor: async (user) => (await deps.storyDownloads.hiddenFor?.(user)) ?? new Set<string>(),
   });
   return {
     watermarks,

@@ -27,6 +27,11 @@ export interface DeliveryJobDependencies {
   jobs: JobEnqueuer;
   /** A download preset's rendition of a story, made now when missing (the presets module). */
   renditions: Pick<DownloadPresetsService, "ensureRendered">;
+  /**
+   * The properties not written into what a delivery sends (field-level access): those its publisher
+   * (`createdBy`) may not see; for a delivery without one, or whose user is gone, those hidden from any role.
+   */
+  publisherHidden?: (createdBy: string | null) => Promise<ReadonlySet<string>>;
   /** Tells open publish monitors on every node (absent: nobody is told). */
   events?: Pick<DeliveryEvents, "changed">;
   clock?: () => Date;
@@ -159,8 +164,9 @@ async function send(
   }
   const files: (OutgoingFile & { role: string; width: number | null; height: number | null })[] = [];
   if (delivery.action === "publish") {
+    const hidden = await deps.publisherHidden?.(delivery.createdBy);
     const presetId = channel.presets[story.type as keyof typeof channel.presets];
-    if (presetId) files.push(await presetRendition(deps, presetId, delivery, story, signal));
+    if (presetId) files.push(await presetRendition(deps, presetId, delivery, story, signal, hidden));
     else {
       const source = await deps.stories.processingSource(story.id);
       if (source) {
@@ -169,7 +175,7 @@ async function send(
         const outgoing = await deps.outgoing.file(
           { blobKey: original.blobKey, fileName: name, contentType: original.mime },
           story,
-          { level: "all", signal },
+          { level: "all", hidden, signal },
         );
         const size =
           outgoing.blobKey === original.blobKey
@@ -228,10 +234,16 @@ async function presetRendition(
   delivery: Delivery,
   story: Story,
   signal: AbortSignal,
+  hidden?: ReadonlySet<string>,
 ): Promise<OutgoingFile & { role: string; width: number | null; height: number | null }> {
   let file: Awaited<ReturnType<DeliveryJobDependencies["renditions"]["ensureRendered"]>>;
   try {
-    file = await deps.renditions.ensureRendered(presetId, { libraryId: delivery.libraryId, storyId: story.id }, signal);
+    file = await deps.renditions.ensureRendered(
+      presetId,
+      { libraryId: delivery.libraryId, storyId: story.id },
+      signal,
+      { hidden },
+    );
   } catch (error) {
     const message = (error as Error).message;
     // A preset deleted since, or a rendition that cannot be made, will not pass by trying again.

@@ -37,6 +37,8 @@ export function buildPublishing(
     renditions: Pick<DownloadPresetsService, "ensureRendered">;
     /** Originals leave with the story's metadata embedded (the outgoing module). */
     outgoing: Pick<OutgoingCopies, "file">;
+    /** The properties a delivery's publisher may not see: not embedded in what it sends (delivery.job). */
+    publisherHidden?: (createdBy: string | null) => Promise<ReadonlySet<string>>;
   },
 ): PublishingModule {
   const repository = new DeliveriesRepository(db.kysely);
@@ -59,6 +61,7 @@ export function buildPublishing(
       jobs: deps.jobs,
       renditions: deps.renditions,
       outgoing: deps.outgoing,
+      publisherHidden: deps.publisherHidden,
       events,
     }),
   );

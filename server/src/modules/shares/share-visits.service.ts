@@ -316,6 +316,8 @@ export class ShareVisits implements ShareVisitResolver {
     const outgoing = {
       level: (share.metadata === "all" ? "all" : "basic") as EmbedLevel,
       stripPrivate: this.#strips(share, rendition),
+      // A visitor is trusted less than any role: no property hidden from one is written into the file.
+      hidden: await this.deps.restrictedProperties(),
     };
     if (rendition === PRESET_RENDITION) return this.deps.presets.ensureRendered(share.downloadPresetId!, ref, outgoing);
     const resolved = await this.deps.downloads.resolveOutgoing({ ...ref, rendition }, outgoing);

@@ -32,10 +32,11 @@ export async function sendStoryFile(
   target: DownloadRequest,
   disposition: "attachment" | "inline",
 ) {
-  const resolved = await downloads.resolveOutgoing(target);
+  const actor = actorOf(request);
+  const resolved = await downloads.resolveOutgoing(target, { hidden: await downloads.hiddenFor?.(actor) });
   const wholeDownload = disposition === "attachment" || (target.rendition ?? "original") === "original";
   if (wholeDownload && request.method !== "HEAD" && fromFirstByte(request)) {
-    await downloads.record(actorOf(request), [{ request: target, resolved }]);
+    await downloads.record(actor, [{ request: target, resolved }]);
   }
   return sendBlob(request, reply, downloads.blobs, {
     key: resolved.blobKey,
@@ -54,10 +55,11 @@ export async function sendStoriesZip(
   target: { libraryId: string; storyIds: string[]; rendition?: string; versionNo?: number },
 ) {
   if (target.versionNo !== undefined) throw new Invalid("versionNo: give it for one story only");
+  const hidden = await downloads.hiddenFor?.(actorOf(request));
   const files = [];
   for (const storyId of target.storyIds) {
     const one = { libraryId: target.libraryId, storyId, rendition: target.rendition };
-    files.push({ request: one, resolved: await downloads.resolveOutgoing(one) });
+    files.push({ request: one, resolved: await downloads.resolveOutgoing(one, { hidden }) });
   }
   if (request.method !== "HEAD") await downloads.record(actorOf(request), files);
   return sendZip(

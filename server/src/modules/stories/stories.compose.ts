@@ -100,6 +100,7 @@ export function buildStories(deps: StoriesDependencies): StoriesModule {
   });
   const downloads = new StoryDownloads(storiesRepository, access, actionsRepository, blobs, deps.audit);
   downloads.outgoing = deps.outgoing;
+  downloads.hiddenFor = deps.propertyAccess && ((user) => deps.propertyAccess!.hiddenFor(user));
   const queries = new StoryQueries(
     storiesRepository,
     access,

@@ -68,6 +68,8 @@ export function downloadFileName(
 export class StoryDownloads {
   /** Embeds the story's metadata into originals on their way out (set by the composition root). */
   outgoing: Pick<OutgoingCopies, "file"> | undefined;
+  /** The properties a user may not see (field-level access; set by the composition root): not embedded for them. */
+  hiddenFor: ((user: Pick<Actor, "admin" | "roleId">) => Promise<ReadonlySet<string>>) | undefined;
 
   constructor(
     private readonly stories: StoriesRepository,
@@ -104,10 +106,11 @@ export class StoryDownloads {
    * The file a download sends: for an original, the copy carrying the story's
    * current metadata (and without location for a visitor), made by the
    * outgoing module on the first request; any other rendition as stored.
+   * `hidden`: the properties the caller may not see, left out of the copy.
    */
   async resolveOutgoing(
     request: DownloadRequest,
-    options: { level?: EmbedLevel; stripPrivate?: boolean; signal?: AbortSignal } = {},
+    options: { level?: EmbedLevel; stripPrivate?: boolean; hidden?: ReadonlySet<string>; signal?: AbortSignal } = {},
   ): Promise<ResolvedDownload & { etag?: string }> {
     const resolved = await this.resolve(request);
     if ((request.rendition ?? "original") !== "original" || !this.outgoing) return resolved;
