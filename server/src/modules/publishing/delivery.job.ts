@@ -163,8 +163,9 @@ async function send(
     throw new DeliveryError("the story was deleted", false);
   }
   const files: (OutgoingFile & { role: string; width: number | null; height: number | null })[] = [];
+  // The publisher's hidden properties: neither embedded in the files nor written in the item (a kill's too).
+  const hidden = (await deps.publisherHidden?.(delivery.createdBy)) ?? NOTHING_HIDDEN;
   if (delivery.action === "publish") {
-    const hidden = await deps.publisherHidden?.(delivery.createdBy);
     const presetId = channel.presets[story.type as keyof typeof channel.presets];
     if (presetId) files.push(await presetRendition(deps, presetId, delivery, story, signal, hidden));
     else {
@@ -207,6 +208,7 @@ async function send(
     deliveryId: delivery.id,
     action: delivery.action,
     mapping: channel.fieldMapping,
+    hidden,
     embargoUntil: embargo,
     files,
     now: startedAt,
@@ -221,6 +223,8 @@ async function send(
   };
   await channel.transport.deliver(pkg, signal);
 }
+
+const NOTHING_HIDDEN: ReadonlySet<string> = new Set();
 
 /** Bytes as MB of 10^6, one decimal at most: 1 500 000 → "1.5". */
 function megabytes(bytes: number): string {

@@ -19,18 +19,27 @@ function text(value: unknown): string | undefined {
   return string || undefined;
 }
 
-/** A story field (`title`, `authors`, `properties.credit`…) as text, or undefined when empty. */
-export function storyField(story: Story, source: string): string | undefined {
-  if (source.startsWith("properties.")) return text(story.properties[source.slice("properties.".length)]);
+/**
+ * A story field (`title`, `authors`, `properties.credit`…) as text, or undefined when empty or when it is a
+ * custom property in `hidden` (field-level access: one the receiver may not see, docs/property-access.md).
+ */
+export function storyField(story: Story, source: string, hidden: ReadonlySet<string>): string | undefined {
+  if (source.startsWith("properties.")) {
+    const key = source.slice("properties.".length);
+    return hidden.has(key) ? undefined : text(story.properties[key]);
+  }
   return text((story as unknown as Record<string, unknown>)[source]);
 }
 
-/** The mapped text fields of an item: the channel's mapping over the defaults. */
-export function mappedFields(story: Story, mapping: Record<string, string>): Partial<Record<MappingTarget, string>> {
+/** The mapped text fields of an item: the channel's mapping over the defaults, no hidden property among them. */
+export function mappedFields(
+  context: Pick<ItemContext, "story" | "mapping" | "hidden">,
+): Partial<Record<MappingTarget, string>> {
+  const { story, mapping, hidden } = context;
   const result: Partial<Record<MappingTarget, string>> = {};
   for (const target of MAPPING_TARGETS) {
     const source = mapping[target] ?? DEFAULT_MAPPING[target];
-    const value = source ? storyField(story, source) : undefined;
+    const value = source ? storyField(story, source, hidden) : undefined;
     if (value !== undefined) result[target] = value;
   }
   return result;
@@ -42,6 +51,11 @@ export interface ItemContext {
   deliveryId: string;
   action: "publish" | "kill";
   mapping: Record<string, string>;
+  /**
+   * The custom properties the receiver may not see (a delivery: its publisher's, delivery.job): no format
+   * writes them, whatever the mapping says.
+   */
+  hidden: ReadonlySet<string>;
   embargoUntil: string | null;
   files: { name: string; mime: string; size: number; width: number | null; height: number | null; role: string }[];
   /** When the item is made (versioncreated of a kill). */

@@ -25,7 +25,7 @@ const DAMS_SCHEME = "urn:dams:scheme:";
  */
 export function newsmlDocument(context: ItemContext): Buffer {
   const { story } = context;
-  const fields = mappedFields(story, context.mapping);
+  const fields = mappedFields(context);
   const root = create({ version: "1.0", encoding: "UTF-8" }).ele(NAR, "newsItem", {
     guid: storyUri(story),
     version: String(story.versionNo),

@@ -19,7 +19,7 @@ export function ninjsErrors(item: unknown): ErrorObject[] {
 
 export function ninjsItem(context: ItemContext): Record<string, unknown> {
   const { story } = context;
-  const fields = mappedFields(story, context.mapping);
+  const fields = mappedFields(context);
   const item: Record<string, unknown> = {
     uri: storyUri(story),
     type: NINJS_TYPE[story.type],

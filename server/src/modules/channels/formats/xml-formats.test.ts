@@ -32,6 +32,7 @@ const context: ItemContext = {
   deliveryId: "0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6",
   action: "publish",
   mapping: {},
+  hidden: new Set(),
   embargoUntil: null,
   files: [],
   now: "2026-11-26T12:00:00.000Z",

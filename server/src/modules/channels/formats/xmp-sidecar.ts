@@ -17,7 +17,7 @@ const NS = {
  */
 export function xmpSidecar(context: ItemContext): Buffer {
   const { story } = context;
-  const fields = mappedFields(story, context.mapping);
+  const fields = mappedFields(context);
   const document = create({ version: "1.0", encoding: "UTF-8" });
   document.ins("xpacket", 'begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"');
   const description = document
