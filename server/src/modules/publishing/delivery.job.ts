@@ -31,7 +31,7 @@ export interface DeliveryJobDependencies {
    * The properties not written into what a delivery sends (field-level access): those its publisher
    * (`createdBy`) may not see; for a delivery without one, or whose user is gone, those hidden from any role.
    */
-  publisherHidden?: (createdBy: string | null) => Promise<ReadonlySet<string>>;
+  publisherHidden: (createdBy: string | null) => Promise<ReadonlySet<string>>;
   /** Tells open publish monitors on every node (absent: nobody is told). */
   events?: Pick<DeliveryEvents, "changed">;
   clock?: () => Date;
@@ -164,7 +164,7 @@ async function send(
   }
   const files: (OutgoingFile & { role: string; width: number | null; height: number | null })[] = [];
   // The publisher's hidden properties: neither embedded in the files nor written in the item (a kill's too).
-  const hidden = (await deps.publisherHidden?.(delivery.createdBy)) ?? NOTHING_HIDDEN;
+  const hidden = await deps.publisherHidden(delivery.createdBy);
   if (delivery.action === "publish") {
     const presetId = channel.presets[story.type as keyof typeof channel.presets];
     if (presetId) files.push(await presetRendition(deps, presetId, delivery, story, signal, hidden));
@@ -223,8 +223,6 @@ async function send(
   };
   await channel.transport.deliver(pkg, signal);
 }
-
-const NOTHING_HIDDEN: ReadonlySet<string> = new Set();
 
 /** Bytes as MB of 10^6, one decimal at most: 1 500 000 → "1.5". */
 function megabytes(bytes: number): string {

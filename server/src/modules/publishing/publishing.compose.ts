@@ -38,7 +38,7 @@ export function buildPublishing(
     /** Originals leave with the story's metadata embedded (the outgoing module). */
     outgoing: Pick<OutgoingCopies, "file">;
     /** The properties a delivery's publisher may not see: not embedded in what it sends (delivery.job). */
-    publisherHidden?: (createdBy: string | null) => Promise<ReadonlySet<string>>;
+    publisherHidden: (createdBy: string | null) => Promise<ReadonlySet<string>>;
   },
 ): PublishingModule {
   const repository = new DeliveriesRepository(db.kysely);
