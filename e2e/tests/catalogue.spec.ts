@@ -18,8 +18,12 @@ async function accessToken(page: Page): Promise<string> {
 test("an administrator adds, edits and deletes a tag, with its toasts and the range text", async ({
   page,
 }, testInfo) => {
-  test.setTimeout(120_000);
+  // Ten API calls and a dozen dialogs: minutes on a loaded machine.
+  test.setTimeout(300_000);
   await page.setViewportSize({ width: 1440, height: 900 });
+  // Names of this attempt's own, so a retry does not meet the first attempt's tags.
+  const run = Date.now().toString(36).slice(-5);
+  const tag = `台风 e2e ${run}`;
   const errors = watchConsoleErrors(page);
   await signIn(page);
 
@@ -28,7 +32,7 @@ test("an administrator adds, edits and deletes a tag, with its toasts and the ra
   const before = await page.request.get("/dams/api/v1/tag", { headers });
   const initial = ((await before.json()) as { data: { totalElements: number } }).data.totalElements;
   for (let index = 1; index <= 10; index += 1) {
-    const name = `e2e 批量 ${String(index).padStart(2, "0")}`;
+    const name = `e2e 批量 ${run} ${String(index).padStart(2, "0")}`;
     const created = await page.request.post("/dams/api/v1/tag", { headers, data: { name } });
     expect(created.status(), await created.text()).toBe(200);
   }
@@ -44,7 +48,7 @@ test("an administrator adds, edits and deletes a tag, with its toasts and the ra
   await expect.poll(async () => (await page.locator(".ant-modal").boundingBox())?.width).toBe(600);
   await dialog.locator(".ant-modal-footer .ant-btn-primary").click();
   await expect(dialog.getByText(zh("catalogue.name.required"))).toBeVisible();
-  await dialog.getByLabel(zh("catalogue.name")).fill("台风 e2e");
+  await dialog.getByLabel(zh("catalogue.name")).fill(tag);
   await dialog.getByLabel(zh("catalogue.tag.color")).fill("#f5222d");
   await snapshot(page, testInfo, "tag-add");
   await dialog.locator(".ant-modal-footer .ant-btn-primary").click();
@@ -54,31 +58,32 @@ test("an administrator adds, edits and deletes a tag, with its toasts and the ra
 
   // A name already taken, in another case, is refused with the server's message as a toast, in the UI's language.
   await page.getByRole("button", { name: button("crud.add") }).click();
-  await dialog.getByLabel(zh("catalogue.name")).fill("E2E 批量 01");
+  const taken = `E2E 批量 ${run} 01`;
+  await dialog.getByLabel(zh("catalogue.name")).fill(taken);
   await dialog.locator(".ant-modal-footer .ant-btn-primary").click();
   await expect(
-    page.locator(".ant-message").getByText(zh("server.catalogue.duplicateName").replace("{{name}}", "E2E 批量 01")),
+    page.locator(".ant-message").getByText(zh("server.catalogue.duplicateName").replace("{{name}}", taken)),
   ).toBeVisible();
   await dialog.locator(".ant-modal-footer .ant-btn").first().click();
   await expect(dialog).toBeHidden();
 
   // Edit: find the tag by keyword; the modal is titled 编辑 and holds its values.
-  await page.getByPlaceholder(zh("crud.keyword")).fill("台风");
+  await page.getByPlaceholder(zh("crud.keyword")).fill(tag);
   await page.getByPlaceholder(zh("crud.keyword")).press("Enter");
   await expect(page.getByText(range(1, 1, 1))).toBeVisible();
-  const row = page.getByRole("row").filter({ hasText: "台风 e2e" });
+  const row = page.getByRole("row").filter({ hasText: tag });
   await row.getByRole("button", { name: button("crud.edit") }).click();
   await expect(dialog.getByText(zh("crud.edit"), { exact: true })).toBeVisible();
-  await expect(dialog.getByLabel(zh("catalogue.name"))).toHaveValue("台风 e2e");
-  await dialog.getByLabel(zh("catalogue.name")).fill("台风 e2e 已改");
+  await expect(dialog.getByLabel(zh("catalogue.name"))).toHaveValue(tag);
+  await dialog.getByLabel(zh("catalogue.name")).fill(`${tag} 已改`);
   await dialog.locator(".ant-modal-footer .ant-btn-primary").click();
   await expect(page.locator(".ant-message").getByText(zh("crud.saved"))).toBeVisible();
-  await expect(page.getByRole("cell", { name: "台风 e2e 已改" })).toBeVisible();
+  await expect(page.getByRole("cell", { name: `${tag} 已改` })).toBeVisible();
 
   // Delete: 确认删除？ then 删除成功, and the list is empty for the keyword.
   await page
     .getByRole("row")
-    .filter({ hasText: "台风 e2e 已改" })
+    .filter({ hasText: `${tag} 已改` })
     .getByRole("button", { name: button("crud.delete") })
     .click();
   const confirm = page.locator(".ant-popconfirm");
@@ -86,7 +91,7 @@ test("an administrator adds, edits and deletes a tag, with its toasts and the ra
   await snapshot(page, testInfo, "tag-delete-confirm");
   await confirm.getByRole("button", { name: button("crud.ok") }).click();
   await expect(page.locator(".ant-message").getByText(zh("crud.deleted"))).toBeVisible();
-  await expect(page.getByRole("cell", { name: "台风 e2e 已改" })).toHaveCount(0);
+  await expect(page.getByRole("cell", { name: `${tag} 已改` })).toHaveCount(0);
 
   await page.getByPlaceholder(zh("crud.keyword")).fill("");
   await page.getByPlaceholder(zh("crud.keyword")).press("Enter");
@@ -98,7 +103,7 @@ test("an administrator adds, edits and deletes a tag, with its toasts and the ra
 test("a tag stories use is merged into another instead of deleted, and the stories follow", async ({
   page,
 }, testInfo) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   const errors = watchConsoleErrors(page);
   await signIn(page);
