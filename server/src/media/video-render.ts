@@ -17,6 +17,7 @@ import {
   ffmpegSeconds as seconds,
 } from "./ffmpeg-args.js";
 import { openImage, toMediaError } from "./images.js";
+import { readMp4Facts } from "./mp4-facts.js";
 import { type MediaProbe, type ProbeOptions, probeMedia } from "./probe.js";
 import { limitsOf, probeLimits, runTool, type ToolLimits } from "./run-tool.js";
 import { progressReader, sizeOf, type TranscodeOptions } from "./video.js";
@@ -300,8 +301,11 @@ export class SystemVideoRenderTools implements VideoRenderTools {
     return { timeoutMs, memoryBytes, nice, threads, signal };
   }
 
-  probe(file: string, call: { signal?: AbortSignal } & ProbeOptions = {}): Promise<MediaProbe> {
-    return probeMedia(file, probeLimits(this.#limits(call.signal)), { keyframesNear: call.keyframesNear });
+  async probe(file: string, call: { signal?: AbortSignal } & ProbeOptions = {}): Promise<MediaProbe> {
+    const near = call.keyframesNear;
+    // The stream-copy candidate: an H.264 MP4/MOV's facts come from its moov, without starting ffprobe.
+    const inProcess = near !== undefined ? await readMp4Facts(file, near) : null;
+    return inProcess ?? probeMedia(file, probeLimits(this.#limits(call.signal)), { keyframesNear: near });
   }
 
   still(input: string, out: string, options: { longEdge: number; keepAlpha?: boolean }): Promise<Still> {
