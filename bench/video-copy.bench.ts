@@ -20,11 +20,12 @@ import { LoadSampler, median } from "./machine.js";
  * — against `ffmpeg -ss 60 -t 480 -i film.mp4 -map 0:v:0 -map 0:a:0 -c copy`
  * typed into a shell (with the same `-avoid_negative_ts make_zero` and
  * `-movflags +faststart`: a file a browser plays at once) — the issue's peer —
- * and against the two commands dams runs (the source's ffprobe with the
- * keyframes at the in point, then the copy) typed into a shell: like for like,
- * what dams must do before it may copy (know the codecs, size and rotation,
- * and that the in point is a keyframe), so that ratio is what dams adds around
- * the tools. CPU seconds of this process and its children, rounds alternated
+ * and against ffprobe (the keyframes at the in point) then the copy typed
+ * into a shell: what dams must learn before it may copy (the codecs, size and
+ * rotation, and that the in point is a keyframe) got by the tool — dams reads
+ * these from an H.264 MP4's moov in process (media/mp4-facts.ts) and starts
+ * ffprobe only for other files, so for this film that ratio says what reading
+ * them in process saves. CPU seconds of this process and its children, rounds alternated
  * with the order rotating. Then the same edit
  * re-encoded by dams (the compiled graph, 1080p H.264 `fast` CRF 17 as the
  * "original" preset does), measured on its first BENCH_ENCODE_SECONDS (default
@@ -114,7 +115,7 @@ async function main(): Promise<void> {
       ...["-map", "0:v:0", "-map", "0:a:0", "-c", "copy", "-avoid_negative_ts", "make_zero"],
       ...["-movflags", "+faststart", shellOut],
     ]);
-    // What dams runs for this edit (prlimit aside): the probe, then the copy (its progress to /dev/null).
+    // What dams ran for this edit before it read MP4 facts in process (prlimit aside): the probe, then the copy.
     const probedCommand = [
       commandLine(["ffprobe", ...probeArgs(film, { keyframesNear: CUT.in })]),
       commandLine([
@@ -179,7 +180,7 @@ async function main(): Promise<void> {
         `  per-round CPU ratios dams / the same two commands: ${perRound(ratios.probed)}`,
         `  CPU ratio dams copy / ffmpeg -c copy (the issue's peer): ${describeRatios(ratios.shell, median)}; ` +
           `target <= ${COPY_TARGET}: ${verdict(ratios.shell, COPY_TARGET)}`,
-        `  CPU ratio dams copy / the same ffprobe + ffmpeg (like for like): ${describeRatios(ratios.probed, median)}; ` +
+        `  CPU ratio dams copy / ffprobe + ffmpeg from a shell: ${describeRatios(ratios.probed, median)}; ` +
           `target <= ${COPY_TARGET}: ${verdict(ratios.probed, COPY_TARGET)}`,
         `  the probe from a shell (median probed − median bare): ${probeCpu.toFixed(3)} s CPU`,
         `  re-encoding by dams: ${encode.cpuSeconds.toFixed(2)} s CPU (${(encode.wallMs / 1000).toFixed(1)} s wall) for ` +
