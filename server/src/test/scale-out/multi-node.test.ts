@@ -33,6 +33,8 @@ describe("several API and worker processes behind a load balancer", () => {
       rgw: rgwDir ? (readRgwState(rgwDir) ?? undefined) : undefined,
       // Short leases: a killed worker's job is taken over within seconds.
       workerEnv: { DAMS_JOBS_LEASE_MS: "5000", DAMS_JOBS_POLL_MS: "500" },
+      // Sign-ins kept a minute: a refusal on B within the waits below (30 s) comes from A's invalidation, not expiry.
+      env: { DAMS_AUTH_CACHE_SECONDS: "60" },
     });
     cluster = new Cluster(topology);
     counts["topology started in s"] = Math.round((Date.now() - started) / 1000);
@@ -175,7 +177,13 @@ describe("several API and worker processes behind a load balancer", () => {
       }
     }
     expect((await call(a().url, refreshed.access_token, "/auth/logout", { method: "POST" })).status).toBe(200);
-    const afterLogout = await call(b().url, refreshed.access_token, "/users/login/user");
+    // B drops its cached sign-in when A's notification arrives (PostgreSQL NOTIFY: milliseconds, not at once).
+    const afterLogout = await until(
+      "B refuses the signed-out token",
+      () => call(b().url, refreshed.access_token, "/users/login/user"),
+      (response) => response.status === 401,
+      30_000,
+    );
     expect(afterLogout).toMatchObject({ status: 401, body: { error: "token_revoked" } });
     expect(await refreshThrough(cluster.lb, b().url, refreshed.refresh_token!)).toEqual({ error: "invalid_grant" });
 
@@ -188,7 +196,13 @@ describe("several API and worker processes behind a load balancer", () => {
     expect((await call(b().url, created.body.data.secret, "/users/login/user")).status).toBe(200);
     const revoked = await call(a().url, token, `/api-tokens/${created.body.data.token.id}`, { method: "DELETE" });
     expect(revoked.status).toBe(200);
-    expect((await call(b().url, created.body.data.secret, "/users/login/user")).status).toBe(401);
+    const afterRevoke = await until(
+      "B refuses the revoked API token",
+      () => call(b().url, created.body.data.secret, "/users/login/user"),
+      (response) => response.status === 401,
+      30_000,
+    );
+    expect(afterRevoke.status).toBe(401);
     counts["sign-in across nodes"] = "signed in on A, refreshed on B, signed out on A → refused on B";
   });
 
