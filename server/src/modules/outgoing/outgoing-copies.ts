@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { embedsMetadata, type MediaTools, type OutgoingFields } from "../../media/index.js";
 import type { BlobStore } from "../blobs/blob-store.js";
-import type { Story } from "../stories/story-types.js";
+import { IPTC_TEXT_PROPERTIES, type Story } from "../stories/story-types.js";
 
 /**
  * How much of a story's metadata a file carries out: `all` every field,
@@ -58,15 +58,7 @@ function storyProperty(story: OutgoingStory, key: string): string {
 }
 
 /** The story properties a file can carry (`outgoingFields`): the only ones field-level access matters for here. */
-export const EMBEDDED_PROPERTIES = [
-  "headline",
-  "credit",
-  "copyrightNotice",
-  "usageTerms",
-  "instructions",
-  "city",
-  "country",
-] as const;
+export const EMBEDDED_PROPERTIES = IPTC_TEXT_PROPERTIES;
 
 /**
  * The embedded properties of `hidden` (field-level access: the caller may not

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { pageQuery } from "../../http/envelope.js";
 import { storyListQuery } from "../search/search.schema.js";
+import { IPTC_TEXT_PROPERTIES } from "../stories/story-types.js";
 
 /** The most stories one batch edit takes (a grid's selection, or every story matching a search). */
 export const BATCH_MAX_STORIES = 5000;
@@ -9,16 +10,8 @@ export const BATCH_INLINE_MAX = 20;
 
 /** Story columns a batch sets as text. */
 export const TEXT_FIELDS = ["title", "caption", "source", "theme", "category"] as const;
-/** The IPTC texts kept in `properties` (as the media job extracts them and the 编辑信息 dialog edits them). */
-export const IPTC_FIELDS = [
-  "headline",
-  "credit",
-  "copyrightNotice",
-  "usageTerms",
-  "instructions",
-  "city",
-  "country",
-] as const;
+/** The IPTC texts kept in `properties` (the stories module's list). */
+export const IPTC_FIELDS = IPTC_TEXT_PROPERTIES;
 export const LIST_FIELDS = ["keywords", "tags", "authors"] as const;
 export type TextField = (typeof TEXT_FIELDS)[number];
 export type IptcField = (typeof IPTC_FIELDS)[number];
