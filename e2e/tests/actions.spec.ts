@@ -1,6 +1,6 @@
 import path from "node:path";
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { expectNoHorizontalOverflow, expectToast, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
 import { API, PHOTOS, seedingToken, upload } from "./seed.js";
 
 /** A button's accessible name: antd puts a space between two Chinese characters (确 定). */
@@ -57,7 +57,7 @@ test("actions: a rule 'when committed in a library apply a template' runs after 
   await chooseOption(page, dialog.getByTestId("action-step-0"), zh("actions.step.template"), `自动模板 ${run}`);
   await snapshot(page, testInfo, "action-add-1366");
   await dialog.locator(".ant-modal-footer .ant-btn-primary").click();
-  await expect(page.locator(".ant-message").getByText(zh("crud.saved")).last()).toBeVisible();
+  await expectToast(page, zh("crud.saved"));
   await expect(dialog).toBeHidden();
   const row = page.locator("tr", { hasText: `提交即套模板 ${run}` });
   await expect(row).toContainText(zh("actions.trigger.committed"));
@@ -100,7 +100,7 @@ test("actions: a rule 'when committed in a library apply a template' runs after 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/manage/setting/action", { waitUntil: "networkidle" });
   await expect(row).toBeVisible();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectNoHorizontalOverflow(page);
   await snapshot(page, testInfo, "action-list-390");
   await row.getByRole("button", { name: button(zh("actions.runs")) }).click();
   await expect(drawer.getByTestId("action-run").first()).toContainText(zh("actions.run.state.succeeded"));

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import sharp from "sharp";
-import { buttonName, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { buttonName, expectNoHorizontalOverflow, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
 import { API, commitAndProcess, type Seeded, seedingToken, upload } from "./seed.js";
 
 const COUNT = 20;
@@ -51,10 +51,6 @@ async function selectAllShown(page: Page, count: number) {
   await expect(page.getByTestId("selection-bar")).toContainText(
     zh("stories.selected").replace("{{count}}", String(count)),
   );
-}
-
-async function noHorizontalOverflow(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 }
 
 /**
@@ -170,7 +166,7 @@ test("batch edit: twenty photos selected in the grid get a tag and a credit, and
     dialog.getByRole("radio", { name: zh("batchEdit.target.search").replace("{{count}}", String(COUNT)) }),
   ).toBeChecked();
   await typeValue(dialog, "operations_0_values", keyword);
-  await noHorizontalOverflow(page);
+  await expectNoHorizontalOverflow(page);
   await dialog.getByTestId("batch-edit-preview").click();
   await expect(dialog.getByTestId("batch-edit-preview-result")).toContainText(
     zh("batchEdit.previewMatched").replace("{{total}}", String(COUNT)),
@@ -186,7 +182,7 @@ test("batch edit: twenty photos selected in the grid get a tag and a credit, and
   await dialog.getByTestId("batch-edit-apply").click();
   await expect(summary).toBeVisible({ timeout: 120_000 });
   await expect(summary.locator(".ant-descriptions-item-content").first()).toHaveText(String(COUNT));
-  await noHorizontalOverflow(page);
+  await expectNoHorizontalOverflow(page);
   await snapshot(page, testInfo, "batch-edit-result-390");
   await page.getByTestId("batch-edit-close").click();
   await page.goto(`/frontend/search?fulltext=${keyword}`, { waitUntil: "networkidle" });

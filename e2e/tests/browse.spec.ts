@@ -6,6 +6,7 @@ import {
   confirmPopconfirm,
   en,
   expectSameMediaWithTitle,
+  expectToast,
   signIn,
   snapshot,
   watchConsoleErrors,
@@ -114,7 +115,7 @@ test("search from the header, open a story, favourite it, find it under favourit
 
   // Favourite it.
   await viewer.getByTestId("favorite-toggle").click();
-  await expect(page.locator(".ant-message").getByText(zh("stories.favorited"))).toBeVisible();
+  await expectToast(page, zh("stories.favorited"));
   await expect(viewer.getByTestId("favorite-toggle")).toContainText(zh("stories.unfavorite").replace(/\s/g, ""));
   await snapshot(page, testInfo, "viewer");
 
@@ -167,7 +168,7 @@ test("search from the header, open a story, favourite it, find it under favourit
     .getByRole("button", { name: zh("stories.delete") })
     .click();
   await confirmPopconfirm(page);
-  await expect(page.locator(".ant-message").getByText(zh("crud.deleted"))).toBeVisible();
+  await expectToast(page, zh("crud.deleted"));
   await expect(page.locator(".ant-drawer-content")).toBeHidden();
   await expect(page.locator(`[data-story="product/${other.storyId}"]`)).toHaveCount(0);
   await expect.poll(photoCount).toBe(photosBefore - 1);

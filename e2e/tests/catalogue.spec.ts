@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import zhCN from "../../web/src/locales/zh-CN/index.js";
-import { confirmPopconfirm, signIn, snapshot, watchConsoleErrors } from "./helpers.js";
+import { confirmPopconfirm, expectToast, signIn, snapshot, watchConsoleErrors } from "./helpers.js";
 
 const zh = (key: keyof typeof zhCN): string => zhCN[key];
 /** A button's accessible name: antd puts a space between two Chinese characters (确 定). */
@@ -52,7 +52,7 @@ test("an administrator adds, edits and deletes a tag, with its toasts and the ra
   await dialog.getByLabel(zh("catalogue.tag.color")).fill("#f5222d");
   await snapshot(page, testInfo, "tag-add");
   await dialog.locator(".ant-modal-footer .ant-btn-primary").click();
-  await expect(page.locator(".ant-message").getByText(zh("crud.saved"))).toBeVisible();
+  await expectToast(page, zh("crud.saved"));
   await expect(dialog).toBeHidden();
   await expect(page.getByText(range(1, 10, initial + 11))).toBeVisible();
 
@@ -61,9 +61,7 @@ test("an administrator adds, edits and deletes a tag, with its toasts and the ra
   const taken = `E2E 批量 ${run} 01`;
   await dialog.getByLabel(zh("catalogue.name")).fill(taken);
   await dialog.locator(".ant-modal-footer .ant-btn-primary").click();
-  await expect(
-    page.locator(".ant-message").getByText(zh("server.catalogue.duplicateName").replace("{{name}}", taken)),
-  ).toBeVisible();
+  await expectToast(page, zh("server.catalogue.duplicateName").replace("{{name}}", taken));
   await dialog.locator(".ant-modal-footer .ant-btn").first().click();
   await expect(dialog).toBeHidden();
 
@@ -77,7 +75,7 @@ test("an administrator adds, edits and deletes a tag, with its toasts and the ra
   await expect(dialog.getByLabel(zh("catalogue.name"))).toHaveValue(tag);
   await dialog.getByLabel(zh("catalogue.name")).fill(`${tag} 已改`);
   await dialog.locator(".ant-modal-footer .ant-btn-primary").click();
-  await expect(page.locator(".ant-message").getByText(zh("crud.saved"))).toBeVisible();
+  await expectToast(page, zh("crud.saved"));
   await expect(page.getByRole("cell", { name: `${tag} 已改` })).toBeVisible();
 
   // Delete: 确认删除？ then 删除成功, and the list is empty for the keyword.
@@ -90,7 +88,7 @@ test("an administrator adds, edits and deletes a tag, with its toasts and the ra
   await expect(confirm.getByText(zh("crud.deleteConfirm"))).toBeVisible();
   await snapshot(page, testInfo, "tag-delete-confirm");
   await confirm.getByRole("button", { name: button("crud.ok") }).click();
-  await expect(page.locator(".ant-message").getByText(zh("crud.deleted"))).toBeVisible();
+  await expectToast(page, zh("crud.deleted"));
   await expect(page.getByRole("cell", { name: `${tag} 已改` })).toHaveCount(0);
 
   await page.getByPlaceholder(zh("crud.keyword")).fill("");
@@ -154,11 +152,7 @@ test("a tag stories use is merged into another instead of deleted, and the stori
   await expect(dialog.getByTestId("crud-merge-explain")).toContainText(newName);
   await snapshot(page, testInfo, "tag-merge");
   await ok.click();
-  await expect(
-    page
-      .locator(".ant-message")
-      .getByText(zh("crud.merge.done").replace("{{into}}", newName).replace("{{count}}", "1")),
-  ).toBeVisible();
+  await expectToast(page, zh("crud.merge.done").replace("{{into}}", newName).replace("{{count}}", "1"));
   await expect(dialog).toBeHidden();
   await expect(page.getByText(range(1, 1, 1))).toBeVisible();
   await expect(page.getByRole("cell", { name: oldName })).toHaveCount(0);

@@ -4,7 +4,7 @@ import path from "node:path";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import channelsZh from "../../web/src/locales/channels/zh-CN.js";
 import monitorZh from "../../web/src/locales/monitor/zh-CN.js";
-import { signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { expectNoHorizontalOverflow, expectToast, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
 import { commitAndProcess, PHOTOS, seedingToken, upload } from "./seed.js";
 
 const cz = (key: keyof typeof channelsZh): string => channelsZh[key];
@@ -12,11 +12,6 @@ const mz = (key: keyof typeof monitorZh): string => monitorZh[key];
 /** A button's accessible name: antd puts a space between two Chinese characters (确 定). */
 const button = (text: string): RegExp =>
   new RegExp([...text].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s*"));
-
-async function noHorizontalOverflow(page: Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-}
 
 /** Adds a folder channel through the page's dialog. */
 async function addFolderChannel(page: Page, name: string, folder: string): Promise<void> {
@@ -26,7 +21,7 @@ async function addFolderChannel(page: Page, name: string, folder: string): Promi
   await dialog.getByLabel(zh("catalogue.name")).fill(name);
   await dialog.getByLabel(cz("channels.settings.path")).fill(folder);
   await dialog.locator(".ant-modal-footer .ant-btn-primary").click();
-  await expect(page.locator(".ant-message").getByText(zh("crud.saved")).last()).toBeVisible();
+  await expectToast(page, zh("crud.saved"));
   await expect(dialog).toBeHidden();
 }
 
@@ -143,7 +138,7 @@ test("channels: a folder channel is created and tested, a story published from t
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/manage/setting/tunnel", { waitUntil: "networkidle" });
   await expect(page.locator("tr", { hasText: good })).toBeVisible();
-  await noHorizontalOverflow(page);
+  await expectNoHorizontalOverflow(page);
   await snapshot(page, testInfo, "channels-list-390");
   await page.getByRole("button", { name: button(zh("crud.add")) }).click();
   await expect(page.locator(".ant-modal-content").filter({ hasText: cz("channels.kind") })).toBeVisible();

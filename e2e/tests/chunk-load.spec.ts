@@ -1,6 +1,6 @@
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { signIn, zh } from "./helpers.js";
+import { expectToast, signIn, zh } from "./helpers.js";
 import { accessToken, commitAndProcess, PHOTOS, upload } from "./seed.js";
 
 const chunkFailed = (name: string) => zh("error.chunkLoad").replace("{{name}}", name);
@@ -30,7 +30,7 @@ test("a chunk that cannot load says 'Loading chunk … failed', for a lazy part 
   await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
 
   await card.getByRole("button").first().click();
-  await expect(page.locator(".ant-message").getByText(chunkFailed("story-viewer"))).toBeVisible();
+  await expectToast(page, chunkFailed("story-viewer"));
   // The list is still there and still answers.
   await expect(card).toBeVisible();
   await card.getByRole("checkbox").check();

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { expectNoHorizontalOverflow, expectToast, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
 import { API, commitAndProcess, PHOTOS, seedingToken, upload } from "./seed.js";
 
 /** The only open dialog (antd keeps closed ones in the DOM, hidden). */
@@ -120,7 +120,7 @@ test("a composite manuscript: made from a selection, ordered, covered, written, 
   );
   await editor.getByTestId("composite-save").click();
   const composite = ((await (await created).json()) as { data: { storyId: string } }).data;
-  await expect(page.locator(".ant-message").getByText(zh("composite.saved"))).toBeVisible();
+  await expectToast(page, zh("composite.saved"));
   const stored = async () =>
     (
       (await (await page.request.get(`${API}/stories/${libraryId}/${composite.storyId}`, { headers })).json()) as {
@@ -142,7 +142,7 @@ test("a composite manuscript: made from a selection, ordered, covered, written, 
   await snapshot(page, testInfo, "composite-editor-390");
   await page.setViewportSize({ width: 1366, height: 900 });
   await dialog(page).getByTestId("composite-commit").click();
-  await expect(page.locator(".ant-message").getByText(zh("composite.committed"))).toBeVisible();
+  await expectToast(page, zh("composite.committed"));
   await expect.poll(async () => (await stored()).status, { timeout: 120_000 }).toBe("committed");
 
   // The manuscript: the heading, the text, and the three photos inline in the text's order.
@@ -172,8 +172,7 @@ test("a composite manuscript: made from a selection, ordered, covered, written, 
   await expect(manuscript.getByTestId("manuscript-member")).toHaveCount(3);
   await viewer.locator(".ant-drawer-body").evaluate((body) => body.scrollTo(0, 0));
   await snapshot(page, testInfo, "composite-viewer-390");
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(width).toBeLessThanOrEqual(390);
+  await expectNoHorizontalOverflow(page);
   await page.keyboard.press("Escape");
 
   // Shared, the visitor reads the same manuscript: the text with the three photos inline, in order.

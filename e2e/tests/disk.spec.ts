@@ -1,6 +1,6 @@
 import path from "node:path";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { openApp, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { expectNoHorizontalOverflow, openApp, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
 import { API, accessToken, PHOTOS } from "./seed.js";
 
 const colleague = { username: "disk.colleague", name: "Disk Colleague", password: "colleague-password-1" };
@@ -17,14 +17,6 @@ async function ensureColleague(page: Page, request: APIRequestContext): Promise<
 /** A string of the web app with its {{values}} filled in. */
 function zhWith(key: string, values: Record<string, string | number>): string {
   return Object.entries(values).reduce((text, [name, value]) => text.replace(`{{${name}}}`, String(value)), zh(key));
-}
-
-async function noHorizontalOverflow(page: Page): Promise<void> {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-    scrollWidth: document.scrollingElement?.scrollWidth ?? 0,
-    innerWidth: window.innerWidth,
-  }));
-  expect(scrollWidth, `${page.url()} is ${scrollWidth} px wide in ${innerWidth} px`).toBeLessThanOrEqual(innerWidth);
 }
 
 async function itemMenu(page: Page, name: string, action: string): Promise<void> {
@@ -96,11 +88,11 @@ test("the network disk: upload into a folder, send to a library, share the folde
   await expect(shared).toBeVisible();
   await expect(colleaguePage.getByText(zhWith("disk.sharedBy", { name: "admin" })).first()).toBeVisible();
   await snapshot(colleaguePage, testInfo, "disk-shared-with-me-390");
-  await noHorizontalOverflow(colleaguePage);
+  await expectNoHorizontalOverflow(colleaguePage);
   await shared.click();
   await expect(colleaguePage.getByTestId("disk-table").getByText(photo, { exact: true })).toBeVisible();
   await snapshot(colleaguePage, testInfo, "disk-shared-folder-390");
-  await noHorizontalOverflow(colleaguePage);
+  await expectNoHorizontalOverflow(colleaguePage);
   await phone.close();
 
   // What I shared, with revoke.
@@ -112,7 +104,7 @@ test("the network disk: upload into a folder, send to a library, share the folde
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(row.getByTestId("share-netdisk-revoke")).toBeVisible();
   await expect(row).toContainText(colleague.username);
-  await noHorizontalOverflow(page);
+  await expectNoHorizontalOverflow(page);
   await snapshot(page, testInfo, "share-netdisk-390");
   await page.setViewportSize({ width: 1366, height: 900 });
   await row.getByTestId("share-netdisk-revoke").click();

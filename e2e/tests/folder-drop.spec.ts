@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signIn, watchConsoleErrors, zh } from "./helpers.js";
+import { expectToast, signIn, watchConsoleErrors, zh } from "./helpers.js";
 import { API, seedingToken } from "./seed.js";
 
 /**
@@ -49,7 +49,7 @@ test("a folder dragged onto the library's node moves to the top level", async ({
   const libraryNode = tree.locator('[data-testid="folder-node"][data-folder=""]');
   await expect(childNode).toBeVisible();
   await childNode.dragTo(libraryNode);
-  await expect(page.locator(".ant-message").getByText(zh("folderAdmin.moved"))).toBeVisible();
+  await expectToast(page, zh("folderAdmin.moved"));
   await expect.poll(() => parentOf(child)).toBeNull();
   expect(errors).toEqual([]);
 });

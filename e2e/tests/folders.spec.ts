@@ -1,6 +1,6 @@
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import { signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { expectToast, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
 import { API, commitAndProcess, PHOTOS, seedingToken, upload } from "./seed.js";
 
 /** A button's accessible name: antd puts a space between two Chinese characters (提 交). */
@@ -64,11 +64,7 @@ test("folders, half products and relations in the front area", async ({ page }, 
   await card(photos[1]!.storyId).getByRole("checkbox").check();
   const folderNode = tree.locator(`[data-testid="folder-node"][data-folder="${folderId}"]`);
   await card(photos[1]!.storyId).dragTo(folderNode);
-  await expect(
-    page
-      .locator(".ant-message")
-      .getByText(zh("library.storiesFiled").replace("{{count}}", "2").replace("{{folder}}", folderName)),
-  ).toBeVisible();
+  await expectToast(page, zh("library.storiesFiled").replace("{{count}}", "2").replace("{{folder}}", folderName));
   // The library's own page lists every story of the library, those in folders too; the folder holds the two.
   const inFolder = async () =>
     (
@@ -125,7 +121,7 @@ test("folders, half products and relations in the front area", async ({ page }, 
   await popconfirm(page)
     .getByRole("button", { name: spaced(zh("crud.ok")) })
     .click();
-  await expect(page.locator(".ant-message").getByText(zh("server.folder.hasChildren"))).toBeVisible();
+  await expectToast(page, zh("server.folder.hasChildren"));
   await tree.locator(`[data-testid="folder-node"][data-folder="${childId}"]`).click();
   await tree.getByTestId("folder-delete").click();
   await popconfirm(page)
@@ -161,7 +157,7 @@ test("folders, half products and relations in the front area", async ({ page }, 
   // A story marked as a half product from the selection; a new one made on the list, then finished.
   await card(photos[2]!.storyId).getByRole("checkbox").check();
   await page.getByTestId("selection-half-product").click();
-  await expect(page.locator(".ant-message").getByText(zh("halfproduct.marked"))).toBeVisible();
+  await expectToast(page, zh("halfproduct.marked"));
   await page.goto("/halfproduct/list", { waitUntil: "networkidle" });
   await expect(page.getByText(`发布会 ${run}`)).toBeVisible();
   await snapshot(page, testInfo, "halfproducts-1366");
@@ -172,14 +168,14 @@ test("folders, half products and relations in the front area", async ({ page }, 
   await dialog(page)
     .getByRole("button", { name: spaced(zh("crud.ok")) })
     .click();
-  await expect(page.locator(".ant-message").getByText(zh("halfproduct.created"))).toBeVisible();
+  await expectToast(page, zh("halfproduct.created"));
   const halfProduct = page.locator("tr", { hasText: `半成品 ${run}` });
   await expect(halfProduct).toHaveCount(1);
   await halfProduct.getByTestId("halfproduct-finish").click();
   await popconfirm(page)
     .getByRole("button", { name: spaced(zh("crud.ok")) })
     .click();
-  await expect(page.locator(".ant-message").getByText(zh("halfproduct.finished"))).toBeVisible();
+  await expectToast(page, zh("halfproduct.finished"));
   await expect(halfProduct).toHaveCount(0);
   // The marked one is finished the same way.
   const marked = page.locator("tr", { hasText: `发布会 ${run}` });

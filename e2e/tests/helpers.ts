@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, type Page, type TestInfo } from "@playwright/test";
+import { expect, type Frame, type Page, type TestInfo } from "@playwright/test";
 import sharp from "sharp";
 import enUS from "../../web/src/locales/en-US/index.js";
 import zhCN from "../../web/src/locales/zh-CN/index.js";
@@ -33,7 +33,70 @@ export function titleOf(text: Text, key: string): string {
  * with a code, the app exchanges it and lands on `/frontend/search`.
  * Starts from a page without a session (a fresh browser context).
  */
+/**
+ * Keeps every toast (antd message) the context's pages show: they last 1 s (spec section 9), which a busy machine's
+ * test can miss between two looks. Each page records the toasts' content elements as they are added (a removed
+ * element keeps its text and classes).
+ */
+async function watchToasts(page: Page): Promise<void> {
+  await page.context().addInitScript(() => {
+    const seen = window as unknown as { __damsToasts?: Element[] };
+    if (seen.__damsToasts) return;
+    const toasts: Element[] = [];
+    seen.__damsToasts = toasts;
+    new MutationObserver((records) => {
+      for (const record of records)
+        for (const node of record.addedNodes) {
+          if (!(node instanceof Element)) continue;
+          if (node.matches(".ant-message-custom-content")) toasts.push(node);
+          toasts.push(...node.querySelectorAll(".ant-message-custom-content"));
+        }
+    }).observe(document, { childList: true, subtree: true });
+  });
+}
+
+/**
+ * Waits (bounded) until the page has shown `times` new toasts (default one) containing `text`, of `kind` when given
+ * (their class ant-message-success, -error, -warning or -info), even if they have gone again. A toast counts once:
+ * those a call matched are not matched again, so the same message expected twice needs two toasts. The page's
+ * context must have been signed in by `signIn`, which starts watching.
+ */
+export async function expectToast(
+  page: Page,
+  text: string,
+  {
+    kind,
+    timeout = 30_000,
+    times = 1,
+  }: { kind?: "success" | "error" | "warning" | "info"; timeout?: number; times?: number } = {},
+): Promise<void> {
+  const look = () =>
+    page.evaluate(
+      ({ text, kind, times }) => {
+        const watched = window as unknown as { __damsToasts?: Element[]; __damsToastsMatched?: Set<Element> };
+        const toasts = watched.__damsToasts;
+        if (!toasts) return "not watched: sign in with signIn first";
+        watched.__damsToastsMatched ??= new Set();
+        const matched = watched.__damsToastsMatched;
+        const fresh = toasts.filter(
+          (toast) =>
+            !matched.has(toast) &&
+            (toast.textContent ?? "").includes(text) &&
+            (!kind || toast.classList.contains(`ant-message-${kind}`)),
+        );
+        if (fresh.length < times) return `shown: ${JSON.stringify(toasts.map((toast) => toast.textContent))}`;
+        for (const toast of fresh.slice(0, times)) matched.add(toast);
+        return "matched";
+      },
+      { text, kind, times },
+    );
+  await expect
+    .poll(look, { timeout, message: `${times} new toast(s)${kind ? ` (${kind})` : ""} containing "${text}"` })
+    .toBe("matched");
+}
+
 export async function signIn(page: Page, username = "admin", password = "e2e-admin-password"): Promise<void> {
+  await watchToasts(page);
   await page.goto("/frontend/search");
   const form = page.locator("form").filter({ has: page.locator("#password") });
   const userMenu = page.getByTestId("user-menu");
@@ -72,6 +135,32 @@ export async function snapshot(page: Page, testInfo: TestInfo, name: string): Pr
 }
 
 /** A button's accessible name: antd puts a space between two Chinese characters (确 定). */
+/**
+ * The page (or a frame) is no wider than its window: a horizontal scrollbar on a phone is a layout bug. Waits, bounded,
+ * for the layout to settle after a resize (antd re-renders for a breakpoint from a media-query listener, a frame or
+ * more later, and later still on a busy machine); on failure names the widest elements that stick out.
+ */
+export async function expectNoHorizontalOverflow(target: Page | Frame, slack = 0): Promise<void> {
+  const overflow = () => target.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  try {
+    await expect.poll(overflow, { timeout: 30_000 }).toBeLessThanOrEqual(slack);
+  } catch (error) {
+    const culprits = await target.evaluate(() =>
+      [...document.body.querySelectorAll("*")]
+        .map((element) => ({ element, right: element.getBoundingClientRect().right }))
+        .filter(({ right }) => right > window.innerWidth + 1)
+        .sort((a, b) => b.right - a.right)
+        .slice(0, 5)
+        .map(({ element, right }) => {
+          const classes = typeof element.className === "string" ? element.className.split(" ").slice(0, 2) : [];
+          const text = (element.textContent ?? "").trim().slice(0, 40);
+          return `${element.tagName.toLowerCase()}${classes.map((name) => `.${name}`).join("")} right ${Math.round(right)} px "${text}"`;
+        }),
+    );
+    throw new Error(`${target.url()} overflows its window; widest: ${culprits.join("; ")}\n${String(error)}`);
+  }
+}
+
 export const buttonName = (text: string): RegExp =>
   new RegExp([...text].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s*"));
 

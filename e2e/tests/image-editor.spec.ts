@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import sharp from "sharp";
-import { expectSamePhotoWithTitle, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { expectSamePhotoWithTitle, expectToast, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
 import { API, commitAndProcess, PHOTOS, seedingToken, upload } from "./seed.js";
 
 const PHOTO = path.join(PHOTOS, "mobile/jolla.jpg");
@@ -94,11 +94,11 @@ test("open a corpus photo in the editor, crop 16:9, rotate, watermark, undo/redo
     .filter({ hasText: new RegExp(`^${zh("imageEditor.watermark.text")}$`) })
     .click();
   await confirm.click();
-  await expect(page.locator(".ant-message").getByText(zh("imageEditor.watermark.required"))).toBeVisible();
+  await expectToast(page, zh("imageEditor.watermark.required"));
   const text = modal.getByRole("textbox", { name: zh("imageEditor.watermark.textContent") });
   await text.fill("新".repeat(101));
   await confirm.click();
-  await expect(page.locator(".ant-message").getByText(zh("imageEditor.watermark.tooLong"))).toBeVisible();
+  await expectToast(page, zh("imageEditor.watermark.tooLong"));
   expect((await session(editor)).undo).toBe(2);
   await text.fill(`新华社 dams ${run}`);
   await modal.getByRole("spinbutton", { name: zh("imageEditor.watermark.fontSize") }).fill("60");
@@ -137,9 +137,7 @@ test("open a corpus photo in the editor, crop 16:9, rotate, watermark, undo/redo
   });
   const saveStarted = Date.now();
   await modal.getByTestId("editor-save").click();
-  await expect(page.locator(".ant-message").getByText(zh("imageEditor.saved").replace("{{no}}", "2"))).toBeVisible({
-    timeout: 30_000,
-  });
+  await expectToast(page, zh("imageEditor.saved").replace("{{no}}", "2"), { timeout: 30_000 });
   const saveSeconds = (Date.now() - saveStarted) / 1000;
   const longTasks = await page.evaluate(
     () => (window as unknown as { longTasks: { at: number; ms: number }[] }).longTasks,
@@ -207,7 +205,7 @@ test("the header's image-edit upload: only .jpg .jpeg .png .bmp, the chosen file
   const input = page.locator(".ant-layout-header input[type=file]");
   await expect(input).toHaveAttribute("accept", ".jpg,.jpeg,.png,.bmp");
   await input.setInputFiles({ name: "clip.gif", mimeType: "image/gif", buffer: Buffer.from("GIF89a") });
-  await expect(page.locator(".ant-message").getByText(zh("imageEditor.notImage"))).toBeVisible();
+  await expectToast(page, zh("imageEditor.notImage"));
   await expect(page).toHaveURL(/\/frontend\/search/);
 
   await input.setInputFiles(PHOTO);
@@ -221,7 +219,7 @@ test("the header's image-edit upload: only .jpg .jpeg .png .bmp, the chosen file
   await expect(page.locator(".ant-message").getByText(zh("imageEditor.notImage"))).toHaveCount(0, { timeout: 60_000 });
   const pick = page.locator('input[type=file][accept=".jpg,.jpeg,.png,.bmp,.webp,.gif"]');
   await pick.setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
-  await expect(page.locator(".ant-message").getByText(zh("imageEditor.notImage"))).toBeVisible();
+  await expectToast(page, zh("imageEditor.notImage"));
 
   // Resize by percent with the aspect lock; save downloads the edited file (no story behind it).
   await expect(editor).toHaveAttribute("data-mode", "5");

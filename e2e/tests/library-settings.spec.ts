@@ -1,5 +1,14 @@
 import { expect, test } from "@playwright/test";
-import { buttonName as button, confirmPopconfirm, openApp, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import {
+  buttonName as button,
+  confirmPopconfirm,
+  expectNoHorizontalOverflow,
+  expectToast,
+  openApp,
+  snapshot,
+  watchConsoleErrors,
+  zh,
+} from "./helpers.js";
 
 test("an administrator creates, edits, archives, restores and deletes a library", async ({ page }, testInfo) => {
   test.setTimeout(240_000);
@@ -19,7 +28,7 @@ test("an administrator creates, edits, archives, restores and deletes a library"
   for (const type of ["photo", "video"] as const)
     await expect(() => dialog.getByLabel(zh(`libraryAdmin.storyType.${type}`)).check({ timeout: 5_000 })).toPass();
   await dialog.locator(".ant-modal-footer .ant-btn-primary").click();
-  await expect(page.locator(".ant-message").getByText(zh("crud.saved"))).toBeVisible();
+  await expectToast(page, zh("crud.saved"));
   const row = page.getByRole("row").filter({ hasText: "体育库 e2e" });
   await expect(row).toContainText(`${zh("libraryAdmin.storyType.photo")}、${zh("libraryAdmin.storyType.video")}`);
   await expect(row).toContainText(zh("libraryAdmin.status.active"));
@@ -29,7 +38,7 @@ test("an administrator creates, edits, archives, restores and deletes a library"
   await dialog.getByLabel(zh("libraryAdmin.code")).fill("e2e-sports");
   await dialog.getByLabel(zh("libraryAdmin.name")).fill("again");
   await dialog.locator(".ant-modal-footer .ant-btn-primary").click();
-  await expect(page.locator(".ant-message-error")).toBeVisible();
+  await expectToast(page, "", { kind: "error" });
   await dialog.locator(".ant-modal-footer .ant-btn").first().click();
   await expect(dialog).toBeHidden();
 
@@ -39,7 +48,7 @@ test("an administrator creates, edits, archives, restores and deletes a library"
   await dialog.getByLabel(zh("libraryAdmin.name")).fill("体育图片库 e2e");
   await snapshot(page, testInfo, "library-edit-1366");
   await dialog.locator(".ant-modal-footer .ant-btn-primary").click();
-  await expect(page.locator(".ant-message").getByText(zh("crud.saved"))).toBeVisible();
+  await expectToast(page, zh("crud.saved"));
   const renamed = page.getByRole("row").filter({ hasText: "体育图片库 e2e" });
 
   // Archive, then restore.
@@ -54,22 +63,19 @@ test("an administrator creates, edits, archives, restores and deletes a library"
   const product = page.getByRole("row").filter({ hasText: "成品库" });
   await product.getByRole("button", { name: button(zh("crud.delete")) }).click();
   await confirmPopconfirm(page);
-  await expect(
-    page.locator(".ant-message").getByText(zh("server.library.builtIn").replace("{{name}}", "成品库")),
-  ).toBeVisible();
+  await expectToast(page, zh("server.library.builtIn").replace("{{name}}", "成品库"));
 
   // Delete the empty new one.
   await renamed.getByRole("button", { name: button(zh("crud.delete")) }).click();
   await confirmPopconfirm(page);
-  await expect(page.locator(".ant-message").getByText(zh("crud.deleted"))).toBeVisible();
+  await expectToast(page, zh("crud.deleted"));
   await expect(renamed).toHaveCount(0);
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload({ waitUntil: "networkidle" });
   await expect(page.getByRole("cell", { name: "成品库" })).toBeVisible({ timeout: 60_000 });
   await snapshot(page, testInfo, "library-list-390");
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
+  await expectNoHorizontalOverflow(page);
   // The refusals asked for above (a taken code, a built-in library) are the only failed loads.
   expect(errors.filter((text) => !text.includes("status of 409"))).toEqual([]);
 });

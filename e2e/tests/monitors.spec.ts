@@ -1,13 +1,8 @@
 import { expect, test } from "@playwright/test";
 import monitorZh from "../../web/src/locales/monitor/zh-CN.js";
-import { openApp, snapshot, watchConsoleErrors } from "./helpers.js";
+import { expectNoHorizontalOverflow, openApp, snapshot, watchConsoleErrors } from "./helpers.js";
 
 const zh = (key: keyof typeof monitorZh): string => monitorZh[key];
-
-async function noHorizontalOverflow(page: import("@playwright/test").Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-}
 
 test("the task monitor shows the queue's counts, its jobs filtered by state, and this server's worker", async ({
   page,
@@ -33,7 +28,7 @@ test("the task monitor shows the queue's counts, its jobs filtered by state, and
     await expect(jobs.getByText("maintenance").first()).toBeVisible({ timeout: 30_000 });
     // The chart of jobs by name is drawn (its chunk loaded on this page).
     await expect(page.locator(".recharts-surface").first()).toBeVisible();
-    await noHorizontalOverflow(page);
+    await expectNoHorizontalOverflow(page);
     await snapshot(page, testInfo, `${size.name}-monitor-task`);
   }
 
@@ -68,7 +63,7 @@ test("the storage monitor, the back area's landing page, shows totals, charts, l
     await expect(page.getByTestId("storage-volumes").getByText("data", { exact: true })).toBeVisible();
     // The charts are drawn, or (before any story is stored) say so instead of drawing empty axes.
     await expect(page.locator(".recharts-surface, .ant-empty").first()).toBeVisible({ timeout: 30_000 });
-    await noHorizontalOverflow(page);
+    await expectNoHorizontalOverflow(page);
     await snapshot(page, testInfo, `${size.name}-monitor-storage`);
   }
   expect(errors).toEqual([]);
@@ -96,7 +91,7 @@ test("the storage monitor's integrity check reads every original back, with prog
   // The card reads on a phone.
   await page.setViewportSize({ width: 390, height: 844 });
   await card.scrollIntoViewIfNeeded();
-  await noHorizontalOverflow(page);
+  await expectNoHorizontalOverflow(page);
   await snapshot(page, testInfo, "mobile-integrity-check");
   expect(errors).toEqual([]);
 });

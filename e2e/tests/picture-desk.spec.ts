@@ -8,7 +8,16 @@ import { newsmlSchemaErrors } from "../../server/src/modules/channels/test-suppo
 import { startSshd, type TestSshd } from "../../server/src/modules/channels/test-support/sshd.js";
 import channelsZh from "../../web/src/locales/channels/zh-CN.js";
 import monitorZh from "../../web/src/locales/monitor/zh-CN.js";
-import { buttonName as button, confirmPopconfirm, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import {
+  buttonName as button,
+  confirmPopconfirm,
+  expectNoHorizontalOverflow,
+  expectToast,
+  signIn,
+  snapshot,
+  watchConsoleErrors,
+  zh,
+} from "./helpers.js";
 import { API, commitAndProcess, PHOTOS, type Seeded, seedingToken, upload } from "./seed.js";
 
 /**
@@ -38,11 +47,6 @@ test.afterAll(async () => {
   await sshd?.close();
 });
 
-async function noHorizontalOverflow(page: Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-}
-
 async function chooseOption(page: Page, scope: Locator, label: string, option: string): Promise<void> {
   const item = scope
     .locator(".ant-form-item")
@@ -71,7 +75,7 @@ async function openChannelDialog(page: Page, name: string, kind: string, format:
 
 async function saveChannel(page: Page, dialog: Locator): Promise<void> {
   await dialog.locator(".ant-modal-footer .ant-btn-primary").click();
-  await expect(page.locator(".ant-message").getByText(zh("crud.saved")).last()).toBeVisible();
+  await expectToast(page, zh("crud.saved"));
   await expect(dialog).toBeHidden();
 }
 
@@ -330,7 +334,7 @@ test("picture desk: photos to an agency over SFTP as NewsML-G2 with IPTC and to 
   await expect(live).toHaveAttribute("data-state", "live");
   await snapshot(monitor, testInfo, "picture-desk-monitor-1366");
   await monitor.setViewportSize({ width: 390, height: 844 });
-  await noHorizontalOverflow(monitor);
+  await expectNoHorizontalOverflow(monitor);
   await snapshot(monitor, testInfo, "picture-desk-monitor-390");
   await monitor.close();
 
@@ -385,13 +389,8 @@ test("picture desk: photos to an agency over SFTP as NewsML-G2 with IPTC and to 
   // Withdraw the first photo from the viewer: the kill reaches both, the agency's JPEG is deleted.
   await page.goto(`/frontend/search?story=product/${first.storyId}`, { waitUntil: "networkidle" });
   await page.getByTestId("story-withdraw").click();
-  // The message is watched for from before the confirmation: it shows for a few seconds only.
-  await Promise.all([
-    expect(page.locator(".ant-message").getByText(zh("publish.withdrawn").replace("{{count}}", "2"))).toBeVisible({
-      timeout: 60_000,
-    }),
-    confirmPopconfirm(page),
-  ]);
+  await confirmPopconfirm(page);
+  await expectToast(page, zh("publish.withdrawn").replace("{{count}}", "2"), { timeout: 60_000 });
   await expect
     .poll(() => fs.existsSync(path.join(sshd.directory, `${first.storyId}.jpg`)), { timeout: 90_000 })
     .toBe(false);
@@ -426,7 +425,7 @@ test("picture desk: photos to an agency over SFTP as NewsML-G2 with IPTC and to 
   await expect(publications.locator("thead th")).toHaveCount(1);
   await publications.locator("tr").last().scrollIntoViewIfNeeded();
   await expect(publications.locator("tr", { hasText: agency }).first()).toBeVisible();
-  await noHorizontalOverflow(page);
+  await expectNoHorizontalOverflow(page);
   await snapshot(page, testInfo, "picture-desk-viewer-publications-390");
   // The page picture shows the drawer's top; the list itself, as a phone shows it:
   const listPicture = testInfo.outputPath("picture-desk-viewer-publications-list-390.png");
@@ -459,7 +458,7 @@ test("picture desk: photos to an agency over SFTP as NewsML-G2 with IPTC and to 
       await page.goto(route, { waitUntil: "networkidle" });
       // Its rows, or its empty state (no templates or rules were made in this journey).
       await expect(page.locator(".ant-table-row, .ant-table-placeholder .ant-empty").first()).toBeVisible();
-      await noHorizontalOverflow(page);
+      await expectNoHorizontalOverflow(page);
       await snapshot(page, testInfo, `picture-desk-${name}-${width}`);
     }
   }

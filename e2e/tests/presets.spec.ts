@@ -1,6 +1,14 @@
 import path from "node:path";
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { buttonName as button, confirmPopconfirm, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import {
+  buttonName as button,
+  confirmPopconfirm,
+  expectToast,
+  signIn,
+  snapshot,
+  watchConsoleErrors,
+  zh,
+} from "./helpers.js";
 import { commitAndProcess, PHOTOS, seedingToken, upload } from "./seed.js";
 
 /** The preview image's current source, once one is drawn. */
@@ -12,7 +20,7 @@ async function previewSource(dialog: Locator): Promise<string> {
 
 async function save(page: Page, dialog: Locator): Promise<void> {
   await dialog.locator(".ant-modal-footer .ant-btn-primary").click();
-  await expect(page.locator(".ant-message").getByText(zh("crud.saved")).last()).toBeVisible();
+  await expectToast(page, zh("crud.saved"));
   await expect(dialog).toBeHidden();
 }
 
@@ -35,7 +43,8 @@ async function chooseOption(page: Page, dialog: Locator, label: string, option: 
 test("watermark and download presets: create with a live preview, edit, delete; a viewer downloads through a preset", async ({
   page,
 }, testInfo) => {
-  test.setTimeout(240_000);
+  // The rendition is a job: on a busy machine it queues behind the media work earlier journeys left.
+  test.setTimeout(900_000);
   await page.setViewportSize({ width: 1366, height: 900 });
   const errors = watchConsoleErrors(page);
   await signIn(page);
@@ -85,7 +94,7 @@ test("watermark and download presets: create with a live preview, edit, delete; 
   await page.goto("/manage/setting/watermark", { waitUntil: "networkidle" });
   await row.getByRole("button", { name: button(zh("crud.delete")) }).click();
   await confirmPopconfirm(page);
-  await expect(page.locator(".ant-message")).toContainText(`网页 ${run}`);
+  await expectToast(page, `网页 ${run}`);
 
   // A viewer's download menu offers the preset; the file is the rendition.
   const token = await seedingToken(page);
@@ -97,7 +106,8 @@ test("watermark and download presets: create with a live preview, edit, delete; 
   await page.goto(`/frontend/search?story=product/${photo.storyId}`, { waitUntil: "networkidle" });
   const viewer = page.locator(".ant-drawer-content");
   await viewer.locator(".ant-dropdown-trigger").first().click();
-  const downloaded = page.waitForEvent("download", { timeout: 90_000 });
+  // As long as the page itself waits for a rendition's job (savePresetRenditions: ten minutes).
+  const downloaded = page.waitForEvent("download", { timeout: 600_000 });
   await page.locator(".ant-dropdown:visible").getByText(`网页 ${run}`, { exact: true }).click();
   const file = await downloaded;
   expect(file.suggestedFilename()).toMatch(/\.webp$/);

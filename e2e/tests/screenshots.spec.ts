@@ -1,6 +1,6 @@
 import path from "node:path";
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { openApp, signIn, snapshot } from "./helpers.js";
+import { expectNoHorizontalOverflow, openApp, signIn, snapshot } from "./helpers.js";
 import { API, accessToken, commitAndProcess, PHOTOS, type Seeded, upload } from "./seed.js";
 
 /**
@@ -48,17 +48,6 @@ test.beforeAll(async ({ browser }) => {
   seed = { run, folderId, photo };
   await page.close();
 });
-
-/** The page is no wider than the window (a horizontal scrollbar on a phone is a layout bug). */
-async function expectNoHorizontalOverflow(page: Page): Promise<void> {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-    scrollWidth: document.scrollingElement?.scrollWidth ?? 0,
-    innerWidth: window.innerWidth,
-  }));
-  expect(scrollWidth, `page ${page.url()} is ${scrollWidth} px wide in a ${innerWidth} px window`).toBeLessThanOrEqual(
-    innerWidth + 1,
-  );
-}
 
 interface Shot {
   name: string;
@@ -132,7 +121,7 @@ for (const size of WIDTHS) {
       if (!shot.chromeless) await expect(page.getByTestId("user-menu")).toBeVisible();
       // Let images and fonts settle before measuring.
       await page.waitForLoadState("networkidle");
-      await expectNoHorizontalOverflow(page);
+      await expectNoHorizontalOverflow(page, 1);
       await snapshot(page, testInfo, `${size.name}-${shot.name}`);
     }
     // The phone's menu is behind a toggle in the header.

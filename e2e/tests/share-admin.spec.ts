@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { en, signIn, snapshot, watchConsoleErrors } from "./helpers.js";
+import { en, expectNoHorizontalOverflow, signIn, snapshot, watchConsoleErrors } from "./helpers.js";
 import { API, seedingToken } from "./seed.js";
 
 /**
@@ -56,8 +56,7 @@ test("administrators filter all shares; the disk page shows how to connect over 
   await snapshot(page, testInfo, "share-all-1366");
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(all).toContainText(`Budget ${run}`);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
+  await expectNoHorizontalOverflow(page);
   await snapshot(page, testInfo, "share-all-390");
 
   // The network disk: the WebDAV addresses of this site and the credentials.

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { en, signIn, snapshot, watchConsoleErrors } from "./helpers.js";
+import { en, expectNoHorizontalOverflow, signIn, snapshot, watchConsoleErrors } from "./helpers.js";
 import { API, PHOTOS, seedingToken } from "./seed.js";
 
 /**
@@ -84,8 +84,7 @@ test("a visitor on a phone drops two photos into a shared folder; a wrong type i
   // Resumable: the files go through the tus creation endpoint of share drops.
   expect((await sending).status()).toBe(201);
   await expect(visitor.getByTestId("share-drop-done")).toContainText(/2 files sent/, { timeout: 120_000 });
-  const overflow = await visitor.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
+  await expectNoHorizontalOverflow(visitor);
   await snapshot(visitor, testInfo, "share-drop-sent-390");
   await visitor.setViewportSize({ width: 1366, height: 900 });
   await snapshot(visitor, testInfo, "share-drop-sent-1366");

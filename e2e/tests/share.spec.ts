@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { expect, test } from "@playwright/test";
-import { en, signIn, snapshot, watchConsoleErrors } from "./helpers.js";
+import { en, expectNoHorizontalOverflow, signIn, snapshot, watchConsoleErrors } from "./helpers.js";
 import { API, commitAndProcess, seedingToken, upload } from "./seed.js";
 
 /**
@@ -83,8 +83,7 @@ test("share a video with a password; a visitor on a phone views, plays and downl
   });
   await expect.poll(() => player.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(0.5);
   await player.evaluate((element: HTMLVideoElement) => element.pause());
-  const overflow = await visitor.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
+  await expectNoHorizontalOverflow(visitor);
   await snapshot(visitor, testInfo, "visitor-video-390");
 
   // One download is allowed; the limit refuses the next.

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import monitorZh from "../../web/src/locales/monitor/zh-CN.js";
-import { openApp, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { expectNoHorizontalOverflow, openApp, snapshot, watchConsoleErrors, zh } from "./helpers.js";
 import { API, commitAndProcess, PHOTOS, seedingToken, upload } from "./seed.js";
 
 const monitor = (key: keyof typeof monitorZh): string => monitorZh[key];
@@ -10,11 +10,6 @@ const SIZES = [
   { name: "desktop", width: 1366, height: 900 },
   { name: "mobile", width: 390, height: 844 },
 ];
-
-async function noHorizontalOverflow(page: Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-}
 
 test("the data monitor and the usage statistics count a story uploaded, committed and downloaded; the usage exports", async ({
   page,
@@ -57,7 +52,7 @@ test("the data monitor and the usage statistics count a story uploaded, committe
     await expect(page.getByTestId("data-total")).toContainText(/[1-9]\d*/);
     await expect(page.locator(".recharts-surface").first()).toBeVisible({ timeout: 30_000 });
     await expect(page.getByTestId("data-top-sources").locator(".recharts-surface")).toBeVisible();
-    await noHorizontalOverflow(page);
+    await expectNoHorizontalOverflow(page);
     await snapshot(page, testInfo, `${size.name}-monitor-data`);
   }
   const figures = await page.request.get(`${API}/monitor/data?days=7`, {
@@ -87,7 +82,7 @@ test("the data monitor and the usage statistics count a story uploaded, committe
     await page.getByTestId("usage-by").getByText(monitor("monitor.usage.by.source"), { exact: true }).click();
     await expect(page.getByTestId("usage-table").locator("thead")).toContainText(monitor("monitor.usage.by.source"));
     await expect(page.getByTestId("usage-searches")).toContainText(missed, { timeout: 30_000 });
-    await noHorizontalOverflow(page);
+    await expectNoHorizontalOverflow(page);
     await snapshot(page, testInfo, `${size.name}-usage-statistics`);
   }
   await page.setViewportSize({ width: 1366, height: 900 });
@@ -147,7 +142,7 @@ test("field-level access: an administrator hides a property from the viewer role
     await chooseRole(page, "Viewer");
     await expect(page.getByTestId(`property-visible-${property}`)).not.toBeChecked({ timeout: 30_000 });
     await expect(page.getByTestId(`property-editable-${property}`)).not.toBeChecked();
-    await noHorizontalOverflow(page);
+    await expectNoHorizontalOverflow(page);
     await snapshot(page, testInfo, `${size.name}-userrole-property`);
   }
   expect(errors).toEqual([]);

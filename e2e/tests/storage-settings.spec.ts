@@ -1,6 +1,15 @@
 import path from "node:path";
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { buttonName as button, confirmPopconfirm, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import {
+  buttonName as button,
+  confirmPopconfirm,
+  expectNoHorizontalOverflow,
+  expectToast,
+  signIn,
+  snapshot,
+  watchConsoleErrors,
+  zh,
+} from "./helpers.js";
 import { API, PHOTOS, seedingToken, upload } from "./seed.js";
 
 /** A message with its {{placeholders}} as a pattern. */
@@ -14,11 +23,6 @@ async function choose(page: Page, select: Locator, option: string): Promise<void
     .filter({ hasText: option })
     .first()
     .click();
-}
-
-async function noHorizontalOverflow(page: Page): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(1);
 }
 
 test("an administrator adds a storage target, tests it, moves a library's files there and cannot delete it while used", async ({
@@ -56,12 +60,12 @@ test("an administrator adds a storage target, tests it, moves a library's files 
   await expect(dialog.getByTestId("storage-form-test")).toContainText(pattern(zh("storage.test.ok")));
   await snapshot(page, testInfo, "bucket-add-1366");
   await dialog.locator(".ant-modal-footer .ant-btn-primary").click();
-  await expect(page.locator(".ant-message").getByText(zh("storage.saved"))).toBeVisible();
+  await expectToast(page, zh("storage.saved"));
   await expect(dialog).toBeHidden();
   const targetRow = page.getByRole("row").filter({ hasText: targetName });
   await expect(targetRow).toContainText(`targets/e2e-archive-${run}`);
   await targetRow.getByRole("button", { name: button(zh("storage.test")) }).click();
-  await expect(page.locator(".ant-message-success").filter({ hasText: targetName })).toBeVisible();
+  await expectToast(page, targetName, { kind: "success" });
 
   // A folder name that could leave targets/ is refused in the form.
   await page.getByRole("button", { name: button(zh("storage.add")) }).click();
@@ -86,7 +90,7 @@ test("an administrator adds a storage target, tests it, moves a library's files 
   await choose(page, moveDialog.locator(".ant-select"), targetName);
   await snapshot(page, testInfo, "storage-move-1366");
   await moveDialog.locator(".ant-modal-footer .ant-btn-primary").click();
-  await expect(page.locator(".ant-message").getByText(zh("storage.settings.move.started"))).toBeVisible();
+  await expectToast(page, zh("storage.settings.move.started"));
   await expect(libraryRow).toContainText(pattern(zh("storage.move.succeeded")), { timeout: 120_000 });
   await expect(libraryRow.locator(".ant-select-selection-item")).toHaveText(targetName);
 
@@ -110,7 +114,7 @@ test("an administrator adds a storage target, tests it, moves a library's files 
   await quotaDialog.getByRole("spinbutton").fill("2");
   await snapshot(page, testInfo, "storage-quota-dialog-1366");
   await quotaDialog.locator(".ant-modal-footer .ant-btn-primary").click();
-  await expect(page.locator(".ant-message").getByText(zh("storage.quotas.saved"))).toBeVisible();
+  await expectToast(page, zh("storage.quotas.saved"));
   await expect(quotaRow).toContainText("2.00 GB");
   await expect(quotaRow.locator(".ant-progress")).toBeVisible();
   await page.getByTestId("quotas-card").scrollIntoViewIfNeeded();
@@ -119,17 +123,17 @@ test("an administrator adds a storage target, tests it, moves a library's files 
   await page.goto("/manage/setting/bucket", { waitUntil: "networkidle" });
   await targetRow.getByRole("button", { name: button(zh("crud.delete")) }).click();
   await confirmPopconfirm(page);
-  await expect(page.locator(".ant-message-error")).toContainText(targetName);
+  await expectToast(page, targetName, { kind: "error" });
 
   // Phone width: both pages fit.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/manage/setting/bucket", { waitUntil: "networkidle" });
   await expect(page.getByRole("row").filter({ hasText: targetName })).toBeVisible({ timeout: 60_000 });
-  await noHorizontalOverflow(page);
+  await expectNoHorizontalOverflow(page, 1);
   await snapshot(page, testInfo, "bucket-list-390");
   await page.goto("/manage/storage/setting", { waitUntil: "networkidle" });
   await expect(page.getByRole("row").filter({ hasText: libraryName }).first()).toBeVisible({ timeout: 60_000 });
-  await noHorizontalOverflow(page);
+  await expectNoHorizontalOverflow(page, 1);
   await snapshot(page, testInfo, "storage-setting-390");
 
   // /manage/storage is the menu group: it opens its settings page.

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, type FrameLocator, type Page, test } from "@playwright/test";
-import { signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { expectNoHorizontalOverflow, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
 import { API, commitAndProcess, PHOTOS, seedingToken, upload } from "./seed.js";
 import { openVideoDialogFromHeader, pickStories, videoDialog } from "./video-editor.test-support.js";
 
@@ -62,8 +62,7 @@ async function choose720p(frame: FrameLocator) {
 async function expectNoOverflow(page: Page) {
   const frame = page.frames().find((candidate) => candidate.url().includes("/source/ismpVideosEdit"));
   expect(frame).toBeTruthy();
-  const overflow = await frame!.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
+  await expectNoHorizontalOverflow(frame!);
 }
 
 test("the header's video production: an edit the editor refuses re-enables the buttons", async ({ page }) => {
