@@ -131,20 +131,22 @@ export class IngestService {
   }
 
   /**
-   * Whether `size` more bytes fit the library a file of this user would go to
-   * (named, or the user's default): an upload's creation asks before any byte comes.
-   */
-  /**
    * Before a file's bytes come: may this user's file go where the target says
    * (write on the library, and the story's draft rules for a new version)?
-   * Throws as the ingest itself would.
+   * Throws as the ingest itself would; answers the library checked (the
+   * named one, or the user's default), so the caller need not look it up again.
    */
-  async checkTarget(userId: string, target: Pick<IngestInput, "libraryId" | "asNewVersionOf">): Promise<void> {
+  async checkTarget(userId: string, target: Pick<IngestInput, "libraryId" | "asNewVersionOf">): Promise<string> {
     const version = target.asNewVersionOf;
     const libraryId = version?.libraryId ?? target.libraryId ?? (await this.deps.defaultLibraryOf(userId));
     await this.deps.stories.checkUploadTarget(userId, { libraryId, storyId: version?.storyId });
+    return libraryId;
   }
 
+  /**
+   * Whether `size` more bytes fit the library a file of this user would go to
+   * (named, or the user's default): an upload's creation asks before any byte comes.
+   */
   async checkRoom(userId: string, libraryId: string | undefined, size: number): Promise<void> {
     if (!this.deps.quota) return;
     await this.deps.quota.check(libraryId ?? (await this.deps.defaultLibraryOf(userId)), size);

@@ -6,7 +6,7 @@ import { AppError, Invalid, type MessageParams, messageForStatus, statusCodes } 
 import { storageError } from "../blobs/storage-errors.js";
 import type { DatabaseLocker } from "./upload-locker.js";
 import type { UploadStaging } from "./upload-staging.js";
-import { OWNER_METADATA_KEY, type UploadClient, type UploadsService } from "./uploads.service.js";
+import type { UploadClient, UploadsService } from "./uploads.service.js";
 
 type TusRequest = Parameters<NonNullable<ServerOptions["onUploadCreate"]>>[0];
 
@@ -119,10 +119,8 @@ export function buildTusServer(deps: {
       disableTerminationForFinishedUploads: true,
       async onUploadCreate(request, upload) {
         requireUtf8Metadata(request.headers.get("upload-metadata"));
-        const owner = ownerOf(request);
-        await service.checkNewUpload(upload.metadata ?? {}, owner, upload.size);
-        // The owner is recorded server-side; whatever the client put under this key is replaced.
-        return { metadata: { ...upload.metadata, [OWNER_METADATA_KEY]: owner } };
+        // The owner (and the library checked) are recorded server-side; whatever the client put under those keys is dropped.
+        return { metadata: await service.checkNewUpload(upload.metadata ?? {}, ownerOf(request), upload.size) };
       },
       async onUploadFinish(request, upload) {
         if (crashAfterLastByte) process.kill(process.pid, "SIGKILL");

@@ -14,6 +14,13 @@ export function uploadIngestKey(userId: string, uploadId: string): string {
 
 /** Upload-Metadata keys the server sets; a client's values for them are dropped. */
 export const OWNER_METADATA_KEY = "dams-owner";
+/**
+ * The library a new story's upload was checked for at its creation (the one
+ * named, or the user's default then): the completion puts the story there
+ * without looking the default up again, and its own write check runs on it.
+ */
+export const LIBRARY_METADATA_KEY = "dams-library";
+const SERVER_METADATA_KEYS = new Set([OWNER_METADATA_KEY, LIBRARY_METADATA_KEY]);
 
 /**
  * Owners of uploads that are not a user's: a share link's visitor (`share:<id>`,
@@ -77,7 +84,7 @@ export type DestinationOutcome = { upload: { id: string; originalName: string | 
 function clientMetadata(metadata: Record<string, string | null>): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const [name, value] of Object.entries(metadata)) {
-    if (name !== OWNER_METADATA_KEY && value !== null) kept[name] = value;
+    if (!SERVER_METADATA_KEYS.has(name) && value !== null) kept[name] = value;
   }
   return kept;
 }
@@ -118,21 +125,30 @@ export class UploadsService {
     return destination;
   }
 
-  /** A new upload's metadata, checked before its bytes come (the same reading as on the last byte; throws Invalid). */
-  async checkNewUpload(metadata: Record<string, string | null>, userId: string, size?: number): Promise<void> {
+  /**
+   * A new upload's metadata, checked before its bytes come (the same reading
+   * as on the last byte; throws Invalid). Answers the metadata to keep: the
+   * client's, with the owner and (for a story) the library checked.
+   */
+  async checkNewUpload(
+    metadata: Record<string, string | null>,
+    userId: string,
+    size?: number,
+  ): Promise<Record<string, string | null>> {
     const kept = clientMetadata(metadata);
+    const recorded = Object.fromEntries(Object.entries(metadata).filter(([name]) => !SERVER_METADATA_KEYS.has(name)));
+    recorded[OWNER_METADATA_KEY] = userId;
     const destination = this.#destination(userId, kept);
     if (destination) {
       await destination.check(userId, kept, size);
-      return;
+      return recorded;
     }
     const target = ingestTargetOf(kept);
     // Who may put a file there, before any byte is sent (403 / 404, as on the last byte).
-    await this.deps.ingest.checkTarget(userId, target);
+    const libraryId = await this.deps.ingest.checkTarget(userId, target);
     // The declared length against the library's quota: a clear 413 before any byte is sent.
-    if (size !== undefined) {
-      await this.deps.ingest.checkRoom(userId, target.asNewVersionOf?.libraryId ?? target.libraryId, size);
-    }
+    if (size !== undefined) await this.deps.ingest.checkRoom(userId, libraryId, size);
+    return { ...recorded, [LIBRARY_METADATA_KEY]: libraryId };
   }
 
   /**
@@ -177,6 +193,14 @@ export class UploadsService {
   async completedUpload(userId: string, uploadId: string): Promise<{ size: number } | undefined> {
     const made = await this.deps.ingest.madeBy(uploadIngestKey(userId, uploadId));
     return made && { size: made.blob.size };
+  }
+
+  /** Where the story goes: as the client said, in the library checked at the creation when it named none. */
+  #targetOf(recorded: Record<string, string | null>, metadata: Record<string, string>) {
+    const target = ingestTargetOf(metadata);
+    const checked = recorded[LIBRARY_METADATA_KEY];
+    if (target.asNewVersionOf || target.libraryId || !checked) return target;
+    return { ...target, libraryId: checked };
   }
 
   async complete(finished: FinishedUpload, client?: UploadClient): Promise<UploadOutcome | DestinationOutcome> {
@@ -227,7 +251,7 @@ export class UploadsService {
         ingestKey: uploadIngestKey(userId, staging.urlSegment(finished.id)),
         originalName: (content) => clientName ?? `upload.${content.mime.split("/")[1] ?? "bin"}`,
         userId,
-        ...ingestTargetOf(metadata),
+        ...this.#targetOf(finished.metadata, metadata),
       });
     } catch (error) {
       if (moved) log.error({ err: error, uploadId: finished.id }, "storing a finished upload failed");

@@ -112,6 +112,27 @@ describeEachDialect("tus uploads", (dialect) => {
     expect(body.data.upload).toMatchObject({ sha256: sha256(canon), originalName: "post.jpg" });
   });
 
+  it("puts the story in the library checked at the creation, whatever library the client forged for the server's key", async () => {
+    const post = async (metadata: string) => {
+      const response = await fetch(`${running.base}${UPLOADS}`, {
+        method: "POST",
+        headers: tusHeaders(alice.token, {
+          "upload-length": String(canon.length),
+          "upload-metadata": metadata,
+          "content-type": "application/offset+octet-stream",
+        }),
+        body: canon,
+      });
+      expect(response.status).toBe(201);
+      return (await response.json()).data.result.libraryId as string;
+    };
+    const named = (value: string) => Buffer.from(value).toString("base64");
+    const defaultLibrary = await post(`filename ${named("plain.jpg")}`);
+    const forged = await post(`filename ${named("forged.jpg")},dams-library ${named("no-such-library")}`);
+    expect(forged).toBe(defaultLibrary);
+    expect(forged).not.toBe("no-such-library");
+  });
+
   it("survives interruptions at random offsets and resumes to the exact bytes", async () => {
     const random = seededRandom(dialect === "sqlite" ? 7 : 11);
     const url = await createUpload(running.base, alice.token, nokia.length, { filename: "nokia.jpg" });
