@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { Server, type ServerOptions } from "@tus/server";
+import type { Lock, Locker } from "@tus/utils";
 import type { FastifyBaseLogger } from "fastify";
 import { ok } from "../../http/envelope.js";
 import { AppError, Invalid, type MessageParams, messageForStatus, statusCodes } from "../../http/errors.js";
@@ -20,6 +21,34 @@ function ownerOf(request: TusRequest): string {
   const owner = raw ? uploadOwners.get(raw) : undefined;
   if (!owner) throw new Error("an upload request reached tus without a signed-in user");
   return owner;
+}
+
+/**
+ * A creation-with-upload POST's lock, kept from its bytes to its completion:
+ * tus lets go of it after the write and the completion would take it again (a
+ * second row written and deleted); instead it passes here, by request, to
+ * onUploadFinish, and the route lets go of it when the request is answered.
+ */
+const heldThroughCompletion = new WeakMap<IncomingMessage, Lock>();
+
+/** The POST's locker: its lock, when tus lets go, stays held for the completion (heldThroughCompletion). */
+function postLocker(locker: DatabaseLocker, raw: IncomingMessage): Locker {
+  return {
+    newLock(id) {
+      const lock = locker.newLock(id);
+      return {
+        lock: (stopSignal, requestRelease) => lock.lock(stopSignal, requestRelease),
+        unlock: async () => void heldThroughCompletion.set(raw, lock),
+      };
+    },
+  };
+}
+
+/** Lets go of a POST's lock still held for its completion (none was made, or it failed); after tus answered. */
+export async function releaseHeldLock(raw: IncomingMessage): Promise<void> {
+  const lock = heldThroughCompletion.get(raw);
+  heldThroughCompletion.delete(raw);
+  await lock?.unlock();
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -109,7 +138,10 @@ export function buildTusServer(deps: {
       // Same-origin only: no Access-Control-Allow-Origin (tus answers * by default).
       allowedOrigins: [],
       datastore: staging.datastore,
-      locker,
+      locker: (request) => {
+        const raw = request.runtime?.node?.req as IncomingMessage | undefined;
+        return request.method === "POST" && raw ? postLocker(locker, raw) : locker;
+      },
       maxSize: deps.maxBytes,
       namingFunction: () => staging.newId(),
       // Relative Locations: the upload's URL holds only the segment, whatever the store calls it.
@@ -124,11 +156,16 @@ export function buildTusServer(deps: {
       },
       async onUploadFinish(request, upload) {
         if (crashAfterLastByte) process.kill(process.pid, "SIGKILL");
-        // Hold the upload's lock while it is moved, so a DELETE or a stray PATCH waits.
-        const lock = locker.newLock(upload.id);
-        await lock.lock(new AbortController().signal, () => {});
+        // Hold the upload's lock while it is moved, so a DELETE, a stray PATCH or a HEAD's completion waits
+        // (a POST's is still held from its write).
+        const raw = request.runtime?.node?.req as IncomingMessage | undefined;
+        let lock = raw && heldThroughCompletion.get(raw);
+        if (raw) heldThroughCompletion.delete(raw);
+        if (!lock) {
+          lock = locker.newLock(upload.id);
+          await lock.lock(new AbortController().signal, () => {});
+        }
         try {
-          const raw = request.runtime?.node?.req as IncomingMessage | undefined;
           const outcome = await service.complete(
             { id: upload.id, size: upload.size ?? upload.offset, metadata: upload.metadata ?? {} },
             raw ? uploadClients.get(raw) : undefined,

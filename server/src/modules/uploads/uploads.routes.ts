@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { NotFound } from "../../http/errors.js";
 import { currentUser } from "../auth/auth.plugin.js";
-import { uploadClients, uploadOwners } from "./tus-server.js";
+import { releaseHeldLock, uploadClients, uploadOwners } from "./tus-server.js";
 import type { UploadStaging } from "./upload-staging.js";
 import { OWNER_METADATA_KEY, type UploadsService } from "./uploads.service.js";
 
@@ -77,6 +77,11 @@ export function uploadsRoutes({ tus, staging, service, door = USER_DOOR }: Uploa
         request.log.error({ err: error }, "the tus server failed");
         if (!reply.raw.headersSent) reply.raw.writeHead(500);
         reply.raw.end();
+      } finally {
+        // The lease runs out on its own if the database cannot take the release now.
+        await releaseHeldLock(request.raw).catch((error: unknown) =>
+          request.log.warn({ err: error }, "an upload's lock could not be released"),
+        );
       }
     }
 

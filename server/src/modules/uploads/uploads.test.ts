@@ -110,6 +110,11 @@ describeEachDialect("tus uploads", (dialect) => {
     expect(response.headers.get("location")).toMatch(/\/dams\/api\/v1\/uploads\/[0-9a-f]{32}$/);
     const body = await response.json();
     expect(body.data.upload).toMatchObject({ sha256: sha256(canon), originalName: "post.jpg" });
+    // The POST's one lock (kept from its write through its completion) is let go once it is answered.
+    const locks = () => db().kysely.selectFrom("upload_locks").select("upload_id").execute();
+    for (const started = Date.now(); (await locks()).length > 0 && Date.now() - started < 30_000; )
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await locks()).toEqual([]);
   });
 
   it("puts the story in the library checked at the creation, whatever library the client forged for the server's key", async () => {
