@@ -55,12 +55,15 @@ export class HashingFileStore extends FileStore {
    */
   async linkForMove(id: string): Promise<string> {
     const directory = path.join(this.uploadDirectory, ".moving");
-    await fsp.mkdir(directory, { recursive: true, mode: 0o700 });
     const moving = path.join(directory, `${id}-${randomUUID()}`);
+    const linkOrCopy = () => fsp.link(this.fileOf(id), moving).catch(() => fsp.copyFile(this.fileOf(id), moving));
     try {
-      await fsp.link(this.fileOf(id), moving);
-    } catch {
-      await fsp.copyFile(this.fileOf(id), moving);
+      await linkOrCopy();
+    } catch (error) {
+      // The directory is made once, when it is not there yet, not before every move.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      await fsp.mkdir(directory, { recursive: true, mode: 0o700 });
+      await linkOrCopy();
     }
     return moving;
   }
