@@ -144,7 +144,15 @@ describeEachDialect("uploads across a crash after the last byte", (dialect) => {
       );
       expect(made).toHaveLength(1);
       expect(await storiesWithBytes(canon)).toEqual(made);
-      expect(fs.existsSync(path.join(dataDir, "uploads", id))).toBe(false);
+      // The staged bytes go once the story is recorded (just after it: waited for, not assumed).
+      const staged = path.join(dataDir, "uploads", id);
+      expect(
+        await eventually(
+          async () => fs.existsSync(staged),
+          (exists) => !exists,
+          60_000,
+        ),
+      ).toBe(false);
 
       // The client resuming asks HEAD: complete, with the length it sent, and it sends nothing again.
       const answer = await head(running.base, url);
