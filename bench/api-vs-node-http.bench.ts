@@ -31,6 +31,8 @@ import { selectiveWord } from "./search-data.js";
  *
  *   npm run build -w server && npm run bench -w bench
  *   BENCH_SECONDS=5 BENCH_ROUNDS=3 BENCH_STORIES=100000 BENCH_DIALECTS=sqlite npm run bench -w bench
+ *   BENCH_ROUTES="one story" ...       (only the routes whose name contains this)
+ *   BENCH_CPU_PROF_DIR=/tmp/prof ...   (dams runs under node --cpu-prof; the profile is written when it stops)
  *
  * Targets: system/info ≥ 0.95 of the peer's requests/s (issue 14); GET story
  * CPU per request ≤ 2 × the peer's, search (selective word) ≤ 1.5 × (issue 21).
@@ -192,11 +194,21 @@ async function benchDialect(dialect: string): Promise<boolean> {
       },
       { name: "search typhoon", url: `${API}/stories?fulltext=typhoon&size=50` },
     ];
-    const captured = await captureStatements(database, dataDir, routes.slice(1), token);
+    const only = process.env.BENCH_ROUTES;
+    if (only) routes.splice(0, routes.length, ...routes.filter((route) => route.name.includes(only)));
+    const captured = await captureStatements(
+      database,
+      dataDir,
+      routes.filter((route) => route.url.includes("/stories")),
+      token,
+    );
 
     const damsPort = 18_700;
     const barePort = 18_701;
-    dams = startNode([cli, "serve", "--no-workers"], {
+    const profile = process.env.BENCH_CPU_PROF_DIR
+      ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
+      : [];
+    dams = startNode([...profile, cli, "serve", "--no-workers"], {
       ...process.env,
       PORT: String(damsPort),
       HOST: "127.0.0.1",
