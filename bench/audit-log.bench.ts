@@ -54,7 +54,6 @@ const dialects = (process.env.AUDIT_BENCH_DIALECTS ?? "sqlite,postgres").split("
 const parts = (process.env.AUDIT_BENCH_PARTS ?? "page,export").split(",");
 const keep = process.env.AUDIT_BENCH_KEEP;
 const postgresUrl = process.env.AUDIT_BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const root = path.resolve(import.meta.dirname, "..");
 const API = "/dams/api/v1";
 const PAGE_LIMIT_MS = 50;
 const RSS_LIMIT_MIB = 300;
