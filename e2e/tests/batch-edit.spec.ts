@@ -30,8 +30,9 @@ async function typeValue(dialog: Locator, id: string, value: string) {
 
 /**
  * Selects every story the grid shows: the first card's checkbox, then the
- * last one's with Shift held (the grid is virtualized: the last card is
- * rendered once the page is scrolled to the end).
+ * last one's with Shift held (the grid is virtualized and loads by pages: the
+ * last card is rendered, and the layout settles, once the page is scrolled to
+ * the end and every page has come).
  */
 async function selectAllShown(page: Page, count: number) {
   const cards = page.getByTestId("story-card");
@@ -39,15 +40,34 @@ async function selectAllShown(page: Page, count: number) {
     timeout: 30_000,
   });
   await cards.first().getByRole("checkbox").check();
-  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-  const last = cards.last();
+  const last = page.locator(`[data-testid="story-card"][data-index="${count - 1}"]`);
+  const box = last.getByRole("checkbox");
+  // The grid scrolls in its own box and renders the rows near its view: scrolled card by card to the last one,
+  // then waited for until no page is loading and its checkbox sits still in the window. Playwright's own scroll
+  // before a click would move the rows under the pointer (seen: a Shift-click lost on the re-rendered row).
+  let before = "";
   await expect
-    .poll(async () => {
-      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-      return page.getByTestId("story-card").last().getAttribute("data-story");
-    })
-    .not.toBe(await cards.first().getAttribute("data-story"));
-  await last.getByRole("checkbox").click({ modifiers: ["Shift"] });
+    .poll(
+      async () => {
+        if ((await last.count()) !== 1) {
+          await cards.last().scrollIntoViewIfNeeded();
+          return "loading";
+        }
+        await box.scrollIntoViewIfNeeded();
+        if ((await page.getByTestId("story-placeholder").count()) > 0) return "loading";
+        const now = JSON.stringify(await box.boundingBox());
+        const inWindow = await box.evaluate((element) => {
+          const { top, bottom } = element.getBoundingClientRect();
+          return top >= 0 && bottom <= window.innerHeight;
+        });
+        const settled = inWindow && now === before;
+        before = now;
+        return settled ? "settled" : "moving";
+      },
+      { timeout: 60_000 },
+    )
+    .toBe("settled");
+  await box.click({ modifiers: ["Shift"] });
   await expect(page.getByTestId("selection-bar")).toContainText(
     zh("stories.selected").replace("{{count}}", String(count)),
   );

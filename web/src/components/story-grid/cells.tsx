@@ -176,6 +176,7 @@ export const GridCell = memo(function GridCell({
       style={card(selected, palette, width)}
       data-testid="story-card"
       data-story={storyKey(story)}
+      data-index={index}
       draggable
       onDragStart={(event) => startStoryDrag(event, story)}
     >
@@ -239,6 +240,7 @@ export const ListRow = memo(function ListRow({ story, index, selected, onToggle,
     <div
       data-testid="story-card"
       data-story={storyKey(story)}
+      data-index={index}
       draggable
       onDragStart={(event) => startStoryDrag(event, story)}
       style={{
