@@ -134,7 +134,6 @@ export async function snapshot(page: Page, testInfo: TestInfo, name: string): Pr
   await testInfo.attach(name, { path, contentType: "image/png" });
 }
 
-/** A button's accessible name: antd puts a space between two Chinese characters (确 定). */
 /**
  * The page (or a frame) is no wider than its window: a horizontal scrollbar on a phone is a layout bug. Waits, bounded,
  * for the layout to settle after a resize (antd re-renders for a breakpoint from a media-query listener, a frame or
@@ -161,6 +160,7 @@ export async function expectNoHorizontalOverflow(target: Page | Frame, slack = 0
   }
 }
 
+/** A button's accessible name: antd puts a space between two Chinese characters (确 定). */
 export const buttonName = (text: string): RegExp =>
   new RegExp([...text].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s*"));
 
