@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
+import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { HeadObjectCommand } from "@aws-sdk/client-s3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { NotFound } from "../../http/errors.js";
 import { rgwAvailable, startRgwBucket, startTestS3Server, type TestS3Server } from "../../test/s3-servers.js";
 import type { BlobStore } from "./blob-store.js";
@@ -163,6 +164,36 @@ describe("LocalBlobStore start-up", () => {
     new LocalBlobStore(root);
     expect(fs.readdirSync(path.join(root, ".tmp"))).toEqual(["in-flight"]);
     fs.rmSync(root, { recursive: true, force: true });
+  });
+});
+
+describe("LocalBlobStore directories", () => {
+  it("makes a key's directory only when it is missing, not before every write", async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "dams-blobs-"));
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "dams-blob-src-"));
+    const store = new LocalBlobStore(root);
+    const mkdir = vi.spyOn(fsp, "mkdir");
+    try {
+      await store.put("originals/ee/ff/first", Readable.from([Buffer.from("one")]));
+      expect(mkdir).toHaveBeenCalledTimes(1);
+      fs.writeFileSync(path.join(scratch, "finished"), "two");
+      await store.putFile("originals/ee/ff/second", path.join(scratch, "finished"));
+      await store.put("originals/ee/ff/first", Readable.from([Buffer.from("three")]));
+      expect(mkdir).toHaveBeenCalledTimes(1);
+      expect((await bytesOf(await store.get("originals/ee/ff/second"))).toString()).toBe("two");
+      expect((await bytesOf(await store.get("originals/ee/ff/first"))).toString()).toBe("three");
+      await store.put("originals/ee/gg/third", Readable.from([Buffer.from("four")]));
+      expect(mkdir).toHaveBeenCalledTimes(2);
+      expect(await keysOf(store, "originals/")).toEqual([
+        "originals/ee/ff/first",
+        "originals/ee/ff/second",
+        "originals/ee/gg/third",
+      ]);
+    } finally {
+      mkdir.mockRestore();
+      fs.rmSync(root, { recursive: true, force: true });
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
   });
 });
 

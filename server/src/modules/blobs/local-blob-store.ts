@@ -65,9 +65,30 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async #moveIntoPlace(source: string, target: string): Promise<void> {
-    await fsp.mkdir(path.dirname(target), { recursive: true });
-    await fsp.rename(source, target);
-    await syncDirectory(path.dirname(target));
+    const directory = path.dirname(target);
+    try {
+      await fsp.rename(source, target);
+    } catch (error) {
+      // The key's directory is made when the first blob under it arrives, not before every write.
+      if (!isMissing(error)) throw error;
+      await this.#makeDirectory(directory);
+      await fsp.rename(source, target);
+    }
+    await syncDirectory(directory);
+  }
+
+  /**
+   * Makes a key's directory and flushes every directory above it up to the root, so the new
+   * entries (and with them the path to the blob) survive a crash. Flushing all of them, not only
+   * the ones this call made, covers a concurrent write that made them first and is still flushing.
+   * Rare (once per directory), so the few extra fsyncs cost nothing per upload.
+   */
+  async #makeDirectory(directory: string): Promise<void> {
+    await fsp.mkdir(directory, { recursive: true });
+    for (let parent = path.dirname(directory); ; parent = path.dirname(parent)) {
+      await syncDirectory(parent);
+      if (parent === this.#root || parent === path.dirname(parent)) break;
+    }
   }
 
   async put(key: string, body: Readable): Promise<StoredBlob> {
