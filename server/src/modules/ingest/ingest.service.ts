@@ -6,7 +6,7 @@ import type { MediaKind, SniffedType } from "../../media/sniff.js";
 import { newOriginalKey } from "../blobs/blob-keys.js";
 import type { BlobStore } from "../blobs/blob-store.js";
 import type { BlobsService } from "../blobs/blobs.service.js";
-import type { NewStoryRules } from "../libraries/library-settings.service.js";
+import type { NewStoryPlace, NewStoryRules } from "../libraries/library-settings.service.js";
 import type { StoriesService } from "../stories/stories.service.js";
 import type { StoryMetadata } from "../stories/story-types.js";
 import type { IngestKeysRepository } from "./ingest-keys.repository.js";
@@ -81,7 +81,11 @@ export interface IngestDependencies {
   blobRegistry: Pick<BlobsService, "register" | "find">;
   keys: IngestKeysRepository;
   /** Which storage target a library's new originals go to (the storage module's); absent: the blob store decides. */
-  placement?: { placeNewOriginal(libraryId: string, key: string): Promise<void>; settle(key: string): Promise<void> };
+  placement?: {
+    /** Answers the target placed, for `settle`; `bucketId` is the library's, when the ingest has read it. */
+    placeNewOriginal(libraryId: string, key: string, bucketId?: string | null): Promise<string>;
+    settle(key: string, targetId: string): Promise<void>;
+  };
   /**
    * Quotas per library (the storage module's): 413 when a file would take its library past its quota.
    * `check` answers early (unlocked); `checkWithin` decides, in the story's transaction (the new file
@@ -180,10 +184,16 @@ export class IngestService {
     // The final size against the library's quota, before any byte is stored (413, the source left as it was).
     if (this.deps.quota) await this.deps.quota.check(await libraryOf(), blob.size);
     try {
-      if (this.deps.placement) await this.deps.placement.placeNewOriginal(await libraryOf(), blob.key);
+      // A new story's library rules (archived, accepted types, folder) are read once, before the bytes move;
+      // the same read says where the library's new originals go.
+      const place = input.asNewVersionOf
+        ? undefined
+        : await this.#placeForNewStory(input, blob.kind, await libraryOf());
+      const placement = this.deps.placement;
+      const placed = placement && (await placement.placeNewOriginal(await libraryOf(), blob.key, place?.bucketId));
       await bytes.moveInto(blob.key, blob.mime);
-      await this.deps.placement?.settle(blob.key);
-      return { ...(await this.#story(input, blob, libraryOf)), blob, repeated: false };
+      if (placement && placed !== undefined) await placement.settle(blob.key, placed);
+      return { ...(await this.#story(input, blob, libraryOf, place?.folderId ?? null)), blob, repeated: false };
     } catch (error) {
       await this.deps.blobs
         .delete(blob.key)
@@ -195,11 +205,18 @@ export class IngestService {
     }
   }
 
+  /** The library's rules for a new story: the folder it goes to and the library's bucket (absent rules: as asked). */
+  async #placeForNewStory(input: IngestInput, kind: MediaKind, libraryId: string): Promise<NewStoryPlace> {
+    const folderId = input.folderId ?? null;
+    return this.deps.newStoryRules ? this.deps.newStoryRules.placeForNewStory(libraryId, kind, folderId) : { folderId };
+  }
+
   /** The transaction: the stories module writes the story (or version) and its job; the rest joins it here. */
   async #story(
     input: IngestInput,
     blob: IngestedStory["blob"],
     libraryOf: () => Promise<string>,
+    folderId: string | null,
   ): Promise<Omit<IngestedStory, "blob" | "repeated">> {
     const withinTransaction = async (trx: Kysely<Database>, story: IngestTarget) => {
       await this.deps.blobRegistry.register(
@@ -239,9 +256,6 @@ export class IngestService {
       return { libraryId: story.libraryId, storyId: story.id, versionNo: story.versionNo, duplicates: [] };
     }
     const libraryId = await libraryOf();
-    const folderId = this.deps.newStoryRules
-      ? await this.deps.newStoryRules.folderForNewStory(libraryId, blob.kind, input.folderId ?? null)
-      : (input.folderId ?? null);
     const { story, duplicates } = await this.deps.stories.createDraftFromUpload(
       { ...file, libraryId, folderId, type: blob.kind, metadata: definedOnly(input.metadata) },
       options,

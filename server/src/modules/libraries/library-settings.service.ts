@@ -46,10 +46,20 @@ export interface LibrarySettingsDependencies {
   clock?: () => Date;
 }
 
+/** Where a new story goes in its library, from one read of the library's row. */
+export interface NewStoryPlace {
+  folderId: string | null;
+  /** Where its new originals go (null: the default target); undefined when the library does not exist. */
+  bucketId?: string | null;
+}
+
 /** What new stories of a library are held to: its accepted types and its default folder. */
 export interface NewStoryRules {
-  /** Throws when the library is archived or does not take the type; answers the folder to use. */
-  folderForNewStory(libraryId: string, type: StoryType, folderId: string | null): Promise<string | null>;
+  /**
+   * Throws when the library is archived or does not take the type; answers the folder to use and,
+   * from the same row, the library's bucket, so an ingest need not read the row again to place the file.
+   */
+  placeForNewStory(libraryId: string, type: StoryType, folderId: string | null): Promise<NewStoryPlace>;
 }
 
 /**
@@ -191,9 +201,9 @@ export class LibrarySettingsService implements NewStoryRules {
     });
   }
 
-  async folderForNewStory(libraryId: string, type: StoryType, folderId: string | null): Promise<string | null> {
+  async placeForNewStory(libraryId: string, type: StoryType, folderId: string | null): Promise<NewStoryPlace> {
     const library = await this.deps.libraries.settingsOf(libraryId);
-    if (!library) return folderId;
+    if (!library) return { folderId };
     if (library.archivedAt !== null) {
       throw new Conflict(`the library ${library.name} is archived and takes no new stories`, "library_archived");
     }
@@ -203,8 +213,10 @@ export class LibrarySettingsService implements NewStoryRules {
         "type_not_allowed",
       );
     }
-    if (folderId !== null || library.defaultFolderId === null) return folderId;
-    return (await this.#folderName(libraryId, library.defaultFolderId)) === null ? null : library.defaultFolderId;
+    const place = { folderId, bucketId: library.bucketId };
+    if (folderId !== null || library.defaultFolderId === null) return place;
+    const defaultFolderExists = (await this.#folderName(libraryId, library.defaultFolderId)) !== null;
+    return { ...place, folderId: defaultFolderExists ? library.defaultFolderId : null };
   }
 
   async #view(row: LibrarySettingsRecord, storyCount: number): Promise<LibrarySettingsView> {

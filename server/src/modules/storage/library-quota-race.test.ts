@@ -11,6 +11,7 @@ import { buildIngest } from "../ingest/ingest.compose.js";
 import { StoryStatistics } from "../stories/story-statistics.js";
 import { CORPUS } from "../uploads/uploads.test-support.js";
 import { LibraryQuotaExceeded, LibraryQuotas } from "./library-quotas.js";
+import { BUILT_IN_TARGET } from "./target-stores.js";
 
 const jpeg = fs.readFileSync(path.join(CORPUS, "jpg/Canon_40D.jpg"));
 const LIBRARY = "material";
@@ -59,6 +60,7 @@ describeEachDialect("quotas per library: uploads finishing together", (dialect) 
           arrived += 1;
           if (arrived === together) release();
           await all;
+          return BUILT_IN_TARGET;
         },
         settle: async () => {},
       },

@@ -83,10 +83,13 @@ export class StorageMovesService {
     };
   }
 
-  /** Where a library's new originals go: its own target, else the default. */
-  async targetOfLibrary(libraryId: string): Promise<string> {
-    const library = await this.deps.libraries().get(libraryId);
-    return library.bucketId ?? (await this.deps.targets.defaultTargetId());
+  /**
+   * Where a library's new originals go: its own target, else the default. `bucketId` is the
+   * library's, when the caller has just read it (an ingest, from the library's rules).
+   */
+  async targetOfLibrary(libraryId: string, bucketId?: string | null): Promise<string> {
+    const bucket = bucketId !== undefined ? bucketId : (await this.deps.libraries().get(libraryId)).bucketId;
+    return bucket ?? (await this.deps.targets.defaultTargetId());
   }
 
   /** Sets the target of a library's new originals (null: the default); the target must pass its test. */

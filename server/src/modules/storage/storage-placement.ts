@@ -12,27 +12,33 @@ export class StoragePlacement {
   constructor(
     private readonly rows: StorageRepository,
     private readonly stores: StoresById,
-    private readonly targetOfLibrary: (libraryId: string) => Promise<string>,
+    private readonly targetOfLibrary: (libraryId: string, bucketId?: string | null) => Promise<string>,
   ) {}
 
-  async placeNewOriginal(libraryId: string, key: string): Promise<void> {
-    const targetId = await this.targetOfLibrary(libraryId);
+  /**
+   * Places a new key in the library's target (`bucketId`: the library's, when the caller has read it)
+   * and answers that target, for `settle`.
+   */
+  async placeNewOriginal(libraryId: string, key: string, bucketId?: string | null): Promise<string> {
+    const targetId = await this.targetOfLibrary(libraryId, bucketId);
     if (targetId !== BUILT_IN_TARGET) {
       await this.rows.setLocation(key, { targetId, previousTargetId: null }, new Date().toISOString());
     }
+    return targetId;
   }
 
   /**
    * After the bytes were stored: an upload staged in the built-in bucket is
    * moved there by a copy inside that bucket, whatever its placement; such a
-   * blob is moved on to its target now.
+   * blob is moved on to its target now. `targetId` is what `placeNewOriginal`
+   * answered for this new key (no one else knows the key yet, so its location
+   * row is still the one placed: it is not read again).
    */
-  async settle(key: string): Promise<void> {
-    const location = await this.rows.location(key);
-    if (!location || location.targetId === BUILT_IN_TARGET) return;
-    if (await (await this.stores.of(location.targetId)).stat(key)) return;
+  async settle(key: string, targetId: string): Promise<void> {
+    if (targetId === BUILT_IN_TARGET) return;
+    if (await (await this.stores.of(targetId)).stat(key)) return;
     if (!(await this.stores.of(BUILT_IN_TARGET).then((store) => store.stat(key)))) return;
     await this.rows.deleteLocation(key);
-    await moveBlob({ rows: this.rows, stores: this.stores }, key, location.targetId);
+    await moveBlob({ rows: this.rows, stores: this.stores }, key, targetId);
   }
 }

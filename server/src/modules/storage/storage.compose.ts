@@ -90,7 +90,7 @@ export function buildStorage(
     quotas,
     targets,
     moves,
-    placement: new StoragePlacement(rows, stores, (libraryId) => moves.targetOfLibrary(libraryId)),
+    placement: new StoragePlacement(rows, stores, (libraryId, bucketId) => moves.targetOfLibrary(libraryId, bucketId)),
     stores,
     rows,
     checks,
