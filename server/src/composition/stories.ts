@@ -102,7 +102,9 @@ export function composeStories(
   const ingest = buildIngest({
     db,
     stories: stories.stories,
-    defaultLibraryOf: async (userId) => (await settings.defaultLibraryFor(userId)).libraryId,
+    defaultLibraryOf: async (user) =>
+      (typeof user === "string" ? await settings.defaultLibraryFor(user) : await settings.defaultLibrary(user))
+        .libraryId,
     newStoryRules: librarySettings,
     blobs: blobs.store,
     blobRegistry: blobs.registry,

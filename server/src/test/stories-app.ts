@@ -134,7 +134,11 @@ export function ingestOf(ctx: StoriesTestContext): IngestService {
   return buildIngest({
     db: ctx.db,
     stories: ctx.module.stories,
-    defaultLibraryOf: async (userId) => (await ctx.module.settings.defaultLibraryFor(userId)).libraryId,
+    defaultLibraryOf: async (user) =>
+      (typeof user === "string"
+        ? await ctx.module.settings.defaultLibraryFor(user)
+        : await ctx.module.settings.defaultLibrary(user)
+      ).libraryId,
     newStoryRules: ctx.module.librarySettings,
     blobs: ctx.blobs,
     blobRegistry: new BlobsService(new BlobsRepository(ctx.db)),

@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { AppError } from "../../http/errors.js";
 import type { MediaKind, SniffedType } from "../../media/sniff.js";
+import type { LibraryUser } from "../auth/permissions.js";
 import { newOriginalKey } from "../blobs/blob-keys.js";
 import type { BlobStore } from "../blobs/blob-store.js";
 import type { BlobsService } from "../blobs/blobs.service.js";
@@ -72,8 +73,11 @@ export class IngestTypeMismatch extends AppError {
 
 export interface IngestDependencies {
   stories: Pick<StoriesService, "createDraftFromUpload" | "addVersionFromUpload" | "checkUploadTarget">;
-  /** The library a new story goes to when the caller names none (the user's default). */
-  defaultLibraryOf(userId: string): Promise<string>;
+  /**
+   * The library a new story goes to when the caller names none (the user's default): of a user id,
+   * or of the account when the caller has just read it (no second read of the user's row).
+   */
+  defaultLibraryOf(user: string | LibraryUser): Promise<string>;
   /** The library's rules for a new story (accepted types, archived, default folder): the libraries module's. */
   newStoryRules?: NewStoryRules;
   blobs: BlobStore;
@@ -142,9 +146,11 @@ export class IngestService {
    */
   async checkTarget(userId: string, target: Pick<IngestInput, "libraryId" | "asNewVersionOf">): Promise<string> {
     const version = target.asNewVersionOf;
-    const libraryId = version?.libraryId ?? target.libraryId ?? (await this.deps.defaultLibraryOf(userId));
-    await this.deps.stories.checkUploadTarget(userId, { libraryId, storyId: version?.storyId });
-    return libraryId;
+    return this.deps.stories.checkUploadTarget(
+      userId,
+      { libraryId: version?.libraryId ?? target.libraryId, storyId: version?.storyId },
+      (user) => this.deps.defaultLibraryOf(user),
+    );
   }
 
   /**

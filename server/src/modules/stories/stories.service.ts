@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database, ProcessingState } from "../../db/schema.js";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../http/errors.js";
 import { auditChanges } from "../audit/audit-log.js";
+import type { LibraryUser } from "../auth/permissions.js";
 import { textSummary } from "./composite-text.js";
 import { addedKeywords } from "./keyword-use.js";
 import { nowOf, type StoryWriteDependencies } from "./stories.dependencies.js";
@@ -91,12 +92,20 @@ export class StoriesService {
    * draft in the library, or a new version of the story), asked when the
    * upload is created so a refusal comes before any byte is sent; the same
    * checks run again when the file is stored. Throws Forbidden / NotFound.
+   * Without a library, the user's default: `defaultLibraryOf` is given the
+   * account read here, so it is not read twice. Answers the library checked.
    */
-  async checkUploadTarget(userId: string, target: { libraryId: string; storyId?: string }): Promise<void> {
+  async checkUploadTarget(
+    userId: string,
+    target: { libraryId?: string; storyId?: string },
+    defaultLibraryOf: (user: LibraryUser) => Promise<string>,
+  ): Promise<string> {
     const user = await this.deps.users.enabledUser(userId);
     if (!user) throw new Forbidden("the account does not exist or is disabled");
-    if (target.storyId) await this.deps.access.forWrite(user, target.libraryId, target.storyId);
-    else await this.deps.access.libraryForWrite(user, target.libraryId);
+    const libraryId = target.libraryId ?? (await defaultLibraryOf(user));
+    if (target.storyId) await this.deps.access.forWrite(user, libraryId, target.storyId);
+    else await this.deps.access.libraryForWrite(user, libraryId);
+    return libraryId;
   }
 
   /** A draft from metadata alone (no file yet), or a composite grouping other stories. */
