@@ -3,12 +3,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { Kysely } from "kysely";
 import { buildApp } from "../server/src/app.js";
 import { type DatabaseConfig, loadConfig } from "../server/src/config.js";
 import { type Db, openDatabase } from "../server/src/db/database.js";
-import { createDialectAdapter } from "../server/src/db/dialect/index.js";
-import type { Database } from "../server/src/db/schema.js";
 import type { PeerPlan, PeerStatement } from "./bare-server.js";
 import { dropBenchDatabase, postgresAnswers, prepareStories } from "./bench-data.js";
 import { LoadSampler, median, processCpuSeconds, spread } from "./machine.js";
@@ -109,26 +106,13 @@ async function captureStatements(
   routes: Route[],
   token: string,
 ): Promise<Map<string, { access: PeerStatement[]; work: PeerStatement[] }>> {
-  const base = openDatabase(database);
   let capturing: PeerStatement[] | undefined;
-  const adapter = createDialectAdapter(database);
-  const kysely = new Kysely<Database>({
-    dialect: adapter.kyselyDialect,
-    plugins: adapter.plugins,
+  const db: Db = openDatabase(database, {
     log(event) {
       if (event.level === "query" && capturing)
         capturing.push({ sql: event.query.sql, parameters: [...event.query.parameters] });
     },
   });
-  const db: Db = {
-    ...base,
-    kysely,
-    adapter,
-    async close() {
-      await kysely.destroy();
-      await base.close();
-    },
-  };
   const config = { ...loadConfig({ DAMS_DATA_DIR: dataDir, DAMS_LOG_LEVEL: "silent", DAMS_WORKERS: "0" }), database };
   const app = await buildApp({ config, db, logger: false });
   const captured = new Map<string, { access: PeerStatement[]; work: PeerStatement[] }>();

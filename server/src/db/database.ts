@@ -1,4 +1,4 @@
-import { Kysely, Migrator, sql } from "kysely";
+import { Kysely, type LogEvent, Migrator, sql } from "kysely";
 import type { DatabaseConfig } from "../config.js";
 import { createDialectAdapter, type DialectAdapter } from "./dialect/index.js";
 import { DamsMigrationProvider } from "./migrations/index.js";
@@ -21,9 +21,10 @@ export interface Db {
 
 export class MigrationError extends Error {}
 
-export function openDatabase(config: DatabaseConfig): Db {
+/** Opens the database; `log` sees every statement (the statement-counting script and bench use it). */
+export function openDatabase(config: DatabaseConfig, { log }: { log?: (event: LogEvent) => void } = {}): Db {
   const adapter = createDialectAdapter(config);
-  const kysely = new Kysely<Database>({ dialect: adapter.kyselyDialect, plugins: adapter.plugins });
+  const kysely = new Kysely<Database>({ dialect: adapter.kyselyDialect, plugins: adapter.plugins, log });
   const migrator = new Migrator({ db: kysely, provider: new DamsMigrationProvider(adapter) });
   const notifications = openNotifications(config, () => kysely);
 

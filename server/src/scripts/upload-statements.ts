@@ -4,12 +4,9 @@ import { Session } from "node:inspector/promises";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { Kysely } from "kysely";
 import { buildApp } from "../app.js";
 import { loadConfig } from "../config.js";
 import { type Db, openDatabase } from "../db/database.js";
-import { createDialectAdapter } from "../db/dialect/index.js";
-import type { Database } from "../db/schema.js";
 import { ApiTokensRepository } from "../modules/api-tokens/api-tokens.repository.js";
 import { ApiTokensService } from "../modules/api-tokens/api-tokens.service.js";
 import { UsersRepository } from "../modules/users/users.repository.js";
@@ -25,15 +22,10 @@ import { UsersService } from "../modules/users/users.service.js";
 const count = Number(process.argv[2] ?? 50);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dams-upload-statements-"));
 const config = loadConfig({ DAMS_DATA_DIR: dataDir, DAMS_LOG_LEVEL: "warn", DAMS_WORKERS: "0", HOST: "127.0.0.1" });
-const base = openDatabase(config.database);
-await base.migrateToLatest();
 let capturing: string[] | undefined;
 /** Milliseconds per SQL text over the timed uploads. */
 let timing: Map<string, { count: number; ms: number }> | undefined;
-const adapter = createDialectAdapter(config.database);
-const kysely = new Kysely<Database>({
-  dialect: adapter.kyselyDialect,
-  plugins: adapter.plugins,
+const db: Db = openDatabase(config.database, {
   log(event) {
     if (event.level === "query" && capturing) capturing.push(event.query.sql);
     if (timing) {
@@ -44,15 +36,7 @@ const kysely = new Kysely<Database>({
     }
   },
 });
-const db: Db = {
-  ...base,
-  kysely,
-  adapter,
-  async close() {
-    await kysely.destroy();
-    await base.close();
-  },
-};
+await db.migrateToLatest();
 const app = await buildApp({ config, db, logger: false });
 const user = await new UsersService(new UsersRepository(db)).createUser({
   username: "counter",
