@@ -134,6 +134,9 @@ test("press conference: three clips → 45 s vertical with a Chinese lower third
 
   await frame.getByTestId("video-title").fill(`发布会 竖屏 ${run}`);
   await chooseOption(frame, "video-preset", "1080×1920");
+  // The vertical preset is always 9:16: the frame's select says so and cannot say otherwise.
+  await expect(frame.getByTestId("video-aspect")).toContainText("9:16");
+  await expect(frame.getByTestId("video-aspect")).toHaveClass(/ant-select-disabled/);
 
   // Captions: an SRT imported, burned in.
   const srt = testInfo.outputPath("press.srt");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EDL_LIMITS, edlSchema, edlSources, timelineDuration } from "./edl.schema.js";
+import { EDL_LIMITS, edlSchema, edlSources, outputAspect, timelineDuration } from "./edl.schema.js";
 import { buildEdl, ref, videoClip } from "./edl.test-support.js";
 
 const base = { schema: "dams.edl", version: 1 };
@@ -20,6 +20,13 @@ describe("the EDL schema", () => {
     });
     expect(edl.audio.normalize).toBe(true);
     expect(edl.texts).toEqual([]);
+  });
+
+  it("renders the vertical preset at 9:16 whatever aspect the list names, and the others at theirs", () => {
+    expect(outputAspect({ aspect: "16:9", preset: "vertical" })).toBe("9:16");
+    expect(outputAspect({ aspect: "1:1", preset: "vertical" })).toBe("9:16");
+    expect(outputAspect({ aspect: "4:5", preset: "720p" })).toBe("4:5");
+    expect(outputAspect({ aspect: "16:9", preset: "original" })).toBe("16:9");
   });
 
   it("names its schema and version, and refuses others", () => {

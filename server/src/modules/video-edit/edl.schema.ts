@@ -210,6 +210,11 @@ export const output = z.object({
 });
 export type Output = z.infer<typeof output>;
 
+/** The frame's aspect as rendered: the `vertical` preset is always 9:16, whatever `aspect` says. */
+export function outputAspect(output: Pick<Output, "aspect" | "preset">): Aspect {
+  return output.preset === "vertical" ? "9:16" : output.aspect;
+}
+
 const edlObject = z.object({
   schema: z.literal(EDL_SCHEMA_ID),
   version: z.literal(EDL_VERSION),

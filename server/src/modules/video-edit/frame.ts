@@ -4,7 +4,7 @@
  * whole over a blurred copy of itself, or shown whole with black bars; a photo
  * pans and zooms between two rectangles (Ken Burns). Pure: filter text out.
  */
-import type { Aspect, KenBurnsRect, Output, Reframe } from "./edl.schema.js";
+import { type KenBurnsRect, type Output, outputAspect, type Reframe } from "./edl.schema.js";
 import { chain, filter, formatNumber } from "./ffmpeg-filter.js";
 import type { Frame } from "./text-layout.js";
 
@@ -15,7 +15,7 @@ const SHORT_SIDE = { "1080p": 1080, "720p": 720, vertical: 1080 } as const;
 
 /** The output size: the preset's shorter side at the aspect (vertical is always 1080×1920). */
 export function outputFrame(output: Pick<Output, "aspect" | "preset">, firstVisual?: Frame): Frame {
-  const aspect: Aspect = output.preset === "vertical" ? "9:16" : output.aspect;
+  const aspect = outputAspect(output);
   const short =
     output.preset === "original"
       ? even(Math.min(2160, firstVisual ? Math.min(firstVisual.width, firstVisual.height) : 1080))

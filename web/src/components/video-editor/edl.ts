@@ -24,6 +24,7 @@ export {
   type KenBurnsRect,
   LOGO_POSITIONS,
   type Logo,
+  outputAspect,
   type SourceRef,
   sourceKey,
   type TextOverlay,

@@ -3,7 +3,7 @@ import { Button, Input, InputNumber, Select, Slider, Space, Switch, Typography }
 import { useTranslation } from "react-i18next";
 import { CaptionsPanel } from "./captions-panel";
 import { Field } from "./clip-inspector";
-import { ASPECTS, EXPORT_PRESETS } from "./edl";
+import { ASPECTS, EXPORT_PRESETS, outputAspect } from "./edl";
 import { LogoPanel } from "./logo-panel";
 import { formatTime } from "./preview";
 import { storyOf, type VideoEditSession } from "./use-video-edit-session";
@@ -31,7 +31,8 @@ export function OutputPanel({ session }: { session: VideoEditSession }) {
           <Select
             style={{ width: 110 }}
             data-testid="video-aspect"
-            value={edl.output.aspect}
+            value={outputAspect(edl.output)}
+            disabled={edl.output.preset === "vertical"}
             onChange={(aspect) => edit((value) => ({ ...value, output: { ...value.output, aspect } }))}
             options={ASPECTS.map((value) => ({ value, label: value }))}
           />

@@ -1,7 +1,7 @@
 import { type CSSProperties, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { sourceTime, textsAt } from "./edit-operations";
-import type { Clip, ImageClip, Logo, TextOverlay } from "./edl";
+import { type Clip, type ImageClip, type Logo, outputAspect, type TextOverlay } from "./edl";
 import { usePresetImage } from "./logo-panel";
 import { storyOf, type VideoEditSession } from "./use-video-edit-session";
 
@@ -28,7 +28,7 @@ export function VideoPreview({ session }: { session: VideoEditSession }) {
   const { t } = useTranslation();
   const { edl, playhead, playing, current, duration, setPlaying, seek } = session;
   const clip = current ? edl.clips[current.index] : undefined;
-  const ratio = ASPECT_RATIO[edl.output.preset === "vertical" ? "9:16" : edl.output.aspect] ?? 16 / 9;
+  const ratio = ASPECT_RATIO[outputAspect(edl.output)] ?? 16 / 9;
 
   // The clock of the playback: the playhead moves with the wall clock; the video follows it.
   const clock = useRef({ playhead, seek });
