@@ -34,6 +34,7 @@ import { oidcKeysSecret, parseOidcKeys } from "../modules/oidc/oidc-keys.js";
 import { OutgoingCopies } from "../modules/outgoing/outgoing-copies.js";
 import { SharedSecrets } from "../modules/secrets/shared-secrets.js";
 import { buildStorage } from "../modules/storage/storage.compose.js";
+import { placeOf } from "../modules/storage/target-stores.js";
 import { UsersRepository } from "../modules/users/users.repository.js";
 import { UsersService } from "../modules/users/users.service.js";
 import { version } from "../version.js";
@@ -127,12 +128,13 @@ export async function composeFoundation(
   // Storage targets: the configured store is the built-in one; every key goes to the target it lives in.
   const storage = buildStorage(db, {
     builtIn: blobStore ?? buildBlobStore(config.storage),
+    builtInPlace: placeOf(config.storage),
     dataDir: config.dataDir,
     credentialsKey: sharedKeys.channelCredentials,
     audit: audit.log,
     log: app.log,
   });
-  const blobs = buildBlobs(db, config.storage, storage.store);
+  const blobs = buildBlobs(db, config.storage, storage.store, storage.sweepTargets);
   // sharp, exifr, exiftool, ffprobe and ffmpeg under the configured limits: every media call goes through it.
   const media = new SystemMediaTools(config.media);
   const onBlobDeleteError = (key: string, error: unknown) =>

@@ -17,7 +17,8 @@ export interface BlobLocator {
  * call goes to the store the key lives in (one primary-key lookup), the
  * built-in store when it has no location. Writes go where the key was placed
  * beforehand (StoragePlacement, for a library's new originals), else to the
- * built-in store. `list` walks the built-in store only (the sweeper's walk).
+ * built-in store. `list` walks the built-in store only; the orphan sweeper
+ * walks each target's own store (blob-sweeper.ts, storage/sweep-targets.ts).
  */
 export class RoutingBlobStore implements BlobStore {
   constructor(

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "../../db/database.js";
+import type { TargetSweepReport } from "../blobs/blob-sweeper.js";
 
 /** What one maintenance run found and did, as the storage monitor shows it. */
 export interface MaintenanceReport {
-  /** Blobs under originals/ the sweeper looked at. */
+  /** Blobs under originals/ the sweeper looked at, in every storage target. */
   blobsScanned: number;
   /** Orphans (no registry row, older than a day) deleted. */
   orphansDeleted: number;
@@ -13,6 +14,8 @@ export interface MaintenanceReport {
   blobsMissing: number;
   /** The first of them, for the monitor to name. */
   missingKeys: string[];
+  /** The sweeper's figures per storage target, the built-in storage first (absent in reports written before targets were swept). */
+  targets?: TargetSweepReport[];
   abandonedUploads: number;
   processingRepaired: number;
   jobsPruned: number;

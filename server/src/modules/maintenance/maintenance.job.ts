@@ -33,7 +33,7 @@ export interface MaintenanceDependencies {
 /**
  * Housekeeping that keeps the data dir and the database from growing for
  * ever: orphaned blobs (a crash between storing bytes and their row) are
- * deleted after a day, abandoned tus uploads after their lifetime, finished
+ * deleted after a day in every storage target, abandoned tus uploads after their lifetime, finished
  * jobs after 14 days (dead ones, which an operator may still look at, after 90),
  * operation log rows past the retention an administrator set (docs/audit.md);
  * copies made for downloads past a week or over 10 GiB in all (docs/media.md);
@@ -67,6 +67,7 @@ export function maintenanceJob(deps: MaintenanceDependencies): JobHandler<"maint
         orphansYoung: swept.young.length,
         blobsMissing: swept.missing.length,
         missingKeys: swept.missing.slice(0, MISSING_KEYS_KEPT),
+        targets: swept.targets,
         abandonedUploads: abandoned.length,
         processingRepaired,
         jobsPruned: pruned,

@@ -8,6 +8,10 @@ import { describeEachDialect, useTestApp } from "../../test/dialects.js";
 import { createPrincipal } from "../../test/principals.js";
 import { newOriginalKey } from "../blobs/blob-keys.js";
 import { buildBlobStore } from "../blobs/build-blob-store.js";
+import { LocalBlobStore } from "../blobs/local-blob-store.js";
+import { CredentialsCipher } from "../channels/credentials-cipher.js";
+import { StorageRepository } from "../storage/storage.repository.js";
+import { secretContext } from "../storage/target-stores.js";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -62,6 +66,42 @@ describeEachDialect("maintenance", (dialect) => {
         finished_at: finished,
       };
     };
+    // A storage target an administrator added (a local folder) with an old orphan, and one that cannot be reached.
+    const targets = new StorageRepository(db.kysely, db.adapter);
+    const now = new Date().toISOString();
+    const target = { secret: null, isDefault: false, createdBy: null, createdAt: now, updatedAt: now };
+    const folderId = randomUUID();
+    await targets.insertTarget({
+      ...target,
+      id: folderId,
+      name: "A 归档盘",
+      kind: "local",
+      settings: { directory: "archive" },
+    });
+    const downId = randomUUID();
+    await targets.insertTarget({
+      ...target,
+      id: downId,
+      name: "B 断开的桶",
+      kind: "s3",
+      settings: {
+        endpoint: "http://127.0.0.1:9",
+        region: "us-east-1",
+        bucket: "gone",
+        prefix: null,
+        pathStyle: true,
+        accessKeyId: "AK",
+      },
+      secret: new CredentialsCipher(app.sharedKeys.channelCredentials).encrypt(secretContext(downId), {
+        secretAccessKey: "SK",
+      }),
+    });
+    const folder = path.join(config.dataDir, "targets", "archive");
+    const targetOrphan = newOriginalKey();
+    await new LocalBlobStore(folder).put(targetOrphan, Readable.from([Buffer.from("orphan in a target")]));
+    const old = new Date(Date.now() - 2 * DAY);
+    fs.utimesSync(path.join(folder, targetOrphan), old, old);
+
     const jobs = [job("succeeded", 20), job("succeeded", 1), job("dead", 20), job("dead", 100)];
     await db.kysely.insertInto("jobs").values(jobs).execute();
 
@@ -73,18 +113,24 @@ describeEachDialect("maintenance", (dialect) => {
     expect(await store.stat(oldOrphan)).toBeNull();
     expect(await store.stat(youngOrphan)).not.toBeNull();
     expect(await store.stat(registered)).not.toBeNull();
+    expect(fs.existsSync(path.join(folder, targetOrphan))).toBe(false);
     const left = await db.kysely.selectFrom("jobs").select("id").where("name", "=", "old.work").execute();
     expect(left.map((row) => row.id).sort()).toEqual([jobs[1]!.id, jobs[2]!.id].sort());
     const admin = await createPrincipal(db, { username: "maintenance-admin", roleId: "administrator", admin: true });
     const monitor = await app.inject({ method: "GET", url: "/dams/api/v1/monitor/storage", headers: admin.headers });
     expect(monitor.statusCode, monitor.body).toBe(200);
     expect(monitor.json().data.sweeper).toMatchObject({
-      blobsScanned: 3,
-      orphansDeleted: 1,
+      blobsScanned: 4,
+      orphansDeleted: 2,
       orphansYoung: 1,
       blobsMissing: 1,
       missingKeys: [lost],
       abandonedUploads: 0,
+      targets: [
+        { targetId: "builtin", name: "", scanned: 3, deleted: 1, young: 1, moving: 0, missing: 1, error: null },
+        { targetId: folderId, name: "A 归档盘", scanned: 1, deleted: 1, young: 0, missing: 0, error: null },
+        { targetId: downId, name: "B 断开的桶", scanned: 0, error: { reason: "unreachable" } },
+      ],
     });
     if (dialect === "sqlite") {
       // The planner's statistics: tables that have rows and were never analysed are now (PRAGMA optimize).

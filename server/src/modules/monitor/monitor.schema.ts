@@ -54,6 +54,35 @@ export const storageMonitorSchema = z
           .int()
           .describe("registry rows whose file is missing (never deleted: a person decides)"),
         missingKeys: z.array(z.string()).describe("the first 20 of them"),
+        targets: z
+          .array(
+            z.object({
+              targetId: z.string().describe("builtin: the built-in storage"),
+              name: z.string().describe("the target's name; empty for the built-in storage"),
+              scanned: z.number().int(),
+              deleted: z.number().int(),
+              young: z.number().int(),
+              moving: z
+                .number()
+                .int()
+                .describe("copies of registered files kept because a move is on its way to this target"),
+              missing: z.number().int().describe("registered files recorded in this target whose file is missing"),
+              error: z
+                .object({
+                  reason: z.enum(["unreachable", "overlaps", "failed"]),
+                  message: z.string().describe("the store's message"),
+                })
+                .nullable()
+                .describe(
+                  "why the target was not (fully) swept: it could not be reached, its folder or prefix lies inside another target's, or another failure",
+                ),
+              sameAs: z
+                .string()
+                .nullable()
+                .describe("the target naming the same place, whose walk covered this one (its figures are there)"),
+            }),
+          )
+          .describe("the sweeper's figures per storage target, the built-in storage first (empty in older reports)"),
         abandonedUploads: z.number().int(),
         diskTrashPurged: z.number().int(),
         outgoingCopiesDeleted: z.number().int(),

@@ -88,6 +88,7 @@ export class StorageMonitor {
           orphansYoung: lastRun.report.orphansYoung,
           blobsMissing: lastRun.report.blobsMissing,
           missingKeys: lastRun.report.missingKeys,
+          targets: lastRun.report.targets ?? [],
           abandonedUploads: lastRun.report.abandonedUploads,
           diskTrashPurged: lastRun.report.diskTrashPurged,
           outgoingCopiesDeleted: lastRun.report.outgoingCopiesDeleted,

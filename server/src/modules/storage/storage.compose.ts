@@ -16,6 +16,7 @@ import { StorageRepository } from "./storage.repository.js";
 import { type LibraryBlobs, StorageMovesService } from "./storage-moves.service.js";
 import { StoragePlacement } from "./storage-placement.js";
 import { type StorageLibraries, StorageTargetsService } from "./storage-targets.service.js";
+import { StorageSweepTargets } from "./sweep-targets.js";
 import { TargetStores } from "./target-stores.js";
 
 export interface StorageModule {
@@ -30,6 +31,8 @@ export interface StorageModule {
   checks: IntegrityCheckService;
   /** Quotas per library: set on /manage/storage/setting, checked by the ingest. */
   quotas: LibraryQuotas;
+  /** Every target as the orphan sweeper walks it. */
+  sweepTargets: StorageSweepTargets;
   /** Set once the libraries and stories are built (they are built after the blob store). */
   connect(deps: Connections): void;
 }
@@ -47,6 +50,8 @@ export function buildStorage(
   db: Db,
   deps: {
     builtIn: BlobStore;
+    /** Where the built-in store's keys are (target-stores.ts placeOf), so a target naming the same place is swept with it. */
+    builtInPlace: string;
     dataDir: string;
     credentialsKey: Buffer;
     audit: AuditLog;
@@ -94,6 +99,10 @@ export function buildStorage(
     stores,
     rows,
     checks,
+    sweepTargets: new StorageSweepTargets(rows, stores, {
+      builtIn: deps.builtInPlace,
+      localRoot: storeOptions.localRoot,
+    }),
     connect(deps2) {
       connected = deps2;
       deps2.jobs.register(moveLibraryJob({ rows, stores, blobs: deps2.blobs, log: deps.log }));

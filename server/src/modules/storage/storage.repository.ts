@@ -156,6 +156,17 @@ export class StorageRepository {
     return row ? { targetId: row.target_id, previousTargetId: row.previous_target_id } : undefined;
   }
 
+  /** The location rows of these keys (the sweeper's batches). */
+  async locations(keys: string[]): Promise<Map<string, LocationRecord>> {
+    if (keys.length === 0) return new Map();
+    const rows = await this.kysely
+      .selectFrom("blob_locations")
+      .select(["key", "target_id", "previous_target_id"])
+      .where("key", "in", keys)
+      .execute();
+    return new Map(rows.map((row) => [row.key, { targetId: row.target_id, previousTargetId: row.previous_target_id }]));
+  }
+
   async setLocation(key: string, location: LocationRecord, now: string): Promise<void> {
     const values = { target_id: location.targetId, previous_target_id: location.previousTargetId, updated_at: now };
     await this.kysely
@@ -250,6 +261,17 @@ export class StorageRepository {
       .where("state", "in", ["queued", "running"])
       .executeTakeFirstOrThrow();
     return Number(row.moves);
+  }
+
+  /** The targets moves are still queued or running toward. */
+  async activeMoveTargets(): Promise<Set<string>> {
+    const rows = await this.kysely
+      .selectFrom("storage_moves")
+      .select("target_id")
+      .distinct()
+      .where("state", "in", ["queued", "running"])
+      .execute();
+    return new Set(rows.map((row) => row.target_id));
   }
 
   async updateMove(

@@ -30,6 +30,29 @@ export function localDirectory(localRoot: string, settings: LocalSettings): stri
   return path.join(localRoot, settings.directory);
 }
 
+/**
+ * Where a store's keys are, ending in `/`: its folder, or its endpoint, bucket
+ * and prefix. Two targets with the same place hold the same files (the sweeper
+ * walks them as one).
+ */
+export function placeOf(
+  where:
+    | { kind: "local"; directory: string }
+    | { kind: "s3"; endpoint?: string | null; region: string; bucket: string; prefix?: string | null },
+): string {
+  if (where.kind === "local") return `local:${path.resolve(where.directory)}/`;
+  const endpoint = (where.endpoint ?? `aws:${where.region}`).replace(/\/+$/, "").toLowerCase();
+  const prefix = where.prefix ? `${where.prefix.replace(/^\/+|\/+$/g, "")}/` : "";
+  return `s3:${endpoint}/${where.bucket}/${prefix}`;
+}
+
+/** The place of a target's row (placeOf). */
+export function placeOfTarget(target: Pick<TargetRecord, "kind" | "settings">, localRoot: string): string {
+  return target.kind === "local"
+    ? placeOf({ kind: "local", directory: localDirectory(localRoot, target.settings as LocalSettings) })
+    : placeOf({ kind: "s3", ...(target.settings as S3Settings) });
+}
+
 /** A BlobStore for one target, built from its row (settings and decrypted secret). */
 export function storeOfTarget(
   target: Pick<TargetRecord, "id" | "kind" | "settings" | "secret">,
