@@ -79,6 +79,8 @@ test("the storage monitor's integrity check reads every original back, with prog
   await openApp(page, "/manage/monitor/storage");
   // The maintenance job ran when the server's worker started: the sweeper's last report is shown.
   await expect(page.getByTestId("storage-sweeper")).toContainText(zh("monitor.sweeper.scanned"), { timeout: 30_000 });
+  // With a row per storage target: the built-in storage, swept.
+  await expect(page.getByTestId("storage-sweeper-targets")).toContainText(zh("monitor.sweeper.target.ok"));
   const card = page.getByTestId("integrity-check");
   await card.getByRole("button", { name: zh("monitor.check.start") }).click();
   await expect(card.getByTestId("integrity-check-state")).toHaveText(zh("monitor.check.state.succeeded"), {

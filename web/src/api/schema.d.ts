@@ -31039,6 +31039,29 @@ export interface components {
                 blobsMissing: number;
                 /** @description the first 20 of them */
                 missingKeys: string[];
+                /** @description the sweeper's figures per storage target, the built-in storage first (empty in older reports) */
+                targets: {
+                    /** @description builtin: the built-in storage */
+                    targetId: string;
+                    /** @description the target's name; empty for the built-in storage */
+                    name: string;
+                    scanned: number;
+                    deleted: number;
+                    young: number;
+                    /** @description copies of registered files kept because a move is on its way to this target */
+                    moving: number;
+                    /** @description registered files recorded in this target whose file is missing */
+                    missing: number;
+                    /** @description why the target was not (fully) swept: it could not be reached, its folder or prefix lies inside another target's, or another failure */
+                    error: {
+                        /** @enum {string} */
+                        reason: "unreachable" | "overlaps" | "failed";
+                        /** @description the store's message */
+                        message: string;
+                    } | null;
+                    /** @description the target naming the same place, whose walk covered this one (its figures are there) */
+                    sameAs: string | null;
+                }[];
                 abandonedUploads: number;
                 diskTrashPurged: number;
                 outgoingCopiesDeleted: number;
@@ -31115,6 +31138,29 @@ export interface components {
                 blobsMissing: number;
                 /** @description the first 20 of them */
                 missingKeys: string[];
+                /** @description the sweeper's figures per storage target, the built-in storage first (empty in older reports) */
+                targets: {
+                    /** @description builtin: the built-in storage */
+                    targetId: string;
+                    /** @description the target's name; empty for the built-in storage */
+                    name: string;
+                    scanned: number;
+                    deleted: number;
+                    young: number;
+                    /** @description copies of registered files kept because a move is on its way to this target */
+                    moving: number;
+                    /** @description registered files recorded in this target whose file is missing */
+                    missing: number;
+                    /** @description why the target was not (fully) swept: it could not be reached, its folder or prefix lies inside another target's, or another failure */
+                    error: {
+                        /** @enum {string} */
+                        reason: "unreachable" | "overlaps" | "failed";
+                        /** @description the store's message */
+                        message: string;
+                    } | null;
+                    /** @description the target naming the same place, whose walk covered this one (its figures are there) */
+                    sameAs: string | null;
+                }[];
                 abandonedUploads: number;
                 diskTrashPurged: number;
                 outgoingCopiesDeleted: number;

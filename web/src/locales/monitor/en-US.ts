@@ -153,5 +153,17 @@ export default {
   "monitor.sweeper.copies": "Download copies deleted",
   "monitor.sweeper.missingHint":
     "These registered originals are missing from storage (their records are never deleted automatically; please look into it):",
+  "monitor.sweeper.target.name": "Storage target",
+  "monitor.sweeper.target.scanned": "Scanned",
+  "monitor.sweeper.target.deleted": "Deleted",
+  "monitor.sweeper.target.young": "Kept (new)",
+  "monitor.sweeper.target.moving": "Kept (moving)",
+  "monitor.sweeper.target.missing": "Missing",
+  "monitor.sweeper.target.state": "State",
+  "monitor.sweeper.target.ok": "Swept",
+  "monitor.sweeper.target.unreachable": "Not swept: the storage cannot be reached",
+  "monitor.sweeper.target.overlaps": "Not swept: its folder or prefix lies inside another target's",
+  "monitor.sweeper.target.failed": "Not swept: an error occurred",
+  "monitor.sweeper.target.sameAs": "Same place as {{name}}",
   "monitor.sweeper.never": "The maintenance job has not run yet (it runs every 6 hours).",
 } satisfies Record<string, string>;

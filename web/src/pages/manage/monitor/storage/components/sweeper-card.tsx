@@ -1,8 +1,61 @@
-import { Card, Descriptions, Empty, Typography } from "antd";
+import { Card, Descriptions, Empty, Table, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import type { StorageMonitor } from "../../../../../api/monitor";
 
 type SweeperReport = NonNullable<StorageMonitor["sweeper"]>;
+type TargetFigures = SweeperReport["targets"][number];
+
+/** What the sweeper found in each storage target: an unreachable one in red, one sharing its place with another named. */
+function TargetTable({ targets }: { targets: TargetFigures[] }) {
+  const { t } = useTranslation();
+  const nameOf = (target: Pick<TargetFigures, "targetId" | "name">) =>
+    target.targetId === "builtin" ? t("storage.builtIn") : target.name;
+  const number = (key: "scanned" | "deleted" | "young" | "moving" | "missing") => ({
+    key,
+    dataIndex: key,
+    title: t(`monitor.sweeper.target.${key}`),
+    align: "right" as const,
+  });
+  return (
+    <Table<TargetFigures>
+      size="small"
+      rowKey="targetId"
+      pagination={false}
+      scroll={{ x: true }}
+      style={{ marginTop: 8 }}
+      data-testid="storage-sweeper-targets"
+      dataSource={targets}
+      columns={[
+        { key: "name", title: t("monitor.sweeper.target.name"), render: (_, target) => nameOf(target) },
+        number("scanned"),
+        number("deleted"),
+        number("young"),
+        number("moving"),
+        {
+          ...number("missing"),
+          render: (missing: number) => (
+            <Typography.Text type={missing > 0 ? "danger" : undefined}>{missing}</Typography.Text>
+          ),
+        },
+        {
+          key: "state",
+          title: t("monitor.sweeper.target.state"),
+          render: (_, target) => {
+            const same = target.sameAs ? targets.find((other) => other.targetId === target.sameAs) : undefined;
+            if (target.error)
+              return (
+                <Typography.Text type="danger" title={target.error.message} data-testid="storage-sweeper-target-error">
+                  {t(`monitor.sweeper.target.${target.error.reason}`)}
+                </Typography.Text>
+              );
+            if (same) return t("monitor.sweeper.target.sameAs", { name: nameOf(same) });
+            return t("monitor.sweeper.target.ok");
+          },
+        },
+      ]}
+    />
+  );
+}
 
 /** The orphan sweeper's last report (the maintenance job, every six hours). */
 export function SweeperCard({ report, loading }: { report: SweeperReport | null | undefined; loading: boolean }) {
@@ -33,6 +86,7 @@ export function SweeperCard({ report, loading }: { report: SweeperReport | null 
               { key: "copies", label: t("monitor.sweeper.copies"), children: report.outgoingCopiesDeleted },
             ]}
           />
+          {report.targets.length > 0 ? <TargetTable targets={report.targets} /> : null}
           {report.missingKeys.length > 0 ? (
             <Typography.Paragraph type="danger" style={{ marginTop: 8, marginBottom: 0 }}>
               {t("monitor.sweeper.missingHint")}
