@@ -21,7 +21,8 @@ function TargetTable({ targets }: { targets: TargetFigures[] }) {
       size="small"
       rowKey="targetId"
       pagination={false}
-      scroll={{ x: true }}
+      // One line per cell; a phone scrolls the table sideways.
+      scroll={{ x: "max-content" }}
       style={{ marginTop: 8 }}
       data-testid="storage-sweeper-targets"
       dataSource={targets}
