@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { expect, it } from "vitest";
 import type { ExportCell } from "./export-table.js";
-import { writeExport } from "./export-writer.js";
+import { exportWorkersRunning, writeExport } from "./export-writer.js";
 import { SheetRowCounter } from "./export-writer.test-support.js";
 
 const ROWS = 60_000;
@@ -51,6 +51,7 @@ it("the xlsx writer pulls rows no faster than its reader takes them (the zip sta
   expect(written).toBe(ROWS);
   expect(reader.rows).toBe(ROWS + 1);
   expect(mostInFlight).toBeLessThanOrEqual(MAX_IN_FLIGHT);
+  expect(exportWorkersRunning()).toBe(0);
 }, 120_000);
 
 it("the xlsx writer stops pulling rows and fails when its reader goes away", async () => {
@@ -67,4 +68,45 @@ it("the xlsx writer stops pulling rows and fails when its reader goes away", asy
 
   await expect(writeExport("xlsx", reader, COLUMNS, rows())).rejects.toThrow("went away");
   expect(pulled).toBeLessThan(MAX_IN_FLIGHT);
+  expect(exportWorkersRunning()).toBe(0);
+}, 120_000);
+
+for (const format of ["xlsx", "csv"] as const) {
+  it(`a ${format} export whose row source fails half-way fails with its error, the worker stopped`, async () => {
+    const reader = new SheetRowCounter();
+    async function* rows(): AsyncGenerator<ExportCell[]> {
+      for (let index = 0; index < ROWS; index++) {
+        if (index === 5_000) throw new Error("the database went away at row 5000");
+        yield cells(index);
+      }
+    }
+
+    await expect(writeExport(format, reader, COLUMNS, rows())).rejects.toThrow("the database went away at row 5000");
+    expect(exportWorkersRunning()).toBe(0);
+    // The file was not ended: the response is destroyed by the route, not finished as if whole.
+    expect(reader.writableEnded).toBe(false);
+  }, 120_000);
+}
+
+it("a worker that runs out of its heap ends its export with an error, and the next export works", async () => {
+  // Cells as long as a cell may be: one batch of them does not fit a 4 MiB heap.
+  const long = "长".repeat(32_767);
+  async function* rows(): AsyncGenerator<ExportCell[]> {
+    for (let index = 0; index < 2_000; index++) yield [index, long, long, long];
+  }
+  const heap = { maxOldGenerationSizeMb: 4, maxYoungGenerationSizeMb: 1 };
+
+  await expect(writeExport("xlsx", new SheetRowCounter(), COLUMNS.slice(0, 4), rows(), { heap })).rejects.toMatchObject(
+    { code: "ERR_WORKER_OUT_OF_MEMORY" },
+  );
+  expect(exportWorkersRunning()).toBe(0);
+
+  const reader = new SheetRowCounter();
+  const finished = new Promise<void>((resolve, reject) => reader.on("finish", resolve).on("error", reject));
+  async function* few(): AsyncGenerator<ExportCell[]> {
+    for (let index = 0; index < 1_000; index++) yield cells(index);
+  }
+  expect(await writeExport("xlsx", reader, COLUMNS, few())).toBe(1_000);
+  await finished;
+  expect(reader.rows).toBe(1_001);
 }, 120_000);
