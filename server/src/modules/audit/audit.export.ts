@@ -28,6 +28,9 @@ export function auditExportTable(service: AuditService) {
       after: (row) => json(row.after),
       details: (row) => json(row.details),
     },
-    rows: (filter) => service.rows(filter, 2000),
+    // 200 rows a query: a page lives while its rows are exported, and a short-lived page dies in V8's young
+    // generation instead of piling up in the API's old one (2 000 a query: 418 MiB peak RSS at 1 M rows on
+    // SQLite, 200: 237 MiB, with the export's batches at 200 rows too; docs/audit.md).
+    rows: (filter) => service.rows(filter, 200),
   });
 }

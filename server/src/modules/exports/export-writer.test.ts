@@ -6,10 +6,11 @@ import { SheetRowCounter } from "./export-writer.test-support.js";
 
 const ROWS = 60_000;
 /**
- * Rows made but not yet arrived at the reader. What may wait is a few hundred
- * KiB of XML before deflate and deflate's and the streams' own buffers after
- * it (measured: at most ~3 000 of these rows); without backpressure on the zip
- * stage every row is made before the first one arrives.
+ * Rows made but not yet arrived at the reader. What may wait is the batches
+ * posted to the export's worker, a few hundred KiB of XML before deflate, and
+ * deflate's, the chunks' and the streams' own buffers after it (measured: at
+ * most ~4 000 of these rows); without backpressure on the zip stage every row
+ * is made before the first one arrives.
  */
 const MAX_IN_FLIGHT = 12_000;
 

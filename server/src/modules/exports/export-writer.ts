@@ -23,8 +23,12 @@ export type { ExportColumnOut, ExportFormat } from "./export-worker.js";
  * ends its export with ERR_WORKER_OUT_OF_MEMORY, not the server.
  */
 export const EXPORT_WORKER_HEAP: ResourceLimits = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 };
-/** Rows posted to the worker in one message. */
-const BATCH_ROWS = 500;
+/**
+ * Rows posted to the worker in one message. Small, so a batch is gone before V8's young generation
+ * promotes it (with 500, and the log's pages at 2 000 rows, the API's old space grew by ~150 MiB of
+ * garbage between collections; docs/audit.md).
+ */
+const BATCH_ROWS = 200;
 /** Batches posted and not yet written by the worker, at most: the row source waits beyond. */
 const MAX_BATCHES_IN_FLIGHT = 4;
 /** Chunks of the file posted back and not yet taken by the response stream, at most: the worker waits beyond. */
