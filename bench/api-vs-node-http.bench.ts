@@ -30,6 +30,9 @@ import { selectiveWord } from "./search-data.js";
  *   BENCH_SECONDS=5 BENCH_ROUNDS=3 BENCH_STORIES=100000 BENCH_DIALECTS=sqlite npm run bench -w bench
  *   BENCH_ROUTES="one story" ...       (only the routes whose name contains this)
  *   BENCH_CPU_PROF_DIR=/tmp/prof ...   (dams runs under node --cpu-prof; the profile is written when it stops)
+ *   BENCH_COMPARE_CLI=server/dist-before/cli.js ...
+ *       (a second build of dams, e.g. of the commit before a change, served from the same data and
+ *       alternated in the same rounds: its CPU per request beside this build's, and their ratio)
  *
  * Targets: system/info ≥ 0.95 of the peer's requests/s (issue 14); GET story
  * CPU per request ≤ 2 × the peer's, search (selective word) ≤ 1.5 × (issue 21).
@@ -42,6 +45,7 @@ const dialects = (process.env.BENCH_DIALECTS ?? "sqlite,postgres").split(",");
 const postgresUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const root = path.resolve(import.meta.dirname, "..");
 const cli = path.join(root, "server/dist/cli.js");
+const compareCli = process.env.BENCH_COMPARE_CLI ? path.resolve(root, process.env.BENCH_COMPARE_CLI) : undefined;
 const API = "/dams/api/v1";
 
 /** Tables read to find out who the caller is and what they may do. */
@@ -161,6 +165,7 @@ async function benchDialect(dialect: string): Promise<boolean> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dams-bench-api-"));
   const sampler = new LoadSampler();
   let dams: ChildProcess | undefined;
+  let other: ChildProcess | undefined;
   let bare: ChildProcess | undefined;
   let database: DatabaseConfig | undefined;
   try {
@@ -192,18 +197,25 @@ async function benchDialect(dialect: string): Promise<boolean> {
     const profile = process.env.BENCH_CPU_PROF_DIR
       ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
       : [];
-    dams = startNode([...profile, cli, "serve", "--no-workers"], {
+    const damsEnv = (port: number): NodeJS.ProcessEnv => ({
       ...process.env,
-      PORT: String(damsPort),
+      PORT: String(port),
       HOST: "127.0.0.1",
       DAMS_DATA_DIR: dataDir,
       DAMS_WEB_DIR: path.join(dataDir, "no-web"),
       DAMS_LOG_LEVEL: "warn",
       DAMS_ADMIN_PASSWORD: "bench-password",
-      ...(database.kind === "postgres" ? { DATABASE_URL: database.url } : {}),
+      ...(prepared.database.kind === "postgres" ? { DATABASE_URL: prepared.database.url } : {}),
     });
+    dams = startNode([...profile, cli, "serve", "--no-workers"], damsEnv(damsPort));
     const damsBase = `http://127.0.0.1:${damsPort}`;
     await waitForListening(dams, `${damsBase}/readyz`);
+    const otherPort = 18_702;
+    const otherBase = `http://127.0.0.1:${otherPort}`;
+    if (compareCli) {
+      other = startNode([compareCli, "serve", "--no-workers"], damsEnv(otherPort));
+      await waitForListening(other, `${otherBase}/readyz`);
+    }
     const plan: PeerPlan = {
       systemInfoBody: await (await fetch(`${damsBase}${API}/system/info`)).text(),
       database,
@@ -221,15 +233,19 @@ async function benchDialect(dialect: string): Promise<boolean> {
     const bareBase = `http://127.0.0.1:${barePort}`;
     await waitForListening(bare, `${bareBase}${API}/system/info`);
 
-    const results = new Map<string, { dams: Measured[]; bare: Measured[] }>();
+    const results = new Map<string, { dams: Measured[]; bare: Measured[]; other: Measured[] }>();
     for (const route of routes) {
-      // Warm both up (JIT, statement caches), then alternate so drift in the machine's load hits both alike.
+      // Warm all up (JIT, statement caches), then alternate so drift in the machine's load hits all alike.
       await load(bareBase, route, bare.pid!, token, 1);
       await load(damsBase, route, dams.pid!, token, 1);
-      const runs = { dams: [] as Measured[], bare: [] as Measured[] };
+      if (other) await load(otherBase, route, other.pid!, token, 1);
+      const runs = { dams: [] as Measured[], bare: [] as Measured[], other: [] as Measured[] };
       for (let round = 0; round < rounds; round++) {
         runs.bare.push(await load(bareBase, route, bare.pid!, token));
+        // The two builds take turns going first.
+        if (other && round % 2 === 1) runs.other.push(await load(otherBase, route, other.pid!, token));
         runs.dams.push(await load(damsBase, route, dams.pid!, token));
+        if (other && round % 2 === 0) runs.other.push(await load(otherBase, route, other.pid!, token));
       }
       results.set(route.name, runs);
     }
@@ -281,6 +297,25 @@ async function benchDialect(dialect: string): Promise<boolean> {
     console.log(
       "  (median (min–max) over the rounds; ratios are dams / peer, paired by round; targets judged on the median)",
     );
+    if (other) {
+      console.log(`\n  compared with ${path.relative(root, compareCli!)} (same data, same rounds; the peer as above):`);
+      console.log("  | route | CPU ms/req this | CPU ms/req compared | CPU ratio this / compared | compared / peer |");
+      console.log("  |---|---|---|---|---|");
+      for (const route of routes) {
+        const runs = results.get(route.name)!;
+        console.log(
+          `  | ${route.name} | ${spread(
+            runs.dams.map((run) => run.cpuPerRequestMs),
+            3,
+          )} | ${spread(
+            runs.other.map((run) => run.cpuPerRequestMs),
+            3,
+          )} | ${spread(runs.dams.map((run, index) => run.cpuPerRequestMs / runs.other[index]!.cpuPerRequestMs))} | ${spread(
+            runs.other.map((run, index) => run.cpuPerRequestMs / runs.bare[index]!.cpuPerRequestMs),
+          )} |`,
+        );
+      }
+    }
     for (const route of routes.slice(1)) {
       const tables = captured
         .get(route.url)!
@@ -292,6 +327,7 @@ async function benchDialect(dialect: string): Promise<boolean> {
   } finally {
     sampler.stop();
     dams?.kill("SIGTERM");
+    other?.kill("SIGTERM");
     bare?.kill("SIGTERM");
     await new Promise((resolve) => setTimeout(resolve, 500));
     if (database?.kind === "postgres") await dropBenchDatabase(postgresUrl);
