@@ -4,9 +4,9 @@ import type { Registry } from "prom-client";
 import type { Config } from "./config.js";
 import type { Db } from "./db/database.js";
 import { API_PREFIX, registerErrorHandler } from "./http/error-handler.js";
-import { frameworkErrorOptions, MAX_PARAM_LENGTH, refuseWhileClosing } from "./http/framework-errors.js";
+import { frameworkErrorOptions, MAX_PARAM_LENGTH } from "./http/framework-errors.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
-import { registerSecurityHeaders } from "./http/security.js";
+import { registerRequestStart } from "./http/request-start.js";
 import { type PropertyAccessService, stripHidden } from "./modules/access/property-access.service.js";
 import type { Jobs } from "./modules/jobs/jobs.compose.js";
 import type { LibrariesService } from "./modules/libraries/libraries.service.js";
@@ -23,7 +23,10 @@ import type { UsersService } from "./modules/users/users.service.js";
 // Pieces of the composition root (app.ts) that are hooks and settings of the
 // server as a whole rather than one module's.
 
-/** The Fastify instance with the API's validation, errors, JSON parsing and security headers. */
+/**
+ * The Fastify instance with the API's validation, errors, JSON parsing and security headers, and the
+ * request-start hook that the API's guard joins (`requestStart.guard`, by registerApiAuth).
+ */
 export function createServer(config: Config, logger: FastifyServerOptions["logger"] | undefined) {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
@@ -39,10 +42,9 @@ export function createServer(config: Config, logger: FastifyServerOptions["logge
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerJsonBodyParser(app);
-  // First of the onRequest hooks, so early answers (401, 403) carry the headers too.
-  registerSecurityHeaders(app, { embedOrigins: config.embed.origins });
-  refuseWhileClosing(app);
-  return app;
+  // The first and only onRequest hook: security headers, 503 while closing, then the API's guard.
+  const requestStart = registerRequestStart(app, { embedOrigins: config.embed.origins });
+  return { app, requestStart };
 }
 
 /** Keys every node must share: configured, or kept in the database; never made per process. */

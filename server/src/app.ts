@@ -40,11 +40,11 @@ export interface AppDependencies {
  * of the recurring jobs; listening is server.ts's job.
  */
 export async function buildApp({ config, db, logger, ...seams }: AppDependencies): Promise<FastifyInstance> {
-  const app = createServer(config, logger);
+  const { app, requestStart } = createServer(config, logger);
   const methods = new MethodIndex();
   methods.attach(app);
 
-  const foundation = await composeFoundation(app, { config, db, blobStore: seams.blobStore });
+  const foundation = await composeFoundation(app, { config, db, requestStart, blobStore: seams.blobStore });
   const stories = composeStories(app, foundation, seams);
   const sharing = composeSharing(foundation, stories);
   const monitoring = composeMonitoring(app, foundation, stories, sharing);

@@ -7,6 +7,7 @@ import { API_PREFIX } from "../http/error-handler.js";
 import { registerHealth } from "../http/health.js";
 import { registerMetrics } from "../http/metrics.js";
 import { DOCS_PATH, OPENAPI_PATH, registerOpenApi } from "../http/openapi.js";
+import type { RequestStart } from "../http/request-start.js";
 import { SystemMediaTools } from "../media/index.js";
 import { buildAccessControl } from "../modules/access/access.compose.js";
 import { ApiTokensRepository } from "../modules/api-tokens/api-tokens.repository.js";
@@ -50,7 +51,12 @@ export type Foundation = Awaited<ReturnType<typeof composeFoundation>>;
  */
 export async function composeFoundation(
   app: FastifyInstance,
-  { config, db, blobStore }: { config: Config; db: Db; blobStore?: BlobStore },
+  {
+    config,
+    db,
+    requestStart,
+    blobStore,
+  }: { config: Config; db: Db; requestStart: RequestStart; blobStore?: BlobStore },
 ) {
   // The operation log first: every service that changes state records itself in it.
   const audit = buildAudit(db);
@@ -87,6 +93,7 @@ export async function composeFoundation(
   const libraries = buildLibraries(db, access.libraries);
   access.grants.useLibraries({ exists: async (id) => (await libraries.find(id)) !== undefined });
   registerApiAuth(app, {
+    requestStart,
     shares: { resolve: (request, needsUnlock) => shareVisits.get().resolve(request, needsUnlock) },
     prefix: API_PREFIX,
     verifiers,

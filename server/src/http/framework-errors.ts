@@ -70,26 +70,6 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
   socket.destroy(error);
 }
 
-/**
- * While the server closes, requests still arriving on open connections get
- * 503 in the envelope, with the security headers (registered after them) and
- * `Connection: close`; Fastify's own closing answer has neither.
- */
-export function refuseWhileClosing(app: FastifyInstance): void {
-  let closing = false;
-  app.addHook("preClose", async () => {
-    closing = true;
-  });
-  app.addHook("onRequest", (_request, reply, done) => {
-    if (!closing) return done();
-    reply
-      .header("connection", "close")
-      .status(503)
-      .type("application/json; charset=utf-8")
-      .send(errorBody(503, "service_unavailable"));
-  });
-}
-
 /** The handlers above, as options of `Fastify()`. */
 export const frameworkErrorOptions = {
   frameworkErrors,

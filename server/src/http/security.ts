@@ -1,8 +1,7 @@
-import type { FastifyInstance } from "fastify";
-
 /**
  * Security headers and a Content-Security-Policy on every response, errors
- * included. The set is computed once and added in one call per request:
+ * included (added by the request-start hook, request-start.ts). The set is
+ * computed once and added in one call per request:
  * @fastify/helmet did the same job at half the API's throughput (measured with
  * bench/), because it runs Express-style middleware on every request.
  *
@@ -83,17 +82,5 @@ export function signInPageHeaders(formTargets: readonly string[]): Readonly<Reco
   return Object.freeze({
     ...securityHeaders,
     "content-security-policy": policyWith("'self'", ["'self'", ...origins].join(" ")),
-  });
-}
-
-export function registerSecurityHeaders(
-  app: FastifyInstance,
-  options: { embedOrigins?: readonly string[] } = {},
-): void {
-  const origins = options.embedOrigins ?? [];
-  const embeddable = origins.length > 0 ? embeddableHeaders(origins) : securityHeaders;
-  app.addHook("onRequest", (request, reply, done) => {
-    reply.headers(isEmbeddablePath(request.url) ? embeddable : securityHeaders);
-    done();
   });
 }

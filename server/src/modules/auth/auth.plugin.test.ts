@@ -1,6 +1,7 @@
 import Fastify from "fastify";
 import { beforeAll, describe, expect, it } from "vitest";
 import { API_PREFIX } from "../../http/error-handler.js";
+import { registerRequestStart } from "../../http/request-start.js";
 import { describeEachDialect, useTestApp } from "../../test/dialects.js";
 import { bearer, createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import type { LibraryAccess } from "../access/library-access.js";
@@ -99,6 +100,7 @@ describe("route declarations", () => {
   function appWithAuth() {
     const app = Fastify({ logger: false });
     registerApiAuth(app, {
+      requestStart: registerRequestStart(app),
       prefix: API_PREFIX,
       verifiers: [],
       users: {} as AuthUsers,

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import type { FastifyContextConfig, FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
 import { Forbidden, Unauthorized } from "../../http/errors.js";
+import type { RequestStart } from "../../http/request-start.js";
 import type { AuthenticatedUser, RouteAccess, ShareVisitResolver } from "./auth.types.js";
 import {
   hasPermission,
@@ -26,6 +27,8 @@ export interface AuthUsers {
 }
 
 export interface ApiAuthOptions {
+  /** The server's one onRequest hook (request-start.ts), which runs this guard after the security headers. */
+  requestStart: RequestStart;
   /** Every route under this prefix must declare its access. */
   prefix: string;
   /** Asked in order; the first to recognise the token answers. */
@@ -150,8 +153,9 @@ function hasTokenInQuery(request: FastifyRequest): boolean {
 }
 
 /**
- * The one authentication and authorization hook of the API. It runs at
- * onRequest, before the body is read or validated: an anonymous or
+ * The one authentication and authorization check of the API. It runs at
+ * onRequest (the last step of the request-start hook, after the security
+ * headers), before the body is read or validated: an anonymous or
  * unauthorised caller can neither make us parse a large body nor learn the
  * shape of a request from validation messages.
  */
@@ -259,10 +263,12 @@ export function registerApiAuth(app: FastifyInstance, options: ApiAuthOptions): 
     }
   }
 
-  app.addHook("onRequest", async (request, reply) => {
-    const url = request.routeOptions.url;
-    if (url === undefined || !underPrefix(url)) return;
-    const config = request.routeOptions.config;
+  async function check(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    url: string,
+    config: FastifyContextConfig,
+  ): Promise<void> {
     const basic = underBasic(url);
     try {
       if (hasTokenInQuery(request)) {
@@ -298,6 +304,13 @@ export function registerApiAuth(app: FastifyInstance, options: ApiAuthOptions): 
       if (!libraryId) throw new Forbidden();
       await libraries.require(user, libraryId, config.library.level);
     }
+  }
+
+  // Run by the request-start hook; a request outside the guarded paths goes on without a promise.
+  // (request.routeOptions builds a new object at each read: read once.)
+  options.requestStart.guard((request, reply) => {
+    const { url, config } = request.routeOptions;
+    return url === undefined || !underPrefix(url) ? undefined : check(request, reply, url, config);
   });
 }
 
