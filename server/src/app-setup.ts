@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Registry } from "prom-client";
 import type { Config } from "./config.js";
@@ -80,17 +80,32 @@ export function refreshSearchOnListen(app: FastifyInstance, search: Pick<SearchS
   });
 }
 
-/** Field-level access: every answer loses the story properties the caller's role may not see. */
+/**
+ * Field-level access: every answer loses the story properties the caller's role may not see. When the
+ * role's set is known (cached, or an administrator's), this runs at once with no promise, and does nothing
+ * more when the set is empty; otherwise it reads the set first.
+ */
 export function stripHiddenProperties(
   app: FastifyInstance,
-  propertyAccess: Pick<PropertyAccessService, "hiddenFor">,
+  propertyAccess: Pick<PropertyAccessService, "hiddenFor" | "knownHiddenFor">,
 ): void {
-  app.addHook("preSerialization", async (request, _reply, payload) => {
+  app.addHook("preSerialization", (request, _reply, payload, done) => {
     const user = request.currentUser;
-    if (!user || user.admin || !request.url.startsWith(API_PREFIX)) return payload;
-    const hidden = await propertyAccess.hiddenFor(user);
-    if (hidden.size > 0) stripHidden(payload, hidden);
-    return payload;
+    if (!user || user.admin || !request.url.startsWith(API_PREFIX)) return done(null, payload);
+    const known = propertyAccess.knownHiddenFor(user);
+    if (known) {
+      if (known.size > 0) stripHidden(payload, known);
+      return done(null, payload);
+    }
+    propertyAccess
+      .hiddenFor(user)
+      .then((hidden) => {
+        if (hidden.size > 0) stripHidden(payload, hidden);
+      })
+      .then(
+        () => done(null, payload),
+        (error: FastifyError) => done(error),
+      );
   });
 }
 

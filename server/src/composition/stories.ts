@@ -60,6 +60,7 @@ export function composeStories(
     roles: new RolesRepository(db),
     audit: audit.log,
     search: search.index,
+    hidden: access.caches.hiddenProperties,
   });
   stripHiddenProperties(app, propertyAccess);
   // Automation: commits, publishes and added tags enqueue the rules' evaluation in their own transaction.

@@ -4,6 +4,8 @@ import type { Database } from "./schema.js";
 
 interface Entry<V> {
   value: Promise<V>;
+  /** The value once loaded, for `peek`. */
+  loaded?: { value: V };
   expiresAt: number;
   tags: readonly string[];
 }
@@ -66,12 +68,23 @@ export class SharedCache<V> {
       if (this.#entries.get(key) === entry) this.#entries.delete(key);
     };
     value.then((loaded) => {
+      entry.loaded = { value: loaded };
       if (typeof tags === "function") entry.tags = tags(loaded);
       if (this.#drops !== drops) forget();
     }, forget);
     const max = this.options.maxEntries ?? 10_000;
     if (this.#entries.size > max) this.#entries.delete(this.#entries.keys().next().value!);
     return value;
+  }
+
+  /**
+   * The cached value when it is loaded and fresh, without waiting: for hot
+   * paths that can answer at once when the value is known (and call `get`
+   * when it is not).
+   */
+  peek(key: string): V | undefined {
+    const cached = this.#entries.get(key);
+    return cached?.loaded && cached.expiresAt > this.#now() ? cached.loaded.value : undefined;
   }
 
   /** Drops the entry with this key in this process only (e.g. what it holds has expired). */

@@ -8,19 +8,24 @@ export const ANY_GRANT = "grants";
 
 /**
  * What the API reads on every call about who the caller is and what they
- * may do, kept a few seconds per token (sign-ins) and per user and library
- * (levels), and dropped on every node by the services that change it: an
- * account (disabled, role, admin flag), a role (permissions, deleted), a
- * library grant. Without a lifetime (0) nothing is kept.
+ * may do, kept a few seconds per token (sign-ins), per user and library
+ * (levels) and per role (the properties it may not see), and dropped on
+ * every node by the services that change it: an account (disabled, role,
+ * admin flag), a role (permissions, deleted, its property rules), a library
+ * grant. Without a lifetime (0) nothing is kept.
  */
 export class AccessCaches {
   readonly signedIn: SharedCache<SignedIn> | undefined;
   readonly libraryLevels: SharedCache<LibraryLevel[]> | undefined;
+  /** Per role (the key is its id), the story properties it may not see (PropertyAccessService.hiddenFor). */
+  readonly hiddenProperties: SharedCache<ReadonlySet<string>> | undefined;
 
   constructor(notifications: Notifications, ttlMs: number) {
     this.signedIn = ttlMs > 0 ? buildSignedInCache(notifications, ttlMs) : undefined;
     this.libraryLevels =
       ttlMs > 0 ? new SharedCache(notifications, "library-levels", { ttlMs, maxEntries: 20_000 }) : undefined;
+    this.hiddenProperties =
+      ttlMs > 0 ? new SharedCache(notifications, "hidden-properties", { ttlMs, maxEntries: 1_000 }) : undefined;
   }
 
   /** Drops cached sign-ins by tag (signedInTag), on every node. */
@@ -35,6 +40,7 @@ export class AccessCaches {
 
   async roleChanged(roleId: string): Promise<void> {
     await this.signedIn?.invalidate(signedInTag.role(roleId));
+    await this.hiddenProperties?.invalidate(roleId);
   }
 
   async grantsChanged(): Promise<void> {
@@ -44,5 +50,6 @@ export class AccessCaches {
   close(): void {
     this.signedIn?.close();
     this.libraryLevels?.close();
+    this.hiddenProperties?.close();
   }
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Db } from "../../db/database.js";
 import type { Database } from "../../db/schema.js";
+import type { SharedCache } from "../../db/shared-cache.js";
 import { Forbidden, NotFound } from "../../http/errors.js";
 import type { AuditLog } from "../audit/audit-log.js";
 import type { Actor } from "../auth/actor.js";
@@ -14,6 +15,12 @@ export interface PropertyUser {
 }
 
 const NO_RULES: ReadonlySet<string> = new Set();
+
+/**
+ * Per role (keyed by its id), the properties it may not see: AccessCaches.hiddenProperties, dropped on
+ * every node when the role's rules change (`replace`) or the role does (RolesService).
+ */
+export type HiddenPropertiesCache = Pick<SharedCache<ReadonlySet<string>>, "get" | "peek" | "invalidate">;
 
 /**
  * The search index's side of field-level access: the text of the properties some role may not see is
@@ -38,6 +45,8 @@ export class PropertyAccessService {
       audit: AuditLog;
       /** Told of the properties some role may not see, in the rule change's transaction. */
       search: PropertySearchIndex;
+      /** Per role, the properties it may not see, kept a few seconds; without it, read per call. */
+      hidden?: HiddenPropertiesCache;
       clock?: () => Date;
     },
   ) {}
@@ -62,14 +71,33 @@ export class PropertyAccessService {
         after: { rules: rules.filter((rule) => !(rule.visible && rule.editable)) },
       });
     });
+    // Once committed, so no node keeps (or loads again) the rules of before.
+    await this.deps.hidden?.invalidate(roleId);
     return this.deps.rules.rulesOf(roleId);
   }
 
   /** The properties the user may not see. */
   async hiddenFor(user: PropertyUser): Promise<ReadonlySet<string>> {
     if (user.admin || !user.roleId) return NO_RULES;
-    const rules = await this.deps.rules.rulesOf(user.roleId);
-    return new Set(rules.filter((rule) => !rule.visible).map((rule) => rule.property));
+    const roleId = user.roleId;
+    if (!this.deps.hidden) return this.#readHidden(roleId);
+    return this.deps.hidden.get(roleId, () => this.#readHidden(roleId));
+  }
+
+  /**
+   * The properties the user may not see when that is known without waiting
+   * (an administrator, no role, or the role's set cached); undefined when it
+   * must be read (`hiddenFor`). The answers' filter runs on every API call.
+   */
+  knownHiddenFor(user: PropertyUser): ReadonlySet<string> | undefined {
+    if (user.admin || !user.roleId) return NO_RULES;
+    return this.deps.hidden?.peek(user.roleId);
+  }
+
+  async #readHidden(roleId: string): Promise<ReadonlySet<string>> {
+    const rules = await this.deps.rules.rulesOf(roleId);
+    const hidden = rules.filter((rule) => !rule.visible).map((rule) => rule.property);
+    return hidden.length === 0 ? NO_RULES : new Set(hidden);
   }
 
   /**
@@ -122,7 +150,12 @@ export function stripHidden(payload: unknown, hidden: ReadonlySet<string>, depth
 /** Builds field-level access once (app.ts); `register` strips hidden properties from every API answer. */
 export function buildPropertyAccess(
   db: Db,
-  deps: { roles: Pick<RolesRepository, "findById">; audit: AuditLog; search: PropertySearchIndex },
+  deps: {
+    roles: Pick<RolesRepository, "findById">;
+    audit: AuditLog;
+    search: PropertySearchIndex;
+    hidden?: HiddenPropertiesCache;
+  },
 ): PropertyAccessService {
   return new PropertyAccessService({ db, rules: new PropertyAccessRepository(db), ...deps });
 }

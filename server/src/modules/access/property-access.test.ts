@@ -155,4 +155,24 @@ describeEachDialect("field-level access", (dialect) => {
     });
     expect(refused.json()).toMatchObject({ error: "property_not_editable" });
   });
+
+  it("answers a role's rule change at once: the role's hidden set is kept, and dropped when its rules change", async () => {
+    const seen = async () => {
+      const response = await call(editor, "GET", `/stories/product/${storyId}`);
+      expect(response.statusCode, response.body).toBe(200);
+      return Object.keys(response.json().data.properties);
+    };
+    // Read twice: the second answer comes from the kept set.
+    expect(await seen()).toContain("city");
+    expect(await seen()).toContain("city");
+    const hide = await call(admin, "PUT", "/property-access/editor", {
+      rules: [{ property: "city", visible: false, editable: false }],
+    });
+    expect(hide.statusCode, hide.body).toBe(200);
+    expect(await seen()).not.toContain("city");
+    expect(await seen()).toContain("sourceFee");
+    const show = await call(admin, "PUT", "/property-access/editor", { rules: [] });
+    expect(show.statusCode, show.body).toBe(200);
+    expect(await seen()).toContain("city");
+  });
 });
