@@ -52,16 +52,17 @@ export function recordUnrecorded(app: FastifyInstance, audit: AuditLog, prefix: 
       table.push({ method, url: route.url.slice(prefix.length), ...(notAudited ? { notAudited } : {}) });
     }
   });
-  app.addHook("onResponse", async (request, reply) => {
-    if (reply.statusCode >= 400 || !CHANGING_METHODS.has(request.method)) return;
+  // A callback hook: the answers that need no record (reads, nearly all) go on without a promise.
+  app.addHook("onResponse", (request, reply, done) => {
+    if (reply.statusCode >= 400 || !CHANGING_METHODS.has(request.method)) return done();
     const route = request.routeOptions.url;
-    if (route === undefined || !(route === prefix || route.startsWith(`${prefix}/`))) return;
-    if (request.routeOptions.config.notAudited !== undefined) return;
+    if (route === undefined || !(route === prefix || route.startsWith(`${prefix}/`))) return done();
+    if (request.routeOptions.config.notAudited !== undefined) return done();
     const actor = actorGivenFor(request);
-    if (actor && recordedBy(actor)) return;
+    if (actor && recordedBy(actor)) return done();
     const user = request.currentUser;
-    try {
-      await audit.recordEvent(
+    audit
+      .recordEvent(
         {
           id: user?.id ?? null,
           username: user?.username ?? null,
@@ -73,10 +74,11 @@ export function recordUnrecorded(app: FastifyInstance, audit: AuditLog, prefix: 
           target: { type: "route", id: `${request.method} ${route.slice(prefix.length)}`, label: pathOf(request) },
           details: { status: reply.statusCode, params: request.params ?? {} },
         },
-      );
-    } catch (error) {
-      request.log.error({ err: error }, "a change could not be recorded in the operation log");
-    }
+      )
+      .catch((error: unknown) => {
+        request.log.error({ err: error }, "a change could not be recorded in the operation log");
+      })
+      .finally(() => done());
   });
 }
 

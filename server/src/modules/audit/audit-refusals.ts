@@ -10,13 +10,14 @@ const CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
  * not: a screen probing what it may show is not an attempt.
  */
 export function recordRefusals(app: FastifyInstance, audit: AuditLog, prefix: string): void {
-  app.addHook("onResponse", async (request, reply) => {
-    if (reply.statusCode !== 403 || !CHANGING.has(request.method)) return;
+  // A callback hook: the answers that are no refused change (nearly all) go on without a promise.
+  app.addHook("onResponse", (request, reply, done) => {
+    if (reply.statusCode !== 403 || !CHANGING.has(request.method)) return done();
     const route = request.routeOptions.url;
-    if (route === undefined || !(route === prefix || route.startsWith(`${prefix}/`))) return;
+    if (route === undefined || !(route === prefix || route.startsWith(`${prefix}/`))) return done();
     const user = request.currentUser;
-    try {
-      await audit.recordEvent(
+    audit
+      .recordEvent(
         {
           id: user?.id ?? null,
           username: user?.username ?? null,
@@ -28,10 +29,11 @@ export function recordRefusals(app: FastifyInstance, audit: AuditLog, prefix: st
           target: { type: "route", id: `${request.method} ${route.slice(prefix.length)}`, label: pathOf(request.url) },
           result: "denied",
         },
-      );
-    } catch (error) {
-      request.log.error({ err: error }, "a refusal could not be recorded in the operation log");
-    }
+      )
+      .catch((error: unknown) => {
+        request.log.error({ err: error }, "a refusal could not be recorded in the operation log");
+      })
+      .finally(() => done());
   });
 }
 
