@@ -99,7 +99,10 @@ export async function composeFoundation(
     verifiers,
     users: access.authUsers,
     signedIn: access.caches.signedIn,
-    libraries: { require: (user, libraryId, level) => libraries.checkLevel(user, libraryId, level) },
+    libraries: {
+      require: (user, libraryId, level) => libraries.checkLevel(user, libraryId, level),
+      known: (user, libraryId, level) => libraries.passesKnown(user, libraryId, level),
+    },
     publicPaths: [OPENAPI_PATH, DOCS_PATH],
     // WebDAV clients send Basic credentials: the password is a personal API token.
     basicPrefixes: [...DAV_PREFIXES],

@@ -8,6 +8,8 @@ import type { GrantsRepository } from "./grants.repository.js";
 
 export type { LibraryUser };
 
+const cacheKey = (user: LibraryUser, libraryId: string) => `${user.id} ${user.roleId ?? ""} ${libraryId}`;
+
 /**
  * Library access = the user's own grants ∪ their role's grants, `*` meaning
  * every library; manage ⊃ write ⊃ read. Administrators (users.admin) pass.
@@ -24,10 +26,7 @@ export class LibraryAccess {
     if (user.admin) return "manage";
     const load = () => this.grants.levelsOn(libraryId, user.id, user.roleId);
     const levels = this.cache
-      ? await this.cache.get(`${user.id} ${user.roleId ?? ""} ${libraryId}`, load, [
-          signedInTag.user(user.id),
-          ANY_GRANT,
-        ])
+      ? await this.cache.get(cacheKey(user, libraryId), load, [signedInTag.user(user.id), ANY_GRANT])
       : await load();
     let best: LibraryLevel | null = null;
     for (const level of levels) if (best === null || levelAtLeast(level, best)) best = level;
@@ -50,6 +49,17 @@ export class LibraryAccess {
       levels.set(libraryId, best);
     }
     return levels;
+  }
+
+  /**
+   * Whether the user is known, without waiting, to hold `level` on the
+   * library: an administrator, or their levels on it kept. False when they
+   * must be read (`require` decides).
+   */
+  knownToHold(user: LibraryUser, libraryId: string, level: LibraryLevel): boolean {
+    if (user.admin) return true;
+    const levels = this.cache?.peek(cacheKey(user, libraryId));
+    return levels?.some((held) => levelAtLeast(held, level)) === true;
   }
 
   async check(user: LibraryUser, libraryId: string, level: LibraryLevel): Promise<boolean> {

@@ -68,6 +68,14 @@ export class LibrariesService {
     }
   }
 
+  /**
+   * Whether `checkLevel` is known to pass without waiting: a read the user's
+   * kept levels allow (a write also asks whether the library is archived).
+   */
+  passesKnown(user: LibraryUser, libraryId: string, level: LibraryLevel): boolean {
+    return level === "read" && this.access.knownToHold(user, libraryId, level);
+  }
+
   async find(libraryId: string): Promise<LibraryRecord | undefined> {
     return this.libraries.findById(libraryId);
   }
