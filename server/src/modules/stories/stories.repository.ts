@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from "kysely";
 import type { DialectAdapter } from "../../db/dialect/index.js";
+import { PreparedRead } from "../../db/prepared-read.js";
 import type { Database, StoriesTable, StoryFilesTable, StoryType } from "../../db/schema.js";
 import type { StoryChangeListener } from "../search/search-index.js";
 import type { Gps, Story, StoryFile, StoryRow, StoryVersion } from "./story-types.js";
@@ -42,6 +43,14 @@ const toStoryFile = (row: Selectable<StoryFilesTable>): StoryFile => ({
   width: row.width,
   height: row.height,
 });
+
+/** One story by id, and one story's files (GET one story, the viewer, most single-story routes): compiled once. */
+const storyById = new PreparedRead(1, (kysely, id: string) =>
+  kysely.selectFrom("stories").selectAll().where("id", "=", id),
+);
+const filesOfStory = new PreparedRead(1, (kysely, storyId: string) =>
+  kysely.selectFrom("story_files").selectAll().where("story_id", "in", [storyId]).orderBy("version_no").orderBy("role"),
+);
 
 /** SQL of stories, their versions, files and composite members. */
 export class StoriesRepository {
@@ -114,7 +123,7 @@ export class StoriesRepository {
   }
 
   async find(id: string): Promise<Story | undefined> {
-    const row = await this.kysely.selectFrom("stories").selectAll().where("id", "=", id).executeTakeFirst();
+    const [row] = await storyById.execute(this.kysely, this.adapter, id);
     return row ? this.toStory(row) : undefined;
   }
 
@@ -405,6 +414,9 @@ export class StoriesRepository {
 
   async files(storyIds: string[], versionNo?: number): Promise<StoryFile[]> {
     if (storyIds.length === 0) return [];
+    if (storyIds.length === 1 && versionNo === undefined) {
+      return (await filesOfStory.execute(this.kysely, this.adapter, storyIds[0]!)).map(toStoryFile);
+    }
     let query = this.kysely.selectFrom("story_files").selectAll().where("story_id", "in", storyIds);
     if (versionNo !== undefined) query = query.where("version_no", "=", versionNo);
     const rows = await query.orderBy("version_no").orderBy("role").execute();

@@ -1,0 +1,50 @@
+import { type Compilable, CompiledQuery, type Kysely } from "kysely";
+import type { Database } from "./schema.js";
+
+interface Compiled {
+  sql: string;
+  parameters: readonly unknown[];
+  /** Where each argument goes in `parameters`. */
+  slots: readonly number[];
+}
+
+/**
+ * A hot read built and compiled by Kysely once per dialect, then run with
+ * new values: GET one story skips building the query tree, compiling it and
+ * the dialect's plugins on every call (Kysely's query building was ~7 % of
+ * that request's CPU, docs/operations.md). The query is built with
+ * placeholder strings for the arguments, which are found again in the
+ * compiled parameters and replaced per call; so arguments are strings that
+ * no plugin rewrites (SQLite's boolean plugin rewrites only booleans).
+ */
+export class PreparedRead<Args extends readonly string[], Row> {
+  readonly #compiled = new WeakMap<object, Compiled>();
+
+  constructor(
+    private readonly arity: Args["length"],
+    private readonly build: (kysely: Kysely<Database>, ...args: Args) => Compilable<Row>,
+  ) {}
+
+  /** The rows, through `kysely` (the database or a transaction); `dialect` keys the compiled form. */
+  async execute(kysely: Kysely<Database>, dialect: object, ...args: Args): Promise<Row[]> {
+    const compiled = this.#compiled.get(dialect) ?? this.#compile(kysely, dialect);
+    const parameters = [...compiled.parameters];
+    for (let index = 0; index < compiled.slots.length; index++) parameters[compiled.slots[index]!] = args[index];
+    return (await kysely.executeQuery<Row>(CompiledQuery.raw(compiled.sql, parameters))).rows;
+  }
+
+  #compile(kysely: Kysely<Database>, dialect: object): Compiled {
+    const placeholders = Array.from({ length: this.arity }, (_, index) => `\u0000prepared-read-${index}`);
+    const { sql, parameters } = this.build(kysely, ...(placeholders as unknown as Args)).compile();
+    const slots = placeholders.map((placeholder) => {
+      const slot = parameters.indexOf(placeholder);
+      if (slot < 0 || parameters.lastIndexOf(placeholder) !== slot) {
+        throw new Error(`a prepared read uses each argument once, as a parameter: ${sql}`);
+      }
+      return slot;
+    });
+    const compiled = { sql, parameters, slots };
+    this.#compiled.set(dialect, compiled);
+    return compiled;
+  }
+}
