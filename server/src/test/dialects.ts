@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
+import type { LogEvent } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, inject } from "vitest";
 import { type AppDependencies, buildApp } from "../app.js";
@@ -102,13 +103,15 @@ export function useTestApp(
     prepare?: (app: FastifyInstance) => void;
     /** Seams the app takes from outside (blob store, job queue), built once the database is migrated. */
     seams?: (db: Db, database: TestDatabase) => Promise<Partial<AppDependencies>> | Partial<AppDependencies>;
+    /** Sees every statement of the app's database (openDatabase's log). */
+    log?: (event: LogEvent) => void;
   } = {},
 ): () => TestApp {
   let current: TestApp | undefined;
   beforeAll(async () => {
     const database = await createTestDatabase(dialect);
     const config = testConfig(database, options.env);
-    const db = openDatabase(config.database);
+    const db = openDatabase(config.database, { log: options.log });
     if (options.migrate !== false) await db.migrateToLatest();
     const seams = options.seams ? await options.seams(db, database) : {};
     const app = await buildApp({ ...seams, config, db, logger: false });
