@@ -129,11 +129,16 @@ export class PropertyAccessService {
 /**
  * Removes the hidden keys from every story-shaped object in an answer: an
  * object with a `properties` record and a `libraryId` (stories in lists,
- * the viewer, versions, search results). Changes the payload in place.
+ * the viewer, versions, search results). And drops from any list the field
+ * changes of a hidden property (`{ field: "properties.<key>", from, to }`:
+ * the story history's edits, `GET /story-actions`). Changes the payload in place.
  */
 export function stripHidden(payload: unknown, hidden: ReadonlySet<string>, depth = 0): void {
   if (hidden.size === 0 || depth > 8 || payload === null || typeof payload !== "object") return;
   if (Array.isArray(payload)) {
+    for (let index = payload.length - 1; index >= 0; index--) {
+      if (isHiddenChange(payload[index], hidden)) payload.splice(index, 1);
+    }
     for (const item of payload) stripHidden(item, hidden, depth + 1);
     return;
   }
@@ -145,6 +150,17 @@ export function stripHidden(payload: unknown, hidden: ReadonlySet<string>, depth
   for (const value of Object.values(record)) {
     if (value !== null && typeof value === "object") stripHidden(value, hidden, depth + 1);
   }
+}
+
+const PROPERTY_FIELD = "properties.";
+
+/** A field change (story-metadata.ts `fieldChanges`, kept in the story history) of a hidden property. */
+function isHiddenChange(item: unknown, hidden: ReadonlySet<string>): boolean {
+  if (item === null || typeof item !== "object" || !("from" in item) || !("to" in item)) return false;
+  const field = (item as { field?: unknown }).field;
+  return (
+    typeof field === "string" && field.startsWith(PROPERTY_FIELD) && hidden.has(field.slice(PROPERTY_FIELD.length))
+  );
 }
 
 /** Builds field-level access once (app.ts); `register` strips hidden properties from every API answer. */
