@@ -204,7 +204,7 @@ export async function processingJobsFor(ctx: StoriesTestContext, storyId: string
     .filter((job) => job.ids.includes(storyId));
 }
 
-export function api(ctx: () => StoriesTestContext) {
+export function api(ctx: () => Pick<StoriesTestContext, "app">) {
   return (
     who: TestPrincipal,
     method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD",
@@ -212,6 +212,22 @@ export function api(ctx: () => StoriesTestContext) {
     payload?: object,
     headers: Record<string, string> = {},
   ) => ctx().app.inject({ method, url: `${API_PREFIX}${url}`, headers: { ...who.headers, ...headers }, payload });
+}
+
+/** A photo story without a file, made and committed through the API by `who`: its id. */
+export async function committedPhoto(
+  ctx: () => Pick<StoriesTestContext, "app">,
+  who: TestPrincipal,
+  input: { libraryId?: string; title: string; properties?: Record<string, unknown> },
+): Promise<string> {
+  const call = api(ctx);
+  const libraryId = input.libraryId ?? "product";
+  const made = await call(who, "POST", "/workflow-story-create/photo", { ...input, libraryId });
+  if (made.statusCode !== 200) throw new Error(`the story was not made: ${made.body}`);
+  const id: string = made.json().data.id;
+  const committed = await call(who, "POST", "/workflow-story-create/photo/commit", { libraryId, storyIds: [id] });
+  if (committed.statusCode !== 200) throw new Error(`the story was not committed: ${committed.body}`);
+  return id;
 }
 
 /** A committed story row with every column set (empty where optional), for tests that insert stories directly. */

@@ -2,6 +2,7 @@ import { beforeAll, expect, it } from "vitest";
 import { API_PREFIX } from "../../http/error-handler.js";
 import { describeEachDialect, useTestApp } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
+import { committedPhoto } from "../../test/stories-app.js";
 
 /** Field-level access (/manage/userrole/property) through the API, on both dialects. */
 describeEachDialect("field-level access", (dialect) => {
@@ -33,18 +34,10 @@ describeEachDialect("field-level access", (dialect) => {
     admin = await createPrincipal(ctx().db, { username: "fla-admin", roleId: "administrator", admin: true });
     editor = await createPrincipal(ctx().db, { username: "fla-editor", roleId: "editor" });
     viewer = await createPrincipal(ctx().db, { username: "fla-viewer", roleId: "viewer" });
-    const made = await call(admin, "POST", "/workflow-story-create/photo", {
-      libraryId: "product",
+    storyId = await committedPhoto(ctx, admin, {
       title: "稿费 story",
       properties: { sourceFee: 800, city: "北京", storyLevel: "normal" },
     });
-    expect(made.statusCode, made.body).toBe(200);
-    storyId = made.json().data.id;
-    const committed = await call(admin, "POST", "/workflow-story-create/photo/commit", {
-      libraryId: "product",
-      storyIds: [storyId],
-    });
-    expect(committed.statusCode, committed.body).toBe(200);
   });
 
   it("keeps a role's rules: hidden implies read-only; only the default is not stored", async () => {

@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from "vitest";
-import { API_PREFIX } from "../../http/error-handler.js";
 import { describeEachDialect, useTestApp } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
+import { api, committedPhoto } from "../../test/stories-app.js";
 
 /**
  * Field-level access and the records of an edit (issue 18): the operation log keeps a property's values
@@ -16,8 +16,7 @@ describeEachDialect("field-level access in the log and the story history", (dial
   let editor: TestPrincipal;
   let storyId: string;
 
-  const call = (who: TestPrincipal, method: "GET" | "POST" | "PUT", url: string, payload?: object) =>
-    ctx().app.inject({ method, url: `${API_PREFIX}${url}`, headers: who.headers, payload });
+  const call = api(ctx);
   const range = () => ({
     from: new Date(Date.now() - 3_600_000).toISOString(),
     to: new Date(Date.now() + 60_000).toISOString(),
@@ -44,18 +43,7 @@ describeEachDialect("field-level access in the log and the story history", (dial
       });
       expect(rules.statusCode, rules.body).toBe(200);
     }
-    const made = await call(admin, "POST", "/workflow-story-create/photo", {
-      libraryId: "product",
-      title: "稿费 history",
-      properties: { sourceFee: 800, city: "北京" },
-    });
-    expect(made.statusCode, made.body).toBe(200);
-    storyId = made.json().data.id;
-    const committed = await call(admin, "POST", "/workflow-story-create/photo/commit", {
-      libraryId: "product",
-      storyIds: [storyId],
-    });
-    expect(committed.statusCode, committed.body).toBe(200);
+    storyId = await committedPhoto(ctx, admin, { title: "稿费 history", properties: { sourceFee: 800, city: "北京" } });
     // The administrator changes the hidden property and a visible one in one edit.
     const edited = await call(admin, "PUT", `/workflow-story-edit/photo/${storyId}?libraryId=product`, {
       properties: { sourceFee: 4321, city: "上海" },
