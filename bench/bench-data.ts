@@ -1,5 +1,7 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { performance } from "node:perf_hooks";
 import pg from "pg";
 import type { DatabaseConfig } from "../server/src/config.js";
 import { openDatabase } from "../server/src/db/database.js";
@@ -97,4 +99,48 @@ export async function prepareStories(
   if (database.kind === "sqlite") loadSqlite(database.file, storyCount, creatorId);
   else await loadPostgres(database.url, storyCount, creatorId);
   return { database, token };
+}
+
+/**
+ * The search benchmarks' database (bench/search-data.ts's stories, created by an administrator `bench`):
+ * migrated and loaded, or reused when `keep` names a directory where an earlier run left it loaded
+ * (`<keep>/<dialect>-<storyCount>`, PostgreSQL database `name`, by default `dams_bench_<storyCount>`: a bench
+ * that must not drop another's database names its own).
+ */
+export async function prepareSearchDatabase(options: {
+  dialect: string;
+  storyCount: number;
+  keep: string | undefined;
+  postgresUrl: string;
+  name?: string;
+}): Promise<{ database: DatabaseConfig; dataDir: string; cleanUp: () => Promise<void> }> {
+  const { dialect, storyCount, keep, postgresUrl, name = `dams_bench_${storyCount}` } = options;
+  const dataDir = keep
+    ? path.join(keep, `${dialect}-${storyCount}`)
+    : fs.mkdtempSync(path.join(os.tmpdir(), "dams-bench-search-"));
+  fs.mkdirSync(dataDir, { recursive: true });
+  const { database, cleanUp } = benchDatabase({ dialect, postgresUrl, dataDir, name, keep: Boolean(keep) });
+  const marker = path.join(dataDir, "loaded");
+  if (keep && fs.existsSync(marker)) return { database, dataDir, cleanUp };
+  if (dialect === "postgres") {
+    await postgresAdmin(postgresUrl, `drop database if exists ${name} with (force)`);
+    await postgresAdmin(postgresUrl, `create database ${name}`);
+  }
+  const db = openDatabase(database);
+  const users = new UsersService(new UsersRepository(db));
+  let creatorId: string;
+  try {
+    await db.migrateToLatest();
+    creatorId = (await users.createUser({ username: "bench", password: "bench-password-1", admin: true })).id;
+  } finally {
+    await db.close();
+  }
+  const started = performance.now();
+  if (database.kind === "sqlite") loadSqlite(database.file, storyCount, creatorId);
+  else await loadPostgres(database.url, storyCount, creatorId);
+  console.log(
+    `  generated and indexed ${storyCount} stories in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  fs.writeFileSync(marker, creatorId);
+  return { database, dataDir, cleanUp };
 }

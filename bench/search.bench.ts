@@ -1,19 +1,13 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
-import type { DatabaseConfig } from "../server/src/config.js";
 import { type Db, openDatabase } from "../server/src/db/database.js";
 import { ApiTokensRepository } from "../server/src/modules/api-tokens/api-tokens.repository.js";
 import { ApiTokensService } from "../server/src/modules/api-tokens/api-tokens.service.js";
 import { buildSearch } from "../server/src/modules/search/search.compose.js";
 import type { SearchFilter } from "../server/src/modules/search/search.schema.js";
-import { UsersRepository } from "../server/src/modules/users/users.repository.js";
-import { UsersService } from "../server/src/modules/users/users.service.js";
-import { benchDatabase, postgresAdmin } from "./bench-data.js";
+import { prepareSearchDatabase } from "./bench-data.js";
 import { type BuiltServer, startBuiltServer } from "./built-server.js";
 import { LoadSampler, loadNow, processCpuSeconds } from "./machine.js";
-import { loadPostgres, loadSqlite, selectivePair, selectiveWord } from "./search-data.js";
+import { selectivePair, selectiveWord } from "./search-data.js";
 
 /**
  * Search latency through the API against the same search run directly on the
@@ -146,41 +140,6 @@ function filterOf(params: Record<string, string>, viewerId: string): SearchFilte
   };
 }
 
-/** A migrated database with the generated stories and a bench user with an API token (reused under SEARCH_BENCH_KEEP). */
-async function prepare(
-  dialect: string,
-): Promise<{ database: DatabaseConfig; dataDir: string; cleanUp: () => Promise<void> }> {
-  const dataDir = keep
-    ? path.join(keep, `${dialect}-${storyCount}`)
-    : fs.mkdtempSync(path.join(os.tmpdir(), "dams-bench-search-"));
-  fs.mkdirSync(dataDir, { recursive: true });
-  const name = `dams_bench_${storyCount}`;
-  const { database, cleanUp } = benchDatabase({ dialect, postgresUrl, dataDir, name, keep: Boolean(keep) });
-  const marker = path.join(dataDir, "loaded");
-  if (keep && fs.existsSync(marker)) return { database, dataDir, cleanUp };
-  if (dialect === "postgres") {
-    await postgresAdmin(postgresUrl, `drop database if exists ${name} with (force)`);
-    await postgresAdmin(postgresUrl, `create database ${name}`);
-  }
-  const db = openDatabase(database);
-  const users = new UsersService(new UsersRepository(db));
-  let creatorId: string;
-  try {
-    await db.migrateToLatest();
-    creatorId = (await users.createUser({ username: "bench", password: "bench-password-1", admin: true })).id;
-  } finally {
-    await db.close();
-  }
-  const started = performance.now();
-  if (database.kind === "sqlite") loadSqlite(database.file, storyCount, creatorId);
-  else await loadPostgres(database.url, storyCount, creatorId);
-  console.log(
-    `  generated and indexed ${storyCount} stories in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-  );
-  fs.writeFileSync(marker, creatorId);
-  return { database, dataDir, cleanUp };
-}
-
 async function tokenFor(db: Db): Promise<{ userId: string; secret: string }> {
   const user = await db.kysely
     .selectFrom("users")
@@ -197,7 +156,7 @@ const format = (s: Stats) => `${s.p50.toFixed(1)}/${s.p95.toFixed(1)}/${s.p99.to
 
 async function benchDialect(dialect: string, port: number): Promise<boolean> {
   console.log(`\n${dialect}, ${storyCount} stories:`);
-  const { database, dataDir, cleanUp } = await prepare(dialect);
+  const { database, dataDir, cleanUp } = await prepareSearchDatabase({ dialect, storyCount, keep, postgresUrl });
   const db = openDatabase(database);
   let server: BuiltServer | undefined;
   try {

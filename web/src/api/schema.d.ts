@@ -3896,6 +3896,8 @@ export interface paths {
                                 number: number;
                                 /** @description true when more stories match a full-text search than it looks at (the newest 2000): totalElements, the pages and the facets cover those */
                                 totalCapped?: boolean;
+                                /** @description true when more than 10000 stories match a list without full text: totalElements is then an estimate (above 10000), not a count. The pages are exact; a page that ends beyond the first 10000 stories answers the exact total */
+                                totalEstimated?: boolean;
                                 facets?: components["schemas"]["SearchFacets"];
                             };
                         };
@@ -4043,6 +4045,8 @@ export interface paths {
                                 size: number;
                                 /** @description zero-based page number */
                                 number: number;
+                                /** @description true when more than 10000 stories match a list without full text: totalElements is then an estimate (above 10000), not a count. The pages are exact; a page that ends beyond the first 10000 stories answers the exact total */
+                                totalEstimated?: boolean;
                             };
                         };
                     };

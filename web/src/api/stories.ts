@@ -59,7 +59,10 @@ export function searchStories(query: StoryQuery): Promise<StorySearchResult> {
   return call(api.GET("/dams/api/v1/stories", { params: { query } }));
 }
 
-export function fetchMyStories(libraryId: string | undefined, query: MyStoriesQuery): Promise<PageOf<Story>> {
+export function fetchMyStories(
+  libraryId: string | undefined,
+  query: MyStoriesQuery,
+): Promise<PageOf<Story> & { totalEstimated?: boolean }> {
   return call(
     api.GET("/dams/api/v1/stories/mystories/{libraryId}", {
       params: { path: { libraryId: libraryId ?? "all" }, query },

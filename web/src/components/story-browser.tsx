@@ -11,7 +11,7 @@ import { StatusNotice } from "./status-notice";
 import { STORY_ACCESS } from "./story-actions";
 import { storyKey } from "./story-grid";
 import { PagedStoryGrid } from "./story-grid/paged-story-grid";
-import { type FetchStoryPage, usePagedStories } from "./story-grid/use-paged-stories";
+import { type FetchStoryPage, totalLine, usePagedStories } from "./story-grid/use-paged-stories";
 import { parseSearchState, type StorySearchState, toSearchParams } from "./story-search-state";
 import { StorySelectionBar } from "./story-selection-bar";
 
@@ -154,7 +154,7 @@ export function StoryBrowser({
           ) : null}
           {stories.isLoading ? null : (
             <Typography.Text type="secondary" data-testid="stories-total">
-              {t(stories.capped ? "stories.totalCapped" : "stories.total", { count: stories.total })}
+              {t(...totalLine(stories))}
             </Typography.Text>
           )}
           <Segmented

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Kysely, RawBuilder, Selectable } from "kysely";
+import type { CompiledQuery, Kysely, RawBuilder, Selectable } from "kysely";
 import type { Database, StoriesTable } from "../../db/schema.js";
 import { fieldTokens, GAP, indexTokens, type QueryTerm, TAG_MARK } from "./search-text.js";
 
@@ -209,6 +209,13 @@ export interface SearchIndex extends StoryChangeListener {
    * (`Slice.newest`); null when it has none.
    */
   estimate?(terms: QueryTerm[]): Promise<number | null>;
+  /**
+   * About how many rows `list` (a list of stories without full text, over
+   * `libraries` libraries) answers, from the database's statistics, without
+   * running it; null when there are none. A list above LIST_COUNT_CAP answers
+   * it as its total (SearchRepository).
+   */
+  estimateList?(executor: Kysely<Database>, list: CompiledQuery, libraries: number): Promise<number | null>;
   /** Where the walk over the `count` newest entries (of `type`) ends: the oldest of them; null when fewer exist. */
   walkEnd?(count: number, type?: string): Promise<Cursor | null>;
   /**

@@ -10,7 +10,7 @@ import {
 } from "kysely";
 import type { DialectAdapter } from "../../db/dialect/index.js";
 import type { Database, StoriesTable } from "../../db/schema.js";
-import { SEARCH_WINDOW, type SearchFilter, type SearchPage, type SearchSort } from "./search.schema.js";
+import { LIST_COUNT_CAP, SEARCH_WINDOW, type SearchFilter, type SearchPage, type SearchSort } from "./search.schema.js";
 import { propertyTag, type SearchIndex, type Slice, type WindowColumn } from "./search-index.js";
 import { parseQuery } from "./search-text.js";
 import {
@@ -32,6 +32,8 @@ export interface SearchListResult {
   total: number;
   /** More stories match than the window holds: `total` is the window's size. */
   capped: boolean;
+  /** A list without full text matched more than LIST_COUNT_CAP stories: `total` is an estimate above the cap. */
+  estimated: boolean;
 }
 
 function likePattern(text: string): string {
@@ -78,6 +80,7 @@ export class SearchRepository {
     private readonly adapter: DialectAdapter,
     readonly index: SearchIndex,
     private readonly window = SEARCH_WINDOW,
+    private readonly countCap = LIST_COUNT_CAP,
   ) {}
 
   /**
@@ -253,20 +256,63 @@ export class SearchRepository {
     return query.compile();
   }
 
-  /** The total of a list without a full-text query, compiled (the plan test reads its plan). */
-  countQuery(filter: SearchFilter): CompiledQuery {
+  /**
+   * The total of a list without a full-text query, compiled (the plan test and the count bench read it):
+   * counted up to the cap (`bounded`, what a page within the cap runs), or exactly.
+   */
+  countQuery(filter: SearchFilter, bounded = true): CompiledQuery {
     const built = this.#base(filter);
     if (!built || built.ranked) throw new Error("only a list without a full-text query is counted in SQL");
-    return this.#count(built.base).compile();
+    return (bounded ? this.#boundedCount(built.base) : this.#count(built.base)).compile();
   }
 
   #count(base: Base) {
     return base.select((eb) => eb.fn.countAll<number>().as("count"));
   }
 
+  /** Counts at most countCap + 1 of the rows: more than the cap is all it tells. */
+  #boundedCount(base: Base) {
+    return this.kysely
+      .selectFrom(
+        base
+          .select(sql<number>`1`.as("one"))
+          .limit(this.countCap + 1)
+          .as("c"),
+      )
+      .select((eb) => eb.fn.countAll<number>().as("count"));
+  }
+
+  /**
+   * The total of a list without full text. Counted up to the cap when the page ends within it: above
+   * the cap the index's estimate (SearchIndex.estimateList) answers instead, flagged, and never at or
+   * below the cap, which the count has passed. A page beyond the cap is counted exactly (reading its
+   * OFFSET costs as much), which also lets a page in the second half be read from the end.
+   */
+  async #total(filter: SearchFilter, base: Base, page: SearchPage): Promise<{ total: number; estimated: boolean }> {
+    if ((page.page + 1) * page.size > this.countCap) {
+      const { count } = await this.#count(base).executeTakeFirstOrThrow();
+      return { total: Number(count), estimated: false };
+    }
+    const { count } = await this.#boundedCount(base).executeTakeFirstOrThrow();
+    if (Number(count) <= this.countCap) return { total: Number(count), estimated: false };
+    const estimate = await this.index.estimateList?.(
+      this.kysely,
+      base.select("stories.id").compile(),
+      filter.libraryIds.length,
+    );
+    return { total: Math.max(this.countCap + 1, Math.round(estimate ?? 0)), estimated: true };
+  }
+
+  /** The total a page of a list without full text answers (#total), alone: the count bench times it. */
+  async total(filter: SearchFilter, page: SearchPage): Promise<{ total: number; estimated: boolean }> {
+    const built = this.#base(filter);
+    if (!built || built.ranked) throw new Error("only a list without a full-text query is counted in SQL");
+    return this.#total(filter, built.base, page);
+  }
+
   async list(filter: SearchFilter, page: SearchPage): Promise<SearchListResult> {
-    const { rows, total, capped } = await this.search(filter, page, false);
-    return { rows, total, capped };
+    const { rows, total, capped, estimated } = await this.search(filter, page, false);
+    return { rows, total, capped, estimated };
   }
 
   /** Counts over the stories the search looks at (only the libraries in the filter, which are the readable ones). */
@@ -289,13 +335,13 @@ export class SearchRepository {
     facets: boolean,
   ): Promise<SearchListResult & { facets?: Facets }> {
     const built = filter.libraryIds.length === 0 ? null : this.#base(filter);
-    if (!built) return { rows: [], total: 0, capped: false, ...(facets ? { facets: emptyFacets() } : {}) };
+    if (!built)
+      return { rows: [], total: 0, capped: false, estimated: false, ...(facets ? { facets: emptyFacets() } : {}) };
     if (!built.ranked) {
-      const { count } = await this.#count(built.base).executeTakeFirstOrThrow();
-      const total = Number(count);
+      const { total, estimated } = await this.#total(filter, built.base, page);
       const offset = page.page * page.size;
       let rows: StoryRecord[];
-      if (offset > total / 2 && offset < total) {
+      if (!estimated && offset > total / 2 && offset < total) {
         // A page in the second half is read from the end, reversed: its OFFSET stays small (the last page of a
         // million stories was an OFFSET of 999 900 rows, seconds on either dialect).
         const size = Math.min(page.size, total - offset);
@@ -307,7 +353,7 @@ export class SearchRepository {
             .execute()) as StoryRecord[]
         ).reverse();
       } else rows = (await this.#page(filter, page)!.execute()) as StoryRecord[];
-      const result = { rows, total, capped: false };
+      const result = { rows, total, capped: false, estimated };
       return facets ? { ...result, facets: await this.#tableFacets(built.base) } : result;
     }
     const sort = page.sort ?? "relevance";
@@ -330,7 +376,7 @@ export class SearchRepository {
         .map((row) => row.id);
       rows = await this.#stories(ids);
     }
-    const result = { rows, total: window.length, capped };
+    const result = { rows, total: window.length, capped, estimated: false };
     return facets ? { ...result, facets: windowFacets(window) } : result;
   }
 

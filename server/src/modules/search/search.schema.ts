@@ -16,6 +16,15 @@ export type Orientation = (typeof ORIENTATIONS)[number];
  */
 export const SEARCH_WINDOW = 2000;
 
+/**
+ * Stories a list without full text counts at most for its total: above it the
+ * total is an estimate (the planner's on PostgreSQL, sqlite_stat1's on
+ * SQLite), flagged `estimated`, so the count's cost is bounded by the cap, not
+ * by the library (docs/scale.md, section 1). A page beyond the cap is counted
+ * exactly: its OFFSET reads that far anyway.
+ */
+export const LIST_COUNT_CAP = 10_000;
+
 /** Splits `a,b` and repeated parameters; upper case accepted (the front end sends types=VIDEO). */
 function listOf<T extends readonly [string, ...string[]]>(values: T) {
   return z
@@ -161,4 +170,11 @@ export const totalCappedSchema = z
   .optional()
   .describe(
     `true when more stories match a full-text search than it looks at (the newest ${SEARCH_WINDOW}): totalElements, the pages and the facets cover those`,
+  );
+
+export const totalEstimatedSchema = z
+  .boolean()
+  .optional()
+  .describe(
+    `true when more than ${LIST_COUNT_CAP} stories match a list without full text: totalElements is then an estimate (above ${LIST_COUNT_CAP}), not a count. The pages are exact; a page that ends beyond the first ${LIST_COUNT_CAP} stories answers the exact total`,
   );

@@ -385,6 +385,55 @@ describeEachDialect("search", (dialect) => {
         }
   });
 
+  it("counts a list without full text up to its cap and answers an estimate above it, flagged; pages stay exact", async () => {
+    const { db } = ctx();
+    const cap = 100;
+    const bounded = new SearchRepository(db.kysely, db.adapter, index, undefined, cap);
+    const exact = new SearchRepository(db.kysely, db.adapter, index);
+    const ids = (rows: { id: string }[]) => rows.map((row) => row.id);
+    const filter: SearchFilter = { libraryIds: ["product"], viewerId: admin.id };
+    const all = await exact.list(filter, { page: 0, size: 10 });
+    expect(all.estimated, "5 000 stories are below the default cap").toBe(false);
+    expect(all.total).toBeGreaterThan(cap);
+
+    // Above the cap: an estimate, flagged, never at or below the cap; the page is the exact one.
+    const above = await bounded.list(filter, { page: 0, size: 10 });
+    expect(above).toMatchObject({ estimated: true, capped: false });
+    expect(above.total).toBeGreaterThan(cap);
+    expect(ids(above.rows)).toEqual(ids(all.rows));
+    console.log(`[${dialect}] estimated total of the product library: ${above.total} (exactly ${all.total})`);
+    // A page that ends within the cap is bounded too; one that ends beyond it is counted exactly.
+    const last = await bounded.list(filter, { page: 9, size: 10 });
+    expect(last.estimated).toBe(true);
+    expect(ids(last.rows)).toEqual(ids((await exact.list(filter, { page: 9, size: 10 })).rows));
+    for (const page of [10, Math.floor(all.total / 10)]) {
+      const beyond = await bounded.list(filter, { page, size: 10, sort: "date" });
+      expect(beyond, `page ${page}`).toMatchObject({ total: all.total, estimated: false });
+      expect(ids(beyond.rows), `page ${page}`).toEqual(
+        ids((await exact.list(filter, { page, size: 10, sort: "date" })).rows),
+      );
+    }
+
+    // At or below the cap: the exact count.
+    const narrow: SearchFilter = {
+      ...filter,
+      uploadedFrom: "2024-01-01T00:00:00.000Z",
+      uploadedTo: "2024-01-03T00:00:00.000Z",
+    };
+    const want = (await exact.list(narrow, { page: 0, size: 1 })).total;
+    expect(want).toBeGreaterThan(0);
+    expect(want).toBeLessThanOrEqual(cap);
+    expect(await bounded.list(narrow, { page: 0, size: 10 })).toMatchObject({ total: want, estimated: false });
+    const atCap = new SearchRepository(db.kysely, db.adapter, index, undefined, all.total);
+    expect(await atCap.list(filter, { page: 0, size: 10 })).toMatchObject({ total: all.total, estimated: false });
+
+    // The API says nothing of an estimate for a counted list.
+    type Page = { totalElements: number; totalEstimated?: boolean };
+    const page = await callApi<Page>(ctx().app, admin, "GET", "/stories?libraryId=product&size=1");
+    expect(page).toMatchObject({ totalElements: all.total });
+    expect(page.totalEstimated).toBeUndefined();
+  });
+
   it("orders a full-text page in the window as the SQL page query does, for every sort and direction", async () => {
     const { db } = ctx();
     const search = new SearchRepository(db.kysely, db.adapter, index);

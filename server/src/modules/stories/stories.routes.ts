@@ -3,7 +3,13 @@ import { z } from "zod";
 import { envelope, errorEnvelope, apiErrorResponses as errors, ok, page } from "../../http/envelope.js";
 import { actorOf } from "../auth/actor.js";
 import { inLibrary } from "../auth/route-config.js";
-import { facetsSchema, myStoriesQuery, storyListQuery, totalCappedSchema } from "../search/search.schema.js";
+import {
+  facetsSchema,
+  myStoriesQuery,
+  storyListQuery,
+  totalCappedSchema,
+  totalEstimatedSchema,
+} from "../search/search.schema.js";
 import type { CompositeTextQueries } from "./composite-text.service.js";
 import { sendStoryFile } from "./send-story-files.js";
 import {
@@ -57,6 +63,7 @@ export function storiesRoutes(services: {
             200: envelope(
               page(storySchema).extend({
                 totalCapped: totalCappedSchema,
+                totalEstimated: totalEstimatedSchema,
                 facets: facetsSchema.optional(),
               }),
             ),
@@ -76,6 +83,7 @@ export function storiesRoutes(services: {
           size: query.size,
           number: query.page,
           ...(found.capped ? { totalCapped: true } : {}),
+          ...(found.estimated ? { totalEstimated: true } : {}),
           ...(found.facets ? { facets: found.facets } : {}),
         });
       },
@@ -89,14 +97,20 @@ export function storiesRoutes(services: {
           summary: "The caller's own stories (the ones they created), in a library or in all",
           params: myStoriesParams,
           querystring: myStoriesQuery,
-          response: { 200: envelope(page(storySchema)), ...errors },
+          response: { 200: envelope(page(storySchema).extend({ totalEstimated: totalEstimatedSchema })), ...errors },
         },
       },
       async (request) => {
         const actor = actorOf(request);
         const libraryId = request.params.libraryId === "all" ? undefined : request.params.libraryId;
-        const { content, total } = await queries.list(actor, { ...request.query, libraryId }, actor.id);
-        return ok({ content, totalElements: total, size: request.query.size, number: request.query.page });
+        const { content, total, estimated } = await queries.list(actor, { ...request.query, libraryId }, actor.id);
+        return ok({
+          content,
+          totalElements: total,
+          size: request.query.size,
+          number: request.query.page,
+          ...(estimated ? { totalEstimated: true } : {}),
+        });
       },
     );
     app.get(

@@ -77,16 +77,16 @@ export class StoryQueries {
     user: LibraryUser,
     query: StoryListQuery & { unfiled?: boolean },
     createdBy?: string,
-  ): Promise<{ content: StoryView[]; total: number; capped: boolean; facets?: Facets }> {
+  ): Promise<{ content: StoryView[]; total: number; capped: boolean; estimated: boolean; facets?: Facets }> {
     const { page, size, sort, order, facets: withFacets, libraryId, ...filters } = query;
     const libraryIds = await this.#libraryIds(user, libraryId);
-    const { rows, total, capped, facets } = await this.search.search(
+    const { rows, total, capped, estimated, facets } = await this.search.search(
       { ...filters, libraryIds, viewerId: user.id, createdBy, hiddenProperties: await this.#hidden(user) },
       { page, size, sort, order },
       Boolean(withFacets),
     );
     const content = await this.views(rows.map((row) => this.stories.toStory(row)));
-    return facets ? { content, total, capped, facets } : { content, total, capped };
+    return facets ? { content, total, capped, estimated, facets } : { content, total, capped, estimated };
   }
 
   /**
@@ -110,6 +110,7 @@ export class StoryQueries {
         { page, size, sort, order },
         false,
       );
+      // An estimated total (a list without full text above LIST_COUNT_CAP) is above the cap, and so above `max`.
       if (found.total > max || found.capped) return { ids: [], total: found.total, capped: found.capped };
       ids.push(...found.rows.map((row) => row.id));
       if (found.rows.length < size || ids.length >= found.total) return { ids, total: found.total, capped: false };

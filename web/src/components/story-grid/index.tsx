@@ -10,6 +10,12 @@ export type StoryGridView = "grid" | "list";
 
 export interface StoryGridProps {
   total: number;
+  /**
+   * Which result the grid shows: a new one starts at the top. Without it a
+   * change of the total means a new result; with it the total may change
+   * under the same result (an estimate settling) and the grid stays where it is.
+   */
+  resultKey?: string;
   storyAt: (index: number) => Story | undefined;
   /** The items [from, to) being rendered, so their pages get loaded. */
   onRange: (from: number, to: number) => void;
@@ -74,6 +80,7 @@ export function StoryGrid(props: StoryGridProps) {
     onToggle,
     onToggleRange,
     onOpen,
+    resultKey,
     height = "max(360px, calc(100vh - 280px))",
   } = props;
   const { t, i18n } = useTranslation();
@@ -113,12 +120,12 @@ export function StoryGrid(props: StoryGridProps) {
   }, [onRange, rows.first, rows.last, columns, total]);
 
   // A new result starts at the top.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the total changing means a new result
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the result's key (else its total) changing means a new result
   useEffect(() => {
     if (container) container.scrollTop = 0;
     scrollTop.current = 0;
     setWindowTop(0);
-  }, [container, total]);
+  }, [container, resultKey ?? total]);
 
   // While the grid scrolls, the cells passing under a still pointer would each get hover events and
   // hit tests (seen in the profile): the layer takes no pointer events until the scrolling pauses.

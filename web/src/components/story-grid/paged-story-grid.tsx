@@ -7,8 +7,11 @@ export interface PagedStoryGridProps extends Omit<StoryGridProps, "storyAt" | "o
   fetchPage: FetchStoryPage;
 }
 
-/** The grid over a paged result: the pages in view are its own state, so scrolling renders nothing around it. */
+/**
+ * The grid over a paged result: the pages in view are its own state, so scrolling renders nothing around it.
+ * An estimated total settles under the same result (useStoryPages) without moving the grid back to the top.
+ */
 export function PagedStoryGrid({ queryKey, fetchPage, ...grid }: PagedStoryGridProps) {
   const { storyAt, onRange } = useStoryPages(queryKey, fetchPage, grid.total);
-  return <StoryGrid {...grid} storyAt={storyAt} onRange={onRange} />;
+  return <StoryGrid {...grid} resultKey={JSON.stringify(queryKey)} storyAt={storyAt} onRange={onRange} />;
 }

@@ -2,7 +2,17 @@
 import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { isJump, SETTLE_MS, useSettledRange } from "./use-paged-stories";
+import enStories from "../../locales/en-US/stories";
+import zhStories from "../../locales/zh-CN/stories";
+import {
+  aboutCount,
+  isJump,
+  type PageTotal,
+  SETTLE_MS,
+  settledTotal,
+  totalLine,
+  useSettledRange,
+} from "./use-paged-stories";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -84,5 +94,56 @@ describe("the settled range", () => {
     // The pending jump does not come back later.
     act(() => vi.advanceTimersByTime(SETTLE_MS * 2));
     expect(latest.range).toEqual([49_990, 50_030]);
+  });
+});
+
+describe("an estimated total", () => {
+  const page = (length: number, totalElements: number, totalEstimated?: boolean): PageTotal => ({
+    content: Array.from({ length }, () => ({}) as PageTotal["content"][number]),
+    totalElements,
+    ...(totalEstimated ? { totalEstimated } : {}),
+  });
+  const first = page(100, 1_000_000, true);
+
+  it("is left alone when exact, or while the pages tell nothing new", () => {
+    expect(settledTotal(page(100, 5000), [{ page: 3, answer: page(100, 4000) }], 100)).toBeUndefined();
+    expect(settledTotal(first, [{ page: 1, answer: page(100, 1_000_000, true) }], 100)).toBeUndefined();
+    expect(settledTotal(first, [{ page: 2, answer: undefined }], 100)).toBeUndefined();
+  });
+
+  it("settles on the exact total a page beyond the server's cap answers", () => {
+    // The scrollbar dragged to the end of the estimate: the page there is counted exactly.
+    expect(settledTotal(first, [{ page: 9_999, answer: page(0, 812_345) }], 100)).toEqual({
+      totalElements: 812_345,
+      totalEstimated: false,
+    });
+    expect(settledTotal(first, [{ page: 9_999, answer: page(100, 1_200_000) }], 100)).toEqual({
+      totalElements: 1_200_000,
+      totalEstimated: false,
+    });
+  });
+
+  it("ends where a page comes back short, and grows past a full page at its end", () => {
+    expect(settledTotal(page(100, 10_001, true), [{ page: 100, answer: page(42, 10_001, true) }], 100)).toEqual({
+      totalElements: 10_042,
+      totalEstimated: false,
+    });
+    expect(settledTotal(page(100, 10_001, true), [{ page: 100, answer: page(100, 10_001, true) }], 100)).toEqual({
+      totalElements: 10_101,
+      totalEstimated: true,
+    });
+  });
+
+  it("is shown to two significant digits", () => {
+    expect(aboutCount(998_734)).toBe(1_000_000);
+    expect(aboutCount(12_345)).toBe(12_000);
+    expect(aboutCount(10_001)).toBe(10_000);
+    expect(aboutCount(87)).toBe(87);
+    const [key, values] = totalLine({ total: 998_734, capped: false, estimated: true });
+    const say = (text: string) => text.replace("{{count}}", String(values.count));
+    expect(say(enStories[key as keyof typeof enStories])).toBe("about 1000000 stories");
+    expect(say(zhStories[key as keyof typeof zhStories])).toBe("约 1000000 条稿件");
+    expect(totalLine({ total: 4_321, capped: false, estimated: false })).toEqual(["stories.total", { count: 4_321 }]);
+    expect(totalLine({ total: 2_000, capped: true, estimated: false })[0]).toBe("stories.totalCapped");
   });
 });

@@ -16,10 +16,56 @@ export const PREFETCH_ITEMS = GRID_PAGE_SIZE / 2;
 /** How long the range must stay put after a jump before its pages are fetched (ms). */
 export const SETTLE_MS = 150;
 
-export type FetchStoryPage = (
-  page: number,
-  size: number,
-) => Promise<PageOf<Story> & { facets?: Facets; totalCapped?: boolean }>;
+/** A page as the story lists answer it. */
+export type StoryPage = PageOf<Story> & { facets?: Facets; totalCapped?: boolean; totalEstimated?: boolean };
+
+export type FetchStoryPage = (page: number, size: number) => Promise<StoryPage>;
+
+/** What a page says of the result's length. */
+export type PageTotal = Pick<StoryPage, "content" | "totalElements" | "totalEstimated">;
+
+/**
+ * The total a result settles on when its first page answered an estimate (a
+ * list without full text above the server's count cap says `totalEstimated`):
+ * the exact total a later page answers (the server counts a page beyond its
+ * cap exactly); else the end of a short page, where the result ends; else,
+ * past a full page that ends at or beyond the estimate, one more story than
+ * that page holds (still an estimate), so the grid grows and the next page is
+ * asked for. Undefined when the pages tell nothing new.
+ */
+export function settledTotal(
+  first: PageTotal | undefined,
+  pages: readonly { page: number; answer: PageTotal | undefined }[],
+  pageSize: number,
+): { totalElements: number; totalEstimated: boolean } | undefined {
+  if (!first?.totalEstimated) return undefined;
+  let total = first.totalElements;
+  for (const { page, answer } of pages) {
+    if (!answer) continue;
+    if (!answer.totalEstimated) return { totalElements: answer.totalElements, totalEstimated: false };
+    const end = page * pageSize + answer.content.length;
+    if (answer.content.length < pageSize) return { totalElements: end, totalEstimated: false };
+    if (end >= total) total = end + 1;
+  }
+  return total === first.totalElements ? undefined : { totalElements: total, totalEstimated: true };
+}
+
+/** The i18n key and count of a result's total line: the capped window, "about" an estimate, or the count. */
+export function totalLine(result: { total: number; capped: boolean; estimated: boolean }): [string, { count: number }] {
+  if (result.capped) return ["stories.totalCapped", { count: result.total }];
+  if (result.estimated) return ["stories.totalEstimated", { count: aboutCount(result.total) }];
+  return ["stories.total", { count: result.total }];
+}
+
+/**
+ * An estimated total as the page says it, "about" so many: two significant
+ * digits (998 734 → 1 000 000, 12 345 → 12 000), as precise as an estimate is.
+ */
+export function aboutCount(total: number): number {
+  if (total < 100) return total;
+  const unit = 10 ** (Math.floor(Math.log10(total)) - 1);
+  return Math.round(total / unit) * unit;
+}
 
 /**
  * The first page of a long result: the total, the facets and its stories.
@@ -37,6 +83,8 @@ export function usePagedStories(key: readonly unknown[], fetchPage: FetchStoryPa
     total: first.data?.totalElements ?? 0,
     /** More match than the search looks at (a full-text search over its newest matches). */
     capped: first.data?.totalCapped === true,
+    /** The total is an estimate (a list without full text above the server's count cap) until a page settles it. */
+    estimated: first.data?.totalEstimated === true,
     facets: first.isPlaceholderData ? undefined : first.data?.facets,
     isLoading: first.isLoading,
     isFetching: first.isFetching,
@@ -111,6 +159,22 @@ export function useStoryPages(key: readonly unknown[], fetchPage: FetchStoryPage
       retry: false,
     })),
   });
+  // A page beyond an estimated total's first pages settles it: the first page's answer takes the settled total,
+  // so the total line and the grid's length follow (settledTotal).
+  const first = client.getQueryData<StoryPage>([...key, 0]);
+  const settled = settledTotal(
+    first,
+    pages.map((page, index) => ({ page, answer: others[index]?.data })),
+    GRID_PAGE_SIZE,
+  );
+  const settledKey = settled ? `${settled.totalElements}:${settled.totalEstimated}` : "";
+  // biome-ignore lint/correctness/useExhaustiveDependencies: settledKey is the settled total's identity
+  useEffect(() => {
+    if (!settled) return;
+    client.setQueryData<StoryPage>([...key, 0], (answer) =>
+      answer ? { ...answer, totalElements: settled.totalElements, totalEstimated: settled.totalEstimated } : answer,
+    );
+  }, [settledKey]);
   const loaded = new Map<number, Story[] | undefined>();
   pages.forEach((page, index) => {
     const content = others[index]?.data?.content;

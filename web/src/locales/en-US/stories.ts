@@ -2,6 +2,7 @@ export default {
   // Story grids, the viewer and the story tables (issue 5).
   "stories.total": "{{count}} stories",
   "stories.totalCapped": "the newest {{count}} matching stories; refine the search for more",
+  "stories.totalEstimated": "about {{count}} stories",
   "stories.untitled": "Untitled",
   "stories.open": "Open {{title}}",
   "stories.select": "Select",

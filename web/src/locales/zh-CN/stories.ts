@@ -2,6 +2,7 @@ export default {
   // 稿件网格、查看器与稿件列表（issue 5）。
   "stories.total": "共 {{count}} 条稿件",
   "stories.totalCapped": "最新 {{count}} 条匹配稿件，请缩小检索范围查看更多",
+  "stories.totalEstimated": "约 {{count}} 条稿件",
   "stories.untitled": "无标题",
   "stories.open": "打开 {{title}}",
   "stories.select": "选择",
