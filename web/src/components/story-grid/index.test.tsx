@@ -106,6 +106,44 @@ describe("the story grid", () => {
     expect(ranges.at(-1)?.[1]).toBe(1_000_000);
   });
 
+  it("keeps its place when an estimated total settles under the same result, and starts a new result at the top", () => {
+    container = document.createElement("div");
+    document.body.append(container);
+    root = createRoot(container);
+    const show = (total: number, resultKey: string) =>
+      act(() =>
+        root.render(
+          <I18nextProvider i18n={createI18n("en-US")}>
+            <StoryGrid
+              total={total}
+              resultKey={resultKey}
+              storyAt={story}
+              onRange={() => {}}
+              view="grid"
+              selected={new Set()}
+              onToggle={() => {}}
+              onOpen={() => {}}
+            />
+          </I18nextProvider>,
+        ),
+      );
+    show(1_000_000, "library");
+    const grid = container.querySelector<HTMLDivElement>('[data-testid="story-grid"]')!;
+    act(() => {
+      grid.scrollTop = MAX_SCROLL_HEIGHT - 800;
+      grid.dispatchEvent(new Event("scroll"));
+    });
+    // The page at the end answered the exact total: the grid stays at the end, which is now the last story.
+    show(812_345, "library");
+    const shown = () =>
+      [...grid.querySelectorAll('[data-testid="story-card"]')].map((card) => card.getAttribute("data-story"));
+    expect(grid.scrollTop).toBeGreaterThan(0);
+    expect(shown()).toContain("lib/s812344");
+    show(812_345, "another query");
+    expect(grid.scrollTop).toBe(0);
+    expect(shown()).toContain("lib/s0");
+  });
+
   const layerOf = (grid: HTMLElement) => grid.firstElementChild?.firstElementChild as HTMLElement;
   const scroll = (grid: HTMLElement, top: number) =>
     act(() => {
