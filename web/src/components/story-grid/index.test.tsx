@@ -42,23 +42,21 @@ afterEach(() => {
   container.remove();
 });
 
-function render(
-  total: number,
-  ranges: [number, number][],
-  selection: {
-    selected?: Set<string>;
-    onToggle?: (story: Story) => void;
-    onToggleRange?: (stories: Story[], select: boolean) => void;
-  } = {},
-) {
-  container = document.createElement("div");
-  document.body.append(container);
-  root = createRoot(container);
+interface Selection {
+  selected?: Set<string>;
+  onToggle?: (story: Story) => void;
+  onToggleRange?: (stories: Story[], select: boolean) => void;
+  resultKey?: string;
+}
+
+/** Renders the grid into the current root (again: a new total or result for the same grid). */
+function draw(total: number, ranges: [number, number][], selection: Selection = {}) {
   act(() =>
     root.render(
       <I18nextProvider i18n={createI18n("en-US")}>
         <StoryGrid
           total={total}
+          resultKey={selection.resultKey}
           storyAt={story}
           onRange={(from, to) => ranges.push([from, to])}
           view="grid"
@@ -71,6 +69,13 @@ function render(
     ),
   );
   return container.querySelector<HTMLDivElement>('[data-testid="story-grid"]')!;
+}
+
+function render(total: number, ranges: [number, number][], selection: Selection = {}) {
+  container = document.createElement("div");
+  document.body.append(container);
+  root = createRoot(container);
+  return draw(total, ranges, selection);
 }
 
 describe("the story grid", () => {
@@ -107,39 +112,18 @@ describe("the story grid", () => {
   });
 
   it("keeps its place when an estimated total settles under the same result, and starts a new result at the top", () => {
-    container = document.createElement("div");
-    document.body.append(container);
-    root = createRoot(container);
-    const show = (total: number, resultKey: string) =>
-      act(() =>
-        root.render(
-          <I18nextProvider i18n={createI18n("en-US")}>
-            <StoryGrid
-              total={total}
-              resultKey={resultKey}
-              storyAt={story}
-              onRange={() => {}}
-              view="grid"
-              selected={new Set()}
-              onToggle={() => {}}
-              onOpen={() => {}}
-            />
-          </I18nextProvider>,
-        ),
-      );
-    show(1_000_000, "library");
-    const grid = container.querySelector<HTMLDivElement>('[data-testid="story-grid"]')!;
+    const grid = render(1_000_000, [], { resultKey: "library" });
     act(() => {
       grid.scrollTop = MAX_SCROLL_HEIGHT - 800;
       grid.dispatchEvent(new Event("scroll"));
     });
     // The page at the end answered the exact total: the grid stays at the end, which is now the last story.
-    show(812_345, "library");
+    draw(812_345, [], { resultKey: "library" });
     const shown = () =>
       [...grid.querySelectorAll('[data-testid="story-card"]')].map((card) => card.getAttribute("data-story"));
     expect(grid.scrollTop).toBeGreaterThan(0);
     expect(shown()).toContain("lib/s812344");
-    show(812_345, "another query");
+    draw(812_345, [], { resultKey: "another query" });
     expect(grid.scrollTop).toBe(0);
     expect(shown()).toContain("lib/s0");
   });
