@@ -284,8 +284,8 @@ export class SearchRepository {
 
   /**
    * The total of a list without full text. Counted up to the cap when the page ends within it: above
-   * the cap the index's estimate (SearchIndex.estimateList) answers instead, flagged, and never at or
-   * below the cap, which the count has passed. A page beyond the cap is counted exactly (reading its
+   * the cap the index's estimate (SearchIndex.estimateList) answers instead, flagged; an estimate that
+   * is missing or not above the cap, which the count has passed, is not believed: then it counts exactly. A page beyond the cap is counted exactly (reading its
    * OFFSET costs as much), which also lets a page in the second half be read from the end.
    */
   async #total(filter: SearchFilter, base: Base, page: SearchPage): Promise<{ total: number; estimated: boolean }> {
@@ -300,7 +300,13 @@ export class SearchRepository {
       base.select("stories.id").compile(),
       filter.libraryIds.length,
     );
-    return { total: Math.max(this.countCap + 1, Math.round(estimate ?? 0)), estimated: true };
+    if (estimate === null || estimate === undefined || estimate <= this.countCap) {
+      // No statistics, or ones that know less than the count just did (SQLite's sampled sqlite_stat1 can
+      // say 948 a library of 705 038): the exact count, as before the cap, rather than a wrong "about".
+      const { count: exact } = await this.#count(base).executeTakeFirstOrThrow();
+      return { total: Number(exact), estimated: false };
+    }
+    return { total: Math.round(estimate), estimated: true };
   }
 
   /** The total a page of a list without full text answers (#total), alone: the count bench times it. */
