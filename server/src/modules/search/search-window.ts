@@ -103,18 +103,20 @@ export function windowFacets(rows: WindowRow[]): Facets {
     source: new Map(),
     tag: new Map(),
   } satisfies Record<keyof Facets, Map<string, number>>;
-  const count = (counter: Map<string, number>, value: string | null | undefined) => {
-    if (value) counter.set(value, (counter.get(value) ?? 0) + 1);
+  const count = (counter: Map<string, number>, value: string | null | undefined, times = 1) => {
+    if (value) counter.set(value, (counter.get(value) ?? 0) + times);
   };
   const kinds = { author: counters.author, source: counters.source, tag: counters.tag };
+  // Stories of one desk share their authors, source and tags: each distinct list is parsed once, with its count.
+  const termLists = new Map<string, number>();
   for (const row of rows) {
     count(counters.type, row.type);
     count(counters.library, row.library_id);
     count(counters.month, row.month);
-    if (row.facet_terms)
-      for (const [kind, value] of JSON.parse(row.facet_terms) as [keyof typeof kinds, string][])
-        count(kinds[kind], value);
+    count(termLists, row.facet_terms);
   }
+  for (const [terms, times] of termLists)
+    for (const [kind, value] of JSON.parse(terms) as [keyof typeof kinds, string][]) count(kinds[kind], value, times);
   const top = (counter: Map<string, number>): FacetValue[] =>
     [...counter]
       .map(([value, n]) => ({ value, count: n }))
