@@ -17,6 +17,8 @@ export interface WindowNeeds {
   stories: boolean;
   rank: boolean;
   facets: boolean;
+  /** The capture date (the `captured` sort); other sorts leave it out, one timestamp fewer a row. */
+  captured?: boolean;
 }
 
 /** A row of a full-text window (#windowRows); the optional columns as WindowNeeds asks. */
@@ -24,7 +26,7 @@ export interface WindowRow {
   id: string;
   rank?: number;
   created_at: string;
-  captured_at: string | null;
+  captured_at?: string | null;
   type?: string;
   library_id?: string;
   month?: string;

@@ -246,7 +246,11 @@ export class SearchRepository {
   /** The window query of a full-text search as it runs, for EXPLAIN (tests and docs/search.md). */
   windowQuery(filter: SearchFilter, sort?: SearchSort, slice?: Slice): CompiledQuery {
     const stories = sort === "updated" || sort === "size";
-    return this.#windowQuery(filter, { stories, rank: true, facets: true }, slice).compile();
+    return this.#windowQuery(
+      filter,
+      { stories, rank: true, facets: true, captured: sort === "captured" },
+      slice,
+    ).compile();
   }
 
   /** The page query of lists without full text and of full-text searches by title, for EXPLAIN. */
@@ -366,7 +370,12 @@ export class SearchRepository {
     const tags = await this.#tags(filter);
     const window = await this.#windowRows(
       filter,
-      { stories: sort === "updated" || sort === "size", rank: sort === "relevance", facets },
+      {
+        stories: sort === "updated" || sort === "size",
+        rank: sort === "relevance",
+        facets,
+        captured: sort === "captured",
+      },
       tags,
     );
     const capped = window.length > this.window;
@@ -445,7 +454,7 @@ export class SearchRepository {
       // Columns left out are not computed (the rank) or read (the facets' ones) at all.
       ...(needs.rank ? [sql<number>`m.rank`.as("rank")] : []),
       sql.ref("m.created_at").as("created_at"),
-      sql.ref("m.captured_at").as("captured_at"),
+      ...(needs.captured ? [sql.ref("m.captured_at").as("captured_at")] : []),
       ...(needs.facets
         ? [
             sql.ref("m.type").as("type"),
