@@ -7,15 +7,12 @@ import {
   GetObjectCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
-  S3ServiceException,
 } from "@aws-sdk/client-s3";
-import { S3Store } from "@tus/s3-store";
 import type { KvStore } from "@tus/utils";
 import { type SniffedType, sniffBuffer } from "../../media/sniff.js";
 import type { S3BlobStore, S3StorageConfig } from "../blobs/s3-blob-store.js";
-import { mapStorageErrors } from "../blobs/storage-errors.js";
 import { UPLOAD_LIFETIME_MS } from "./hashing-file-store.js";
-import { RunningHashes } from "./running-hashes.js";
+import { HashingS3Store } from "./hashing-s3-store.js";
 import { newUploadSegment, type UploadStaging } from "./upload-staging.js";
 
 /** Uploads in progress live under this prefix of the blob bucket: `uploads/<id>`, `.info`, `.part`. */
@@ -38,47 +35,6 @@ const NO_CACHE: KvStore<never> = {
   delete: async () => {},
   list: async () => [],
 };
-
-function isMissing(error: unknown): boolean {
-  return (
-    error instanceof S3ServiceException &&
-    (error.name === "NoSuchKey" || error.name === "NoSuchUpload" || error.$metadata.httpStatusCode === 404)
-  );
-}
-
-/** `@tus/s3-store` hashing the bytes as they arrive (RunningHashes), like HashingFileStore. */
-class HashingS3Store extends S3Store {
-  readonly hashes = new RunningHashes();
-
-  constructor(options: ConstructorParameters<typeof S3Store>[0]) {
-    super(options);
-    mapStorageErrors(this.client);
-  }
-
-  override async write(readable: Readable, id: string, offset: number): Promise<number> {
-    const { source, settle } = this.hashes.tap(id, offset, readable);
-    const newOffset = await super.write(source, id, offset);
-    settle(newOffset);
-    return newOffset;
-  }
-
-  override async remove(id: string): Promise<void> {
-    this.hashes.forget(id);
-    await super.remove(id);
-    // s3-store leaves the incomplete part of an unfinished upload behind.
-    await this.deleteIncompletePart(id).catch(() => {});
-  }
-
-  /** The upload's description, or undefined when there is none. */
-  async describe(id: string) {
-    try {
-      return (await this.getMetadata(id)).file;
-    } catch (error) {
-      if (isMissing(error)) return undefined;
-      throw error;
-    }
-  }
-}
 
 /**
  * Uploads in progress as S3 multipart uploads in the blob bucket
