@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import { S3ServiceException } from "@aws-sdk/client-s3";
 import { S3Store } from "@tus/s3-store";
 import { mapStorageErrors } from "../blobs/storage-errors.js";
-import { RunningHashes } from "./running-hashes.js";
+import { type SavedHash, SharedRunningHashes } from "./shared-running-hashes.js";
 
 type Metadata = Parameters<S3Store["uploadPart"]>[0];
 
@@ -46,11 +46,16 @@ class PartBuffer {
 /**
  * `@tus/s3-store` with each part gathered in memory and sent as a Buffer
  * (at most `maxConcurrentPartUploads` parts in flight, plus the one filling
- * per write), and the bytes hashed as they arrive (RunningHashes, like
- * HashingFileStore).
+ * per write), and the bytes hashed as they arrive by whichever node takes the
+ * write (SharedRunningHashes, its state in `<id>.sha256` beside the upload).
  */
 export class HashingS3Store extends S3Store {
-  readonly hashes = new RunningHashes();
+  readonly hashes = new SharedRunningHashes({
+    read: (id) => this.#readHash(id),
+    write: (id, saved) => this.#writeHash(id, saved),
+  });
+  /** The size of the upload each write in progress is for, as uploadParts read it (the upload's lock keeps one per id). */
+  readonly #sizes = new Map<string, number | undefined>();
 
   constructor(options: ConstructorParameters<typeof S3Store>[0]) {
     super(options);
@@ -69,17 +74,26 @@ export class HashingS3Store extends S3Store {
   }
 
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
-    const { source, settle } = this.hashes.tap(id, offset, readable);
-    const newOffset = await super.write(source, id, offset);
-    settle(newOffset);
-    return newOffset;
+    const { source, settle } = await this.hashes.tap(id, offset, readable);
+    try {
+      const newOffset = await super.write(source, id, offset);
+      await settle(newOffset, this.#sizes.get(id));
+      return newOffset;
+    } finally {
+      this.#sizes.delete(id);
+    }
+  }
+
+  hashKey(id: string): string {
+    return `${id}.sha256`;
   }
 
   override async remove(id: string): Promise<void> {
     this.hashes.forget(id);
     await super.remove(id);
-    // s3-store leaves the incomplete part of an unfinished upload behind.
+    // s3-store leaves the incomplete part of an unfinished upload behind, and knows nothing of the saved hash.
     await this.deleteIncompletePart(id).catch(() => {});
+    await this.client.deleteObject({ Bucket: this.bucket, Key: this.hashKey(id) }).catch(() => {});
   }
 
   /** The upload's description, or undefined when there is none. */
@@ -103,6 +117,7 @@ export class HashingS3Store extends S3Store {
     currentPartNumber: number,
     offset: number,
   ): Promise<number> {
+    this.#sizes.set(metadata.file.id, metadata.file.size);
     const partSize = this.calcOptimalPartSize(metadata.file.size);
     const sending: Promise<void>[] = [];
     let bytesUploaded = 0;
@@ -167,6 +182,22 @@ export class HashingS3Store extends S3Store {
     // s3-store's type says a file stream; it only pipes what this returns.
     const createReader = () => Readable.from([bytes]) as unknown as ReadStream;
     return { size: bytes.length, path: "", createReader };
+  }
+
+  async #readHash(id: string): Promise<SavedHash | undefined> {
+    try {
+      const { Body } = await this.client.getObject({ Bucket: this.bucket, Key: this.hashKey(id) });
+      const saved = JSON.parse((await Body?.transformToString()) ?? "null") as { offset: number; state: string } | null;
+      return saved ? { offset: saved.offset, state: Buffer.from(saved.state, "base64") } : undefined;
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async #writeHash(id: string, saved: SavedHash): Promise<void> {
+    const body = JSON.stringify({ offset: saved.offset, state: Buffer.from(saved.state).toString("base64") });
+    await this.client.putObject({ Bucket: this.bucket, Key: this.hashKey(id), Body: body });
   }
 
   async #sendPart(metadata: Metadata, bytes: Buffer, partNumber: number): Promise<void> {

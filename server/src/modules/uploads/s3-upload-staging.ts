@@ -15,7 +15,7 @@ import { UPLOAD_LIFETIME_MS } from "./hashing-file-store.js";
 import { HashingS3Store } from "./hashing-s3-store.js";
 import { newUploadSegment, type UploadStaging } from "./upload-staging.js";
 
-/** Uploads in progress live under this prefix of the blob bucket: `uploads/<id>`, `.info`, `.part`. */
+/** Uploads in progress live under this prefix of the blob bucket: `uploads/<id>`, `.info`, `.part`, `.sha256`. */
 export const S3_UPLOAD_PREFIX = "uploads/";
 const SEGMENT = /^[0-9a-f]{32}$/;
 const SNIFF_BYTES = 64 * 1024;
@@ -91,7 +91,7 @@ export class S3UploadStaging implements UploadStaging {
   }
 
   async sha256Of(id: string, size: number): Promise<string> {
-    const running = this.datastore.hashes.take(id, size);
+    const running = await this.datastore.hashes.take(id, size);
     if (running) return running;
     const hash = createHash("sha256");
     await pipeline(await this.#get(id), hash);
@@ -117,12 +117,12 @@ export class S3UploadStaging implements UploadStaging {
     this.datastore.hashes.forget(id);
     await this.datastore.remove(id).catch(() => {});
     // A finished upload has no multipart upload left to abort: its objects go directly.
-    await this.#deleteObjects([id, `${id}.info`, `${id}.part`]);
+    await this.#deleteObjects([id, `${id}.info`, `${id}.part`, this.datastore.hashKey(id)]);
   }
 
   async forget(id: string): Promise<void> {
     this.datastore.hashes.forget(id);
-    await this.#deleteObjects([`${id}.info`, `${id}.part`]);
+    await this.#deleteObjects([`${id}.info`, `${id}.part`, this.datastore.hashKey(id)]);
   }
 
   /** Aborts multipart uploads and deletes objects under the prefix older than the lifetime. */
@@ -162,7 +162,7 @@ export class S3UploadStaging implements UploadStaging {
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
     await this.#deleteObjects(stale);
-    for (const key of stale) removed.add(key.replace(/\.(info|part)$/, ""));
+    for (const key of stale) removed.add(key.replace(/\.(info|part|sha256)$/, ""));
     return [...removed].map((id) => this.urlSegment(id));
   }
 
