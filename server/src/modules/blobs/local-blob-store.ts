@@ -64,31 +64,34 @@ export class LocalBlobStore implements BlobStore {
     return file;
   }
 
+  /** Renames a flushed file into place and flushes the directories whose entries changed. */
   async #moveIntoPlace(source: string, target: string): Promise<void> {
-    const directory = path.dirname(target);
-    try {
-      await fsp.rename(source, target);
-    } catch (error) {
-      // The key's directory is made when the first blob under it arrives, not before every write.
-      if (!isMissing(error)) throw error;
-      await this.#makeDirectory(directory);
-      await fsp.rename(source, target);
-    }
-    await syncDirectory(directory);
+    await Promise.all((await this.#rename(source, target)).map(syncDirectory));
   }
 
   /**
-   * Makes a key's directory and flushes every directory above it up to the root, so the new
-   * entries (and with them the path to the blob) survive a crash. Flushing all of them, not only
-   * the ones this call made, covers a concurrent write that made them first and is still flushing.
-   * Rare (once per directory), so the few extra fsyncs cost nothing per upload.
+   * Renames `source` to `target`, making the key's directory when it is missing (when the first blob
+   * under it arrives, not before every write); answers the directories to flush for the new names to
+   * survive a crash: the key's, and when directories were made, every one above it up to the root —
+   * all of them, not only the ones this call made, which covers a concurrent write that made them
+   * first and is still flushing.
    */
-  async #makeDirectory(directory: string): Promise<void> {
-    await fsp.mkdir(directory, { recursive: true });
-    for (let parent = path.dirname(directory); ; parent = path.dirname(parent)) {
-      await syncDirectory(parent);
-      if (parent === this.#root || parent === path.dirname(parent)) break;
+  async #rename(source: string, target: string): Promise<string[]> {
+    const directory = path.dirname(target);
+    try {
+      await fsp.rename(source, target);
+      return [directory];
+    } catch (error) {
+      if (!isMissing(error)) throw error;
     }
+    await fsp.mkdir(directory, { recursive: true });
+    await fsp.rename(source, target);
+    const directories = [directory];
+    for (let parent = directory; parent !== this.#root && parent !== path.dirname(parent); ) {
+      parent = path.dirname(parent);
+      directories.push(parent);
+    }
+    return directories;
   }
 
   async put(key: string, body: Readable): Promise<StoredBlob> {
@@ -105,18 +108,28 @@ export class LocalBlobStore implements BlobStore {
     }
   }
 
+  /**
+   * The source (a finished tus upload, written without fsync) is renamed
+   * first, then it and the directories the rename changed are flushed at
+   * once: the flushes share one journal commit (ext4, xfs) where one after
+   * the other each waited for its own — two to five per blob, the key's
+   * directories being new for most of a young store's uploads. Durable
+   * either way when putFile returns; nobody reads the key before (its row
+   * comes after), and a crash before leaves an orphan the sweeper removes.
+   */
   async putFile(key: string, file: string): Promise<StoredBlob> {
     const target = this.#path(key);
-    // The source (a finished tus upload) was written without fsync: flush it before it becomes a blob.
-    const size = await syncFile(file);
+    let directories: string[];
     try {
-      await this.#moveIntoPlace(file, target);
+      directories = await this.#rename(file, target);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
       // Another file system: copy through .tmp, then drop the source.
-      await this.put(key, fs.createReadStream(file));
+      const stored = await this.put(key, fs.createReadStream(file));
       await fsp.rm(file, { force: true });
+      return stored;
     }
+    const [size] = await Promise.all([syncFile(target), ...directories.map(syncDirectory)]);
     return { key, size };
   }
 

@@ -8,13 +8,14 @@ import type { Db } from "../../db/database.js";
 import { describeEachDialect, useTestDb } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { eventually } from "../jobs/test-support/jobs-harness.js";
-import { uploadIngestKey } from "./uploads.service.js";
+import { type UploadOutcome, uploadIngestKey } from "./uploads.service.js";
 import {
   CORPUS,
   createUpload,
   type RunningApp,
   sha256,
   startApp,
+  storedBytes,
   temporaryDataDir,
   tusHeaders,
 } from "./uploads.test-support.js";
@@ -49,8 +50,11 @@ describeEachDialect("uploads across a crash after the last byte", (dialect) => {
   });
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-  /** `dams serve` (no workers) on the test's database and data dir, ready when it says so. */
-  async function startDoomedServer(): Promise<{ child: ChildProcess; base: string }> {
+  /**
+   * `dams serve` (no workers) on the test's database and data dir, ready when it says so; by default it
+   * kills itself after an upload's last byte.
+   */
+  async function startDoomedServer({ crashAfterLastByte = true } = {}): Promise<{ child: ChildProcess; base: string }> {
     const port = await freePort();
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -59,7 +63,7 @@ describeEachDialect("uploads across a crash after the last byte", (dialect) => {
       DAMS_DATA_DIR: dataDir,
       DAMS_WEB_DIR: path.join(dataDir, "web"),
       DAMS_LOG_LEVEL: "info",
-      DAMS_TEST_CRASH_AFTER_UPLOAD_BYTES: "1",
+      DAMS_TEST_CRASH_AFTER_UPLOAD_BYTES: crashAfterLastByte ? "1" : "0",
       PORT: String(port),
       HOST: "127.0.0.1",
     };
@@ -189,6 +193,39 @@ describeEachDialect("uploads across a crash after the last byte", (dialect) => {
         (result) => result.completed.length === 0 && result.failed.length === 0,
       );
       expect(await storiesWithBytes(nokia)).toEqual(await storiesOf(id));
+    },
+    CHILD_TEST_MS,
+  );
+
+  it(
+    "an upload answered 201 survives a kill -9 right after the answer: its story, its bytes, nothing left staged",
+    async () => {
+      const { child, base } = await startDoomedServer({ crashAfterLastByte: false });
+      const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+        child.once("exit", (_code, signal) => resolve(signal)),
+      );
+      const bytes = Buffer.concat([nokia, Buffer.from("acknowledged")]);
+      const answer = await fetch(`${base}/dams/api/v1/uploads`, {
+        method: "POST",
+        headers: tusHeaders(alice.token, {
+          "upload-length": String(bytes.length),
+          "upload-metadata": `filename ${Buffer.from("acked.jpg").toString("base64")}`,
+          "content-type": "application/offset+octet-stream",
+        }),
+        body: new Uint8Array(bytes),
+      });
+      expect(answer.status).toBe(201);
+      const { upload, result } = ((await answer.json()) as { data: UploadOutcome }).data;
+      // Killed the moment the client has its answer: nothing the server did after it may be needed.
+      child.kill("SIGKILL");
+      expect(await exited).toBe("SIGKILL");
+
+      running = await startApp(db(), dataDir);
+      expect(await storiesOf(upload.id)).toEqual([result.storyId]);
+      expect(await storiesWithBytes(bytes)).toEqual([result.storyId]);
+      expect(sha256(await storedBytes(running, upload.blobKey))).toBe(sha256(bytes));
+      expect(fs.existsSync(path.join(dataDir, "uploads", upload.id))).toBe(false);
+      expect(await running.app.uploads.service.completeStranded()).toEqual({ completed: [], failed: [] });
     },
     CHILD_TEST_MS,
   );
