@@ -44,6 +44,11 @@ export interface IngestInput {
    * calls at once with one key, one story is made and both answer with it.
    */
   ingestKey?: string;
+  /**
+   * Nothing can have been made with `ingestKey` yet (a tus upload created by the request that
+   * finishes it): the key is not looked up first; its insert with the story still refuses a second.
+   */
+  ingestKeyIsNew?: boolean;
   /** The caller's own rows, written in the same transaction after the story's (a URL fetch marks itself done). */
   withinTransaction?: (trx: Kysely<Database>, story: IngestTarget) => Promise<void>;
 }
@@ -119,7 +124,7 @@ export class IngestService {
   constructor(private readonly deps: IngestDependencies) {}
 
   async ingestFile(input: IngestInput): Promise<IngestedStory> {
-    const earlier = input.ingestKey ? await this.#earlier(input.ingestKey) : undefined;
+    const earlier = input.ingestKey && !input.ingestKeyIsNew ? await this.#earlier(input.ingestKey) : undefined;
     if (earlier) {
       if ("file" in input.source) await fsp.rm(input.source.file, { force: true });
       if ("stream" in input.source) input.source.stream.destroy();

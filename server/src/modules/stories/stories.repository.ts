@@ -385,6 +385,25 @@ export class StoriesRepository {
   // Files
 
   /** Inserts or replaces the file of a role; returns the blob key it replaced, if another. */
+  /** The file of a story or version made in this transaction: it cannot have one of its role yet (no lookup first). */
+  async insertFile(file: StoryFile, now: string): Promise<void> {
+    await this.kysely
+      .insertInto("story_files")
+      .values({
+        id: randomUUID(),
+        story_id: file.storyId,
+        version_no: file.versionNo,
+        role: file.role,
+        blob_key: file.blobKey,
+        mime: file.mime,
+        size: file.size,
+        width: file.width,
+        height: file.height,
+        created_at: now,
+      })
+      .execute();
+  }
+
   async putFile(file: StoryFile, now: string): Promise<string | null> {
     const existing = await this.kysely
       .selectFrom("story_files")

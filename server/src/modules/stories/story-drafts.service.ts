@@ -168,7 +168,7 @@ export class StoryDrafts {
         createdBy: user.id,
         createdAt: now,
       });
-      await stories.putFile(
+      await stories.insertFile(
         {
           storyId: row.id,
           versionNo: 1,

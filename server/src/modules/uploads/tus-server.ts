@@ -169,6 +169,8 @@ export function buildTusServer(deps: {
           const outcome = await service.complete(
             { id: upload.id, size: upload.size ?? upload.offset, metadata: upload.metadata ?? {} },
             raw ? uploadClients.get(raw) : undefined,
+            // A POST's upload is new (its id made by this request): no earlier completion to look for.
+            { createdByThisRequest: request.method === "POST" },
           );
           return {
             // tus says 204, but clients read a body from any 2xx; POST must stay 201 (it carries Location).

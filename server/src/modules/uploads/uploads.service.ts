@@ -203,7 +203,12 @@ export class UploadsService {
     return { ...target, libraryId: checked };
   }
 
-  async complete(finished: FinishedUpload, client?: UploadClient): Promise<UploadOutcome | DestinationOutcome> {
+  /** `createdByThisRequest`: the request finishing the upload is the POST that created it (creation-with-upload). */
+  async complete(
+    finished: FinishedUpload,
+    client?: UploadClient,
+    { createdByThisRequest = false } = {},
+  ): Promise<UploadOutcome | DestinationOutcome> {
     const { staging, ingest, log } = this.deps;
     const userId = finished.metadata[OWNER_METADATA_KEY];
     if (!userId) throw new Error(`upload ${finished.id} has no owner`);
@@ -249,6 +254,7 @@ export class UploadsService {
       stored = await ingest.ingestFile({
         source: { staged },
         ingestKey: uploadIngestKey(userId, staging.urlSegment(finished.id)),
+        ingestKeyIsNew: createdByThisRequest,
         originalName: (content) => clientName ?? `upload.${content.mime.split("/")[1] ?? "bin"}`,
         userId,
         ...this.#targetOf(finished.metadata, metadata),
