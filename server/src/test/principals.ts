@@ -1,3 +1,4 @@
+import { beforeAll } from "vitest";
 import type { Db } from "../db/database.js";
 import { ApiTokensRepository } from "../modules/api-tokens/api-tokens.repository.js";
 import { ApiTokensService } from "../modules/api-tokens/api-tokens.service.js";
@@ -29,4 +30,24 @@ export async function createPrincipal(
 
 export function bearer(token: string): { authorization: string } {
   return { authorization: `Bearer ${token}` };
+}
+
+/**
+ * One principal per role, named `<prefix>-<role>`, created before the file's tests (a beforeAll registered
+ * here, after the app's own). The objects are filled in place then, so a test file may destructure them at once.
+ */
+export function usePrincipals<Role extends string>(
+  ctx: () => { db: Db },
+  prefix: string,
+  roles: readonly Role[],
+): Record<Role, TestPrincipal> {
+  const principals = Object.fromEntries(roles.map((role) => [role, {} as TestPrincipal])) as Record<
+    Role,
+    TestPrincipal
+  >;
+  beforeAll(async () => {
+    for (const role of roles)
+      Object.assign(principals[role], await createPrincipal(ctx().db, { username: `${prefix}-${role}`, roleId: role }));
+  });
+  return principals;
 }

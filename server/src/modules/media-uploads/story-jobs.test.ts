@@ -1,23 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { jobStories } from "../../db/migrations/0011-job-stories.js";
 import { describeEachDialect } from "../../test/dialects.js";
-import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
+import { usePrincipals } from "../../test/principals.js";
 import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
 import { PROCESS_STORIES_JOB } from "../stories/stories.compose.js";
 
 describeEachDialect("a story's processing for its readers", (dialect) => {
   const ctx = useStoriesApp(dialect);
   const call = api(ctx);
-  let editor: TestPrincipal;
-  let viewer: TestPrincipal;
-  let contributor: TestPrincipal;
-
-  beforeAll(async () => {
-    editor = await createPrincipal(ctx().db, { username: "jobs-editor", roleId: "editor" });
-    viewer = await createPrincipal(ctx().db, { username: "jobs-viewer", roleId: "viewer" });
-    contributor = await createPrincipal(ctx().db, { username: "jobs-contributor", roleId: "contributor" });
-  });
+  const { editor, viewer, contributor } = usePrincipals(ctx, "jobs", ["editor", "viewer", "contributor"]);
 
   it("shows each committed story its own job, its progress and the reason of a failed attempt", async () => {
     const a = (await uploadStory(ctx(), editor, { type: "video", mime: "video/mp4", name: "a.mp4" })).story;

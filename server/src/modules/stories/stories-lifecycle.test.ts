@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import { beforeAll, expect, it, vi } from "vitest";
+import { expect, it, vi } from "vitest";
 import type { Database } from "../../db/schema.js";
 import { describeEachDialect } from "../../test/dialects.js";
-import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
+import { createPrincipal, usePrincipals } from "../../test/principals.js";
 import { api, processingJobsFor, uploadStory, useStoriesApp } from "../../test/stories-app.js";
 import type { EnqueueOptions, JobDefinition } from "../jobs/job-types.js";
 import { PROCESS_STORIES_JOB } from "./stories.compose.js";
@@ -11,15 +11,7 @@ import { PROCESS_STORIES_JOB } from "./stories.compose.js";
 describeEachDialect("story lifecycle", (dialect) => {
   const ctx = useStoriesApp(dialect);
   const call = api(ctx);
-  let editor: TestPrincipal;
-  let viewer: TestPrincipal;
-  let contributor: TestPrincipal;
-
-  beforeAll(async () => {
-    editor = await createPrincipal(ctx().db, { username: "life-editor", roleId: "editor" });
-    viewer = await createPrincipal(ctx().db, { username: "life-viewer", roleId: "viewer" });
-    contributor = await createPrincipal(ctx().db, { username: "life-contributor", roleId: "contributor" });
-  });
+  const { editor, viewer, contributor } = usePrincipals(ctx, "life", ["editor", "viewer", "contributor"]);
 
   it("turns an upload into a draft with version 1 and its original file", async () => {
     const { story, duplicates } = await uploadStory(ctx(), editor, { name: "台风登陆.jpg" });

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
-import { beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { describeEachDialect } from "../../test/dialects.js";
-import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
+import { usePrincipals } from "../../test/principals.js";
 import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
 import { fileNameOf, readZip } from "../../test/zip.js";
 import { USER_CONTENT_HEADERS } from "../blobs/send-blob.js";
@@ -10,15 +10,7 @@ import { USER_CONTENT_HEADERS } from "../blobs/send-blob.js";
 describeEachDialect("story file serving: ranges, names, zips", (dialect) => {
   const ctx = useStoriesApp(dialect);
   const call = api(ctx);
-  let editor: TestPrincipal;
-  let viewer: TestPrincipal;
-  let contributor: TestPrincipal;
-
-  beforeAll(async () => {
-    editor = await createPrincipal(ctx().db, { username: "life-editor", roleId: "editor" });
-    viewer = await createPrincipal(ctx().db, { username: "life-viewer", roleId: "viewer" });
-    contributor = await createPrincipal(ctx().db, { username: "life-contributor", roleId: "contributor" });
-  });
+  const { editor, viewer, contributor } = usePrincipals(ctx, "life", ["editor", "viewer", "contributor"]);
 
   it("serves byte ranges for players and records only the start of a download", async () => {
     const { story } = await uploadStory(ctx(), editor, {
