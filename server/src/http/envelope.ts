@@ -68,3 +68,8 @@ export function page<T extends z.ZodType>(item: T) {
 export function toPage<T>(content: T[], totalElements: number, query: PageQuery) {
   return { content, totalElements, size: query.size, number: query.page };
 }
+
+/** A list's page in the envelope, from what a list answers: its rows and the total. */
+export function okPage<T>({ content, total }: { content: T[]; total: number }, query: PageQuery) {
+  return ok(toPage(content, total, query));
+}
