@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { apiErrorResponses, envelope, errorEnvelope, ok } from "../../http/envelope.js";
+import { apiErrorResponses, errorEnvelope, ok } from "../../http/envelope.js";
+import { apiRoute } from "../../http/route.js";
 import { actorOf } from "../auth/actor.js";
 import type { BlobStore } from "../blobs/blob-store.js";
 import { sendBlob } from "../blobs/send-blob.js";
@@ -51,108 +52,84 @@ export function diskRoutes({ disk, shares, transfer, blobs, quotaUsers }: DiskRo
   return async (app) => {
     app.get(
       "/disk/quota-users",
-      {
-        config: QUOTAS_QUERY,
-        schema: {
+      apiRoute(
+        QUOTAS_QUERY,
+        {
           tags,
           summary:
             "Users whose disk quota may be set (the storage settings' picker): id, user name and name, by user name",
           querystring: quotaUsersQuery,
-          response: { 200: envelope(z.array(quotaUserSchema)), ...apiErrorResponses },
         },
-      },
+        z.array(quotaUserSchema),
+      ),
       async (request) => ok(await quotaUsers(request.query.keyword || undefined, request.query.size)),
     );
     app.get(
       "/disk/usage",
-      {
-        config: SIGNED_IN,
-        schema: {
-          tags,
-          summary: "The caller's disk usage and quota",
-          response: { 200: envelope(diskUsageSchema), ...apiErrorResponses },
-        },
-      },
+      apiRoute(SIGNED_IN, { tags, summary: "The caller's disk usage and quota" }, diskUsageSchema),
       async (request) => ok(await disk.usage(actorOf(request).id)),
     );
     app.get(
       "/disk/quotas/:userId",
-      {
-        config: QUOTAS_QUERY,
-        schema: {
-          tags,
-          summary: "A user's disk usage and quota",
-          params: userIdParams,
-          response: { 200: envelope(diskUsageSchema), ...apiErrorResponses },
-        },
-      },
+      apiRoute(QUOTAS_QUERY, { tags, summary: "A user's disk usage and quota", params: userIdParams }, diskUsageSchema),
       async (request) => ok(await disk.usage(request.params.userId)),
     );
     app.put(
       "/disk/quotas/:userId",
-      {
-        config: QUOTAS_EDIT,
-        schema: {
-          tags,
-          summary: "Set a user's disk quota",
-          params: userIdParams,
-          body: quotaBody,
-          response: { 200: envelope(diskUsageSchema), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        QUOTAS_EDIT,
+        { tags, summary: "Set a user's disk quota", params: userIdParams, body: quotaBody },
+        diskUsageSchema,
+      ),
       async (request) => ok(await disk.setQuota(actorOf(request), request.params.userId, request.body.quotaBytes)),
     );
     app.get(
       "/disk/nodes",
-      {
-        config: SIGNED_IN,
-        schema: {
+      apiRoute(
+        SIGNED_IN,
+        {
           tags,
           summary: "A folder's contents: the caller's root, one of their folders, or a folder shared with them",
           querystring: diskListQuery,
-          response: { 200: envelope(diskListSchema), ...apiErrorResponses },
         },
-      },
+        diskListSchema,
+      ),
       async (request) => ok(await disk.list(actorOf(request), request.query.folderId ?? null)),
     );
     app.post(
       "/disk/folders",
-      {
-        config: SIGNED_IN,
-        schema: {
-          tags,
-          summary: "Create a folder (409 when the name is taken)",
-          body: folderBody,
-          response: { 200: envelope(diskNodeSchema), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        SIGNED_IN,
+        { tags, summary: "Create a folder (409 when the name is taken)", body: folderBody },
+        diskNodeSchema,
+      ),
       async (request) => ok(await disk.createFolder(actorOf(request), request.body)),
     );
     app.patch(
       "/disk/nodes/:id",
-      {
-        config: SIGNED_IN,
-        schema: {
+      apiRoute(
+        SIGNED_IN,
+        {
           tags,
           summary: "Rename an item and/or move it into another folder of the same disk (edit access)",
           params: nodeIdParams,
           body: nodePatchBody,
-          response: { 200: envelope(diskNodeSchema), ...apiErrorResponses },
         },
-      },
+        diskNodeSchema,
+      ),
       async (request) => ok(await disk.update(actorOf(request), request.params.id, request.body)),
     );
     app.delete(
       "/disk/nodes/:id",
-      {
-        config: SIGNED_IN,
-        schema: {
+      apiRoute(
+        SIGNED_IN,
+        {
           tags,
           summary: "Move an item (and what is in it) to its owner's trash, kept 30 days (edit access)",
           params: nodeIdParams,
-          response: { 200: envelope(z.null()), ...apiErrorResponses },
         },
-      },
+        z.null(),
+      ),
       async (request) => {
         await disk.trash(actorOf(request), request.params.id);
         return ok(null);
@@ -179,40 +156,25 @@ export function diskRoutes({ disk, shares, transfer, blobs, quotaUsers }: DiskRo
     );
     app.get(
       "/disk/trash",
-      {
-        config: SIGNED_IN,
-        schema: {
-          tags,
-          summary: "The caller's trash, newest first",
-          response: { 200: envelope(z.array(diskNodeSchema)), ...apiErrorResponses },
-        },
-      },
+      apiRoute(SIGNED_IN, { tags, summary: "The caller's trash, newest first" }, z.array(diskNodeSchema)),
       async (request) => ok(await disk.listTrash(actorOf(request))),
     );
     app.post(
       "/disk/trash/:id/restore",
-      {
-        config: SIGNED_IN,
-        schema: {
+      apiRoute(
+        SIGNED_IN,
+        {
           tags,
           summary: "Restore an item from the trash (into the root when its folder is gone; a taken name is numbered)",
           params: nodeIdParams,
-          response: { 200: envelope(diskNodeSchema), ...apiErrorResponses },
         },
-      },
+        diskNodeSchema,
+      ),
       async (request) => ok(await disk.restore(actorOf(request), request.params.id)),
     );
     app.delete(
       "/disk/trash/:id",
-      {
-        config: SIGNED_IN,
-        schema: {
-          tags,
-          summary: "Delete an item of the trash for good",
-          params: nodeIdParams,
-          response: { 200: envelope(z.null()), ...apiErrorResponses },
-        },
-      },
+      apiRoute(SIGNED_IN, { tags, summary: "Delete an item of the trash for good", params: nodeIdParams }, z.null()),
       async (request) => {
         await disk.purge(actorOf(request), request.params.id);
         return ok(null);
@@ -220,69 +182,57 @@ export function diskRoutes({ disk, shares, transfer, blobs, quotaUsers }: DiskRo
     );
     app.post(
       "/disk/send-to-library",
-      {
-        config: SIGNED_IN,
-        schema: {
+      apiRoute(
+        SIGNED_IN,
+        {
           tags,
           summary:
             "Files of the disk become draft stories in a library and folder (the ingest command); the disk keeps them",
           body: sendToLibraryBody,
-          response: { 200: envelope(z.array(sentFileSchema)), ...apiErrorResponses },
         },
-      },
+        z.array(sentFileSchema),
+      ),
       async (request) => ok(await transfer.sendToLibrary(actorOf(request), request.body)),
     );
     app.post(
       "/disk/from-story",
-      {
-        config: SIGNED_IN,
-        schema: {
-          tags,
-          summary: "Save a story's original to the caller's disk",
-          body: fromStoryBody,
-          response: { 200: envelope(diskNodeSchema), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        SIGNED_IN,
+        { tags, summary: "Save a story's original to the caller's disk", body: fromStoryBody },
+        diskNodeSchema,
+      ),
       async (request) => ok(await transfer.saveFromStory(actorOf(request), request.body)),
     );
     app.get(
       "/disk/shares",
-      {
-        config: SIGNED_IN,
-        schema: {
+      apiRoute(
+        SIGNED_IN,
+        {
           tags,
           summary: "What the caller shared inside the newsroom (of one item, or all)",
           querystring: diskSharesQuery,
-          response: { 200: envelope(z.array(diskShareSchema)), ...apiErrorResponses },
         },
-      },
+        z.array(diskShareSchema),
+      ),
       async (request) => ok(await shares.mine(actorOf(request), request.query.nodeId)),
     );
     app.post(
       "/disk/nodes/:id/shares",
-      {
-        config: SHARING,
-        schema: {
+      apiRoute(
+        SHARING,
+        {
           tags,
           summary: "Share one of the caller's items with a colleague, a role or everyone (again: the level changes)",
           params: nodeIdParams,
           body: shareBody,
-          response: { 200: envelope(diskShareSchema), ...apiErrorResponses },
         },
-      },
+        diskShareSchema,
+      ),
       async (request) => ok(await shares.share(actorOf(request), request.params.id, request.body)),
     );
     app.delete(
       "/disk/shares/:id",
-      {
-        config: SIGNED_IN,
-        schema: {
-          tags,
-          summary: "Revoke one of the caller's shares",
-          params: shareIdParams,
-          response: { 200: envelope(z.null()), ...apiErrorResponses },
-        },
-      },
+      apiRoute(SIGNED_IN, { tags, summary: "Revoke one of the caller's shares", params: shareIdParams }, z.null()),
       async (request) => {
         await shares.revoke(actorOf(request), request.params.id);
         return ok(null);
@@ -290,14 +240,11 @@ export function diskRoutes({ disk, shares, transfer, blobs, quotaUsers }: DiskRo
     );
     app.get(
       "/disk/shared-with-me",
-      {
-        config: SIGNED_IN,
-        schema: {
-          tags,
-          summary: "Items colleagues shared with the caller (by name, role or with everyone)",
-          response: { 200: envelope(z.array(sharedWithMeSchema)), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        SIGNED_IN,
+        { tags, summary: "Items colleagues shared with the caller (by name, role or with everyone)" },
+        z.array(sharedWithMeSchema),
+      ),
       async (request) => ok(await shares.sharedWithMe(actorOf(request))),
     );
   };

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { apiErrorResponses, envelope, ok, page, toPage } from "../../http/envelope.js";
+import { apiErrorResponses, ok, okPage, page } from "../../http/envelope.js";
+import { apiRoute } from "../../http/route.js";
 import { actorOf } from "../auth/actor.js";
-import type { PermissionKey } from "../auth/permissions.js";
-import { inLibrary } from "../auth/route-config.js";
+import { can, inLibrary } from "../auth/route-config.js";
 import type { BlobStore } from "../blobs/blob-store.js";
 import { sendBlob } from "../blobs/send-blob.js";
 import { sendZip } from "../blobs/send-zip.js";
@@ -31,9 +31,6 @@ import type { WatermarksService } from "./watermarks.service.js";
 
 const WATERMARK = "manage.setting.watermark";
 const DOWNLOAD = "manage.setting.download";
-const can = (permission: PermissionKey, action: "add" | "edit" | "delete" | "query") => ({
-  access: { permission, action },
-});
 
 /** /watermark-presets: the back area's watermark presets (spec section 2, /manage/setting/watermark). */
 export function watermarkPresetsRoutes(watermarks: WatermarksService): FastifyPluginAsyncZod {
@@ -41,58 +38,47 @@ export function watermarkPresetsRoutes(watermarks: WatermarksService): FastifyPl
     const tags = ["presets"];
     app.get(
       "/watermark-presets",
-      {
-        config: { access: "authenticated" },
-        schema: {
-          tags,
-          summary: "Watermark presets, by name",
-          querystring: presetListQuery,
-          response: { 200: envelope(page(watermarkPresetSchema)), ...apiErrorResponses },
-        },
-      },
-      async (request) => {
-        const { content, total } = await watermarks.list(request.query);
-        return ok(toPage(content, total, request.query));
-      },
+      apiRoute(
+        { access: "authenticated" },
+        { tags, summary: "Watermark presets, by name", querystring: presetListQuery },
+        page(watermarkPresetSchema),
+      ),
+      async (request) => okPage(await watermarks.list(request.query), request.query),
     );
     app.post(
       "/watermark-presets",
-      {
-        config: can(WATERMARK, "add"),
-        schema: {
-          tags,
-          summary: "Create a watermark preset",
-          body: watermarkPresetBody,
-          response: { 200: envelope(watermarkPresetSchema), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        can(WATERMARK, "add"),
+        { tags, summary: "Create a watermark preset", body: watermarkPresetBody },
+        watermarkPresetSchema,
+      ),
       async (request) => ok(await watermarks.create(actorOf(request), request.body)),
     );
     app.put(
       "/watermark-presets/:presetId",
-      {
-        config: can(WATERMARK, "edit"),
-        schema: {
+      apiRoute(
+        can(WATERMARK, "edit"),
+        {
           tags,
           summary: "Edit a watermark preset (the download presets drawing it make their renditions again)",
           params: presetIdParams,
           body: watermarkPresetBody,
-          response: { 200: envelope(watermarkPresetSchema), ...apiErrorResponses },
         },
-      },
+        watermarkPresetSchema,
+      ),
       async (request) => ok(await watermarks.update(actorOf(request), request.params.presetId, request.body)),
     );
     app.delete(
       "/watermark-presets/:presetId",
-      {
-        config: can(WATERMARK, "delete"),
-        schema: {
+      apiRoute(
+        can(WATERMARK, "delete"),
+        {
           tags,
           summary: "Delete a watermark preset (409 in_use while a download preset draws it)",
           params: presetIdParams,
-          response: { 200: envelope(z.null()), ...apiErrorResponses },
         },
-      },
+        z.null(),
+      ),
       async (request) => {
         await watermarks.remove(actorOf(request), request.params.presetId);
         return ok(null);
@@ -142,71 +128,52 @@ export function downloadPresetsRoutes(presets: DownloadPresetsService, blobs: Bl
     const tags = ["presets"];
     app.get(
       "/download-presets",
-      {
-        config: can(DOWNLOAD, "query"),
-        schema: {
-          tags,
-          summary: "Every download preset, by name (the settings screen)",
-          querystring: downloadPresetListQuery,
-          response: { 200: envelope(page(downloadPresetSchema)), ...apiErrorResponses },
-        },
-      },
-      async (request) => {
-        const { content, total } = await presets.list(request.query);
-        return ok(toPage(content, total, request.query));
-      },
+      apiRoute(
+        can(DOWNLOAD, "query"),
+        { tags, summary: "Every download preset, by name (the settings screen)", querystring: downloadPresetListQuery },
+        page(downloadPresetSchema),
+      ),
+      async (request) => okPage(await presets.list(request.query), request.query),
     );
     app.get(
       "/download-presets/usable",
-      {
-        config: { access: "authenticated" },
-        schema: {
-          tags,
-          summary: "The enabled download presets the caller's role may use",
-          querystring: usablePresetQuery,
-          response: { 200: envelope(z.array(downloadPresetSchema)), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        { access: "authenticated" },
+        { tags, summary: "The enabled download presets the caller's role may use", querystring: usablePresetQuery },
+        z.array(downloadPresetSchema),
+      ),
       async (request) => ok(await presets.usable(actorOf(request), request.query.storyType)),
     );
     app.post(
       "/download-presets",
-      {
-        config: can(DOWNLOAD, "add"),
-        schema: {
-          tags,
-          summary: "Create a download preset",
-          body: downloadPresetBody,
-          response: { 200: envelope(downloadPresetSchema), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        can(DOWNLOAD, "add"),
+        { tags, summary: "Create a download preset", body: downloadPresetBody },
+        downloadPresetSchema,
+      ),
       async (request) => ok(await presets.create(actorOf(request), request.body)),
     );
     app.put(
       "/download-presets/:presetId",
-      {
-        config: can(DOWNLOAD, "edit"),
-        schema: {
+      apiRoute(
+        can(DOWNLOAD, "edit"),
+        {
           tags,
           summary: "Edit a download preset (its cached renditions are dropped)",
           params: presetIdParams,
           body: downloadPresetBody,
-          response: { 200: envelope(downloadPresetSchema), ...apiErrorResponses },
         },
-      },
+        downloadPresetSchema,
+      ),
       async (request) => ok(await presets.update(actorOf(request), request.params.presetId, request.body)),
     );
     app.delete(
       "/download-presets/:presetId",
-      {
-        config: can(DOWNLOAD, "delete"),
-        schema: {
-          tags,
-          summary: "Delete a download preset and its renditions",
-          params: presetIdParams,
-          response: { 200: envelope(z.null()), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        can(DOWNLOAD, "delete"),
+        { tags, summary: "Delete a download preset and its renditions", params: presetIdParams },
+        z.null(),
+      ),
       async (request) => {
         await presets.remove(actorOf(request), request.params.presetId);
         return ok(null);
@@ -214,16 +181,16 @@ export function downloadPresetsRoutes(presets: DownloadPresetsService, blobs: Bl
     );
     app.post(
       "/download-presets/:presetId/renditions/:libraryId",
-      {
-        config: inLibrary({ permission: "upload.download", action: "get" }, "read"),
-        schema: {
+      apiRoute(
+        inLibrary({ permission: "upload.download", action: "get" }, "read"),
+        {
           tags,
           summary: "Ask for a preset's renditions of stories: their states, each new one made by a job",
           params: renditionParams,
           body: renditionRequestBody,
-          response: { 200: envelope(z.array(renditionStateSchema)), ...apiErrorResponses },
         },
-      },
+        z.array(renditionStateSchema),
+      ),
       async (request) =>
         ok(await presets.request(actorOf(request), request.params.presetId, { ...request.body, ...request.params })),
     );
