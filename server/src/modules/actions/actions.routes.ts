@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { apiErrorResponses, envelope, ok, page, toPage } from "../../http/envelope.js";
+import { apiErrorResponses, envelope, ok, okPage, page, toPage } from "../../http/envelope.js";
+import { apiRoute } from "../../http/route.js";
 import { actorOf } from "../auth/actor.js";
+import { can } from "../auth/route-config.js";
 import {
   actionRuleBody,
   actionRuleSchema,
@@ -21,19 +23,12 @@ export function actionsRoutes(actions: ActionsService): FastifyPluginAsyncZod {
     const rule = { 200: envelope(actionRuleSchema), ...apiErrorResponses };
     app.get(
       "/action-rules",
-      {
-        config: { access: { permission: PERMISSION, action: "query" } },
-        schema: {
-          tags,
-          summary: "Automation rules, by name, each with its newest run's state",
-          querystring: ruleListQuery,
-          response: { 200: envelope(page(actionRuleSchema)), ...apiErrorResponses },
-        },
-      },
-      async (request) => {
-        const { content, total } = await actions.list(request.query);
-        return ok(toPage(content, total, request.query));
-      },
+      apiRoute(
+        can(PERMISSION, "query"),
+        { tags, summary: "Automation rules, by name, each with its newest run's state", querystring: ruleListQuery },
+        page(actionRuleSchema),
+      ),
+      async (request) => okPage(await actions.list(request.query), request.query),
     );
     app.get(
       "/action-rules/:ruleId",
@@ -87,15 +82,11 @@ export function actionsRoutes(actions: ActionsService): FastifyPluginAsyncZod {
     }
     app.delete(
       "/action-rules/:ruleId",
-      {
-        config: { access: { permission: PERMISSION, action: "delete" } },
-        schema: {
-          tags,
-          summary: "Delete an automation rule and its runs",
-          params: ruleIdParams,
-          response: { 200: envelope(z.null()), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        can(PERMISSION, "delete"),
+        { tags, summary: "Delete an automation rule and its runs", params: ruleIdParams },
+        z.null(),
+      ),
       async (request) => {
         await actions.remove(actorOf(request), request.params.ruleId);
         return ok(null);
@@ -103,16 +94,16 @@ export function actionsRoutes(actions: ActionsService): FastifyPluginAsyncZod {
     );
     app.get(
       "/action-rules/:ruleId/runs",
-      {
-        config: { access: { permission: PERMISSION, action: "query" } },
-        schema: {
+      apiRoute(
+        can(PERMISSION, "query"),
+        {
           tags,
           summary: "A rule's runs, newest first: state, each step's outcome, error, duration",
           params: ruleIdParams,
           querystring: runListQuery,
-          response: { 200: envelope(page(actionRunSchema)), ...apiErrorResponses },
         },
-      },
+        page(actionRunSchema),
+      ),
       async (request) => {
         const { content, total } = await actions.runs(request.params.ruleId, request.query);
         return ok(toPage(content, total, request.query));

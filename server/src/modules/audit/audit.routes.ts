@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { apiErrorResponses, envelope, ok } from "../../http/envelope.js";
+import { ok } from "../../http/envelope.js";
+import { apiRoute } from "../../http/route.js";
 import { actorOf } from "../auth/actor.js";
+import { can } from "../auth/route-config.js";
 import { auditPageSchema, auditSettingsBody, auditSettingsSchema, logDisplayQuery } from "./audit.schema.js";
 import type { AuditService } from "./audit.service.js";
 
@@ -13,17 +15,17 @@ export function auditRoutes(service: AuditService): FastifyPluginAsyncZod {
     const tags = ["operation log"];
     app.get(
       "/log/logDisplay",
-      {
-        config: { access: { permission: LOG_PERMISSION, action: "query" } },
-        schema: {
+      apiRoute(
+        can(LOG_PERMISSION, "query"),
+        {
           tags,
           summary: "The operation log, newest first, filtered; paged by cursor",
           description:
             "Keyset paging on (at, id): pass the answer's `next` as `cursor` for the next page. There is no total (no count over the table). A date range may span at most 400 days.",
           querystring: logDisplayQuery,
-          response: { 200: envelope(auditPageSchema), ...apiErrorResponses },
         },
-      },
+        auditPageSchema,
+      ),
       async (request) => {
         const { size, cursor, ...filter } = request.query;
         const page = await service.page(filter, cursor, size);
@@ -32,27 +34,24 @@ export function auditRoutes(service: AuditService): FastifyPluginAsyncZod {
     );
     app.get(
       "/log/settings",
-      {
-        config: { access: { permission: LOG_PERMISSION, action: "query" } },
-        schema: {
-          tags,
-          summary: "How long the operation log keeps its rows",
-          response: { 200: envelope(auditSettingsSchema), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        can(LOG_PERMISSION, "query"),
+        { tags, summary: "How long the operation log keeps its rows" },
+        auditSettingsSchema,
+      ),
       async () => ok(await service.settings()),
     );
     app.put(
       "/log/settings",
-      {
-        config: { access: { permission: LOG_PERMISSION, action: "update" } },
-        schema: {
+      apiRoute(
+        can(LOG_PERMISSION, "update"),
+        {
           tags,
           summary: "Sets how long the operation log keeps its rows (the maintenance job prunes older ones)",
           body: auditSettingsBody,
-          response: { 200: envelope(auditSettingsSchema), ...apiErrorResponses },
         },
-      },
+        auditSettingsSchema,
+      ),
       async (request) => ok(await service.saveSettings(actorOf(request), request.body)),
     );
   };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { apiErrorResponses, envelope, ok } from "../../http/envelope.js";
+import { ok } from "../../http/envelope.js";
+import { apiRoute } from "../../http/route.js";
 import { actorOf } from "../auth/actor.js";
 import type { PermissionKey } from "../auth/permissions.js";
 import {
@@ -22,79 +23,49 @@ export function channelsRoutes(channels: ChannelsService): FastifyPluginAsyncZod
   return async (app) => {
     app.get(
       "/channels/options",
-      {
-        config: { access: "authenticated" },
-        schema: {
-          tags,
-          summary: "The enabled channels a story can be published to (names only)",
-          response: { 200: envelope(z.array(channelOptionSchema)), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        { access: "authenticated" },
+        { tags, summary: "The enabled channels a story can be published to (names only)" },
+        z.array(channelOptionSchema),
+      ),
       async () => ok(await channels.options()),
     );
     app.get(
       "/channels",
-      {
-        config: can("query"),
-        schema: {
-          tags,
-          summary: "Every channel with its settings (credentials never: only which are set)",
-          response: { 200: envelope(z.array(channelSchema)), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        can("query"),
+        { tags, summary: "Every channel with its settings (credentials never: only which are set)" },
+        z.array(channelSchema),
+      ),
       async () => ok(await channels.list()),
     );
     app.get(
       "/channels/:id",
-      {
-        config: can("query"),
-        schema: {
-          tags,
-          summary: "One channel",
-          params: channelIdParams,
-          response: { 200: envelope(channelSchema), ...apiErrorResponses },
-        },
-      },
+      apiRoute(can("query"), { tags, summary: "One channel", params: channelIdParams }, channelSchema),
       async (request) => ok(await channels.get(request.params.id)),
     );
     app.post(
       "/channels",
-      {
-        config: can("add"),
-        schema: {
-          tags,
-          summary: "Create a channel",
-          body: channelInput,
-          response: { 200: envelope(channelSchema), ...apiErrorResponses },
-        },
-      },
+      apiRoute(can("add"), { tags, summary: "Create a channel", body: channelInput }, channelSchema),
       async (request) => ok(await channels.create(actorOf(request), request.body)),
     );
     app.put(
       "/channels/:id",
-      {
-        config: can("edit"),
-        schema: {
+      apiRoute(
+        can("edit"),
+        {
           tags,
           summary: "Change a channel (credentials: a value sets, null clears, absent keeps)",
           params: channelIdParams,
           body: channelInput,
-          response: { 200: envelope(channelSchema), ...apiErrorResponses },
         },
-      },
+        channelSchema,
+      ),
       async (request) => ok(await channels.update(actorOf(request), request.params.id, request.body)),
     );
     app.delete(
       "/channels/:id",
-      {
-        config: can("delete"),
-        schema: {
-          tags,
-          summary: "Delete a channel",
-          params: channelIdParams,
-          response: { 200: envelope(z.null()), ...apiErrorResponses },
-        },
-      },
+      apiRoute(can("delete"), { tags, summary: "Delete a channel", params: channelIdParams }, z.null()),
       async (request) => {
         await channels.delete(actorOf(request), request.params.id);
         return ok(null);
@@ -102,15 +73,15 @@ export function channelsRoutes(channels: ChannelsService): FastifyPluginAsyncZod
     );
     app.post(
       "/channels/:id/test",
-      {
-        config: can("query"),
-        schema: {
+      apiRoute(
+        can("query"),
+        {
           tags,
           summary: "Test the connection: what was tried and what answered (200 either way)",
           params: channelIdParams,
-          response: { 200: envelope(channelTestResult), ...apiErrorResponses },
         },
-      },
+        channelTestResult,
+      ),
       async (request) => ok(await channels.test(actorOf(request), request.params.id)),
     );
   };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { apiErrorResponses, envelope, ok, page } from "../../http/envelope.js";
+import { ok, page } from "../../http/envelope.js";
+import { apiRoute } from "../../http/route.js";
 import { actorOf } from "../auth/actor.js";
 import { favoriteBody, favoriteDeleteQuery, favoriteListQuery, favoriteSchema } from "./favourites.schema.js";
 import type { FavouritesService } from "./favourites.service.js";
@@ -10,28 +11,24 @@ export function favouritesRoutes(favourites: FavouritesService): FastifyPluginAs
   return async (app) => {
     app.post(
       "/workflow-story-favorite",
-      {
-        config: { access: "authenticated" },
-        schema: {
+      apiRoute(
+        { access: "authenticated" },
+        {
           tags: ["workflow"],
           summary: "Add a story to the caller's favourites (again: no change)",
           body: favoriteBody,
-          response: { 200: envelope(favoriteSchema), ...apiErrorResponses },
         },
-      },
+        favoriteSchema,
+      ),
       async (request) => ok(await favourites.add(actorOf(request), request.body)),
     );
     app.get(
       "/workflow-story-favorite",
-      {
-        config: { access: "authenticated" },
-        schema: {
-          tags: ["workflow"],
-          summary: "The caller's favourites, newest first",
-          querystring: favoriteListQuery,
-          response: { 200: envelope(page(favoriteSchema)), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        { access: "authenticated" },
+        { tags: ["workflow"], summary: "The caller's favourites, newest first", querystring: favoriteListQuery },
+        page(favoriteSchema),
+      ),
       async (request) => {
         const { content, total } = await favourites.list(actorOf(request), request.query);
         return ok({ content, totalElements: total, size: request.query.size, number: request.query.page });
@@ -39,15 +36,15 @@ export function favouritesRoutes(favourites: FavouritesService): FastifyPluginAs
     );
     app.delete(
       "/workflow-story-favorite",
-      {
-        config: { access: "authenticated" },
-        schema: {
+      apiRoute(
+        { access: "authenticated" },
+        {
           tags: ["workflow"],
           summary: "Remove a story from the caller's favourites",
           querystring: favoriteDeleteQuery,
-          response: { 200: envelope(z.null()), ...apiErrorResponses },
         },
-      },
+        z.null(),
+      ),
       async (request) => {
         await favourites.remove(actorOf(request), request.query);
         return ok(null);

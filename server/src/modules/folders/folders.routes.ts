@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { commonErrorResponses, envelope, errorEnvelope, ok } from "../../http/envelope.js";
+import { apiRoute } from "../../http/route.js";
 import { currentUser } from "../auth/auth.plugin.js";
 import {
   createFolderBody,
@@ -32,15 +33,11 @@ export function foldersRoutes(folders: FoldersService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       "/libraries/:libraryId/folders",
-      {
-        config: { access: "authenticated", library: { param: "libraryId", level: "read" } },
-        schema: {
-          tags: ["folders"],
-          summary: "The library's folder tree",
-          params: folderTreeParams,
-          response: { 200: envelope(z.array(folderNodeSchema)), ...errors },
-        },
-      },
+      apiRoute(
+        { access: "authenticated", library: { param: "libraryId", level: "read" } },
+        { tags: ["folders"], summary: "The library's folder tree", params: folderTreeParams },
+        z.array(folderNodeSchema),
+      ),
       async (request) => ok(await folders.tree(request.params.libraryId)),
     );
     app.post(

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { apiErrorResponses, envelope, ok, page, toPage } from "../../http/envelope.js";
+import { ok, okPage, page } from "../../http/envelope.js";
+import { apiRoute } from "../../http/route.js";
 import { actorOf } from "../auth/actor.js";
-import { inLibrary } from "../auth/route-config.js";
+import { can, inLibrary } from "../auth/route-config.js";
 import {
   metadataTemplateBody,
   metadataTemplateSchema,
@@ -21,58 +22,38 @@ export function metadataTemplatesRoutes(templates: MetadataTemplatesService): Fa
     const tags = ["metadata templates"];
     app.get(
       "/metadata-templates",
-      {
-        config: { access: "authenticated" },
-        schema: {
-          tags,
-          summary: "Metadata templates, by name (the upload pages offer them)",
-          querystring: templateListQuery,
-          response: { 200: envelope(page(metadataTemplateSchema)), ...apiErrorResponses },
-        },
-      },
-      async (request) => {
-        const { content, total } = await templates.list(request.query);
-        return ok(toPage(content, total, request.query));
-      },
+      apiRoute(
+        { access: "authenticated" },
+        { tags, summary: "Metadata templates, by name (the upload pages offer them)", querystring: templateListQuery },
+        page(metadataTemplateSchema),
+      ),
+      async (request) => okPage(await templates.list(request.query), request.query),
     );
     app.post(
       "/metadata-templates",
-      {
-        config: { access: { permission: PERMISSION, action: "add" } },
-        schema: {
-          tags,
-          summary: "Create a metadata template",
-          body: metadataTemplateBody,
-          response: { 200: envelope(metadataTemplateSchema), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        can(PERMISSION, "add"),
+        { tags, summary: "Create a metadata template", body: metadataTemplateBody },
+        metadataTemplateSchema,
+      ),
       async (request) => ok(await templates.create(actorOf(request), request.body)),
     );
     app.put(
       "/metadata-templates/:templateId",
-      {
-        config: { access: { permission: PERMISSION, action: "edit" } },
-        schema: {
-          tags,
-          summary: "Edit a metadata template",
-          params: templateIdParams,
-          body: metadataTemplateBody,
-          response: { 200: envelope(metadataTemplateSchema), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        can(PERMISSION, "edit"),
+        { tags, summary: "Edit a metadata template", params: templateIdParams, body: metadataTemplateBody },
+        metadataTemplateSchema,
+      ),
       async (request) => ok(await templates.update(actorOf(request), request.params.templateId, request.body)),
     );
     app.delete(
       "/metadata-templates/:templateId",
-      {
-        config: { access: { permission: PERMISSION, action: "delete" } },
-        schema: {
-          tags,
-          summary: "Delete a metadata template",
-          params: templateIdParams,
-          response: { 200: envelope(z.null()), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        can(PERMISSION, "delete"),
+        { tags, summary: "Delete a metadata template", params: templateIdParams },
+        z.null(),
+      ),
       async (request) => {
         await templates.remove(actorOf(request), request.params.templateId);
         return ok(null);
@@ -80,15 +61,15 @@ export function metadataTemplatesRoutes(templates: MetadataTemplatesService): Fa
     );
     app.get(
       "/metadata-templates/:templateId/apply/:libraryId",
-      {
-        config: inLibrary("authenticated", "read"),
-        schema: {
+      apiRoute(
+        inLibrary("authenticated", "read"),
+        {
           tags,
           summary: "A template's values for the caller uploading into a library: {date}, {user}, {library} replaced",
           params: templateApplyParams,
-          response: { 200: envelope(templateValues), ...apiErrorResponses },
         },
-      },
+        templateValues,
+      ),
       async (request) =>
         ok(await templates.apply(actorOf(request), request.params.templateId, request.params.libraryId)),
     );

@@ -2,9 +2,10 @@ import { PassThrough } from "node:stream";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { apiErrorResponses, envelope, ok, page, toPage } from "../../http/envelope.js";
+import { apiRoute } from "../../http/route.js";
 import { actorOf } from "../auth/actor.js";
 import type { PermissionKey } from "../auth/permissions.js";
-import { inLibrary } from "../auth/route-config.js";
+import { can, inLibrary } from "../auth/route-config.js";
 import { storyParams } from "../stories/stories.schema.js";
 import type { DeliveriesService } from "./deliveries.service.js";
 import type { DeliveryEvents } from "./delivery-events.js";
@@ -85,16 +86,16 @@ export function publishingRoutes(
     );
     app.post(
       "/workflow-story-publish/:libraryId/:storyId",
-      {
-        config: WRITE,
-        schema: {
+      apiRoute(
+        WRITE,
+        {
           tags: ["workflow"],
           summary: "Publish a committed story: a record, the story published, one delivery per chosen channel",
           params: storyParams,
           body: publishBody,
-          response: { 200: envelope(publishRecordSchema), ...apiErrorResponses },
         },
-      },
+        publishRecordSchema,
+      ),
       async (request) => {
         const { libraryId, storyId } = request.params;
         return ok(await publishing.publish(actorOf(request), libraryId, storyId, request.body));
@@ -116,29 +117,29 @@ export function publishingRoutes(
     );
     app.post(
       "/publishing/delivered-counts",
-      {
-        config: { access: { permission: "story.list", action: "query" } },
-        schema: {
+      apiRoute(
+        can("story.list", "query"),
+        {
           tags: ["publishing"],
           summary: "Per channel, how many of the given stories already went there (those the caller may read)",
           body: deliveredCountsBody,
-          response: { 200: envelope(z.array(deliveredCountSchema)), ...apiErrorResponses },
         },
-      },
+        z.array(deliveredCountSchema),
+      ),
       async (request) => ok(await publishing.deliveredCounts(actorOf(request), request.body.stories)),
     );
     app.post(
       "/workflow-story-withdraw/:libraryId/:storyId",
-      {
-        config: WRITE,
-        schema: {
+      apiRoute(
+        WRITE,
+        {
           tags: ["workflow"],
           summary: "Withdraw a published story: a kill to every channel it went to",
           params: storyParams,
           body: withdrawBody,
-          response: { 200: envelope(z.array(deliverySchema.omit({ channelName: true }))), ...apiErrorResponses },
         },
-      },
+        z.array(deliverySchema.omit({ channelName: true })),
+      ),
       async (request) => {
         const { libraryId, storyId } = request.params;
         return ok(await publishing.withdraw(actorOf(request), libraryId, storyId, request.body));
@@ -146,15 +147,15 @@ export function publishingRoutes(
     );
     app.get(
       "/publishing/:libraryId/:storyId/deliveries",
-      {
-        config: inLibrary({ permission: "story.list", action: "query" }, "read"),
-        schema: {
+      apiRoute(
+        inLibrary({ permission: "story.list", action: "query" }, "read"),
+        {
           tags: ["publishing"],
           summary: "Where a story went: its deliveries, newest first, and its embargo",
           params: storyParams,
-          response: { 200: envelope(storyDeliveriesSchema), ...apiErrorResponses },
         },
-      },
+        storyDeliveriesSchema,
+      ),
       async (request) => {
         const { libraryId, storyId } = request.params;
         return ok(await publishing.deliveriesOf(actorOf(request), libraryId, storyId));
@@ -162,15 +163,15 @@ export function publishingRoutes(
     );
     app.get(
       "/publishing/deliveries",
-      {
-        config: monitor("query"),
-        schema: {
+      apiRoute(
+        monitor("query"),
+        {
           tags: ["publishing"],
           summary: "The publish monitor: deliveries, newest first, by state, channel, story or title",
           querystring: deliveryListQuery,
-          response: { 200: envelope(page(deliverySchema)), ...apiErrorResponses },
         },
-      },
+        page(deliverySchema),
+      ),
       async (request) => {
         const { page: number, size, ...filter } = request.query;
         const { content, total } = await deliveries.page(filter, number, size);
@@ -179,14 +180,11 @@ export function publishingRoutes(
     );
     app.get(
       "/publishing/channel-stats",
-      {
-        config: monitor("query"),
-        schema: {
-          tags: ["publishing"],
-          summary: "Per channel: deliveries, success rate and the last error",
-          response: { 200: envelope(z.array(channelStatsSchema)), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        monitor("query"),
+        { tags: ["publishing"], summary: "Per channel: deliveries, success rate and the last error" },
+        z.array(channelStatsSchema),
+      ),
       async () => ok(await deliveries.stats()),
     );
     for (const [verb, summary] of [
@@ -196,15 +194,7 @@ export function publishingRoutes(
     ] as const) {
       app.post(
         `/publishing/deliveries/:id/${verb}`,
-        {
-          config: monitor("update"),
-          schema: {
-            tags: ["publishing"],
-            summary,
-            params: deliveryIdParams,
-            response: { 200: envelope(deliverySchema), ...apiErrorResponses },
-          },
-        },
+        apiRoute(monitor("update"), { tags: ["publishing"], summary, params: deliveryIdParams }, deliverySchema),
         async (request) => ok(await deliveries[verb](actorOf(request), request.params.id)),
       );
     }

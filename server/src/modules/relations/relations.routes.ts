@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { apiErrorResponses, envelope, ok } from "../../http/envelope.js";
+import { ok } from "../../http/envelope.js";
+import { apiRoute } from "../../http/route.js";
 import { actorOf } from "../auth/actor.js";
 import { inLibrary } from "../auth/route-config.js";
 import { storyParams } from "../stories/stories.schema.js";
@@ -12,43 +13,35 @@ export function relationsRoutes(relations: RelationsService): FastifyPluginAsync
   return async (app) => {
     app.get(
       "/stories/relation/:libraryId/:storyId",
-      {
-        config: inLibrary({ permission: "search", action: "get" }, "read"),
-        schema: {
-          tags: ["stories"],
-          summary: "Relations of a story (to stories the caller can read)",
-          params: storyParams,
-          response: { 200: envelope(z.array(relationSchema)), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        inLibrary({ permission: "search", action: "get" }, "read"),
+        { tags: ["stories"], summary: "Relations of a story (to stories the caller can read)", params: storyParams },
+        z.array(relationSchema),
+      ),
       async (request) => ok(await relations.list(actorOf(request), request.params.libraryId, request.params.storyId)),
     );
     app.post(
       "/stories/relation/:libraryId/:storyId",
-      {
-        config: inLibrary({ permission: "story.list", action: "edit" }, "write"),
-        schema: {
+      apiRoute(
+        inLibrary({ permission: "story.list", action: "edit" }, "write"),
+        {
           tags: ["stories"],
           summary: "Relate a story to another story the caller can read",
           params: storyParams,
           body: createRelationBody,
-          response: { 200: envelope(z.array(relationSchema)), ...apiErrorResponses },
         },
-      },
+        z.array(relationSchema),
+      ),
       async (request) =>
         ok(await relations.relate(actorOf(request), request.params.libraryId, request.params.storyId, request.body)),
     );
     app.delete(
       "/stories/relation/:libraryId/:storyId/:relationId",
-      {
-        config: inLibrary({ permission: "story.list", action: "edit" }, "write"),
-        schema: {
-          tags: ["stories"],
-          summary: "Remove a relation of a story",
-          params: relationIdParams,
-          response: { 200: envelope(z.null()), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        inLibrary({ permission: "story.list", action: "edit" }, "write"),
+        { tags: ["stories"], summary: "Remove a relation of a story", params: relationIdParams },
+        z.null(),
+      ),
       async (request) => {
         const { libraryId, storyId, relationId } = request.params;
         await relations.unrelate(actorOf(request), libraryId, storyId, relationId);

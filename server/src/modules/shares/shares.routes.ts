@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { apiErrorResponses, envelope, ok, page, toPage } from "../../http/envelope.js";
+import { ok, page, toPage } from "../../http/envelope.js";
+import { apiRoute } from "../../http/route.js";
 import { actorOf } from "../auth/actor.js";
 import { inLibrary } from "../auth/route-config.js";
 import { storyParams } from "../stories/stories.schema.js";
@@ -25,16 +26,16 @@ export function sharesRoutes(shares: SharesService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       "/workflow-story-share/story/:libraryId/:storyId",
-      {
-        config: inLibrary(CREATE, "read"),
-        schema: {
+      apiRoute(
+        inLibrary(CREATE, "read"),
+        {
           tags: ["shares"],
           summary: "Share one story with the defaults: previews, caption and credit, expiring in 7 days",
           params: storyParams,
           querystring: shareQuery,
-          response: { 200: envelope(shareSchema), ...apiErrorResponses },
         },
-      },
+        shareSchema,
+      ),
       async (request) => {
         const { libraryId, storyId } = request.params;
         return ok(await shares.quickShare(actorOf(request), libraryId, storyId, request.query.expiresInDays));
@@ -42,28 +43,28 @@ export function sharesRoutes(shares: SharesService): FastifyPluginAsyncZod {
     );
     app.post(
       "/shares",
-      {
-        config: { access: CREATE },
-        schema: {
+      apiRoute(
+        { access: CREATE },
+        {
           tags: ["shares"],
           summary: "Share a story, several stories, a folder or a saved search, with options",
           body: createShareBody,
-          response: { 200: envelope(shareSchema), ...apiErrorResponses },
         },
-      },
+        shareSchema,
+      ),
       async (request) => ok(await shares.create(actorOf(request), request.body)),
     );
     app.get(
       "/shares",
-      {
-        config: { access: "authenticated" },
-        schema: {
+      apiRoute(
+        { access: "authenticated" },
+        {
           tags: ["shares"],
           summary: "My shares (administrators: everyone's with all=true), newest first, with views and downloads",
           querystring: shareListQuery,
-          response: { 200: envelope(page(shareItemSchema)), ...apiErrorResponses },
         },
-      },
+        page(shareItemSchema),
+      ),
       async (request) => {
         const { content, total } = await shares.list(actorOf(request), request.query);
         return ok(toPage(content, total, request.query));
@@ -71,29 +72,29 @@ export function sharesRoutes(shares: SharesService): FastifyPluginAsyncZod {
     );
     app.patch(
       "/shares/:shareId",
-      {
-        config: { access: "authenticated" },
-        schema: {
+      apiRoute(
+        { access: "authenticated" },
+        {
           tags: ["shares"],
           summary: "Change a share's options (expiry, password, limits, downloads, metadata, message)",
           params: shareIdParams,
           body: updateShareBody,
-          response: { 200: envelope(shareItemSchema), ...apiErrorResponses },
         },
-      },
+        shareItemSchema,
+      ),
       async (request) => ok(await shares.update(actorOf(request), request.params.shareId, request.body)),
     );
     app.delete(
       "/shares/:shareId",
-      {
-        config: { access: "authenticated" },
-        schema: {
+      apiRoute(
+        { access: "authenticated" },
+        {
           tags: ["shares"],
           summary: "Revoke a share: its link and every file URL it handed out stop working at once",
           params: shareIdParams,
-          response: { 200: envelope(z.null()), ...apiErrorResponses },
         },
-      },
+        z.null(),
+      ),
       async (request) => {
         await shares.revoke(actorOf(request), request.params.shareId);
         return ok(null);
@@ -101,16 +102,16 @@ export function sharesRoutes(shares: SharesService): FastifyPluginAsyncZod {
     );
     app.get(
       "/shares/:shareId/visits",
-      {
-        config: { access: "authenticated" },
-        schema: {
+      apiRoute(
+        { access: "authenticated" },
+        {
           tags: ["shares"],
           summary: "A share's visitor log, newest first: when, address, what was opened, viewed or downloaded",
           params: shareIdParams,
           querystring: shareVisitsQuery,
-          response: { 200: envelope(page(shareVisitSchema)), ...apiErrorResponses },
         },
-      },
+        page(shareVisitSchema),
+      ),
       async (request) => {
         const { content, total } = await shares.visits(actorOf(request), request.params.shareId, request.query);
         return ok(toPage(content, total, request.query));
@@ -118,27 +119,23 @@ export function sharesRoutes(shares: SharesService): FastifyPluginAsyncZod {
     );
     app.get(
       "/share-settings",
-      {
-        config: { access: "authenticated" },
-        schema: {
+      apiRoute(
+        { access: "authenticated" },
+        {
           tags: ["shares"],
           summary: "The administrator's limits on share links (the longest expiry; whether 'never' is allowed)",
-          response: { 200: envelope(shareSettingsSchema), ...apiErrorResponses },
         },
-      },
+        shareSettingsSchema,
+      ),
       async () => ok(await shares.settings()),
     );
     app.put(
       "/share-settings",
-      {
-        config: { access: "admin" },
-        schema: {
-          tags: ["shares"],
-          summary: "Set the limits on share links",
-          body: shareSettingsSchema,
-          response: { 200: envelope(shareSettingsSchema), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        { access: "admin" },
+        { tags: ["shares"], summary: "Set the limits on share links", body: shareSettingsSchema },
+        shareSettingsSchema,
+      ),
       async (request) => ok(await shares.saveSettings(actorOf(request), request.body)),
     );
   };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { apiErrorResponses, envelope, ok } from "../../http/envelope.js";
+import { apiRoute } from "../../http/route.js";
 import { actorOf } from "../auth/actor.js";
 import type { PermissionKey } from "../auth/permissions.js";
 import type { IntegrityCheckService } from "./integrity-check.service.js";
@@ -49,39 +50,29 @@ export function integrityCheckRoutes(checks: IntegrityCheckService): FastifyPlug
   return async (app) => {
     app.post(
       "/storage/integrity-checks",
-      {
-        config: monitor("add"),
-        schema: {
-          tags,
-          summary: "Start an integrity check as a job (409 while one runs)",
-          response: { 200: envelope(checkSchema), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        monitor("add"),
+        { tags, summary: "Start an integrity check as a job (409 while one runs)" },
+        checkSchema,
+      ),
       async (request) => ok(await checks.start(actorOf(request))),
     );
     app.get(
       "/storage/integrity-checks/latest",
-      {
-        config: monitor("query"),
-        schema: {
-          tags,
-          summary: "The newest integrity check with its progress and counts, or null",
-          response: { 200: envelope(checkSchema.nullable()), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        monitor("query"),
+        { tags, summary: "The newest integrity check with its progress and counts, or null" },
+        checkSchema.nullable(),
+      ),
       async () => ok(await checks.latest()),
     );
     app.get(
       "/storage/integrity-checks/:id",
-      {
-        config: monitor("query"),
-        schema: {
-          tags,
-          summary: "One integrity check with its progress and counts",
-          params: checkParams,
-          response: { 200: envelope(checkSchema), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        monitor("query"),
+        { tags, summary: "One integrity check with its progress and counts", params: checkParams },
+        checkSchema,
+      ),
       async (request) => ok(await checks.get(request.params.id)),
     );
     app.get(
@@ -106,15 +97,11 @@ export function integrityCheckRoutes(checks: IntegrityCheckService): FastifyPlug
     );
     app.post(
       "/storage/integrity-checks/:id/cancel",
-      {
-        config: monitor("update"),
-        schema: {
-          tags,
-          summary: "Cancel a queued or running check (409 once it has ended)",
-          params: checkParams,
-          response: { 200: envelope(checkSchema), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        monitor("update"),
+        { tags, summary: "Cancel a queued or running check (409 once it has ended)", params: checkParams },
+        checkSchema,
+      ),
       async (request) => ok(await checks.cancel(actorOf(request), request.params.id)),
     );
   };

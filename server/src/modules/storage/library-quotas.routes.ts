@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { apiErrorResponses, envelope, ok } from "../../http/envelope.js";
+import { ok } from "../../http/envelope.js";
+import { apiRoute } from "../../http/route.js";
 import { actorOf } from "../auth/actor.js";
 import type { PermissionKey } from "../auth/permissions.js";
+import { can } from "../auth/route-config.js";
 import type { LibraryQuotas } from "./library-quotas.js";
 import { libraryParams } from "./storage.schema.js";
 
@@ -34,28 +36,20 @@ export function libraryQuotasRoutes(quotas: LibraryQuotas): FastifyPluginAsyncZo
   return async (app) => {
     app.get(
       "/storage/quotas",
-      {
-        config: { access: { permission: STORAGE_SETTING, action: "query" } },
-        schema: {
-          tags,
-          summary: "Every library's usage and quota",
-          response: { 200: envelope(z.array(libraryQuotaSchema)), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        can(STORAGE_SETTING, "query"),
+        { tags, summary: "Every library's usage and quota" },
+        z.array(libraryQuotaSchema),
+      ),
       async () => ok(await quotas.list()),
     );
     app.put(
       "/storage/quotas/libraries/:libraryId",
-      {
-        config: { access: { permission: STORAGE_SETTING, action: "edit" } },
-        schema: {
-          tags,
-          summary: "Set or remove a library's quota",
-          params: libraryParams,
-          body: libraryQuotaBody,
-          response: { 200: envelope(libraryQuotaSchema), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        can(STORAGE_SETTING, "edit"),
+        { tags, summary: "Set or remove a library's quota", params: libraryParams, body: libraryQuotaBody },
+        libraryQuotaSchema,
+      ),
       async (request) => ok(await quotas.set(actorOf(request), request.params.libraryId, request.body.quotaBytes)),
     );
   };

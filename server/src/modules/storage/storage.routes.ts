@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { apiErrorResponses, envelope, ok } from "../../http/envelope.js";
+import { ok } from "../../http/envelope.js";
+import { apiRoute } from "../../http/route.js";
 import { actorOf } from "../auth/actor.js";
 import type { PermissionKey } from "../auth/permissions.js";
 import { integrityCheckRoutes } from "./integrity-check.routes.js";
@@ -36,70 +37,63 @@ export function storageRoutes(storage: StorageModule): FastifyPluginAsyncZod {
     await app.register(libraryQuotasRoutes(storage.quotas));
     app.get(
       "/storage/targets",
-      {
-        config: bucket("query"),
-        schema: {
-          tags,
-          summary: "Every storage target, the built-in one first (secrets never: only whether one is set)",
-          response: { 200: envelope(z.array(targetSchema)), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        bucket("query"),
+        { tags, summary: "Every storage target, the built-in one first (secrets never: only whether one is set)" },
+        z.array(targetSchema),
+      ),
       async () => ok(await targets.list()),
     );
     app.post(
       "/storage/targets",
-      {
-        config: bucket("add"),
-        schema: {
-          tags,
-          summary: "Add a storage target (a local folder or an S3-compatible bucket)",
-          body: targetInput,
-          response: { 200: envelope(targetSchema), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        bucket("add"),
+        { tags, summary: "Add a storage target (a local folder or an S3-compatible bucket)", body: targetInput },
+        targetSchema,
+      ),
       async (request) => ok(await targets.create(actorOf(request), request.body)),
     );
     app.post(
       "/storage/targets/test",
-      {
-        config: bucket("add"),
-        schema: {
+      apiRoute(
+        bucket("add"),
+        {
           tags,
           summary: "Test settings before saving them: write, read back and delete a probe object (200 either way)",
           body: targetInput,
           querystring: z.object({
             id: z.string().max(64).optional().describe("the saved target whose secret an absent one means"),
           }),
-          response: { 200: envelope(targetTestResult), ...apiErrorResponses },
         },
-      },
+        targetTestResult,
+      ),
       async (request) => ok(await targets.testInput(request.body, request.query.id)),
     );
     app.put(
       "/storage/targets/:id",
-      {
-        config: bucket("edit"),
-        schema: {
+      apiRoute(
+        bucket("edit"),
+        {
           tags,
           summary: "Change a storage target (secret: a value sets, null clears, absent keeps)",
           params: targetIdParams,
           body: targetInput,
-          response: { 200: envelope(targetSchema), ...apiErrorResponses },
         },
-      },
+        targetSchema,
+      ),
       async (request) => ok(await targets.update(actorOf(request), request.params.id, request.body)),
     );
     app.delete(
       "/storage/targets/:id",
-      {
-        config: bucket("delete"),
-        schema: {
+      apiRoute(
+        bucket("delete"),
+        {
           tags,
           summary: "Delete a storage target nothing uses (409 with the counts otherwise)",
           params: targetIdParams,
-          response: { 200: envelope(z.null()), ...apiErrorResponses },
         },
-      },
+        z.null(),
+      ),
       async (request) => {
         await targets.delete(actorOf(request), request.params.id);
         return ok(null);
@@ -107,40 +101,37 @@ export function storageRoutes(storage: StorageModule): FastifyPluginAsyncZod {
     );
     app.post(
       "/storage/targets/:id/test",
-      {
-        config: bucket("query"),
-        schema: {
+      apiRoute(
+        bucket("query"),
+        {
           tags,
           summary: "Test a saved target's connection: the reason when it fails (200 either way)",
           params: targetIdParams,
-          response: { 200: envelope(targetTestResult), ...apiErrorResponses },
         },
-      },
+        targetTestResult,
+      ),
       async (request) => ok(await targets.test(request.params.id)),
     );
     app.get(
       "/storage/settings",
-      {
-        config: setting("query"),
-        schema: {
-          tags,
-          summary: "The default target, each library's target and its latest move",
-          response: { 200: envelope(storageSettingsSchema), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        setting("query"),
+        { tags, summary: "The default target, each library's target and its latest move" },
+        storageSettingsSchema,
+      ),
       async () => ok(await moves.settings()),
     );
     app.put(
       "/storage/default",
-      {
-        config: setting("edit"),
-        schema: {
+      apiRoute(
+        setting("edit"),
+        {
           tags,
           summary: "Choose the default target (it must pass its connection test: 409 with the reason)",
           body: targetChoiceBody,
-          response: { 200: envelope(storageSettingsSchema), ...apiErrorResponses },
         },
-      },
+        storageSettingsSchema,
+      ),
       async (request) => {
         await targets.setDefault(actorOf(request), request.body.targetId);
         return ok(await moves.settings());
@@ -148,16 +139,16 @@ export function storageRoutes(storage: StorageModule): FastifyPluginAsyncZod {
     );
     app.put(
       "/storage/libraries/:libraryId",
-      {
-        config: setting("edit"),
-        schema: {
+      apiRoute(
+        setting("edit"),
+        {
           tags,
           summary: "Where a library's new originals go (null: the default); existing files stay where they are",
           params: libraryParams,
           body: libraryTargetBody,
-          response: { 200: envelope(storageSettingsSchema), ...apiErrorResponses },
         },
-      },
+        storageSettingsSchema,
+      ),
       async (request) => {
         await moves.setLibraryTarget(actorOf(request), request.params.libraryId, request.body.targetId);
         return ok(await moves.settings());
@@ -165,29 +156,21 @@ export function storageRoutes(storage: StorageModule): FastifyPluginAsyncZod {
     );
     app.post(
       "/storage/libraries/:libraryId/move",
-      {
-        config: setting("update"),
-        schema: {
+      apiRoute(
+        setting("update"),
+        {
           tags,
           summary: "Move every file of a library to a target, as a durable job (copy, verify, switch, delete)",
           params: libraryParams,
           body: targetChoiceBody,
-          response: { 200: envelope(moveSchema), ...apiErrorResponses },
         },
-      },
+        moveSchema,
+      ),
       async (request) => ok(await moves.startMove(actorOf(request), request.params.libraryId, request.body.targetId)),
     );
     app.get(
       "/storage/moves/:id",
-      {
-        config: setting("query"),
-        schema: {
-          tags,
-          summary: "One move with its progress",
-          params: moveParams,
-          response: { 200: envelope(moveSchema), ...apiErrorResponses },
-        },
-      },
+      apiRoute(setting("query"), { tags, summary: "One move with its progress", params: moveParams }, moveSchema),
       async (request) => ok(await moves.get(request.params.id)),
     );
   };

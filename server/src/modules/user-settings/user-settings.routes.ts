@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { apiErrorResponses, envelope, ok } from "../../http/envelope.js";
+import { ok } from "../../http/envelope.js";
+import { apiRoute } from "../../http/route.js";
 import { currentUser } from "../auth/auth.plugin.js";
 import { defaultLibraryQuery, defaultLibrarySchema } from "./user-settings.schema.js";
 import type { UserSettingsService } from "./user-settings.service.js";
@@ -9,27 +10,24 @@ export function userSettingsRoutes(settings: UserSettingsService): FastifyPlugin
   return async (app) => {
     app.get(
       "/default-library",
-      {
-        config: { access: "authenticated" },
-        schema: {
-          tags: ["workflow"],
-          summary: "The caller's default library and folder (product unless they chose another)",
-          response: { 200: envelope(defaultLibrarySchema), ...apiErrorResponses },
-        },
-      },
+      apiRoute(
+        { access: "authenticated" },
+        { tags: ["workflow"], summary: "The caller's default library and folder (product unless they chose another)" },
+        defaultLibrarySchema,
+      ),
       async (request) => ok(await settings.defaultLibrary(currentUser(request))),
     );
     app.post(
       "/default-library",
-      {
-        config: { access: "authenticated" },
-        schema: {
+      apiRoute(
+        { access: "authenticated" },
+        {
           tags: ["workflow"],
           summary: "Save the caller's default library (and folder) from a front-area path",
           querystring: defaultLibraryQuery,
-          response: { 200: envelope(defaultLibrarySchema), ...apiErrorResponses },
         },
-      },
+        defaultLibrarySchema,
+      ),
       async (request) => ok(await settings.setDefaultLibrary(currentUser(request), request.query.path)),
     );
   };

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { envelope, ok, page, toPage } from "../../../http/envelope.js";
-import { CATALOGUE_PERMISSIONS, catalogueErrors, mergedBy, READ, write } from "../shared/catalogue-routes.js";
+import { ok, okPage, page } from "../../../http/envelope.js";
+import { apiRoute } from "../../../http/route.js";
+import { CATALOGUE_PERMISSIONS, mergedBy, READ, write } from "../shared/catalogue-routes.js";
 import { catalogueListQuery, deleteResult, idParams, mergeQuery } from "../shared/catalogue-schema.js";
 import { categoryInput, categorySchema } from "./category.schema.js";
 import type { CategoryService } from "./category.service.js";
@@ -14,71 +15,48 @@ export function categoryRoutes(categories: CategoryService): FastifyPluginAsyncZ
   return async (app) => {
     app.get(
       "/categories",
-      {
-        config: READ,
-        schema: {
-          tags,
-          summary: "List categories (paged)",
-          querystring: catalogueListQuery,
-          response: { 200: envelope(page(categorySchema)), ...catalogueErrors },
-        },
-      },
-      async (request) => {
-        const { content, total } = await categories.list(request.query);
-        return ok(toPage(content, total, request.query));
-      },
+      apiRoute(
+        READ,
+        { tags, summary: "List categories (paged)", querystring: catalogueListQuery },
+        page(categorySchema),
+      ),
+      async (request) => okPage(await categories.list(request.query), request.query),
     );
     app.get(
       "/categories/all",
-      {
-        config: READ,
-        schema: {
-          tags,
-          summary: "Every category, unpaged, for pickers (build the tree from parentId)",
-          response: { 200: envelope(z.array(categorySchema)), ...catalogueErrors },
-        },
-      },
+      apiRoute(
+        READ,
+        { tags, summary: "Every category, unpaged, for pickers (build the tree from parentId)" },
+        z.array(categorySchema),
+      ),
       async () => ok(await categories.all()),
     );
     app.post(
       "/categories",
-      {
-        config: write(PERMISSION, "add"),
-        schema: {
-          tags,
-          summary: "Create a category",
-          body: categoryInput,
-          response: { 200: envelope(categorySchema), ...catalogueErrors },
-        },
-      },
+      apiRoute(write(PERMISSION, "add"), { tags, summary: "Create a category", body: categoryInput }, categorySchema),
       async (request) => ok(await categories.create(request.body)),
     );
     app.put(
       "/categories/:id",
-      {
-        config: write(PERMISSION, "edit"),
-        schema: {
-          tags,
-          summary: "Change or move a category",
-          params: idParams,
-          body: categoryInput,
-          response: { 200: envelope(categorySchema), ...catalogueErrors },
-        },
-      },
+      apiRoute(
+        write(PERMISSION, "edit"),
+        { tags, summary: "Change or move a category", params: idParams, body: categoryInput },
+        categorySchema,
+      ),
       async (request) => ok(await categories.update(request.params.id, request.body)),
     );
     app.delete(
       "/categories/:id",
-      {
-        config: write(PERMISSION, "delete"),
-        schema: {
+      apiRoute(
+        write(PERMISSION, "delete"),
+        {
           tags,
           summary: "Delete a category without subcategories that no story uses, or merge it into another (mergeInto)",
           params: idParams,
           querystring: mergeQuery,
-          response: { 200: envelope(deleteResult), ...catalogueErrors },
         },
-      },
+        deleteResult,
+      ),
       async (request) => {
         const { mergeInto } = request.query;
         if (mergeInto) return ok(await categories.merge(request.params.id, mergeInto, mergedBy(request)));

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { envelope, ok, page, toPage } from "../../../http/envelope.js";
+import { ok, page, toPage } from "../../../http/envelope.js";
+import { apiRoute } from "../../../http/route.js";
 import type { PermissionKey } from "../../auth/permissions.js";
-import { catalogueErrors, mergedBy, READ, write } from "../shared/catalogue-routes.js";
+import { mergedBy, READ, write } from "../shared/catalogue-routes.js";
 import {
   type CatalogueListQuery,
   catalogueListQuery,
@@ -32,15 +33,15 @@ export function entryRoutes<View extends { id: string; name: string }, Input ext
   return async (app) => {
     app.get(
       paths.list,
-      {
-        config: READ,
-        schema: {
+      apiRoute(
+        READ,
+        {
           tags,
           summary: `List ${noun}s (paged; keyword matches any text column, name only the name)`,
           querystring: catalogueListQuery,
-          response: { 200: envelope(page(view)), ...catalogueErrors },
         },
-      },
+        page(view),
+      ),
       async (request) => {
         const query: CatalogueListQuery = request.query;
         const { content, total } = await service.list(query);
@@ -49,29 +50,21 @@ export function entryRoutes<View extends { id: string; name: string }, Input ext
     );
     app.post(
       paths.create,
-      {
-        config: write(permission, "add"),
-        schema: {
-          tags,
-          summary: `Create a ${noun}`,
-          body: input,
-          response: { 200: envelope(view), ...catalogueErrors },
-        },
-      },
+      apiRoute(write(permission, "add"), { tags, summary: `Create a ${noun}`, body: input }, view),
       // The body was parsed by `input`; the generic provider types lose that.
       async (request) => ok(await service.create(request.body as Input)),
     );
     app.put(
       paths.update,
-      {
-        config: write(permission, "edit"),
-        schema: {
+      apiRoute(
+        write(permission, "edit"),
+        {
           tags,
           summary: `Change a ${noun} (the id is in the body)`,
           body: z.intersection(input, z.object({ id: z.uuid() })),
-          response: { 200: envelope(view), ...catalogueErrors },
         },
-      },
+        view,
+      ),
       async (request) => {
         const { id, ...changes } = request.body as Input & { id: string };
         return ok(await service.update(id, changes as unknown as Input));
@@ -79,16 +72,16 @@ export function entryRoutes<View extends { id: string; name: string }, Input ext
     );
     app.delete(
       paths.remove,
-      {
-        config: write(permission, "delete"),
-        schema: {
+      apiRoute(
+        write(permission, "delete"),
+        {
           tags,
           summary: `Delete a ${noun} no story uses, or merge it into another (mergeInto)`,
           params: idParams,
           querystring: mergeQuery,
-          response: { 200: envelope(deleteResult), ...catalogueErrors },
         },
-      },
+        deleteResult,
+      ),
       async (request) => {
         const { mergeInto } = request.query;
         if (mergeInto) return ok(await service.merge(request.params.id, mergeInto, mergedBy(request)));

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { envelope, ok } from "../../../http/envelope.js";
-import { CATALOGUE_PERMISSIONS, catalogueErrors, READ } from "../shared/catalogue-routes.js";
+import { ok } from "../../../http/envelope.js";
+import { apiRoute } from "../../../http/route.js";
+import { CATALOGUE_PERMISSIONS, READ } from "../shared/catalogue-routes.js";
 import { pickQuery } from "../shared/catalogue-schema.js";
 import { entryRoutes } from "./entry.routes.js";
 import type { EntryService } from "./entry.service.js";
@@ -24,28 +25,20 @@ export function sourceRoutes(sources: EntryService<SourceView, SourceInput>): Fa
     );
     app.get(
       "/source/all",
-      {
-        config: READ,
-        schema: {
-          tags,
-          summary: "Every source, unpaged, in display order",
-          querystring: pickQuery,
-          response: { 200: envelope(z.array(sourceSchema)), ...catalogueErrors },
-        },
-      },
+      apiRoute(
+        READ,
+        { tags, summary: "Every source, unpaged, in display order", querystring: pickQuery },
+        z.array(sourceSchema),
+      ),
       async (request) => ok(await sources.all(request.query.keyword, request.query.size)),
     );
     app.get(
       "/source/option",
-      {
-        config: READ,
-        schema: {
-          tags,
-          summary: "Sources as select options: label and value are the name",
-          querystring: pickQuery,
-          response: { 200: envelope(z.array(sourceOptionSchema)), ...catalogueErrors },
-        },
-      },
+      apiRoute(
+        READ,
+        { tags, summary: "Sources as select options: label and value are the name", querystring: pickQuery },
+        z.array(sourceOptionSchema),
+      ),
       async (request) =>
         ok(
           (await sources.all(request.query.keyword, request.query.size)).map((source) => ({

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { envelope, ok, page, pageQuery, toPage } from "../../../http/envelope.js";
+import { ok, page, pageQuery, toPage } from "../../../http/envelope.js";
+import { apiRoute } from "../../../http/route.js";
 import { currentUser } from "../../auth/auth.plugin.js";
 import { entryRoutes } from "../entries/entry.routes.js";
-import { CATALOGUE_PERMISSIONS, catalogueErrors, READ } from "../shared/catalogue-routes.js";
+import { CATALOGUE_PERMISSIONS, READ } from "../shared/catalogue-routes.js";
 import { idParams, pickQuery } from "../shared/catalogue-schema.js";
 import { historyEntrySchema, keywordInput, keywordSchema, recordHistoryBody } from "./keyword.schema.js";
 import type { KeywordService } from "./keyword.service.js";
@@ -26,42 +27,34 @@ export function keywordRoutes(keywords: KeywordService): FastifyPluginAsyncZod {
     );
     app.get(
       "/keyword/list",
-      {
-        config: READ,
-        schema: {
-          tags,
-          summary: "Keywords by name, unpaged, for pickers",
-          querystring: pickQuery,
-          response: { 200: envelope(z.array(keywordSchema)), ...catalogueErrors },
-        },
-      },
+      apiRoute(
+        READ,
+        { tags, summary: "Keywords by name, unpaged, for pickers", querystring: pickQuery },
+        z.array(keywordSchema),
+      ),
       async (request) => ok(await keywords.all(request.query.keyword, request.query.size)),
     );
     app.get(
       "/keyword/listByOrder",
-      {
-        config: READ,
-        schema: {
-          tags,
-          summary: "The most used keywords first (then by name)",
-          querystring: pickQuery,
-          response: { 200: envelope(z.array(keywordSchema)), ...catalogueErrors },
-        },
-      },
+      apiRoute(
+        READ,
+        { tags, summary: "The most used keywords first (then by name)", querystring: pickQuery },
+        z.array(keywordSchema),
+      ),
       async (request) => ok(await keywords.mostUsed(request.query.keyword, request.query.size)),
     );
 
     app.get(
       "/keywordhistory",
-      {
-        config: READ,
-        schema: {
+      apiRoute(
+        READ,
+        {
           tags: historyTags,
           summary: "The caller's recently used keywords, most recent first",
           querystring: pageQuery,
-          response: { 200: envelope(page(historyEntrySchema)), ...catalogueErrors },
         },
-      },
+        page(historyEntrySchema),
+      ),
       async (request) => {
         const { content, total } = await keywords.history(currentUser(request).id, request.query);
         return ok(toPage(content, total, request.query));
@@ -69,15 +62,15 @@ export function keywordRoutes(keywords: KeywordService): FastifyPluginAsyncZod {
     );
     app.post(
       "/keywordhistory",
-      {
-        config: READ,
-        schema: {
+      apiRoute(
+        READ,
+        {
           tags: historyTags,
           summary: `Record keywords the caller used: they move to the top of the history, which keeps the latest 50`,
           body: recordHistoryBody,
-          response: { 200: envelope(z.null()), ...catalogueErrors },
         },
-      },
+        z.null(),
+      ),
       async (request) => {
         await keywords.recordHistory(currentUser(request).id, request.body.keywords);
         return ok(null);
@@ -85,15 +78,11 @@ export function keywordRoutes(keywords: KeywordService): FastifyPluginAsyncZod {
     );
     app.delete(
       "/keywordhistory/:id",
-      {
-        config: READ,
-        schema: {
-          tags: historyTags,
-          summary: "Forget one keyword of the caller's history",
-          params: idParams,
-          response: { 200: envelope(z.null()), ...catalogueErrors },
-        },
-      },
+      apiRoute(
+        READ,
+        { tags: historyTags, summary: "Forget one keyword of the caller's history", params: idParams },
+        z.null(),
+      ),
       async (request) => {
         await keywords.forgetHistory(currentUser(request).id, request.params.id);
         return ok(null);
@@ -101,14 +90,7 @@ export function keywordRoutes(keywords: KeywordService): FastifyPluginAsyncZod {
     );
     app.delete(
       "/keywordhistory",
-      {
-        config: READ,
-        schema: {
-          tags: historyTags,
-          summary: "Clear the caller's keyword history",
-          response: { 200: envelope(z.null()), ...catalogueErrors },
-        },
-      },
+      apiRoute(READ, { tags: historyTags, summary: "Clear the caller's keyword history" }, z.null()),
       async (request) => {
         await keywords.forgetHistory(currentUser(request).id);
         return ok(null);
