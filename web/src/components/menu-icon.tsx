@@ -1,65 +1,8 @@
-import {
-  AudioOutlined,
-  BarChartOutlined,
-  CloudOutlined,
-  CloudServerOutlined,
-  CloudUploadOutlined,
-  DashboardOutlined,
-  DatabaseOutlined,
-  DownloadOutlined,
-  ExperimentOutlined,
-  FileImageOutlined,
-  HddOutlined,
-  IdcardOutlined,
-  LockOutlined,
-  PictureOutlined,
-  ProfileOutlined,
-  SafetyOutlined,
-  ScheduleOutlined,
-  SearchOutlined,
-  SendOutlined,
-  SettingOutlined,
-  ShareAltOutlined,
-  StarOutlined,
-  TeamOutlined,
-  UnorderedListOutlined,
-  UserOutlined,
-  VideoCameraOutlined,
-} from "@ant-design/icons";
 import type { ComponentType } from "react";
+import * as MENU_ICONS from "./menu-icons";
 
-/**
- * The icons the server's menus name. An explicit map (not `import *`) keeps
- * the whole icon set out of the bundle; an unknown name renders no icon.
- */
-const ICONS: Record<string, ComponentType> = {
-  AudioOutlined,
-  BarChartOutlined,
-  CloudOutlined,
-  CloudServerOutlined,
-  CloudUploadOutlined,
-  DashboardOutlined,
-  DatabaseOutlined,
-  DownloadOutlined,
-  ExperimentOutlined,
-  FileImageOutlined,
-  HddOutlined,
-  IdcardOutlined,
-  LockOutlined,
-  PictureOutlined,
-  ProfileOutlined,
-  SafetyOutlined,
-  ScheduleOutlined,
-  SearchOutlined,
-  SendOutlined,
-  SettingOutlined,
-  ShareAltOutlined,
-  StarOutlined,
-  TeamOutlined,
-  UnorderedListOutlined,
-  UserOutlined,
-  VideoCameraOutlined,
-};
+/** The icons the server's menus name, by name (menu-icons.ts); an unknown name renders no icon. */
+const ICONS: Record<string, ComponentType> = MENU_ICONS;
 
 export function menuIcon(name: string | null | undefined) {
   const Icon = name ? ICONS[name] : undefined;
