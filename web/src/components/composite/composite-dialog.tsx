@@ -19,7 +19,7 @@ import { statisticsKeys } from "../../api/statistics";
 import { type Story, storyKeys } from "../../api/stories";
 import { seededLibraryName } from "../../locales/seeded";
 import { useFeedback } from "../feedback";
-import { CatalogueSelect, KeywordSelect } from "../uploader/batch-form";
+import { CatalogueItems } from "../uploader/batch-form";
 import { addMembers } from "./composite-logic";
 import { MemberList } from "./member-list";
 import { MemberPicker } from "./member-picker";
@@ -241,15 +241,7 @@ function CompositeForm({
           <Input.TextArea rows={2} />
         </Form.Item>
         <div style={{ display: "grid", gridTemplateColumns: "repeat(auto-fit, minmax(200px, 1fr))", columnGap: 12 }}>
-          <Form.Item name="keywords" label={t("editInfo.field.keywords")}>
-            <KeywordSelect />
-          </Form.Item>
-          <Form.Item name="tags" label={t("editInfo.field.tags")}>
-            <CatalogueSelect kind="tags" multiple />
-          </Form.Item>
-          <Form.Item name="authors" label={t("editInfo.field.authors")}>
-            <CatalogueSelect kind="authors" multiple />
-          </Form.Item>
+          <CatalogueItems labels="editInfo.field" only={["keywords", "tags", "authors"]} />
         </div>
       </Form>
       <div style={{ display: "flex", alignItems: "center", justifyContent: "space-between", margin: "4px 0 8px" }}>

@@ -9,7 +9,7 @@ import { Access } from "../../auth/access-component";
 import { seededPropertyLabel } from "../../locales/seeded";
 import { useFeedback } from "../feedback";
 import { STORY_ACCESS } from "../story-actions";
-import { CatalogueSelect, KeywordSelect, PropertyItem } from "../uploader/batch-form";
+import { CatalogueItems, PropertyItem } from "../uploader/batch-form";
 import { fieldsFromProperties } from "../uploader/upload-logic";
 import {
   type InformationValues,
@@ -224,24 +224,7 @@ export function EditInfoDialog({
               <Input disabled={locked?.has("headline")} />
             </Form.Item>
           ) : null}
-          <Form.Item name="keywords" label={t("editInfo.field.keywords")}>
-            <KeywordSelect />
-          </Form.Item>
-          <Form.Item name="tags" label={t("editInfo.field.tags")}>
-            <CatalogueSelect kind="tags" multiple />
-          </Form.Item>
-          <Form.Item name="authors" label={t("editInfo.field.authors")}>
-            <CatalogueSelect kind="authors" multiple />
-          </Form.Item>
-          <Form.Item name="source" label={t("editInfo.field.source")}>
-            <CatalogueSelect kind="sources" />
-          </Form.Item>
-          <Form.Item name="theme" label={t("editInfo.field.theme")}>
-            <CatalogueSelect kind="themes" />
-          </Form.Item>
-          <Form.Item name="category" label={t("editInfo.field.category")}>
-            <CatalogueSelect kind="categories" />
-          </Form.Item>
+          <CatalogueItems labels="editInfo.field" />
           <Form.Item name="capturedAt" label={t("editInfo.field.capturedAt")}>
             <DatePicker showTime style={{ width: "100%" }} />
           </Form.Item>

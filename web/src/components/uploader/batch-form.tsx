@@ -56,6 +56,37 @@ export function CatalogueSelect(props: {
   );
 }
 
+/** A story form's catalogue fields, each with its picker, in this order. */
+const CATALOGUE_ITEMS = [
+  { name: "keywords" },
+  { name: "tags", kind: "tags", multiple: true },
+  { name: "authors", kind: "authors", multiple: true },
+  { name: "source", kind: "sources" },
+  { name: "theme", kind: "themes" },
+  { name: "category", kind: "categories" },
+] as const satisfies readonly { name: string; kind?: CatalogueNameKind; multiple?: boolean }[];
+
+export type CatalogueItemName = (typeof CATALOGUE_ITEMS)[number]["name"];
+
+/**
+ * The catalogue fields of a story form (the upload batch form, the edit and composite dialogs): keywords with their
+ * picker, the other lists with theirs; `labels` names the form's own labels, `only` keeps some of the fields.
+ */
+export function CatalogueItems({
+  labels,
+  only,
+}: {
+  labels: "upload.field" | "editInfo.field";
+  only?: readonly CatalogueItemName[];
+}) {
+  const { t } = useTranslation();
+  return CATALOGUE_ITEMS.filter((item) => !only || only.includes(item.name)).map((item) => (
+    <Form.Item key={item.name} name={item.name} label={t(`${labels}.${item.name}`)}>
+      {"kind" in item ? <CatalogueSelect kind={item.kind} multiple={"multiple" in item} /> : <KeywordSelect />}
+    </Form.Item>
+  ));
+}
+
 /** One custom property's input. */
 export function PropertyInput({
   field,
@@ -145,24 +176,7 @@ export function BatchForm({
       <Form.Item name="caption" label={t("upload.field.caption")}>
         <Input.TextArea rows={3} />
       </Form.Item>
-      <Form.Item name="keywords" label={t("upload.field.keywords")}>
-        <KeywordSelect />
-      </Form.Item>
-      <Form.Item name="tags" label={t("upload.field.tags")}>
-        <CatalogueSelect kind="tags" multiple />
-      </Form.Item>
-      <Form.Item name="authors" label={t("upload.field.authors")}>
-        <CatalogueSelect kind="authors" multiple />
-      </Form.Item>
-      <Form.Item name="source" label={t("upload.field.source")}>
-        <CatalogueSelect kind="sources" />
-      </Form.Item>
-      <Form.Item name="theme" label={t("upload.field.theme")}>
-        <CatalogueSelect kind="themes" />
-      </Form.Item>
-      <Form.Item name="category" label={t("upload.field.category")}>
-        <CatalogueSelect kind="categories" />
-      </Form.Item>
+      <CatalogueItems labels="upload.field" />
       {fields.map((field) => (
         <PropertyItem key={field.name} field={field} />
       ))}
