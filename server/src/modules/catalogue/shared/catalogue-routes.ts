@@ -1,17 +1,7 @@
 import type { FastifyRequest } from "fastify";
-import { commonErrorResponses, errorEnvelope } from "../../../http/envelope.js";
 import { currentUser } from "../../auth/auth.plugin.js";
 import type { PermissionKey } from "../../auth/permissions.js";
 import type { MergedBy } from "./catalogue-usage.js";
-
-/** Error responses of the catalogue routes. */
-export const catalogueErrors = {
-  ...commonErrorResponses,
-  401: errorEnvelope,
-  403: errorEnvelope,
-  404: errorEnvelope,
-  409: errorEnvelope,
-};
 
 /** The menu keys (spec section 6 permissionIds) of the back area's catalogue screens. */
 export const CATALOGUE_PERMISSIONS = {
