@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pixelFlood } from "../test/pixel-flood.js";
 import { audioWaveform } from "./audio.js";
 import { extractImageMetadata } from "./image-metadata.js";
 import { renderImageDerivatives, renderThumbnail } from "./images.js";
@@ -22,29 +22,6 @@ const file = (name: string) => path.join(dir, name);
 const secret = "dams-secret-6f1c2e: root:x:0:0:root:/root:/bin/bash";
 const outDir = file("out");
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(zlib.crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-/** A valid PNG signature and header claiming 30000x30000 RGBA (3.6 GB of pixels) over a few bytes of data. */
-function pixelFlood(): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(30_000, 0);
-  header.writeUInt32BE(30_000, 4);
-  header.set([8, 6, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk("IHDR", header),
-    pngChunk("IDAT", zlib.deflateSync(Buffer.alloc(1024))),
-    pngChunk("IEND", Buffer.alloc(0)),
-  ]);
-}
 
 function riffChunk(fourcc: string, data: Buffer): Buffer {
   const size = Buffer.alloc(4);

@@ -3,7 +3,6 @@ import fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import zlib from "node:zlib";
 import type { FastifyInstance } from "fastify";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +11,7 @@ import { loadConfig } from "../../config.js";
 import { API_PREFIX } from "../../http/error-handler.js";
 import { callApi } from "../../test/api-call.js";
 import { describeEachDialect, useTestDb } from "../../test/dialects.js";
+import { pixelFlood } from "../../test/pixel-flood.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { CORPUS, tusUpload } from "../uploads/uploads.test-support.js";
 import { matchesRatio, parseVideoUrl } from "./media-uploads.service.js";
@@ -67,29 +67,6 @@ interface Refusal {
 }
 
 const dataUrl = (mime: string, bytes: Buffer) => `data:${mime};base64,${bytes.toString("base64")}`;
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(zlib.crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-/** A PNG whose header claims 30000x30000 RGBA over a few bytes of data. */
-function pixelFlood(): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(30_000, 0);
-  header.writeUInt32BE(30_000, 4);
-  header.set([8, 6, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk("IHDR", header),
-    pngChunk("IDAT", zlib.deflateSync(Buffer.alloc(1024))),
-    pngChunk("IEND", Buffer.alloc(0)),
-  ]);
-}
 
 describe("parseVideoUrl and matchesRatio", () => {
   const id = "0f8a3c52-6b1e-4c8e-9a57-2d7f4e1b9c30";
