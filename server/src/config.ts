@@ -11,12 +11,32 @@ const booleanFromEnv = z
   .enum(["1", "0", "true", "false", "yes", "no"])
   .transform((value) => value === "1" || value === "true" || value === "yes");
 
+/**
+ * A comma-separated list in one variable: each entry trimmed (then `tidy`), empty ones dropped, and the list checked
+ * by `list`.
+ */
+function commaList<List extends z.ZodType<unknown, string[]>>(list: List, tidy = (entry: string) => entry) {
+  return z
+    .string()
+    .transform((value) =>
+      value
+        .split(",")
+        .map((entry) => tidy(entry.trim()))
+        .filter(Boolean),
+    )
+    .pipe(list);
+}
+
 /** `127.0.0.1/32`, `10.20.0.0/16`, `::1/128`: an IP address and a prefix length its family allows. */
 function isAddressRange(value: string): boolean {
   const match = /^([^/]+)\/(\d{1,3})$/.exec(value);
   const family = match ? isIP(match[1]!) : 0;
   return family !== 0 && Number(match![2]) <= (family === 4 ? 32 : 128);
 }
+
+const addressRange = z
+  .string()
+  .refine(isAddressRange, "each entry must be an address range like 127.0.0.1/32 or ::1/128");
 
 /** `https://cms.example.com` or `http://127.0.0.1:8081`: a scheme, a host and maybe a port, nothing else. */
 function isOrigin(value: string): boolean {
@@ -59,16 +79,7 @@ const envSchema = z.object({
   DAMS_TRUST_PROXY: booleanFromEnv.default(false),
   DAMS_METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   DAMS_OIDC_KEYS_FILE: z.string().min(1).optional(),
-  DAMS_OIDC_REDIRECT_URIS: z
-    .string()
-    .transform((value) =>
-      value
-        .split(",")
-        .map((uri) => uri.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.url("each redirect URI must be an absolute URL")).min(1))
-    .optional(),
+  DAMS_OIDC_REDIRECT_URIS: commaList(z.array(z.url("each redirect URI must be an absolute URL")).min(1)).optional(),
   DAMS_OIDC_ACCESS_TOKEN_TTL: z.coerce.number().int().min(30).max(86_400).default(600),
   DAMS_OIDC_ISSUER_URL: z.url().optional(),
   DAMS_OIDC_CLIENT_ID: z.string().min(1).default("newsroom"),
@@ -108,42 +119,14 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: booleanFromEnv.default(false),
   S3_PRESIGNED_DOWNLOADS: booleanFromEnv.default(false),
   DAMS_FETCH_MAX_BYTES: z.coerce.number().int().positive().optional(),
-  DAMS_FETCH_ALLOW_PRIVATE: z
-    .string()
-    .transform((value) =>
-      value
-        .split(",")
-        .map((cidr) => cidr.trim())
-        .filter(Boolean),
-    )
-    .pipe(
-      z.array(z.string().refine(isAddressRange, "each entry must be an address range like 127.0.0.1/32 or ::1/128")),
-    )
-    .default([]),
-  DAMS_CHANNEL_ALLOW_PRIVATE: z
-    .string()
-    .transform((value) =>
-      value
-        .split(",")
-        .map((cidr) => cidr.trim())
-        .filter(Boolean),
-    )
-    .pipe(
-      z.array(z.string().refine(isAddressRange, "each entry must be an address range like 127.0.0.1/32 or ::1/128")),
-    )
-    .default([]),
+  DAMS_FETCH_ALLOW_PRIVATE: commaList(z.array(addressRange)).default([]),
+  DAMS_CHANNEL_ALLOW_PRIVATE: commaList(z.array(addressRange)).default([]),
   DAMS_FETCH_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   DAMS_FETCH_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
-  DAMS_EMBED_ORIGINS: z
-    .string()
-    .transform((value) =>
-      value
-        .split(",")
-        .map((origin) => origin.trim().replace(/\/+$/, ""))
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.string().refine(isOrigin, "each entry must be an origin like https://cms.example.com (no path)")))
-    .default([]),
+  DAMS_EMBED_ORIGINS: commaList(
+    z.array(z.string().refine(isOrigin, "each entry must be an origin like https://cms.example.com (no path)")),
+    (origin) => origin.replace(/\/+$/, ""),
+  ).default([]),
   DAMS_MEDIA_URL_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   DAMS_MEDIA_URL_KEY_FILE: z.string().min(1).optional(),
   DAMS_CHANNEL_CREDENTIALS_KEY: z.string().min(32, "must be at least 32 characters").optional(),
