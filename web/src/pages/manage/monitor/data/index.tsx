@@ -1,9 +1,10 @@
-import { Alert, Card, Col, Row, Segmented, Statistic } from "antd";
+import { Alert, Card, Col, Row } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useDataMonitor } from "../../../../api/monitor";
 import { BarsChart, LinesChart } from "../../../../components/charts";
 import "../../../../locales/monitor";
+import { DaysPicker, FigureCard } from "../components/monitor-parts";
 
 const STATUSES = ["draft", "committed", "published"] as const;
 
@@ -20,35 +21,26 @@ export default function ManageMonitorDataPage() {
     <div style={{ display: "flex", flexDirection: "column", gap: 16 }}>
       {monitor.isError ? <Alert type="error" message={t("monitor.loadFailed")} /> : null}
       <Row gutter={[16, 16]}>
-        <Col xs={12} md={6}>
-          <Card size="small" data-testid="data-total">
-            <Statistic title={t("monitor.data.total")} value={data?.stories ?? "-"} loading={monitor.isLoading} />
-          </Card>
-        </Col>
+        <FigureCard
+          testId="data-total"
+          title={t("monitor.data.total")}
+          value={data?.stories ?? "-"}
+          loading={monitor.isLoading}
+        />
         {STATUSES.map((status) => (
-          <Col key={status} xs={12} md={6}>
-            <Card size="small" data-testid={`data-status-${status}`}>
-              <Statistic
-                title={t(`monitor.data.status.${status}`)}
-                value={data ? countOf(status) : "-"}
-                loading={monitor.isLoading}
-              />
-            </Card>
-          </Col>
+          <FigureCard
+            key={status}
+            testId={`data-status-${status}`}
+            title={t(`monitor.data.status.${status}`)}
+            value={data ? countOf(status) : "-"}
+            loading={monitor.isLoading}
+          />
         ))}
       </Row>
       <Card
         size="small"
         title={t("monitor.data.perDay")}
-        extra={
-          <Segmented
-            size="small"
-            value={days}
-            onChange={(value) => setDays(Number(value))}
-            options={[7, 30, 90, 365].map((value) => ({ value, label: t("monitor.storage.days", { count: value }) }))}
-            data-testid="data-days"
-          />
-        }
+        extra={<DaysPicker value={days} onChange={setDays} choices={[7, 30, 90, 365]} testId="data-days" />}
       >
         <LinesChart
           category="day"

@@ -1,10 +1,11 @@
-import { Alert, Card, Col, Row, Segmented, Statistic } from "antd";
+import { Alert, Card, Col, Row } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useStorageMonitor } from "../../../../api/monitor";
 import { BarsChart, LinesChart } from "../../../../components/charts";
 import { formatSize } from "../../../../components/story-viewer/format";
 import "../../../../locales/monitor";
+import { DaysPicker, FigureCard } from "../components/monitor-parts";
 import { IntegrityCheckCard } from "./components/integrity-check-card";
 import { LibraryTable, VolumeTable } from "./components/storage-tables";
 import { SweeperCard } from "./components/sweeper-card";
@@ -21,40 +22,28 @@ export default function ManageMonitorStoragePage() {
     <div style={{ display: "flex", flexDirection: "column", gap: 16 }}>
       {storage.isError ? <Alert type="error" message={t("monitor.loadFailed")} /> : null}
       <Row gutter={[16, 16]}>
-        <Col xs={12} md={6}>
-          <Card size="small" data-testid="storage-total">
-            <Statistic
-              title={t("monitor.storage.total")}
-              value={data ? formatSize(data.totals.bytes) : "-"}
-              loading={storage.isLoading}
-            />
-          </Card>
-        </Col>
+        <FigureCard
+          testId="storage-total"
+          title={t("monitor.storage.total")}
+          value={data ? formatSize(data.totals.bytes) : "-"}
+          loading={storage.isLoading}
+        />
         {PARTS.map((part) => (
-          <Col key={part} xs={12} md={6}>
-            <Card size="small" data-testid={`storage-part-${part}`}>
-              <Statistic
-                title={t(`monitor.storage.part.${part}`)}
-                value={data ? formatSize(data.totals[part].bytes) : "-"}
-                loading={storage.isLoading}
-                suffix={data ? t("monitor.storage.files", { count: data.totals[part].files }) : null}
-                valueStyle={{ fontSize: 20 }}
-              />
-            </Card>
-          </Col>
+          <FigureCard
+            key={part}
+            testId={`storage-part-${part}`}
+            title={t(`monitor.storage.part.${part}`)}
+            value={data ? formatSize(data.totals[part].bytes) : "-"}
+            loading={storage.isLoading}
+            suffix={data ? t("monitor.storage.files", { count: data.totals[part].files }) : null}
+            valueStyle={{ fontSize: 20 }}
+          />
         ))}
       </Row>
       <Card
         size="small"
         title={t("monitor.storage.growth")}
-        extra={
-          <Segmented
-            size="small"
-            value={days}
-            onChange={(value) => setDays(Number(value))}
-            options={[7, 30, 90].map((value) => ({ value, label: t("monitor.storage.days", { count: value }) }))}
-          />
-        }
+        extra={<DaysPicker value={days} onChange={setDays} choices={[7, 30, 90]} />}
       >
         <LinesChart
           category="day"
