@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { commonErrorResponses, envelope, errorEnvelope, ok } from "../../http/envelope.js";
+import { commonErrorResponses, errorEnvelope, ok } from "../../http/envelope.js";
+import { apiRoute } from "../../http/route.js";
 import { actorOf } from "../auth/actor.js";
+import { can } from "../auth/route-config.js";
 import type { PropertyAccessService } from "./property-access.service.js";
 
 const errors = { ...commonErrorResponses, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope };
@@ -23,30 +25,32 @@ export function propertyAccessRoutes(service: PropertyAccessService): FastifyPlu
   return async (app) => {
     app.get(
       "/property-access/:roleId",
-      {
-        config: { access: { permission: PERMISSION, action: "query" } },
-        schema: {
+      apiRoute(
+        can(PERMISSION, "query"),
+        {
           tags: ["access"],
           summary: "The role's field-level rules: the properties it may not see or not edit (others: both)",
           params: roleParams,
-          response: { 200: envelope(z.array(ruleSchema)), ...errors },
         },
-      },
+        z.array(ruleSchema),
+        errors,
+      ),
       async (request) => ok(await service.rulesOf(request.params.roleId)),
     );
     app.put(
       "/property-access/:roleId",
-      {
-        config: { access: { permission: PERMISSION, action: "edit" } },
-        schema: {
+      apiRoute(
+        can(PERMISSION, "edit"),
+        {
           tags: ["access"],
           summary:
             "Replace the role's field-level rules. Story answers then omit the hidden properties for the role; edits of a property it may not edit answer 403 property_not_editable",
           params: roleParams,
           body: rulesBody,
-          response: { 200: envelope(z.array(ruleSchema)), ...errors },
         },
-      },
+        z.array(ruleSchema),
+        errors,
+      ),
       async (request) => ok(await service.replace(actorOf(request), request.params.roleId, request.body.rules)),
     );
   };

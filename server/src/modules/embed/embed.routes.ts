@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { commonErrorResponses, envelope, ok } from "../../http/envelope.js";
+import { commonErrorResponses, ok } from "../../http/envelope.js";
+import { apiRoute } from "../../http/route.js";
 import { EMBEDDABLE_PATHS } from "../../http/security.js";
 
 const embedConfig = z
@@ -21,15 +22,16 @@ export function embedRoutes(origins: readonly string[]): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       "/embed/config",
-      {
-        config: { public: true },
-        schema: {
+      apiRoute(
+        { public: true },
+        {
           tags: ["system"],
           summary:
             "The origins allowed to frame the embeddable pages (/source/ismpsource, /source/ismpupload, /source/ismpnetdisk)",
-          response: { 200: envelope(embedConfig), ...commonErrorResponses },
         },
-      },
+        embedConfig,
+        commonErrorResponses,
+      ),
       async () => ok({ origins: [...origins], paths: [...EMBEDDABLE_PATHS] }),
     );
   };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { commonErrorResponses, envelope, errorEnvelope, ok } from "../../http/envelope.js";
+import { commonErrorResponses, errorEnvelope, ok } from "../../http/envelope.js";
+import { apiRoute } from "../../http/route.js";
 import { currentUser } from "../auth/auth.plugin.js";
 import { libraryParams, librarySchema } from "./libraries.schema.js";
 import type { LibrariesService } from "./libraries.service.js";
@@ -11,27 +12,22 @@ export function librariesRoutes(libraries: LibrariesService): FastifyPluginAsync
   return async (app) => {
     app.get(
       "/libraries",
-      {
-        config: { access: "authenticated" },
-        schema: {
-          tags: ["libraries"],
-          summary: "The libraries the caller can read, with their level on each",
-          response: { 200: envelope(z.array(librarySchema)), ...errors },
-        },
-      },
+      apiRoute(
+        { access: "authenticated" },
+        { tags: ["libraries"], summary: "The libraries the caller can read, with their level on each" },
+        z.array(librarySchema),
+        errors,
+      ),
       async (request) => ok(await libraries.readable(currentUser(request))),
     );
     app.get(
       "/libraries/:libraryId",
-      {
-        config: { access: "authenticated", library: { param: "libraryId", level: "read" } },
-        schema: {
-          tags: ["libraries"],
-          summary: "One library",
-          params: libraryParams,
-          response: { 200: envelope(librarySchema), ...errors },
-        },
-      },
+      apiRoute(
+        { access: "authenticated", library: { param: "libraryId", level: "read" } },
+        { tags: ["libraries"], summary: "One library", params: libraryParams },
+        librarySchema,
+        errors,
+      ),
       async (request) => {
         const user = currentUser(request);
         const library = await libraries.require(user, request.params.libraryId, "read");

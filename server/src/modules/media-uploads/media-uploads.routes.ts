@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { commonErrorResponses, envelope, errorEnvelope, ok } from "../../http/envelope.js";
+import { apiRoute } from "../../http/route.js";
 import { actorOf } from "../auth/actor.js";
+import { can } from "../auth/route-config.js";
 import { storySchema } from "../stories/stories.schema.js";
 import {
   base64ImageBody,
@@ -66,32 +68,34 @@ export function mediaUploadsRoutes(
     );
     app.post(
       "/upload-files/re-transcode",
-      {
-        config: { access: EDIT },
-        schema: {
+      apiRoute(
+        { access: EDIT },
+        {
           tags: ["media"],
           summary: "Run media processing (renditions, proxy, metadata) of the story's current version again",
           description:
             "Write access to the library. 409 `processing_active` while a processing job for the story is queued or running. Answers the new task; poll GET /video-trans-tasks for its progress.",
           body: storyRefBody,
-          response: { 200: envelope(transcodeTaskSchema), ...errors },
         },
-      },
+        transcodeTaskSchema,
+        errors,
+      ),
       async (request) => ok(await service.reTranscode(actorOf(request), request.body)),
     );
     app.get(
       "/video-trans-tasks",
-      {
-        config: { access: { permission: "search", action: "get" } },
-        schema: {
+      apiRoute(
+        can("search", "get"),
+        {
           tags: ["media"],
           summary: "Progress of the media processing (transcode) of a story's current version",
           description:
             "Read access to the library. The video editor polls until `progress` is 100 (`state` done); stop polling as well when `state` is failed (see `error`) or cancelled. A failed attempt that will be retried shows as queued with its `error`.",
           querystring: videoTransTasksQuery,
-          response: { 200: envelope(transcodeTaskSchema), ...errors },
         },
-      },
+        transcodeTaskSchema,
+        errors,
+      ),
       async (request) => ok(await service.transcodeTask(actorOf(request), request.query)),
     );
   };

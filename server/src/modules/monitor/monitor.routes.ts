@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { commonErrorResponses, envelope, errorEnvelope, ok } from "../../http/envelope.js";
+import { commonErrorResponses, errorEnvelope, ok } from "../../http/envelope.js";
+import { apiRoute } from "../../http/route.js";
+import { can } from "../auth/route-config.js";
 import type { DataMonitor } from "./data-monitor.service.js";
 import { dataMonitorSchema, dataQuery, storageMonitorSchema, storageQuery } from "./monitor.schema.js";
 import type { StorageMonitor } from "./monitor.service.js";
@@ -27,70 +29,75 @@ export function monitorRoutes(monitors: {
   return async (app) => {
     app.get(
       "/monitor/storage",
-      {
-        config: { access: { permission: "manage.monitor.storage", action: "query" } },
-        schema: {
+      apiRoute(
+        can("manage.monitor.storage", "query"),
+        {
           tags: ["monitor"],
           summary: "Bytes and counts by library, story type and part; growth per day; local volumes' free space",
           querystring: storageQuery,
-          response: { 200: envelope(storageMonitorSchema), ...errors },
         },
-      },
+        storageMonitorSchema,
+        errors,
+      ),
       async (request) => ok(await monitors.storage.storage(request.query.days)),
     );
     app.get(
       "/monitor/data",
-      {
-        config: { access: { permission: "manage.monitor.data", action: "query" } },
-        schema: {
+      apiRoute(
+        can("manage.monitor.data", "query"),
+        {
           tags: ["monitor"],
           summary:
             "Stories by type, status and library; stories made, uploads and commits per day; top authors and sources",
           querystring: dataQuery,
-          response: { 200: envelope(dataMonitorSchema), ...errors },
         },
-      },
+        dataMonitorSchema,
+        errors,
+      ),
       async (request) => ok(await monitors.data.data(request.query.days)),
     );
     app.get(
       "/statistics/usage",
-      {
-        config: { access: { permission: USAGE_PERMISSION, action: "query" } },
-        schema: {
+      apiRoute(
+        can(USAGE_PERMISSION, "query"),
+        {
           tags: ["statistics"],
           summary:
             "Views, downloads, publishes and shares over a period (at most 400 days) per story, user, library, author or source",
           querystring: usageFilter,
-          response: { 200: envelope(z.array(usageRowSchema)), ...errors },
         },
-      },
+        z.array(usageRowSchema),
+        errors,
+      ),
       async (request) => ok(await monitors.usage.usage(request.query)),
     );
     app.get(
       "/statistics/unused",
-      {
-        config: { access: { permission: USAGE_PERMISSION, action: "query" } },
-        schema: {
+      apiRoute(
+        can(USAGE_PERMISSION, "query"),
+        {
           tags: ["statistics"],
           summary:
             "Stories made before the period's end that were neither downloaded nor published in it, oldest first",
           querystring: unusedQuery,
-          response: { 200: envelope(z.array(unusedStorySchema)), ...errors },
         },
-      },
+        z.array(unusedStorySchema),
+        errors,
+      ),
       async (request) => ok(await monitors.usage.unused(request.query)),
     );
     app.get(
       "/statistics/searches",
-      {
-        config: { access: { permission: USAGE_PERMISSION, action: "query" } },
-        schema: {
+      apiRoute(
+        can(USAGE_PERMISSION, "query"),
+        {
           tags: ["statistics"],
           summary: "Searches that found nothing in the period (at most 400 days), most frequent first",
           querystring: searchMissQuery,
-          response: { 200: envelope(z.array(searchMissSchema)), ...errors },
         },
-      },
+        z.array(searchMissSchema),
+        errors,
+      ),
       async (request) => ok(await monitors.usage.searchMisses(request.query)),
     );
   };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { commonErrorResponses, envelope, errorEnvelope, ok } from "../../http/envelope.js";
 import "../auth/auth.types.js";
+import { apiRoute } from "../../http/route.js";
 import { authConfig, logoutResult } from "./oidc.schema.js";
 
 export type AuthConfig = ReturnType<typeof authConfig.parse>;
@@ -17,14 +18,12 @@ export function authRoutes(config: () => Promise<AuthConfig>, signOut: SignOut):
   return async (app) => {
     app.get(
       "/auth/config",
-      {
-        config: { public: true },
-        schema: {
-          tags: ["auth"],
-          summary: "Where and how the SPA signs in (embedded provider or external issuer)",
-          response: { 200: envelope(authConfig), ...commonErrorResponses },
-        },
-      },
+      apiRoute(
+        { public: true },
+        { tags: ["auth"], summary: "Where and how the SPA signs in (embedded provider or external issuer)" },
+        authConfig,
+        commonErrorResponses,
+      ),
       async () => ok(await config()),
     );
 

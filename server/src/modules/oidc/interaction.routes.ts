@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { InteractionDetails, Provider } from "oidc-provider";
 import { commonErrorResponses, envelope, errorEnvelope, ok } from "../../http/envelope.js";
 import { Invalid } from "../../http/errors.js";
+import { apiRoute } from "../../http/route.js";
 import { TooManyAttempts } from "./auth-throttle.js";
 import {
   interactionInfo,
@@ -50,15 +51,12 @@ export function interactionRoutes(provider: Provider, signIn: SignInService): Fa
     const tags = ["sign-in"];
     app.get(
       "/interaction/:uid",
-      {
-        config: { public: true },
-        schema: {
-          tags,
-          summary: "What the login page needs about a pending sign-in",
-          params: interactionParams,
-          response: { 200: envelope(interactionInfo), ...errors },
-        },
-      },
+      apiRoute(
+        { public: true },
+        { tags, summary: "What the login page needs about a pending sign-in", params: interactionParams },
+        interactionInfo,
+        errors,
+      ),
       async (request, reply) => {
         const interaction = await details(provider, request, reply, request.params.uid);
         const clientId = String(interaction.params.client_id ?? "");
@@ -76,18 +74,19 @@ export function interactionRoutes(provider: Provider, signIn: SignInService): Fa
 
     app.post(
       "/interaction/:uid/login",
-      {
-        config: { public: true },
-        schema: {
+      apiRoute(
+        { public: true },
+        {
           tags,
           summary: "Checks username and password and finishes the login step",
           description:
             "Unknown user and wrong password answer alike (400 invalid_credentials). Five failures per account or twenty per address in 15 minutes answer 429 with Retry-After.",
           params: interactionParams,
           body: loginBody,
-          response: { 200: envelope(redirectResult), ...errors },
         },
-      },
+        redirectResult,
+        errors,
+      ),
       async (request, reply) => {
         await details(provider, request, reply, request.params.uid);
         const user = await throttled(reply, () =>
@@ -108,15 +107,12 @@ export function interactionRoutes(provider: Provider, signIn: SignInService): Fa
 
     app.post(
       "/interaction/:uid/abort",
-      {
-        config: { public: true },
-        schema: {
-          tags,
-          summary: "Cancels the sign-in; the client receives access_denied",
-          params: interactionParams,
-          response: { 200: envelope(redirectResult), ...errors },
-        },
-      },
+      apiRoute(
+        { public: true },
+        { tags, summary: "Cancels the sign-in; the client receives access_denied", params: interactionParams },
+        redirectResult,
+        errors,
+      ),
       async (request, reply) => {
         await details(provider, request, reply, request.params.uid);
         const redirectTo = await provider.interactionResult(

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { envelope, errorEnvelope, ok } from "../../http/envelope.js";
+import { apiRoute } from "../../http/route.js";
 import { sendBlob } from "../blobs/send-blob.js";
 import { sendZip } from "../blobs/send-zip.js";
 import type { StoryDownloads } from "../stories/story-downloads.service.js";
@@ -26,14 +27,15 @@ export function shareVisitsRoutes(visits: ShareVisits, downloads: StoryDownloads
   return async (app) => {
     app.get(
       "/shared",
-      {
-        config: { access: "share", shareBeforeUnlock: true },
-        schema: {
+      apiRoute(
+        { access: "share", shareBeforeUnlock: true },
+        {
           tags: ["share visitors"],
           summary: "The shared stories as the visitor page shows them (locked: only the title, until the password)",
-          response: { 200: envelope(visitorShareSchema), ...visitorErrors },
         },
-      },
+        visitorShareSchema,
+        visitorErrors,
+      ),
       async (request, reply) => {
         reply.header("cache-control", "no-store");
         reply.header("x-robots-tag", "noindex, nofollow");
