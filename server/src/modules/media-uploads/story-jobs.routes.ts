@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { envelope, apiErrorResponses as errors, ok } from "../../http/envelope.js";
+import { ok } from "../../http/envelope.js";
+import { apiRoute } from "../../http/route.js";
 import { inLibrary } from "../auth/route-config.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import { JOB_STATES } from "../jobs/jobs.schema.js";
@@ -45,15 +46,15 @@ export function storyJobsRoutes(deps: {
   return async (app) => {
     app.get(
       "/stories/:libraryId/:storyId/processing",
-      {
-        config: inLibrary({ permission: "search", action: "get" }, "read"),
-        schema: {
+      apiRoute(
+        inLibrary({ permission: "search", action: "get" }, "read"),
+        {
           tags: ["stories"],
           summary: "The story's media processing: its state and its jobs with progress, for readers of the story",
           params: storyParams,
-          response: { 200: envelope(storyProcessingSchema), ...errors },
         },
-      },
+        storyProcessingSchema,
+      ),
       async (request) => {
         const story = await deps.queries.require(request.params.libraryId, request.params.storyId);
         const jobs = await deps.jobs.ofStory(story.id, { limit: RECENT_JOBS });

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { envelope, errorEnvelope, apiErrorResponses as errors, ok } from "../../http/envelope.js";
+import { errorEnvelope, ok } from "../../http/envelope.js";
 import { Forbidden } from "../../http/errors.js";
+import { apiRoute } from "../../http/route.js";
 import { sendBlob } from "../blobs/send-blob.js";
 import { downloadQuery, storyParams } from "../stories/stories.schema.js";
 import type { StoryDownloads } from "../stories/story-downloads.service.js";
@@ -33,17 +34,17 @@ export function mediaUrlsRoutes(services: {
   return async (app) => {
     app.get(
       "/stories/:libraryId/:storyId/media-url",
-      {
-        config: { access: { permission: "search", action: "get" }, library: { param: "libraryId", level: "read" } },
-        schema: {
+      apiRoute(
+        { access: { permission: "search", action: "get" }, library: { param: "libraryId", level: "read" } },
+        {
           tags: ["stories"],
           summary:
             "A short-lived signed URL for one file of a story (for <img>, <video>, <audio>; renew before expiry)",
           params: storyParams,
           querystring: downloadQuery,
-          response: { 200: envelope(mediaUrlSchema), ...errors },
         },
-      },
+        mediaUrlSchema,
+      ),
       async (request) => {
         const story = await queries.require(request.params.libraryId, request.params.storyId);
         const target = { ...request.params, ...request.query, versionNo: request.query.versionNo ?? story.versionNo };

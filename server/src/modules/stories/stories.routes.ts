@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { envelope, errorEnvelope, apiErrorResponses as errors, ok, page } from "../../http/envelope.js";
+import { apiRoute } from "../../http/route.js";
 import { actorOf } from "../auth/actor.js";
-import { inLibrary } from "../auth/route-config.js";
+import { can, inLibrary } from "../auth/route-config.js";
 import {
   facetsSchema,
   myStoriesQuery,
@@ -90,16 +91,16 @@ export function storiesRoutes(services: {
     );
     app.get(
       "/stories/mystories/:libraryId",
-      {
-        config: { access: { permission: "upload.my", action: "query" } },
-        schema: {
+      apiRoute(
+        can("upload.my", "query"),
+        {
           tags: ["stories"],
           summary: "The caller's own stories (the ones they created), in a library or in all",
           params: myStoriesParams,
           querystring: myStoriesQuery,
-          response: { 200: envelope(page(storySchema).extend({ totalEstimated: totalEstimatedSchema })), ...errors },
         },
-      },
+        page(storySchema).extend({ totalEstimated: totalEstimatedSchema }),
+      ),
       async (request) => {
         const actor = actorOf(request);
         const libraryId = request.params.libraryId === "all" ? undefined : request.params.libraryId;
@@ -115,15 +116,15 @@ export function storiesRoutes(services: {
     );
     app.get(
       "/stories/repeat",
-      {
-        config: { access: { permission: SEARCH, action: "query" } },
-        schema: {
+      apiRoute(
+        can(SEARCH, "query"),
+        {
           tags: ["stories"],
           summary: "Duplicates: exact (same SHA-256) and near (photos whose perceptual hashes are close)",
           querystring: repeatQuery,
-          response: { 200: envelope(z.array(duplicateGroupSchema)), ...errors },
         },
-      },
+        z.array(duplicateGroupSchema),
+      ),
       async (request) => ok(await queries.repeat(actorOf(request), request.query)),
     );
     app.get(
@@ -149,16 +150,16 @@ export function storiesRoutes(services: {
     );
     app.get(
       "/stories/:libraryId/:storyId",
-      {
-        config: inLibrary({ permission: SEARCH, action: "get" }, "read"),
-        schema: {
+      apiRoute(
+        inLibrary({ permission: SEARCH, action: "get" }, "read"),
+        {
           tags: ["stories"],
           summary: "One story",
           description: "The `ETag` header is the story's metadata revision: an edit's `If-Match` (docs/stories.md).",
           params: storyParams,
-          response: { 200: envelope(storySchema), ...errors },
         },
-      },
+        storySchema,
+      ),
       async (request, reply) => {
         const story = await queries.get(request.params.libraryId, request.params.storyId);
         reply.header("etag", storyEtag(story));
@@ -168,69 +169,61 @@ export function storiesRoutes(services: {
     );
     app.get(
       "/stories/:libraryId/:storyId/text",
-      {
-        config: inLibrary({ permission: SEARCH, action: "get" }, "read"),
-        schema: {
+      apiRoute(
+        inLibrary({ permission: SEARCH, action: "get" }, "read"),
+        {
           tags: ["stories"],
           summary: "A composite's text: the sanitised document, its HTML, the HTML split around members, the members",
           description:
             'Read like the story itself. A story that is not a composite (or a composite without text) gives doc null, html "" and no parts. `members` lists the members the caller may read, in the composite\'s order, with a thumbnail URL an <img> may load.',
           params: storyParams,
-          response: { 200: envelope(compositeTextSchema), ...errors },
         },
-      },
+        compositeTextSchema,
+      ),
       async (request) => ok(await texts.forReader(actorOf(request), request.params.libraryId, request.params.storyId)),
     );
     app.get(
       "/stories/:libraryId/:storyId/versions",
-      {
-        config: inLibrary({ permission: SEARCH, action: "get" }, "read"),
-        schema: {
-          tags: ["stories"],
-          summary: "Every version of a story with its files, oldest first",
-          params: storyParams,
-          response: { 200: envelope(z.array(versionSchema)), ...errors },
-        },
-      },
+      apiRoute(
+        inLibrary({ permission: SEARCH, action: "get" }, "read"),
+        { tags: ["stories"], summary: "Every version of a story with its files, oldest first", params: storyParams },
+        z.array(versionSchema),
+      ),
       async (request) => ok(await queries.versions(request.params.libraryId, request.params.storyId)),
     );
     app.get(
       "/stories/:libraryId/:storyId/versions/:versionNo",
-      {
-        config: inLibrary({ permission: SEARCH, action: "get" }, "read"),
-        schema: {
-          tags: ["stories"],
-          summary: "One version of a story with its files",
-          params: versionParams,
-          response: { 200: envelope(versionSchema), ...errors },
-        },
-      },
+      apiRoute(
+        inLibrary({ permission: SEARCH, action: "get" }, "read"),
+        { tags: ["stories"], summary: "One version of a story with its files", params: versionParams },
+        versionSchema,
+      ),
       async (request) =>
         ok(await queries.version(request.params.libraryId, request.params.storyId, request.params.versionNo)),
     );
     app.get(
       "/statistics/usedInfo",
-      {
-        config: { access: "authenticated" },
-        schema: {
+      apiRoute(
+        { access: "authenticated" },
+        {
           tags: ["stories"],
           summary: "Counts of committed and published photos, videos, audio and composites the caller can read",
-          response: { 200: envelope(usedInfoSchema), ...errors },
         },
-      },
+        usedInfoSchema,
+      ),
       async (request) => ok(await queries.usedInfo(actorOf(request))),
     );
     app.get(
       "/story-actions",
-      {
-        config: { access: { permission: SEARCH, action: "get" } },
-        schema: {
+      apiRoute(
+        can(SEARCH, "get"),
+        {
           tags: ["stories"],
           summary: "What happened to a story: who did what, when, from where (newest first)",
           querystring: storyActionsQuery,
-          response: { 200: envelope(page(storyActionSchema)), ...errors },
         },
-      },
+        page(storyActionSchema),
+      ),
       async (request) => {
         const { content, total } = await actions.list(actorOf(request), request.query);
         return ok({ content, totalElements: total, size: request.query.size, number: request.query.page });

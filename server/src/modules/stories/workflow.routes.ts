@@ -2,9 +2,10 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { StoryType } from "../../db/schema.js";
 import { envelope, errorEnvelope, apiErrorResponses as errors, ok } from "../../http/envelope.js";
+import { apiRoute } from "../../http/route.js";
 import { actorOf } from "../auth/actor.js";
 import type { Action, PermissionKey } from "../auth/permissions.js";
-import { inLibrary } from "../auth/route-config.js";
+import { can, inLibrary } from "../auth/route-config.js";
 import type { FoldersService } from "../folders/folders.service.js";
 import type { LibrariesService } from "../libraries/libraries.service.js";
 import type { UserSettingsService } from "../user-settings/user-settings.service.js";
@@ -66,22 +67,22 @@ export function workflowRoutes(services: WorkflowServices): FastifyPluginAsyncZo
     for (const type of STORY_TYPES) {
       app.get(
         `/workflow-story-create/${type}`,
-        {
-          config: { access: uploadAccess(type, "query") },
-          schema: {
+        apiRoute(
+          { access: uploadAccess(type, "query") },
+          {
             tags: ["workflow"],
             summary: `What the ${type} create form needs: the target library and folder (defaults filled in)`,
             querystring: createFormQuery,
-            response: { 200: envelope(createFormSchema), ...errors },
           },
-        },
+          createFormSchema,
+        ),
         async (request) => ok(await createForm(services, actorOf(request), type, request.query)),
       );
       app.post(
         `/workflow-story-create/${type}`,
-        {
-          config: { access: uploadAccess(type, "add") },
-          schema: {
+        apiRoute(
+          { access: uploadAccess(type, "add") },
+          {
             tags: ["workflow"],
             summary: `Create a ${type} story as a draft from metadata`,
             description:
@@ -89,9 +90,9 @@ export function workflowRoutes(services: WorkflowServices): FastifyPluginAsyncZo
                 ? "`members` lists the stories the composite groups."
                 : "Files arrive through the resumable upload (/uploads), which creates the draft with its original; this call creates a draft without a file.",
             body: createStoryBody,
-            response: { 200: envelope(storySchema), ...errors },
           },
-        },
+          storySchema,
+        ),
         async (request) => ok(await view(await stories.createDraft(actorOf(request), type, request.body))),
       );
       app.put(
@@ -141,47 +142,43 @@ export function workflowRoutes(services: WorkflowServices): FastifyPluginAsyncZo
     for (const type of [...MEDIA_TYPES, "composite" as const]) {
       app.post(
         `/workflow-story-create/${type}/commit`,
-        {
-          config: { access: uploadAccess(type, "add") },
-          schema: {
+        apiRoute(
+          { access: uploadAccess(type, "add") },
+          {
             tags: ["workflow"],
             summary:
               type === "composite"
                 ? "Commit composite drafts (with the form's metadata); a composite without members is refused (400 `empty_composite`)"
                 : `Commit ${type} drafts (with the form's metadata); media processing is queued`,
             body: commitBody,
-            response: { 200: envelope(z.array(storySchema)), ...errors },
           },
-        },
+          z.array(storySchema),
+        ),
         async (request) => ok(await queries.views(await stories.commit(actorOf(request), type, request.body))),
       );
       if (type === "composite") continue;
       app.post(
         `/workflow-story-create/newversion/${type}`,
-        {
-          config: { access: { permission: STORIES, action: "edit" } },
-          schema: {
+        apiRoute(
+          can(STORIES, "edit"),
+          {
             tags: ["workflow"],
             summary: `A new version of a ${type} story from a draft carrying the new file`,
             description: "properties.lastVersion becomes the previous version's oid; every version's files are kept.",
             body: newVersionBody,
-            response: { 200: envelope(storySchema), ...errors },
           },
-        },
+          storySchema,
+        ),
         async (request) => ok(await view(await stories.newVersion(actorOf(request), type, request.body))),
       );
     }
     app.delete(
       "/workflow-story-delete/:libraryId/:storyId",
-      {
-        config: inLibrary({ permission: STORIES, action: "delete" }, "write"),
-        schema: {
-          tags: ["workflow"],
-          summary: "Delete a story with every version and file",
-          params: storyParams,
-          response: { 200: envelope(z.null()), ...errors },
-        },
-      },
+      apiRoute(
+        inLibrary({ permission: STORIES, action: "delete" }, "write"),
+        { tags: ["workflow"], summary: "Delete a story with every version and file", params: storyParams },
+        z.null(),
+      ),
       async (request) => {
         await stories.delete(actorOf(request), request.params.libraryId, request.params.storyId);
         return ok(null);
