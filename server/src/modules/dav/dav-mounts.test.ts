@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { API_PREFIX } from "../../http/error-handler.js";
+import { fetchApi } from "../../test/api-call.js";
 import { auditSince, lastAuditId } from "../../test/audit.js";
 import { describeEachDialect, useTestDb } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
@@ -65,16 +65,8 @@ describeEachDialect("WebDAV's other mounts: the readable libraries and shared wi
       body: init.body as BodyInit | undefined,
     });
 
-  async function api<T>(who: TestPrincipal, method: string, url: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${running.base}${API_PREFIX}${url}`, {
-      method,
-      headers: { ...who.headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    expect(response.status, `${method} ${url}: ${text}`).toBe(200);
-    return (JSON.parse(text) as { data: T }).data;
-  }
+  const api = <T>(who: TestPrincipal, method: string, url: string, body?: unknown) =>
+    fetchApi<T>(running.base, who, method, url, body);
 
   async function listing(who: TestPrincipal, url: string): Promise<Listed[]> {
     const response = await dav(who, "PROPFIND", url, { headers: { depth: "1" } });

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { API_PREFIX } from "../../http/error-handler.js";
+import { fetchApi } from "../../test/api-call.js";
 import { describeEachDialect, useTestDb } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { CORPUS, type RunningApp, startApp, temporaryDataDir } from "../uploads/uploads.test-support.js";
@@ -53,16 +53,8 @@ describeEachDialect("WebDAV over the network disk", (dialect) => {
       body: init.body as BodyInit | undefined,
     });
 
-  async function api<T>(who: TestPrincipal, method: string, url: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${running.base}${API_PREFIX}${url}`, {
-      method,
-      headers: { ...who.headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    expect(response.status, `${method} ${url}: ${text}`).toBe(200);
-    return (JSON.parse(text) as { data: T }).data;
-  }
+  const api = <T>(who: TestPrincipal, method: string, url: string, body?: unknown) =>
+    fetchApi<T>(running.base, who, method, url, body);
 
   beforeAll(async () => {
     running = await startApp(db(), dataDir);
