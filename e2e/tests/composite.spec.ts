@@ -1,7 +1,6 @@
-import path from "node:path";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { expectNoHorizontalOverflow, expectToast, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
-import { API, commitAndProcess, PHOTOS, seedingToken, upload } from "./seed.js";
+import { API, libraryWithThreePhotos, seedingToken } from "./seed.js";
 
 /** The only open dialog (antd keeps closed ones in the DOM, hidden). */
 const dialog = (page: Page) => page.locator(".ant-modal-wrap:visible .ant-modal-content").last();
@@ -37,18 +36,8 @@ test("a composite manuscript: made from a selection, ordered, covered, written, 
   const headers = { authorization: `Bearer ${token}` };
   const run = Date.now().toString(36);
   const libraryId = `e2e-composite-${run}`;
-  const made = await page.request.post(`${API}/library-settings`, {
-    headers,
-    data: { id: libraryId, name: `组图 ${run}` },
-  });
-  expect(made.status(), await made.text()).toBe(200);
-  const photos = [
-    await upload(page.request, token, path.join(PHOTOS, "Canon_40D.jpg"), { libraryId, title: `港口 ${run}` }),
-    await upload(page.request, token, path.join(PHOTOS, "Nikon_D70.jpg"), { libraryId, title: `台风 ${run}` }),
-    await upload(page.request, token, path.join(PHOTOS, "Kodak_CX7530.jpg"), { libraryId, title: `发布会 ${run}` }),
-  ];
-  await commitAndProcess(page.request, token, photos);
-  const [harbour, typhoon, briefing] = photos as [(typeof photos)[0], (typeof photos)[0], (typeof photos)[0]];
+  const photos = await libraryWithThreePhotos(page.request, token, { id: libraryId, name: `组图 ${run}` }, run);
+  const [harbour, typhoon, briefing] = photos;
   const card = (storyId: string) => page.locator(`[data-testid="story-card"][data-story="${libraryId}/${storyId}"]`);
 
   // The three selected in the grid, in order, and 新建组图.

@@ -1,7 +1,6 @@
-import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { expectToast, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
-import { API, commitAndProcess, PHOTOS, seedingToken, upload } from "./seed.js";
+import { API, libraryWithThreePhotos, seedingToken } from "./seed.js";
 
 /** A button's accessible name: antd puts a space between two Chinese characters (提 交). */
 const spaced = (text: string): RegExp => new RegExp([...text].join("\\s*"));
@@ -28,17 +27,7 @@ test("folders, half products and relations in the front area", async ({ page }, 
   const headers = { authorization: `Bearer ${token}` };
   const run = Date.now().toString(36);
   const libraryId = `e2e-folders-${run}`;
-  const made = await page.request.post(`${API}/library-settings`, {
-    headers,
-    data: { id: libraryId, name: `整理 ${run}` },
-  });
-  expect(made.status(), await made.text()).toBe(200);
-  const photos = [
-    await upload(page.request, token, path.join(PHOTOS, "Canon_40D.jpg"), { libraryId, title: `港口 ${run}` }),
-    await upload(page.request, token, path.join(PHOTOS, "Nikon_D70.jpg"), { libraryId, title: `台风 ${run}` }),
-    await upload(page.request, token, path.join(PHOTOS, "Kodak_CX7530.jpg"), { libraryId, title: `发布会 ${run}` }),
-  ];
-  await commitAndProcess(page.request, token, photos);
+  const photos = await libraryWithThreePhotos(page.request, token, { id: libraryId, name: `整理 ${run}` }, run);
   const card = (storyId: string) => page.locator(`[data-testid="story-card"][data-story="${libraryId}/${storyId}"]`);
 
   // A new folder at the library's root: the URL and the breadcrumb open it.

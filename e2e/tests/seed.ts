@@ -102,3 +102,28 @@ export async function commitAndProcess(
   expect(committed.status(), await committed.text()).toBe(200);
   await waitForProcessing(request, token, stories, timeout);
 }
+
+/**
+ * A library of the journey's own (`id`, `name`) holding three committed, processed photos titled 港口, 台风 and
+ * 发布会 with the run's mark, in that order.
+ */
+export async function libraryWithThreePhotos(
+  request: APIRequestContext,
+  token: string,
+  library: { id: string; name: string },
+  run: string,
+): Promise<[Seeded, Seeded, Seeded]> {
+  const made = await request.post(`${API}/library-settings`, {
+    headers: { authorization: `Bearer ${token}` },
+    data: library,
+  });
+  expect(made.status(), await made.text()).toBe(200);
+  const libraryId = library.id;
+  const photos: [Seeded, Seeded, Seeded] = [
+    await upload(request, token, path.join(PHOTOS, "Canon_40D.jpg"), { libraryId, title: `港口 ${run}` }),
+    await upload(request, token, path.join(PHOTOS, "Nikon_D70.jpg"), { libraryId, title: `台风 ${run}` }),
+    await upload(request, token, path.join(PHOTOS, "Kodak_CX7530.jpg"), { libraryId, title: `发布会 ${run}` }),
+  ];
+  await commitAndProcess(request, token, photos);
+  return photos;
+}
