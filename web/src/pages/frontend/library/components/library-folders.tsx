@@ -1,13 +1,11 @@
 import { DeleteOutlined, EditOutlined, FolderAddOutlined, FolderOutlined } from "@ant-design/icons";
 import { useQueryClient } from "@tanstack/react-query";
-import type { TreeProps } from "antd";
 import { Alert, Button, Popconfirm, Skeleton, Space, Tooltip, Tree } from "antd";
 import { type DragEvent, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { createFolder, deleteFolder, folderKeys, updateFolder, useFolders } from "../../../../api/folders";
+import { createFolder, deleteFolder, updateFolder, useFolders } from "../../../../api/folders";
 import { moveStory, type Story, storyKeys } from "../../../../api/stories";
 import { useAccess } from "../../../../auth/access-component";
-import { showRefusal } from "../../../../components/crud-table";
 import { useFeedback } from "../../../../components/feedback";
 import {
   applyMove,
@@ -17,6 +15,7 @@ import {
   moveOf,
 } from "../../../../components/folder-tree/folder-tree";
 import { NameDialog } from "../../../../components/folder-tree/name-dialog";
+import { useFolderTreeEditing } from "../../../../components/folder-tree/use-folder-tree-editing";
 import { STORY_ACCESS } from "../../../../components/story-actions";
 import type { StorySelection } from "../../../../components/story-browser";
 import { carriesStory, type DraggedStory, droppedStory } from "../../../../components/story-drag";
@@ -62,7 +61,6 @@ export function LibraryFolders({
   const [dropKey, setDropKey] = useState<string | null>(null);
   /** The folder being dragged in the tree (antd gives the library's node, which is not draggable, no drop handlers). */
   const [draggedFolder, setDraggedFolder] = useState<CatalogueNode | null>(null);
-  const [expanded, setExpanded] = useState<string[] | null>(null);
   const rootKey = `library:${libraryId}`;
   const tree = useMemo(
     () => catalogueTree([{ id: libraryId, name: libraryName }], () => folders.data ?? []),
@@ -75,39 +73,12 @@ export function LibraryFolders({
     delete: manages && allowed("story.list.delete"),
     file: (level === "write" || level === "manage") && allowed(STORY_ACCESS.edit),
   };
-  const allKeys = (nodes: readonly CatalogueNode[]): string[] =>
-    nodes.flatMap((node) => [node.key, ...allKeys(node.children)]);
-  const expandedKeys = expanded ?? allKeys(tree);
-  const open = (key: string) => setExpanded((keys) => [...new Set([...(keys ?? allKeys(tree)), key])]);
+  const editing = useFolderTreeEditing(tree);
+  const { expandedKeys, setExpanded, open } = editing;
   const current = folderId ? findNode(tree, folderId) : undefined;
-
-  /** Runs a folder change; a refusal is shown; the tree is asked for again either way. */
-  const change = async (write: () => Promise<unknown>, done: string): Promise<boolean> => {
-    try {
-      await write();
-      message.success(done);
-      return true;
-    } catch (error) {
-      showRefusal(error, (text) => message.error(text));
-      return false;
-    } finally {
-      await queryClient.invalidateQueries({ queryKey: folderKeys.tree(libraryId) });
-    }
-  };
-
-  const onFolderDrop: TreeProps<CatalogueNode>["onDrop"] = async (info) => {
-    const position = Number(info.node.pos.split("-").pop());
-    const move = moveOf(tree, info.dragNode, info.node, {
-      dropToGap: info.dropToGap,
-      before: info.dropPosition < position,
-    });
-    if (!move) {
-      message.warning(t("library.folderMoveRefused"));
-      return;
-    }
-    open(String(info.node.key));
-    await change(() => applyMove(move, updateFolder), t("folderAdmin.moved"));
-  };
+  /** Runs a change of this library's folders (useFolderTreeEditing). */
+  const change = (write: () => Promise<unknown>, done: string) => editing.change(libraryId, write, done);
+  const onFolderDrop = editing.dropFolder(t("library.folderMoveRefused"));
 
   const fileStories = async (target: CatalogueNode, dragged: DraggedStory) => {
     const stories = storiesToMove(dragged, selection.stories).filter((story) => story.libraryId === libraryId);

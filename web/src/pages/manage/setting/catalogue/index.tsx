@@ -1,26 +1,19 @@
 import { DeleteOutlined, EditOutlined, FolderAddOutlined } from "@ant-design/icons";
-import { useQueries, useQueryClient } from "@tanstack/react-query";
-import type { TreeProps } from "antd";
+import { useQueries } from "@tanstack/react-query";
 import { Button, Card, Empty, Popconfirm, Space, Spin, Tree, Typography } from "antd";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { createFolder, deleteFolder, fetchFolders, folderKeys, updateFolder } from "../../../../api/folders";
 import { useLibraries } from "../../../../api/libraries";
-import { showRefusal } from "../../../../components/crud-table";
-import { useFeedback } from "../../../../components/feedback";
-import { applyMove, type CatalogueNode, catalogueTree, moveOf } from "../../../../components/folder-tree/folder-tree";
+import { type CatalogueNode, catalogueTree } from "../../../../components/folder-tree/folder-tree";
 import { NameDialog } from "../../../../components/folder-tree/name-dialog";
-
-const allKeys = (nodes: readonly CatalogueNode[]): string[] =>
-  nodes.flatMap((node) => [node.key, ...allKeys(node.children)]);
+import { useFolderTreeEditing } from "../../../../components/folder-tree/use-folder-tree-editing";
 
 type Dialog = { kind: "create"; under: CatalogueNode } | { kind: "rename"; node: CatalogueNode };
 
 /** /manage/setting/catalogue (目录): every library's folder tree; create, rename, move by dragging, delete. */
 export default function ManageSettingCataloguePage() {
   const { t } = useTranslation();
-  const { message } = useFeedback();
-  const queryClient = useQueryClient();
   const libraries = useLibraries();
   const trees = useQueries({
     queries: (libraries.data ?? []).map((library) => ({
@@ -39,37 +32,8 @@ export default function ManageSettingCataloguePage() {
   const [selected, setSelected] = useState<CatalogueNode | null>(null);
   const [dialog, setDialog] = useState<Dialog | null>(null);
   // Every node open until the administrator folds one; a node a folder is made or dropped in opens.
-  const [expanded, setExpanded] = useState<string[] | null>(null);
-  const expandedKeys = expanded ?? allKeys(tree);
-  const open = (key: string) => setExpanded((keys) => [...new Set([...(keys ?? allKeys(tree)), key])]);
-
-  /** Runs a change; a refusal is shown; the library's tree is asked for again either way. */
-  const change = async (libraryId: string, write: () => Promise<unknown>, done: string): Promise<boolean> => {
-    try {
-      await write();
-      message.success(done);
-      return true;
-    } catch (error) {
-      showRefusal(error, (text) => message.error(text));
-      return false;
-    } finally {
-      await queryClient.invalidateQueries({ queryKey: folderKeys.tree(libraryId) });
-    }
-  };
-
-  const onDrop: TreeProps<CatalogueNode>["onDrop"] = async (info) => {
-    const position = Number(info.node.pos.split("-").pop());
-    const move = moveOf(tree, info.dragNode, info.node, {
-      dropToGap: info.dropToGap,
-      before: info.dropPosition < position,
-    });
-    if (!move) {
-      message.warning(t("folderAdmin.move.refused"));
-      return;
-    }
-    open(String(info.node.key));
-    await change(move.libraryId, () => applyMove(move, updateFolder), t("folderAdmin.moved"));
-  };
+  const { expandedKeys, setExpanded, open, change, dropFolder } = useFolderTreeEditing(tree);
+  const onDrop = dropFolder(t("folderAdmin.move.refused"));
 
   const loading = libraries.isPending || trees.some((query) => query.isPending);
   return (
