@@ -136,14 +136,9 @@ export class ChannelsService {
     return presets;
   }
 
-  async create(actor: Actor, input: ChannelInput): Promise<ChannelView> {
-    await this.#checkInput(input);
-    const presets = await this.#presets(input);
-    const now = this.#now();
-    const id = randomUUID();
-    const credentials = this.#mergeCredentials(input.kind, {}, input.credentials);
-    const record: ChannelRecord = {
-      id,
+  /** A channel's fields as `input` sets them, with its credentials sealed for the channel `id`. */
+  #fields(id: string, input: ChannelInput, presets: ChannelPresets, credentials: Record<string, string>) {
+    return {
       name: input.name,
       kind: input.kind,
       format: input.format,
@@ -152,6 +147,18 @@ export class ChannelsService {
       fieldMapping: input.fieldMapping as Record<string, string>,
       presets,
       credentials: Object.keys(credentials).length > 0 ? this.deps.cipher.encrypt(id, credentials) : null,
+    };
+  }
+
+  async create(actor: Actor, input: ChannelInput): Promise<ChannelView> {
+    await this.#checkInput(input);
+    const presets = await this.#presets(input);
+    const now = this.#now();
+    const id = randomUUID();
+    const credentials = this.#mergeCredentials(input.kind, {}, input.credentials);
+    const record: ChannelRecord = {
+      id,
+      ...this.#fields(id, input, presets, credentials),
       createdBy: actor.id,
       createdAt: now,
       updatedAt: now,
@@ -180,14 +187,7 @@ export class ChannelsService {
     const credentials = this.#mergeCredentials(input.kind, this.#credentials(before), input.credentials);
     const record: ChannelRecord = {
       ...before,
-      name: input.name,
-      kind: input.kind,
-      format: input.format,
-      enabled: input.enabled,
-      settings: input.settings,
-      fieldMapping: input.fieldMapping as Record<string, string>,
-      presets,
-      credentials: Object.keys(credentials).length > 0 ? this.deps.cipher.encrypt(id, credentials) : null,
+      ...this.#fields(id, input, presets, credentials),
       updatedAt: this.#now(),
     };
     await this.deps.db.kysely.transaction().execute(async (trx) => {
