@@ -1,5 +1,5 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from "fastify";
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Registry } from "prom-client";
 import type { Config } from "./config.js";
 import type { Db } from "./db/database.js";
@@ -7,6 +7,7 @@ import { API_PREFIX, registerErrorHandler } from "./http/error-handler.js";
 import { frameworkErrorOptions, MAX_PARAM_LENGTH } from "./http/framework-errors.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
 import { registerRequestStart } from "./http/request-start.js";
+import { responseSerializerCompiler } from "./http/response-serializer.js";
 import { type PropertyAccessService, stripHidden } from "./modules/access/property-access.service.js";
 import type { Jobs } from "./modules/jobs/jobs.compose.js";
 import type { LibrariesService } from "./modules/libraries/libraries.service.js";
@@ -39,7 +40,7 @@ export function createServer(config: Config, logger: FastifyServerOptions["logge
     ...frameworkErrorOptions,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   registerErrorHandler(app);
   registerJsonBodyParser(app);
   // The first and only onRequest hook: security headers, 503 while closing, then the API's guard.

@@ -41,6 +41,15 @@ export interface StoryUsageRecorder {
   searched(fulltext: string | undefined, total: number): void;
 }
 
+/** A page of GET /stories: a list or a search, with its facets. */
+export const storyListResponse = envelope(
+  page(storySchema).extend({
+    totalCapped: totalCappedSchema,
+    totalEstimated: totalEstimatedSchema,
+    facets: facetsSchema.optional(),
+  }),
+);
+
 /** Lists, search, one story, its versions and files, duplicates, counts and its action trail. */
 export function storiesRoutes(services: {
   queries: StoryQueries;
@@ -60,16 +69,7 @@ export function storiesRoutes(services: {
           summary:
             "List and search stories (full text, filters, facets, paging); drafts are listed only for the user who made them",
           querystring: storyListQuery,
-          response: {
-            200: envelope(
-              page(storySchema).extend({
-                totalCapped: totalCappedSchema,
-                totalEstimated: totalEstimatedSchema,
-                facets: facetsSchema.optional(),
-              }),
-            ),
-            ...errors,
-          },
+          response: { 200: storyListResponse, ...errors },
         },
       },
       async (request) => {
