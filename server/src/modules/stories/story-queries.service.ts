@@ -8,7 +8,7 @@ import type { Facets } from "../search/search-window.js";
 import { groupPairs, nearPairs } from "./duplicates.js";
 import type { StoriesRepository } from "./stories.repository.js";
 import type { StoryAccess } from "./story-access.js";
-import type { Story } from "./story-types.js";
+import type { Story, StoryFile } from "./story-types.js";
 import { type SignMediaUrl, type StoryView, toStoryView, toVersionView, type VersionView } from "./story-view.js";
 
 export interface DuplicateGroup {
@@ -45,7 +45,16 @@ export class StoryQueries {
     const members = await this.stories.membersOf(
       stories.filter((story) => story.type === "composite").map((story) => story.id),
     );
-    return stories.map((story) => toStoryView(story, files, this.signMediaUrl, members.get(story.id) ?? []));
+    // Each story's own files: a page of 50 stories would otherwise look through every file of the page 50 times.
+    const filesOf = new Map<string, StoryFile[]>();
+    for (const file of files) {
+      const own = filesOf.get(file.storyId);
+      if (own) own.push(file);
+      else filesOf.set(file.storyId, [file]);
+    }
+    return stories.map((story) =>
+      toStoryView(story, filesOf.get(story.id) ?? [], this.signMediaUrl, members.get(story.id) ?? []),
+    );
   }
 
   /** These stories (those that exist), in no particular order. */

@@ -34,9 +34,17 @@ export type StoryView = Omit<Story, "coverKey"> & {
   members: string[];
 };
 
+/** Characters a form-encoded value (URLSearchParams) keeps as they are. */
+const FORM_SAFE = /^[A-Za-z0-9*._-]*$/;
+
+/** `name=value` as URLSearchParams writes it; without building one when the value needs no escaping (every role). */
+function formPair(name: string, value: string): string {
+  return FORM_SAFE.test(value) ? `${name}=${value}` : new URLSearchParams({ [name]: value }).toString();
+}
+
 export function fileUrl(story: Pick<Story, "libraryId" | "id">, role: string, versionNo?: number): string {
-  const query = new URLSearchParams({ rendition: role });
-  if (versionNo !== undefined) query.set("versionNo", String(versionNo));
+  const query =
+    versionNo === undefined ? formPair("rendition", role) : `${formPair("rendition", role)}&versionNo=${versionNo}`;
   return `${API_PREFIX}/stories/download/${encodeURIComponent(story.libraryId)}/${story.id}?${query}`;
 }
 
