@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest, onResponseHookHandler, RouteOptions } from "fastify";
 import { actorGivenFor } from "../auth/actor.js";
 import { type AuditLog, recordedBy } from "./audit-log.js";
 
@@ -46,18 +46,27 @@ export function recordUnrecorded(app: FastifyInstance, audit: AuditLog, prefix: 
   routeTables.set(app, table);
   app.addHook("onRoute", (route) => {
     if (!(route.url === prefix || route.url.startsWith(`${prefix}/`))) return;
-    for (const method of [route.method].flat()) {
-      if (!CHANGING_METHODS.has(method)) continue;
-      const notAudited = route.config?.notAudited;
+    const methods = [route.method].flat().filter((method) => CHANGING_METHODS.has(method));
+    if (methods.length === 0) return;
+    const notAudited = route.config?.notAudited;
+    for (const method of methods) {
       table.push({ method, url: route.url.slice(prefix.length), ...(notAudited ? { notAudited } : {}) });
     }
+    // On the changing routes alone: a read never calls it. A route that changes nothing has no hook.
+    if (notAudited === undefined) addResponseHook(route, recordIfUnrecorded(audit, route.url.slice(prefix.length)));
   });
-  // A callback hook: the answers that need no record (reads, nearly all) go on without a promise.
-  app.addHook("onResponse", (request, reply, done) => {
+}
+
+/** Appends a route-level onResponse hook to the ones the route declares. */
+export function addResponseHook(route: RouteOptions, hook: onResponseHookHandler): void {
+  route.onResponse = [...[route.onResponse ?? []].flat(), hook];
+}
+
+/** The onResponse hook of one changing route (`route`: its path without the API prefix). */
+function recordIfUnrecorded(audit: AuditLog, route: string): onResponseHookHandler {
+  // A callback hook: the answers that need no record go on without a promise.
+  return (request, reply, done) => {
     if (reply.statusCode >= 400 || !CHANGING_METHODS.has(request.method)) return done();
-    const route = request.routeOptions.url;
-    if (route === undefined || !(route === prefix || route.startsWith(`${prefix}/`))) return done();
-    if (request.routeOptions.config.notAudited !== undefined) return done();
     const actor = actorGivenFor(request);
     if (actor && recordedBy(actor)) return done();
     const user = request.currentUser;
@@ -71,7 +80,7 @@ export function recordUnrecorded(app: FastifyInstance, audit: AuditLog, prefix: 
         },
         {
           action: `http.${request.method.toLowerCase()}`,
-          target: { type: "route", id: `${request.method} ${route.slice(prefix.length)}`, label: pathOf(request) },
+          target: { type: "route", id: `${request.method} ${route}`, label: pathOf(request) },
           details: { status: reply.statusCode, params: request.params ?? {} },
         },
       )
@@ -79,7 +88,7 @@ export function recordUnrecorded(app: FastifyInstance, audit: AuditLog, prefix: 
         request.log.error({ err: error }, "a change could not be recorded in the operation log");
       })
       .finally(() => done());
-  });
+  };
 }
 
 function pathOf(request: FastifyRequest): string {
