@@ -168,6 +168,27 @@ describe("compiled response serialiser", () => {
     }
   });
 
+  it("writes a schema that holds itself (a menu tree) as zod's path did", () => {
+    const menu = z.object({
+      name: z.string(),
+      get children() {
+        return z.array(menu);
+      },
+    });
+    const tree = {
+      name: "a",
+      extra: 1,
+      children: [
+        { name: "b", children: [] },
+        { name: "c", children: [] },
+      ],
+    };
+    expect(fastOnly(menu)(tree)).toBe(zodPath(menu)(tree));
+    expect(outcome(compileSerializer(menu, zodPath(menu)), { name: "a", children: [{ name: 1, children: [] }] })).toBe(
+      outcome(zodPath(menu), { name: "a", children: [{ name: 1, children: [] }] }),
+    );
+  });
+
   it("leaves kinds it does not write to zod (defaults, transforms, checked strings, unions), with zod's answer", () => {
     const schema = z.object({
       b: z.string().trim(),
