@@ -69,21 +69,7 @@ function recordIfUnrecorded(audit: AuditLog, route: string): onResponseHookHandl
     if (reply.statusCode >= 400 || !CHANGING_METHODS.has(request.method)) return done();
     const actor = actorGivenFor(request);
     if (actor && recordedBy(actor)) return done();
-    const user = request.currentUser;
-    audit
-      .recordEvent(
-        {
-          id: user?.id ?? null,
-          username: user?.username ?? null,
-          ip: request.ip,
-          userAgent: request.headers["user-agent"] ?? null,
-        },
-        {
-          action: `http.${request.method.toLowerCase()}`,
-          target: { type: "route", id: `${request.method} ${route}`, label: pathOf(request) },
-          details: { status: reply.statusCode, params: request.params ?? {} },
-        },
-      )
+    recordRouteEvent(audit, request, route, { details: { status: reply.statusCode, params: request.params ?? {} } })
       .catch((error: unknown) => {
         request.log.error({ err: error }, "a change could not be recorded in the operation log");
       })
@@ -91,7 +77,34 @@ function recordIfUnrecorded(audit: AuditLog, route: string): onResponseHookHandl
   };
 }
 
-function pathOf(request: FastifyRequest): string {
+/**
+ * Records a call of a route that no service recorded (or a refusal of one): the signed-in user, the address
+ * and user agent, `http.<method>` as the action and the route (`route`: its path without the API prefix) as
+ * the target, labelled with the path asked for.
+ */
+export function recordRouteEvent(
+  audit: AuditLog,
+  request: FastifyRequest,
+  route: string,
+  fields: { details?: Record<string, unknown>; result?: "denied" },
+): Promise<unknown> {
+  const user = request.currentUser;
   const query = request.url.indexOf("?");
-  return query === -1 ? request.url : request.url.slice(0, query);
+  return audit.recordEvent(
+    {
+      id: user?.id ?? null,
+      username: user?.username ?? null,
+      ip: request.ip,
+      userAgent: request.headers["user-agent"] ?? null,
+    },
+    {
+      action: `http.${request.method.toLowerCase()}`,
+      target: {
+        type: "route",
+        id: `${request.method} ${route}`,
+        label: query === -1 ? request.url : request.url.slice(0, query),
+      },
+      ...fields,
+    },
+  );
 }

@@ -1,5 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
-import { addResponseHook, CHANGING_METHODS } from "./audit-coverage.js";
+import type { FastifyInstance } from "fastify";
+import { addResponseHook, CHANGING_METHODS, recordRouteEvent } from "./audit-coverage.js";
 import type { AuditLog } from "./audit-log.js";
 
 /**
@@ -17,30 +17,11 @@ export function recordRefusals(app: FastifyInstance, audit: AuditLog, prefix: st
     // A callback hook: the answers that are no refusal (nearly all) go on without a promise.
     addResponseHook(route, (request, reply, done) => {
       if (reply.statusCode !== 403 || !CHANGING_METHODS.has(request.method)) return done();
-      const user = request.currentUser;
-      audit
-        .recordEvent(
-          {
-            id: user?.id ?? null,
-            username: user?.username ?? null,
-            ip: request.ip,
-            userAgent: request.headers["user-agent"] ?? null,
-          },
-          {
-            action: `http.${request.method.toLowerCase()}`,
-            target: { type: "route", id: `${request.method} ${target}`, label: pathOf(request) },
-            result: "denied",
-          },
-        )
+      recordRouteEvent(audit, request, target, { result: "denied" })
         .catch((error: unknown) => {
           request.log.error({ err: error }, "a refusal could not be recorded in the operation log");
         })
         .finally(() => done());
     });
   });
-}
-
-function pathOf(request: FastifyRequest): string {
-  const query = request.url.indexOf("?");
-  return query === -1 ? request.url : request.url.slice(0, query);
 }
