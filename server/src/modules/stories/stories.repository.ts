@@ -384,26 +384,16 @@ export class StoriesRepository {
 
   // Files
 
-  /** Inserts or replaces the file of a role; returns the blob key it replaced, if another. */
   /** The file of a story or version made in this transaction: it cannot have one of its role yet (no lookup first). */
   async insertFile(file: StoryFile, now: string): Promise<void> {
+    const { storyId, versionNo, role } = file;
     await this.kysely
       .insertInto("story_files")
-      .values({
-        id: randomUUID(),
-        story_id: file.storyId,
-        version_no: file.versionNo,
-        role: file.role,
-        blob_key: file.blobKey,
-        mime: file.mime,
-        size: file.size,
-        width: file.width,
-        height: file.height,
-        created_at: now,
-      })
+      .values({ id: randomUUID(), story_id: storyId, version_no: versionNo, role, ...fileValues(file, now) })
       .execute();
   }
 
+  /** Inserts or replaces the file of a role; returns the blob key it replaced, if another. */
   async putFile(file: StoryFile, now: string): Promise<string | null> {
     const existing = await this.kysely
       .selectFrom("story_files")
@@ -412,23 +402,9 @@ export class StoriesRepository {
       .where("version_no", "=", file.versionNo)
       .where("role", "=", file.role)
       .executeTakeFirst();
-    const values = {
-      blob_key: file.blobKey,
-      mime: file.mime,
-      size: file.size,
-      width: file.width,
-      height: file.height,
-      created_at: now,
-    };
-    if (existing) {
-      await this.kysely.updateTable("story_files").set(values).where("id", "=", existing.id).execute();
-      return existing.blob_key === file.blobKey ? null : existing.blob_key;
-    }
-    await this.kysely
-      .insertInto("story_files")
-      .values({ id: randomUUID(), story_id: file.storyId, version_no: file.versionNo, role: file.role, ...values })
-      .execute();
-    return null;
+    if (!existing) return this.insertFile(file, now).then(() => null);
+    await this.kysely.updateTable("story_files").set(fileValues(file, now)).where("id", "=", existing.id).execute();
+    return existing.blob_key === file.blobKey ? null : existing.blob_key;
   }
 
   async files(storyIds: string[], versionNo?: number): Promise<StoryFile[]> {
@@ -511,4 +487,9 @@ export class StoriesRepository {
       .values(memberIds.map((memberId, sort) => ({ composite_id: compositeId, member_id: memberId, sort })))
       .execute();
   }
+}
+
+/** What a story_files row says of its file (the columns a replacement changes). */
+function fileValues({ blobKey, mime, size, width, height }: StoryFile, now: string) {
+  return { blob_key: blobKey, mime, size, width, height, created_at: now };
 }
