@@ -14,8 +14,11 @@ const batchDialog = (page: Page) =>
 
 /** Picks `label` in the antd select whose input has `id` (typed, so a long list needs no scrolling). */
 async function pick(page: Page, dialog: Locator, id: string, label: string) {
-  // The select's shown value sits over its search input: the click goes to the select.
-  await dialog.locator(`#${id}`).click({ force: true });
+  // The select's shown value sits over its search input, so the click goes to the select itself — not
+  // forced: a forced click does not wait for the dialog's opening animation to end, and one that landed
+  // mid-zoom opened the next field's dropdown instead (seen once in CI; the option was then waited for
+  // until the test's timeout).
+  await dialog.locator(".ant-select").filter({ has: page.locator(`#${id}`) }).click();
   await page.locator(".ant-select-dropdown:visible").getByTitle(label, { exact: true }).click();
 }
 
