@@ -41,9 +41,15 @@ export interface CopyTuning {
   copyPartSize: number;
 }
 
-function isNotFound(error: unknown): boolean {
+/** An S3 answer that the object, or the multipart upload, is not there. */
+export function isNotFound(error: unknown): boolean {
   if (!(error instanceof S3ServiceException)) return false;
-  return error.name === "NoSuchKey" || error.name === "NotFound" || error.$metadata.httpStatusCode === 404;
+  return (
+    error.name === "NoSuchKey" ||
+    error.name === "NoSuchUpload" ||
+    error.name === "NotFound" ||
+    error.$metadata.httpStatusCode === 404
+  );
 }
 
 /**

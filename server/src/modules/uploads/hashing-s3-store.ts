@@ -1,18 +1,11 @@
 import type { ReadStream } from "node:fs";
 import { Readable } from "node:stream";
-import { S3ServiceException } from "@aws-sdk/client-s3";
 import { S3Store } from "@tus/s3-store";
+import { isNotFound } from "../blobs/s3-blob-store.js";
 import { mapStorageErrors } from "../blobs/storage-errors.js";
 import { type SavedHash, SharedRunningHashes } from "./shared-running-hashes.js";
 
 type Metadata = Parameters<S3Store["uploadPart"]>[0];
-
-function isMissing(error: unknown): boolean {
-  return (
-    error instanceof S3ServiceException &&
-    (error.name === "NoSuchKey" || error.name === "NoSuchUpload" || error.$metadata.httpStatusCode === 404)
-  );
-}
 
 /**
  * The request's bytes gathered into one part in memory, copied once as they
@@ -101,7 +94,7 @@ export class HashingS3Store extends S3Store {
     try {
       return (await this.getMetadata(id)).file;
     } catch (error) {
-      if (isMissing(error)) return undefined;
+      if (isNotFound(error)) return undefined;
       throw error;
     }
   }
@@ -190,7 +183,7 @@ export class HashingS3Store extends S3Store {
       const saved = JSON.parse((await Body?.transformToString()) ?? "null") as { offset: number; state: string } | null;
       return saved ? { offset: saved.offset, state: Buffer.from(saved.state, "base64") } : undefined;
     } catch (error) {
-      if (isMissing(error)) return undefined;
+      if (isNotFound(error)) return undefined;
       throw error;
     }
   }
