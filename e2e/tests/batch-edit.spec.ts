@@ -18,7 +18,10 @@ async function pick(page: Page, dialog: Locator, id: string, label: string) {
   // forced: a forced click does not wait for the dialog's opening animation to end, and one that landed
   // mid-zoom opened the next field's dropdown instead (seen once in CI; the option was then waited for
   // until the test's timeout).
-  await dialog.locator(".ant-select").filter({ has: page.locator(`#${id}`) }).click();
+  await dialog
+    .locator(".ant-select")
+    .filter({ has: page.locator(`#${id}`) })
+    .click();
   await page.locator(".ant-select-dropdown:visible").getByTitle(label, { exact: true }).click();
 }
 
