@@ -46,6 +46,10 @@ export default defineConfig({
   reporter: [["list"], ["json"]],
   use: {
     baseURL,
+    // A click or fill waits for its element at most this long (twice an assertion's bound), not for the whole
+    // test's timeout: a click that can never happen (an element covered by a dropdown opened by mistake)
+    // used to hold a long journey for its full 10 minutes before the retry could start.
+    actionTimeout: 120_000,
     screenshot: "only-on-failure",
     trace: "retain-on-failure",
     launchOptions: {
