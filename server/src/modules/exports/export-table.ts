@@ -27,3 +27,26 @@ export interface ExportTable<Row = unknown, Filter = unknown> {
 export function exportTable<Row, Filter>(table: ExportTable<Row, Filter>): ExportTable<Row, Filter> {
   return table;
 }
+
+/**
+ * The cells of each row of `source`, whose first result was read already (so a
+ * refusal could still be an error answer). When the export stops early — its
+ * reader went away, the row limit, a failure — the source is closed too, so a
+ * row source holding a cursor or a connection lets it go.
+ */
+export async function* exportCells<Row>(
+  source: AsyncIterator<Row>,
+  first: IteratorResult<Row>,
+  cells: ReadonlyArray<(row: Row) => ExportCell>,
+): AsyncGenerator<ExportCell[]> {
+  let next = first;
+  try {
+    while (!next.done) {
+      const row = next.value;
+      yield cells.map((cell) => cell(row));
+      next = await source.next();
+    }
+  } finally {
+    if (!next.done) await source.return?.();
+  }
+}

@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { expect, it } from "vitest";
-import type { ExportCell } from "./export-table.js";
+import { type ExportCell, exportCells } from "./export-table.js";
 import { exportWorkersRunning, writeExport } from "./export-writer.js";
 import { SheetRowCounter } from "./export-writer.test-support.js";
 
@@ -69,6 +69,32 @@ it("the xlsx writer stops pulling rows and fails when its reader goes away", asy
 
   await expect(writeExport("xlsx", reader, COLUMNS, rows())).rejects.toThrow("went away");
   expect(pulled).toBeLessThan(MAX_IN_FLIGHT);
+  expect(exportWorkersRunning()).toBe(0);
+}, 120_000);
+
+it("an export that stops early closes its row source: the reader gone, or the row limit reached", async () => {
+  let closed = 0;
+  const gone = new Writable({ write: () => {} });
+  /** A row source as a table's is: rows read on demand, its cursor let go when it is closed. */
+  async function* source(leaveAfterFirst: boolean): AsyncGenerator<{ id: number }> {
+    try {
+      for (let id = 0; id < ROWS; id++) {
+        yield { id };
+        if (leaveAfterFirst) gone.destroy();
+      }
+    } finally {
+      closed++;
+    }
+  }
+  const cellsOf = async (rows: AsyncGenerator<{ id: number }>) =>
+    exportCells(rows, await rows.next(), [(row) => row.id, (row) => `story ${row.id}`]);
+
+  await expect(writeExport("csv", gone, COLUMNS.slice(0, 2), await cellsOf(source(true)))).rejects.toThrow("went away");
+  expect(closed).toBe(1);
+
+  const taken = new Writable({ write: (_chunk, _encoding, done) => done() });
+  expect(await writeExport("csv", taken, COLUMNS.slice(0, 2), await cellsOf(source(false)), { maxRows: 10 })).toBe(10);
+  expect(closed).toBe(2);
   expect(exportWorkersRunning()).toBe(0);
 }, 120_000);
 

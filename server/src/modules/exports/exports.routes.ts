@@ -8,7 +8,7 @@ import type { AuditLog } from "../audit/audit-log.js";
 import { actorOf } from "../auth/actor.js";
 import { currentUser, permits } from "../auth/auth.plugin.js";
 import { downloadName } from "../blobs/file-names.js";
-import type { ExportCell, ExportTable } from "./export-table.js";
+import { type ExportTable, exportCells } from "./export-table.js";
 import { writeExport } from "./export-writer.js";
 import { exportBody } from "./exports.schema.js";
 
@@ -82,13 +82,6 @@ export function exportsRoutes(registry: ExportRegistry, audit: AuditLog): Fastif
         // The first row is read before the answer starts: a refusal (a range too long) is still an error answer.
         const source = table.rows(parsed.data, user)[Symbol.asyncIterator]();
         const first = await source.next();
-        const rows = async function* (): AsyncGenerator<ExportCell[]> {
-          let next = first;
-          while (!next.done) {
-            yield cells.map((cell) => cell(next.value));
-            next = await source.next();
-          }
-        };
         // Made safe as every download's name is (modules/blobs/file-names.ts): the name is typed by a person.
         const name = downloadName(
           `${body.fileName ?? `${body.table}-${new Date().toISOString().slice(0, 10)}`}.${body.format}`,
@@ -99,7 +92,7 @@ export function exportsRoutes(registry: ExportRegistry, audit: AuditLog): Fastif
           .header("content-type", CONTENT_TYPES[body.format])
           .header("content-disposition", contentDisposition(name))
           .header("cache-control", "no-store");
-        writeExport(body.format, out, body.columns, rows(), {
+        writeExport(body.format, out, body.columns, exportCells(source, first, cells), {
           sheetName: body.fileName ?? body.table,
           maxRows: table.maxRows ?? DEFAULT_MAX_ROWS,
         }).catch((error: unknown) => {
