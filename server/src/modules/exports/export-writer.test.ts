@@ -1,4 +1,9 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { Writable } from "node:stream";
+import { promisify } from "node:util";
 import { expect, it } from "vitest";
 import { type ExportCell, exportCells } from "./export-table.js";
 import { exportWorkersRunning, writeExport } from "./export-writer.js";
@@ -136,4 +141,27 @@ it("a worker that runs out of its heap ends its export with an error, and the ne
   expect(await writeExport("xlsx", reader, COLUMNS, few())).toBe(1_000);
   await finished;
   expect(reader.rows).toBe(1_001);
+}, 120_000);
+
+it("exports when the server runs from its TypeScript sources under tsx (as the benchmarks start it)", async () => {
+  // tsx compiles with esbuild's keepNames, which wraps named functions in a `__name` helper that the worker,
+  // evaluated from the function's text, does not have unless the writer gives it one.
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), "dams-export-tsx-"));
+  const script = path.join(directory, "export.mts");
+  fs.writeFileSync(
+    script,
+    [
+      `import { Writable } from "node:stream";`,
+      `import { writeExport } from ${JSON.stringify(path.resolve(import.meta.dirname, "export-writer.ts"))};`,
+      `async function* rows() { for (let index = 0; index < 3; index++) yield [index, "台风 " + index]; }`,
+      `const out = new Writable({ write: (_chunk, _encoding, done) => done() });`,
+      `console.log("written", await writeExport("xlsx", out, [{ title: "a" }, { title: "b" }], rows()));`,
+    ].join("\n"),
+  );
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", script]);
+    expect(stdout.trim()).toBe("written 3");
+  } finally {
+    fs.rmSync(directory, { recursive: true, force: true });
+  }
 }, 120_000);

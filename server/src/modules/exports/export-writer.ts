@@ -34,7 +34,9 @@ const MAX_BATCHES_IN_FLIGHT = 4;
 /** Chunks of the file posted back and not yet taken by the response stream, at most: the worker waits beyond. */
 const MAX_CHUNKS_IN_FLIGHT = 8;
 
-const WORKER_SOURCE = `(${String(exportWorker)})(require);`;
+// `__name`: what tsx (esbuild with keepNames) wraps named functions in when the server runs from its sources; the
+// worker is evaluated from the function's text, without the module that defines it.
+const WORKER_SOURCE = `var __name = (target) => target;\n(${String(exportWorker)})(require);`;
 let exceljsPath: string | undefined;
 let workersRunning = 0;
 
