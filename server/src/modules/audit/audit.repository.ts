@@ -129,19 +129,6 @@ export class AuditRepository {
     return rows.map((row) => this.#record(row));
   }
 
-  /** The ids and times of up to `limit` rows older than `before`, oldest first (what a prune takes next). */
-  async oldest(before: string, limit: number): Promise<AuditRecord[]> {
-    const rows = await this.kysely
-      .selectFrom("audit_log")
-      .selectAll()
-      .where("at", "<", before)
-      .orderBy("at")
-      .orderBy("id")
-      .limit(limit)
-      .execute();
-    return rows.map((row) => this.#record(row));
-  }
-
   /** The ids of up to `limit` rows older than `before`, oldest first (what a prune deletes next). */
   async oldestIds(before: string, limit: number): Promise<number[]> {
     const rows = await this.kysely
