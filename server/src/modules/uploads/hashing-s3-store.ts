@@ -7,6 +7,9 @@ import { type SavedHash, SharedRunningHashes } from "./shared-running-hashes.js"
 
 type Metadata = Parameters<S3Store["uploadPart"]>[0];
 
+/** Announced writes kept (one per request that never wrote, e.g. refused by its lock); past this the oldest go. */
+const MAX_ANNOUNCED = 10_000;
+
 /**
  * The request's bytes gathered into one part in memory, copied once as they
  * arrive (s3-store writes each part to a temporary file and reads it back).
@@ -49,6 +52,8 @@ export class HashingS3Store extends S3Store {
   });
   /** The size of the upload each write in progress is for, as uploadParts read it (the upload's lock keeps one per id). */
   readonly #sizes = new Map<string, number | undefined>();
+  /** The length each request about to write says it carries (announceWrite), by upload; a hint, taken by the write. */
+  readonly #announced = new Map<string, number>();
 
   constructor(options: ConstructorParameters<typeof S3Store>[0]) {
     super(options);
@@ -66,8 +71,22 @@ export class HashingS3Store extends S3Store {
     );
   }
 
+  /**
+   * A request will write `bytes` to the upload (its Content-Length): a write
+   * from the first byte that carries the whole upload is hashed by node:crypto
+   * (SharedRunningHashes). Only a hint: a wrong one costs a read-back, never a
+   * wrong hash.
+   */
+  announceWrite(id: string, bytes: number): void {
+    if (this.#announced.size >= MAX_ANNOUNCED) this.#announced.delete(this.#announced.keys().next().value!);
+    this.#announced.set(id, bytes);
+  }
+
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
-    const { source, settle } = await this.hashes.tap(id, offset, readable);
+    const announced = this.#announced.get(id);
+    this.#announced.delete(id);
+    const wholeUpload = offset === 0 && announced !== undefined && (await this.getMetadata(id)).file.size === announced;
+    const { source, settle } = await this.hashes.tap(id, offset, readable, wholeUpload);
     try {
       const newOffset = await super.write(source, id, offset);
       await settle(newOffset, this.#sizes.get(id));

@@ -66,6 +66,10 @@ export class S3UploadStaging implements UploadStaging {
     });
   }
 
+  announceWrite(id: string, bytes: number): void {
+    this.datastore.announceWrite(id, bytes);
+  }
+
   newId(): string {
     return `${S3_UPLOAD_PREFIX}${newUploadSegment()}`;
   }

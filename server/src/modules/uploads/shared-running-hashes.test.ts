@@ -21,11 +21,13 @@ async function write(
   bytes: Buffer,
   size: number,
   stored?: number,
+  wholeUpload = false,
 ) {
   const { source, settle } = await hashes.tap(
     id,
     offset,
     Readable.from([bytes.subarray(0, 1000), bytes.subarray(1000)]),
+    wholeUpload,
   );
   let consumed = 0;
   for await (const chunk of source) consumed += (chunk as Buffer).length;
@@ -68,5 +70,26 @@ describe("SharedRunningHashes", () => {
     await write(a, "u3", offset, file.subarray(offset), file.length);
     expect(await a.take("u3", file.length)).toBeUndefined();
     expect(await b.take("u3", file.length)).toBeUndefined();
+  });
+
+  it("hashes a write announced to carry the whole upload with node:crypto, in this process only", async () => {
+    const store = sharedStore();
+    const [a, b] = [new SharedRunningHashes(store), new SharedRunningHashes(store)];
+    const file = randomBytes(5_000);
+    await write(a, "u4", 0, file, file.length, undefined, true);
+    expect(store.saved.has("u4")).toBe(false);
+    expect(await b.take("u4", file.length)).toBeUndefined();
+    expect(await a.take("u4", file.length)).toBe(sha256(file));
+  });
+
+  it("leaves no state when a write announced as the whole upload ends short, so the next node has no hash", async () => {
+    const store = sharedStore();
+    const [a, b] = [new SharedRunningHashes(store), new SharedRunningHashes(store)];
+    const file = randomBytes(6_000);
+    await write(a, "u5", 0, file.subarray(0, 2_500), file.length, undefined, true);
+    expect(store.saved.has("u5")).toBe(false);
+    await write(b, "u5", 2_500, file.subarray(2_500), file.length);
+    expect(await b.take("u5", file.length)).toBeUndefined();
+    expect(await a.take("u5", file.length)).toBeUndefined();
   });
 });
