@@ -63,10 +63,17 @@ const corpus = path.resolve(root, "../shared/corpus/exif-samples/jpg");
 const API = "/dams/api/v1";
 const MiB = 1024 * 1024;
 /**
- * tus PATCH sizes to try: the web app's (Uppy's chunkSize, 50 MiB) by default;
- * `BENCH_TUS_CHUNKS_MIB=50,64` adds a multiple of the server's 16 MiB S3 part.
+ * tus runs to try, by PATCH size: the web app's (Uppy's chunkSize, 50 MiB) by
+ * default; `BENCH_TUS_CHUNKS_MIB=50,48,1024` adds a multiple of the server's
+ * 16 MiB S3 part and one PATCH for the whole file; `50x2` sends the bytes as
+ * 2 files of half the size at once (what the web app does with a batch, and
+ * what tus's concatenation would allow for one file, its final step aside).
  */
-const TUS_CHUNKS = (process.env.BENCH_TUS_CHUNKS_MIB ?? "50").split(",").map((mib) => Number(mib) * MiB);
+const TUS_CHUNKS = (process.env.BENCH_TUS_CHUNKS_MIB ?? "50").split(",");
+const chunkOf = (spec: string) => Number(spec.split("x")[0]) * MiB;
+const filesOf = (spec: string) => Number(spec.split("x")[1] ?? 1);
+const tusLabel = (spec: string) =>
+  `${chunkOf(spec) / MiB} MiB PATCHes${filesOf(spec) > 1 ? `, ${filesOf(spec)} files of 1/${filesOf(spec)} at once` : ""}`;
 
 function say(message: string): void {
   process.stderr.write(`[bench:scale-out] ${message}\n`);
@@ -198,7 +205,7 @@ function uploadThroughBalancer(
   token: string,
   file: string,
   sha256: string,
-  chunkSize = TUS_CHUNKS[0]!,
+  chunkSize = chunkOf(TUS_CHUNKS[0]!),
 ): Promise<{ seconds: number; lastPatchSeconds: number }> {
   const started = performance.now();
   let lastChunk = started;
@@ -272,18 +279,40 @@ async function benchIngest(topology: Topology, token: string): Promise<void> {
     await emptyBucket(client, topology.bucket);
     fs.rmSync(warmUp);
     const direct: IngestRun[] = [];
-    const tusRuns = new Map<number, IngestRun[]>(TUS_CHUNKS.map((chunk) => [chunk, []]));
+    const tusRuns = new Map<string, IngestRun[]>(TUS_CHUNKS.map((spec) => [spec, []]));
+    // The files of the runs that send the bytes as several (each with its own JPEG head, so each passes the content check).
+    const slices = new Map<number, { file: string; sha256: string }[]>();
+    for (const count of new Set(TUS_CHUNKS.map(filesOf).filter((count) => count > 1))) {
+      const files = [];
+      for (let index = 0; index < count; index++) {
+        const slice = path.join(scratch, `slice-${count}-${index}.jpg`);
+        files.push({
+          file: slice,
+          sha256: await writeLargeFile(slice, ingestBytes / count, path.join(corpus, "Canon_40D.jpg")),
+        });
+      }
+      slices.set(count, files);
+    }
+    const sendAll = async (spec: string) => {
+      const files = slices.get(filesOf(spec)) ?? [{ file, sha256 }];
+      const started = performance.now();
+      const runs = await Promise.all(
+        files.map((one) => uploadThroughBalancer(topology.url, token, one.file, one.sha256, chunkOf(spec))),
+      );
+      const lastPatchSeconds = Math.max(...runs.map((run) => run.lastPatchSeconds));
+      return { seconds: (performance.now() - started) / 1000, lastPatchSeconds };
+    };
     for (let round = 0; round < ingestRounds; round++) {
       direct.push(await measured(topology, () => uploadDirect(client, topology.bucket, file, ingestBytes)));
       await emptyBucket(client, topology.bucket);
-      for (const chunk of TUS_CHUNKS) {
-        const run = await measured(topology, () => uploadThroughBalancer(topology.url, token, file, sha256, chunk));
-        tusRuns.get(chunk)!.push(run);
+      for (const spec of TUS_CHUNKS) {
+        const run = await measured(topology, () => sendAll(spec));
+        tusRuns.get(spec)!.push(run);
         await emptyBucket(client, topology.bucket);
       }
       say(
         `ingest round ${round + 1} of ${ingestRounds}: direct ${direct.at(-1)!.seconds.toFixed(1)} s, tus ` +
-          `${TUS_CHUNKS.map((chunk) => `${chunk / MiB} MiB ${tusRuns.get(chunk)!.at(-1)!.seconds.toFixed(1)} s`).join(", ")} (${loadNow()})`,
+          `${TUS_CHUNKS.map((spec) => `${spec} ${tusRuns.get(spec)!.at(-1)!.seconds.toFixed(1)} s`).join(", ")} (${loadNow()})`,
       );
     }
     const mibPerSecond = (run: IngestRun) => ingestBytes / MiB / run.seconds;
@@ -308,13 +337,13 @@ async function benchIngest(topology: Topology, token: string): Promise<void> {
     console.log(
       row(`AWS SDK multipart Upload straight to RGW (${SDK_PART / MiB} MiB parts, ${SDK_QUEUE} at a time)`, direct),
     );
-    for (const chunk of TUS_CHUNKS) {
-      console.log(row(`tus-js-client through HAProxy, 2 API nodes (${chunk / MiB} MiB PATCHes)`, tusRuns.get(chunk)!));
+    for (const spec of TUS_CHUNKS) {
+      console.log(row(`tus-js-client through HAProxy, 2 API nodes (${tusLabel(spec)})`, tusRuns.get(spec)!));
     }
-    for (const chunk of TUS_CHUNKS) {
-      const runs = tusRuns.get(chunk)!;
+    for (const spec of TUS_CHUNKS) {
+      const runs = tusRuns.get(spec)!;
       console.log(
-        `  tus (${chunk / MiB} MiB PATCHes): the last PATCH, which completes the upload, took ${spread(
+        `  tus (${tusLabel(spec)}): the last PATCH, which completes the upload, took ${spread(
           runs.map((run) => run.lastPatchSeconds!),
           1,
         )} s of ${spread(
@@ -323,11 +352,11 @@ async function benchIngest(topology: Topology, token: string): Promise<void> {
         )} s (a node that did not see every PATCH reads the whole upload back from the bucket to hash it)`,
       );
     }
-    for (const chunk of TUS_CHUNKS) {
-      const ratios = tusRuns.get(chunk)!.map((run, index) => direct[index]!.seconds / run.seconds);
+    for (const spec of TUS_CHUNKS) {
+      const ratios = tusRuns.get(spec)!.map((run, index) => direct[index]!.seconds / run.seconds);
       const mean = ratios.reduce((total, value) => total + value, 0) / ratios.length;
       console.log(
-        `  ratio tus (${chunk / MiB} MiB PATCHes) / direct: ${spread(ratios)} ` +
+        `  ratio tus (${tusLabel(spec)}) / direct: ${spread(ratios)} ` +
           `(target ≥ 0.7: ${mean >= 0.7 ? "met" : "NOT met"}; median (min–max) over the rounds, paired by round)`,
       );
     }

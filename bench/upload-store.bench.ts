@@ -8,7 +8,7 @@
  * hash-wasm's state passed between the nodes). CPU seconds of this process
  * and of Ceph, per round, alternated.
  *
- *   npx tsx upload-store.bench.ts      (BENCH_STORE_MIB=512, BENCH_STORE_ROUNDS=2)
+ *   npx tsx upload-store.bench.ts      (BENCH_STORE_MIB=512, BENCH_STORE_ROUNDS=2, BENCH_STORE_WRITE_MIB=50)
  */
 import { createHash, randomFillSync } from "node:crypto";
 import { Readable } from "node:stream";
@@ -24,7 +24,7 @@ import { LoadSampler, processCpuSeconds, spread } from "./machine.js";
 const MiB = 1024 * 1024;
 const size = Number(process.env.BENCH_STORE_MIB ?? 512) * MiB;
 const rounds = Number(process.env.BENCH_STORE_ROUNDS ?? 2);
-const WRITE = 50 * MiB;
+const WRITE = Number(process.env.BENCH_STORE_WRITE_MIB ?? 50) * MiB;
 
 /** `@tus/s3-store` as shipped, with the running hash the server had before issue 20. */
 class ShippedStore extends S3Store {
