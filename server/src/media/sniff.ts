@@ -78,7 +78,8 @@ const ACCEPTED_PARAMS = {
 export const ACCEPTED_TYPES = `Accepted: images (${ACCEPTED_PARAMS.photoTypes}), video (${ACCEPTED_PARAMS.videoTypes}) and audio (${ACCEPTED_PARAMS.audioTypes}).`;
 
 /** How many leading bytes sniffing reads: file-type needs at most ~4 KiB; MPEG-TS and some MP3s want a little more. */
-const SNIFF_BYTES = 64 * 1024;
+/** How many first bytes the content check reads. */
+export const SNIFF_BYTES = 64 * 1024;
 
 /**
  * What a refused file is, by the key its refusal names (`msgParams.content`

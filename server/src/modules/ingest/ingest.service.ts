@@ -9,6 +9,7 @@ import type { BlobStore } from "../blobs/blob-store.js";
 import type { BlobsService } from "../blobs/blobs.service.js";
 import type { NewStoryPlace, NewStoryRules } from "../libraries/library-settings.service.js";
 import type { StoriesService } from "../stories/stories.service.js";
+import type { UploadAccount } from "../stories/story-drafts.service.js";
 import type { StoryMetadata } from "../stories/story-types.js";
 import type { IngestKeysRepository } from "./ingest-keys.repository.js";
 import { fileBytes, type IngestSource, type StagedBytes, spoolStream } from "./ingest-source.js";
@@ -18,6 +19,14 @@ export interface IngestTarget {
   id: string;
   libraryId: string;
   versionNo: number;
+}
+
+/** What `checkTarget` and `checkRoom` found before the bytes came: the library, the account, the size with room. */
+export interface CheckedUpload {
+  libraryId: string;
+  account: UploadAccount;
+  /** The declared size found to fit the library's quota (undefined: not checked). */
+  roomFor?: number;
 }
 
 export interface IngestInput {
@@ -49,6 +58,12 @@ export interface IngestInput {
    * finishes it): the key is not looked up first; its insert with the story still refuses a second.
    */
   ingestKeyIsNew?: boolean;
+  /**
+   * What this request checked moments ago, before the bytes came (a tus POST that creates and
+   * finishes its upload): a new story in that library by that account is not checked again, nor the
+   * quota's early check for that size (the one in the story's transaction still decides).
+   */
+  checkedByThisRequest?: CheckedUpload;
   /** The caller's own rows, written in the same transaction after the story's (a URL fetch marks itself done). */
   withinTransaction?: (trx: Kysely<Database>, story: IngestTarget) => Promise<void>;
 }
@@ -149,7 +164,7 @@ export class IngestService {
    * Throws as the ingest itself would; answers the library checked (the
    * named one, or the user's default), so the caller need not look it up again.
    */
-  async checkTarget(userId: string, target: Pick<IngestInput, "libraryId" | "asNewVersionOf">): Promise<string> {
+  async checkTarget(userId: string, target: Pick<IngestInput, "libraryId" | "asNewVersionOf">): Promise<CheckedUpload> {
     const version = target.asNewVersionOf;
     return this.deps.stories.checkUploadTarget(
       userId,
@@ -192,8 +207,11 @@ export class IngestService {
       defaultLibrary ??= this.deps.defaultLibraryOf(input.userId);
       return defaultLibrary;
     };
-    // The final size against the library's quota, before any byte is stored (413, the source left as it was).
-    if (this.deps.quota) await this.deps.quota.check(await libraryOf(), blob.size);
+    // The final size against the library's quota, before any byte is stored (413, the source left as it was),
+    // unless this request has just checked it for this size.
+    const checked = input.checkedByThisRequest;
+    const roomChecked = checked?.roomFor === blob.size && checked.libraryId === (await libraryOf());
+    if (this.deps.quota && !roomChecked) await this.deps.quota.check(await libraryOf(), blob.size);
     try {
       // A new story's library rules (archived, accepted types, folder) are read once, before the bytes move;
       // the same read says where the library's new originals go.
@@ -267,8 +285,10 @@ export class IngestService {
       return { libraryId: story.libraryId, storyId: story.id, versionNo: story.versionNo, duplicates: [] };
     }
     const libraryId = await libraryOf();
+    const checked = input.checkedByThisRequest;
+    const checkedAccount = checked?.libraryId === libraryId ? checked.account : undefined;
     const { story, duplicates } = await this.deps.stories.createDraftFromUpload(
-      { ...file, libraryId, folderId, type: blob.kind, metadata: definedOnly(input.metadata) },
+      { ...file, libraryId, folderId, type: blob.kind, metadata: definedOnly(input.metadata), checkedAccount },
       options,
     );
     return {

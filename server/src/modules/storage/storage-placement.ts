@@ -1,3 +1,4 @@
+import type { TargetBlobLocator } from "./blob-locator.js";
 import { moveBlob } from "./move-library.job.js";
 import type { StorageRepository } from "./storage.repository.js";
 import type { StoresById } from "./storage-moves.service.js";
@@ -13,6 +14,8 @@ export class StoragePlacement {
     private readonly rows: StorageRepository,
     private readonly stores: StoresById,
     private readonly targetOfLibrary: (libraryId: string, bucketId?: string | null) => Promise<string>,
+    /** Told of each new key placed and settled here, so the store's writes need not read its row back. */
+    private readonly locator?: Pick<TargetBlobLocator, "placed" | "settled">,
   ) {}
 
   /**
@@ -24,6 +27,7 @@ export class StoragePlacement {
     if (targetId !== BUILT_IN_TARGET) {
       await this.rows.setLocation(key, { targetId, previousTargetId: null }, new Date().toISOString());
     }
+    this.locator?.placed(key, targetId);
     return targetId;
   }
 
@@ -35,6 +39,7 @@ export class StoragePlacement {
    * row is still the one placed: it is not read again).
    */
   async settle(key: string, targetId: string): Promise<void> {
+    this.locator?.settled(key);
     if (targetId === BUILT_IN_TARGET) return;
     if (await (await this.stores.of(targetId)).stat(key)) return;
     if (!(await this.stores.of(BUILT_IN_TARGET).then((store) => store.stat(key)))) return;

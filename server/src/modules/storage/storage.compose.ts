@@ -86,7 +86,8 @@ export function buildStorage(
     jobs: { enqueue: (name, payload, options) => need().jobs.enqueue(name, payload, options) },
     audit: deps.audit,
   });
-  const store = new RoutingBlobStore(deps.builtIn, new TargetBlobLocator(rows, stores));
+  const locator = new TargetBlobLocator(rows, stores);
+  const store = new RoutingBlobStore(deps.builtIn, locator);
   const checkRows = new IntegrityCheckRepository(db.kysely);
   const checks = new IntegrityCheckService({ db, rows: checkRows, jobs: () => need().jobs, audit: deps.audit });
   const quotas = new LibraryQuotas({ db, audit: deps.audit, libraries, blobs: () => need().blobs });
@@ -95,7 +96,12 @@ export function buildStorage(
     quotas,
     targets,
     moves,
-    placement: new StoragePlacement(rows, stores, (libraryId, bucketId) => moves.targetOfLibrary(libraryId, bucketId)),
+    placement: new StoragePlacement(
+      rows,
+      stores,
+      (libraryId, bucketId) => moves.targetOfLibrary(libraryId, bucketId),
+      locator,
+    ),
     stores,
     rows,
     checks,

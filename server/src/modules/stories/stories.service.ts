@@ -12,6 +12,7 @@ import {
   type CreateDraftInput,
   type IngestOptions,
   StoryDrafts,
+  type UploadAccount,
   type UploadedOriginal,
 } from "./story-drafts.service.js";
 import { addedTags } from "./story-events.js";
@@ -99,13 +100,13 @@ export class StoriesService {
     userId: string,
     target: { libraryId?: string; storyId?: string },
     defaultLibraryOf: (user: LibraryUser) => Promise<string>,
-  ): Promise<string> {
+  ): Promise<{ libraryId: string; account: UploadAccount }> {
     const user = await this.deps.users.enabledUser(userId);
     if (!user) throw new Forbidden("the account does not exist or is disabled");
     const libraryId = target.libraryId ?? (await defaultLibraryOf(user));
     if (target.storyId) await this.deps.access.forWrite(user, libraryId, target.storyId);
     else await this.deps.access.libraryForWrite(user, libraryId);
-    return libraryId;
+    return { libraryId, account: user };
   }
 
   /** A draft from metadata alone (no file yet), or a composite grouping other stories. */

@@ -24,6 +24,20 @@ export interface UploadedOriginal {
   mime: string;
   originalName: string;
   metadata?: StoryMetadata;
+  /**
+   * The enabled account as the caller read it, when it checked within the same request, moments
+   * ago, that this account may write to `libraryId` (a tus POST that creates and finishes its
+   * upload): neither is looked up again. Absent: both are checked here.
+   */
+  checkedAccount?: UploadAccount;
+}
+
+/** An enabled account, as `checkUploadTarget` read it. */
+export interface UploadAccount {
+  id: string;
+  username: string;
+  admin: boolean;
+  roleId: string | null;
 }
 
 export interface IngestOptions {
@@ -128,9 +142,7 @@ export class StoryDrafts {
     options: IngestOptions = {},
   ): Promise<{ story: Story; duplicates: Story[] }> {
     if (!HEX64.test(input.sha256)) throw new Invalid("sha256: must be 64 lower-case hex characters");
-    const user = await this.deps.users.enabledUser(input.userId);
-    if (!user) throw new Forbidden("the account does not exist or is disabled");
-    await this.deps.access.libraryForWrite(user, input.libraryId);
+    const user = await this.#writer(input);
     const folderId = await folderFor(this.deps.folders, input.libraryId, input.folderId);
     const now = nowOf(this.deps);
     const oid = randomUUID();
@@ -203,6 +215,16 @@ export class StoryDrafts {
     });
     await this.deps.keywords.count([addedKeywords([], input.metadata?.keywords)]);
     return { story: (await this.deps.stories.find(row.id))!, duplicates };
+  }
+
+  /** The uploading account, checked for write on the upload's library (unless the caller just did). */
+  async #writer(input: UploadedOriginal): Promise<UploadAccount> {
+    const checked = input.checkedAccount;
+    if (checked?.id === input.userId) return checked;
+    const user = await this.deps.users.enabledUser(input.userId);
+    if (!user) throw new Forbidden("the account does not exist or is disabled");
+    await this.deps.access.libraryForWrite(user, input.libraryId);
+    return user;
   }
 
   /** A draft from metadata alone (no file yet), or a composite grouping other stories. */

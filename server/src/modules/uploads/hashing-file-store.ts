@@ -4,7 +4,8 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline as pipelineAsync } from "node:stream/promises";
-import { FileStore } from "@tus/file-store";
+import { FileConfigstore, FileStore } from "@tus/file-store";
+import type { Upload } from "@tus/utils";
 import { RunningHashes } from "./running-hashes.js";
 
 /** What the tus server names uploads (16 random bytes, hex) — and nothing else gets near the file system. */
@@ -24,7 +25,23 @@ export class HashingFileStore extends FileStore {
   constructor(readonly uploadDirectory: string) {
     // Not tus's expiration extension: it re-reads a finished upload after the POST that completed it, which
     // is gone by then (moved into the blob store). Abandoned uploads are removed by removeAbandoned instead.
-    super({ directory: uploadDirectory });
+    super({ directory: uploadDirectory, configstore: new UnlinkingConfigstore(uploadDirectory) });
+  }
+
+  /**
+   * An empty file and its description, as FileStore makes them, without making the directory first
+   * before every upload (it is made at construction; again only when it has gone missing).
+   */
+  override async create(upload: Upload): Promise<Upload> {
+    const file = this.fileOf(upload.id);
+    await fsp.writeFile(file, "").catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== "ENOENT") throw error;
+      await fsp.mkdir(this.uploadDirectory, { recursive: true, mode: 0o700 });
+      await fsp.writeFile(file, "");
+    });
+    await this.configstore.set(upload.id, upload);
+    upload.storage = { type: "file", path: file };
+    return upload;
   }
 
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
@@ -37,6 +54,11 @@ export class HashingFileStore extends FileStore {
   override async remove(id: string): Promise<void> {
     this.#hashes.forget(id);
     await super.remove(id);
+  }
+
+  /** The first bytes (for the content check) of a finished upload of `size` bytes, when this process saw them all. */
+  headOf(id: string, size: number): Buffer | undefined {
+    return this.#hashes.headOf(id, size);
   }
 
   /** The SHA-256 (hex) of a finished upload of `size` bytes: from the running hash, or one read of the file. */
@@ -98,6 +120,14 @@ export class HashingFileStore extends FileStore {
   fileOf(id: string): string {
     if (!UPLOAD_ID.test(id)) throw new Error(`not an upload id: ${id}`);
     return path.join(this.uploadDirectory, id);
+  }
+}
+
+/** tus's description files, deleted with one unlink (its fs.rm stats the file twice first). */
+class UnlinkingConfigstore extends FileConfigstore {
+  override async delete(key: string): Promise<void> {
+    if (!UPLOAD_ID.test(key)) throw new Error(`not an upload id: ${key}`);
+    await fsp.unlink(path.join(this.directory, `${key}.json`));
   }
 }
 

@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { ok } from "../../http/envelope.js";
 import { AppError, Invalid, type MessageParams, messageForStatus, statusCodes } from "../../http/errors.js";
 import { storageError } from "../blobs/storage-errors.js";
+import type { CheckedUpload } from "../ingest/ingest.service.js";
 import type { DatabaseLocker } from "./upload-locker.js";
 import type { UploadStaging } from "./upload-staging.js";
 import type { UploadClient, UploadsService } from "./uploads.service.js";
@@ -30,6 +31,9 @@ function ownerOf(request: TusRequest): string {
  * onUploadFinish, and the route lets go of it when the request is answered.
  */
 const heldThroughCompletion = new WeakMap<IncomingMessage, Lock>();
+
+/** What a POST's creation checked (the account's write access, the quota), for its completion in the same request. */
+const checkedAtCreation = new WeakMap<IncomingMessage, CheckedUpload>();
 
 /** The POST's locker: its lock, when tus lets go, stays held for the completion (heldThroughCompletion). */
 function postLocker(locker: DatabaseLocker, raw: IncomingMessage): Locker {
@@ -156,7 +160,14 @@ export function buildTusServer(deps: {
       async onUploadCreate(request, upload) {
         requireUtf8Metadata(request.headers.get("upload-metadata"));
         // The owner (and the library checked) are recorded server-side; whatever the client put under those keys is dropped.
-        return { metadata: await service.checkNewUpload(upload.metadata ?? {}, ownerOf(request), upload.size) };
+        const { metadata, checked } = await service.checkNewUpload(
+          upload.metadata ?? {},
+          ownerOf(request),
+          upload.size,
+        );
+        const raw = request.runtime?.node?.req as IncomingMessage | undefined;
+        if (raw && checked) checkedAtCreation.set(raw, checked);
+        return { metadata };
       },
       async onUploadFinish(request, upload) {
         if (crashAfterLastByte) process.kill(process.pid, "SIGKILL");
@@ -173,8 +184,12 @@ export function buildTusServer(deps: {
           const outcome = await service.complete(
             { id: upload.id, size: upload.size ?? upload.offset, metadata: upload.metadata ?? {} },
             raw ? uploadClients.get(raw) : undefined,
-            // A POST's upload is new (its id made by this request): no earlier completion to look for.
-            { createdByThisRequest: request.method === "POST" },
+            // A POST's upload is new (its id made by this request): no earlier completion to look for, and what
+            // its creation checked a moment ago is not checked again.
+            {
+              createdByThisRequest: request.method === "POST",
+              checked: raw && request.method === "POST" ? checkedAtCreation.get(raw) : undefined,
+            },
           );
           return {
             // tus says 204, but clients read a body from any 2xx; POST must stay 201 (it carries Location).

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fsp from "node:fs/promises";
 import type { DataStore } from "@tus/utils";
-import { type SniffedType, sniffFile } from "../../media/sniff.js";
+import { type SniffedType, sniffBuffer, sniffFile } from "../../media/sniff.js";
 import type { BlobStore } from "../blobs/blob-store.js";
 import { type HashingFileStore, UPLOAD_ID, UPLOAD_LIFETIME_MS } from "./hashing-file-store.js";
 
@@ -24,8 +24,8 @@ export interface UploadStaging {
   urlSegment(id: string): string;
   /** The upload's Upload-Metadata (with the owner the server recorded), or undefined when there is no such upload. */
   metadataOf(id: string): Promise<Record<string, string | null> | undefined>;
-  /** The finished upload's type, by its first bytes. */
-  sniff(id: string): Promise<SniffedType>;
+  /** The finished upload's type, by its first bytes (`size`: the upload's, when known, for bytes seen on the way in). */
+  sniff(id: string, size?: number): Promise<SniffedType>;
   /** SHA-256 (hex) of a finished upload of `size` bytes: from the running hash, or one read of the bytes. */
   sha256Of(id: string, size: number): Promise<string>;
   /**
@@ -81,8 +81,10 @@ export class DirectoryStaging implements UploadStaging {
     return upload ? (upload.metadata ?? {}) : undefined;
   }
 
-  sniff(id: string): Promise<SniffedType> {
-    return sniffFile(this.datastore.fileOf(id));
+  sniff(id: string, size?: number): Promise<SniffedType> {
+    // The first bytes as they arrived, when this process saw the whole upload: the file is not read again.
+    const head = size === undefined ? undefined : this.datastore.headOf(id, size);
+    return head ? sniffBuffer(head) : sniffFile(this.datastore.fileOf(id));
   }
 
   async sha256Of(id: string, size: number): Promise<string> {
@@ -100,7 +102,10 @@ export class DirectoryStaging implements UploadStaging {
     try {
       await this.blobs.putFile(key, moving, { contentType });
     } finally {
-      await fsp.rm(moving, { force: true });
+      // Gone when the store renamed it into place (one unlink, not fs.rm's two stats first).
+      await fsp.unlink(moving).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== "ENOENT") throw error;
+      });
     }
   }
 

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import { Invalid } from "../../http/errors.js";
 import type { MediaKind } from "../../media/sniff.js";
-import type { IngestedStory, IngestService } from "../ingest/ingest.service.js";
+import type { CheckedUpload, IngestedStory, IngestService } from "../ingest/ingest.service.js";
 import type { StagedBytes } from "../ingest/ingest-source.js";
 import type { DatabaseLocker } from "./upload-locker.js";
 import { ingestTargetOf } from "./upload-metadata.js";
@@ -134,21 +134,26 @@ export class UploadsService {
     metadata: Record<string, string | null>,
     userId: string,
     size?: number,
-  ): Promise<Record<string, string | null>> {
+  ): Promise<{ metadata: Record<string, string | null>; checked?: CheckedUpload }> {
     const kept = clientMetadata(metadata);
     const recorded = Object.fromEntries(Object.entries(metadata).filter(([name]) => !SERVER_METADATA_KEYS.has(name)));
     recorded[OWNER_METADATA_KEY] = userId;
     const destination = this.#destination(userId, kept);
     if (destination) {
       await destination.check(userId, kept, size);
-      return recorded;
+      return { metadata: recorded };
     }
     const target = ingestTargetOf(kept);
     // Who may put a file there, before any byte is sent (403 / 404, as on the last byte).
-    const libraryId = await this.deps.ingest.checkTarget(userId, target);
+    const checked = await this.deps.ingest.checkTarget(userId, target);
     // The declared length against the library's quota: a clear 413 before any byte is sent.
-    if (size !== undefined) await this.deps.ingest.checkRoom(userId, libraryId, size);
-    return { ...recorded, [LIBRARY_METADATA_KEY]: libraryId };
+    if (size !== undefined) await this.deps.ingest.checkRoom(userId, checked.libraryId, size);
+    return {
+      metadata: { ...recorded, [LIBRARY_METADATA_KEY]: checked.libraryId },
+      // A new version's draft rules are checked again on the last byte; a new story's write access and room
+      // need not be, when that byte comes in this same request.
+      checked: target.asNewVersionOf ? undefined : { ...checked, roomFor: size },
+    };
   }
 
   /**
@@ -203,11 +208,14 @@ export class UploadsService {
     return { ...target, libraryId: checked };
   }
 
-  /** `createdByThisRequest`: the request finishing the upload is the POST that created it (creation-with-upload). */
+  /**
+   * `createdByThisRequest`: the request finishing the upload is the POST that created it
+   * (creation-with-upload); `checked`: what that POST's `checkNewUpload` found.
+   */
   async complete(
     finished: FinishedUpload,
     client?: UploadClient,
-    { createdByThisRequest = false } = {},
+    { createdByThisRequest = false, checked }: { createdByThisRequest?: boolean; checked?: CheckedUpload } = {},
   ): Promise<UploadOutcome | DestinationOutcome> {
     const { staging, ingest, log } = this.deps;
     const userId = finished.metadata[OWNER_METADATA_KEY];
@@ -222,7 +230,7 @@ export class UploadsService {
     const keepStaged = !destination;
     const staged: StagedBytes = {
       size: async () => finished.size,
-      sniff: () => staging.sniff(finished.id),
+      sniff: () => staging.sniff(finished.id, finished.size),
       sha256: () => staging.sha256Of(finished.id, finished.size),
       moveInto: async (key, contentType) => {
         try {
@@ -255,6 +263,7 @@ export class UploadsService {
         source: { staged },
         ingestKey: uploadIngestKey(userId, staging.urlSegment(finished.id)),
         ingestKeyIsNew: createdByThisRequest,
+        checkedByThisRequest: createdByThisRequest ? checked : undefined,
         originalName: (content) => clientName ?? `upload.${content.mime.split("/")[1] ?? "bin"}`,
         userId,
         ...this.#targetOf(finished.metadata, metadata),
