@@ -10,6 +10,7 @@ import { type Config, loadConfig } from "../../config.js";
 import type { Db } from "../../db/database.js";
 import { API_PREFIX } from "../../http/error-handler.js";
 import { buildBlobStore } from "../blobs/build-blob-store.js";
+import { until } from "../channels/test-support/http-receiver.js";
 
 export const UPLOADS = `${API_PREFIX}/uploads`;
 export const CORPUS = path.resolve(import.meta.dirname, "../../../../../shared/corpus/exif-samples");
@@ -135,9 +136,23 @@ export async function offsetOf(url: string, token: string): Promise<number> {
  * Content-Length, sends a part of it and closes the socket, like a phone
  * losing its network mid-request.
  */
-export async function interruptedPatch(url: string, token: string, file: Buffer, from: number, bytes: number) {
+/**
+ * A PATCH of `bytes` from `from` whose connection is cut mid-body. With `received`, the cut waits until it says
+ * the server has stored some of the bytes (the local store writes them as they come: see `stagedBeyond`); a busy
+ * machine can take seconds to read the first. Without it (S3: the part is in the server's memory, nothing to
+ * look at), the cut comes a moment after the bytes were handed to the socket, and the server may have kept any
+ * number of them: the caller accepts every outcome.
+ */
+export async function interruptedPatch(
+  url: string,
+  token: string,
+  file: Buffer,
+  from: number,
+  bytes: number,
+  received?: () => boolean,
+) {
   const { request } = await import("node:http");
-  await new Promise<void>((resolve) => {
+  await new Promise<void>((resolve, reject) => {
     const req = request(url, {
       method: "PATCH",
       headers: tusHeaders(token, {
@@ -152,8 +167,14 @@ export async function interruptedPatch(url: string, token: string, file: Buffer,
       resolve();
     });
     req.write(file.subarray(from, from + bytes), () => {
-      // Give the bytes a moment on the wire, then cut the connection.
-      setTimeout(() => req.destroy(), 50);
+      if (!received) return void setTimeout(() => req.destroy(), 50);
+      until(received, "the server to store the first bytes of the PATCH", 120_000).then(() => req.destroy(), reject);
     });
   });
+}
+
+/** Whether the local store's staged file of the upload at `url` holds more than `offset` bytes. */
+export function stagedBeyond(running: RunningApp, url: string, offset: number): () => boolean {
+  const file = path.join(running.config.uploads.directory, new URL(url).pathname.split("/").pop()!);
+  return () => fs.existsSync(file) && fs.statSync(file).size > offset;
 }

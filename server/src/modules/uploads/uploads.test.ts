@@ -15,6 +15,7 @@ import {
   offsetOf,
   type RunningApp,
   sha256,
+  stagedBeyond,
   startApp,
   storedBytes,
   temporaryDataDir,
@@ -144,7 +145,7 @@ describeEachDialect("tus uploads", (dialect) => {
     let offset = 0;
     for (let cut = 0; cut < 3; cut++) {
       const bytes = 1 + Math.floor(random() * ((nokia.length - offset) / 3));
-      await interruptedPatch(url, alice.token, nokia, offset, bytes);
+      await interruptedPatch(url, alice.token, nokia, offset, bytes, stagedBeyond(running, url, offset));
       const now = await offsetOf(url, alice.token);
       expect(now).toBeGreaterThanOrEqual(offset);
       expect(now).toBeLessThanOrEqual(offset + bytes);
@@ -158,7 +159,7 @@ describeEachDialect("tus uploads", (dialect) => {
 
   it("resumes across a server restart", async () => {
     const url = await createUpload(running.base, alice.token, nokia.length, { filename: "restart.jpg" });
-    await interruptedPatch(url, alice.token, nokia, 0, 700_000);
+    await interruptedPatch(url, alice.token, nokia, 0, 700_000, stagedBeyond(running, url, 0));
     const before = await offsetOf(url, alice.token);
     expect(before).toBeGreaterThan(0);
 
@@ -321,7 +322,7 @@ describeEachDialect("tus uploads", (dialect) => {
 
   it("terminates an upload: DELETE, then it is gone", async () => {
     const url = await createUpload(running.base, alice.token, canon.length);
-    await interruptedPatch(url, alice.token, canon, 0, 1000);
+    await interruptedPatch(url, alice.token, canon, 0, 1000, stagedBeyond(running, url, 0));
     const id = new URL(url).pathname.split("/").pop()!;
     expect(fs.existsSync(path.join(running.config.uploads.directory, id))).toBe(true);
     const deleted = await fetch(url, { method: "DELETE", headers: tusHeaders(alice.token) });
