@@ -76,14 +76,53 @@ export function toFileView(story: Pick<Story, "libraryId" | "id">, file: StoryFi
   };
 }
 
+/**
+ * Every field is written out: `{ coverKey, ...rest }` and a spread of the rest into the view cost
+ * ≈ 15 µs a story on Node 20 (two slow copies of a 35-property object), a sixth of a 50-story search
+ * page's CPU (issue 21); one literal is ≈ 0.3 µs. The type makes a field added to Story a compile
+ * error here until it is written.
+ */
 export function toStoryView(story: Story, files: StoryFile[], sign: SignMediaUrl, members: string[] = []): StoryView {
-  const { coverKey, ...rest } = story;
+  const coverKey = story.coverKey;
   const current = files.filter((file) => file.storyId === story.id && file.versionNo === story.versionNo);
   const hasThumbnail = current.some((file) => file.role === "thumbnail");
   const signed = (rendition: string) =>
     sign({ libraryId: story.libraryId, storyId: story.id, versionNo: story.versionNo, rendition });
   return {
-    ...rest,
+    id: story.id,
+    libraryId: story.libraryId,
+    folderId: story.folderId,
+    type: story.type,
+    halfProduct: story.halfProduct,
+    status: story.status,
+    title: story.title,
+    caption: story.caption,
+    authors: story.authors,
+    source: story.source,
+    keywords: story.keywords,
+    tags: story.tags,
+    theme: story.theme,
+    category: story.category,
+    properties: story.properties,
+    oid: story.oid,
+    versionNo: story.versionNo,
+    contentSha256: story.contentSha256,
+    perceptualHash: story.perceptualHash,
+    width: story.width,
+    height: story.height,
+    duration: story.duration,
+    size: story.size,
+    mime: story.mime,
+    originalName: story.originalName,
+    capturedAt: story.capturedAt,
+    gps: story.gps,
+    processingState: story.processingState,
+    processingError: story.processingError,
+    createdBy: story.createdBy,
+    createdAt: story.createdAt,
+    updatedBy: story.updatedBy,
+    updatedAt: story.updatedAt,
+    revision: story.revision,
     storyId: story.id,
     coverUrl: coverKey ? coverUrl(story, coverKey) : null,
     thumbnailUrl: hasThumbnail ? fileUrl(story, "thumbnail") : null,
