@@ -90,7 +90,8 @@ export async function composeFoundation(
   // Share links' visitors: the `share` kind of access, answered by the shares module once it is built.
   const shareVisits = new Late<ShareVisitResolver>("share visits");
   // A route's library level is checked by the libraries module: an archived library is read-only.
-  const libraries = buildLibraries(db, access.libraries);
+  const libraries = buildLibraries(db, access.libraries, config.authCacheMs);
+  app.addHook("onClose", async () => libraries.close());
   access.grants.useLibraries({ exists: async (id) => (await libraries.find(id)) !== undefined });
   registerApiAuth(app, {
     requestStart,

@@ -52,6 +52,7 @@ export function composeStories(
     folders,
     usage: storyUsage,
     audit: audit.log,
+    changed: libraries,
     buckets: () => storage.targets,
   });
   const mediaUrls = new MediaUrlSigner(sharedKeys.mediaUrl, config.mediaUrls.ttlSeconds);

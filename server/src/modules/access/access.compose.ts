@@ -41,7 +41,7 @@ export function buildAccessControl(db: Db, deps: AccessDependencies): AccessCont
   });
   return {
     authUsers: new AuthenticatedUsers(deps.users, roles),
-    libraries: new LibraryAccess(grants, caches.libraryLevels),
+    libraries: new LibraryAccess(grants, caches.libraryLevels, caches.heldGrants),
     roles,
     grants: new GrantsService(grants, roleRows, deps.users, caches),
     users: new UserAdminService(deps.users, roleRows, caches),

@@ -14,6 +14,12 @@ export interface GrantRecord {
   createdAt: string;
 }
 
+/** A grant as its holder sees it: the library (or `*`) and the level. */
+export interface HeldGrant {
+  libraryId: string;
+  level: LibraryLevel;
+}
+
 export interface NewGrant {
   libraryId: string;
   roleId: string | null;
@@ -105,7 +111,7 @@ export class GrantsRepository {
   }
 
   /** Every grant the user holds directly or through their role, as library (or `*`) and level: one query for a list. */
-  async levelsOfHolder(userId: string, roleId: string | null): Promise<{ libraryId: string; level: LibraryLevel }[]> {
+  async levelsOfHolder(userId: string, roleId: string | null): Promise<HeldGrant[]> {
     return this.db.kysely
       .selectFrom("library_grants")
       .select(["library_id as libraryId", "level"])

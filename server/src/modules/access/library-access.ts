@@ -4,7 +4,7 @@ import type { LibraryUser } from "../auth/permissions.js";
 import { ALL_LIBRARIES, type LibraryLevel, levelAtLeast } from "../auth/permissions.js";
 import { signedInTag } from "../auth/signed-in-cache.js";
 import { ANY_GRANT } from "./access-caches.js";
-import type { GrantsRepository } from "./grants.repository.js";
+import type { GrantsRepository, HeldGrant } from "./grants.repository.js";
 
 export type { LibraryUser };
 
@@ -19,6 +19,8 @@ export class LibraryAccess {
     private readonly grants: GrantsRepository,
     /** Levels kept a few seconds per user, role and library; dropped when a grant or the user changes. */
     private readonly cache?: SharedCache<LibraryLevel[]>,
+    /** Every grant of a user and role, kept and dropped alike (AccessCaches.heldGrants). */
+    private readonly held?: SharedCache<HeldGrant[]>,
   ) {}
 
   /** The highest level the user holds on the library, or null for none. */
@@ -39,7 +41,7 @@ export class LibraryAccess {
    */
   async levelsOn(user: LibraryUser, libraryIds: readonly string[]): Promise<Map<string, LibraryLevel | null>> {
     const levels = new Map<string, LibraryLevel | null>();
-    const grants = user.admin ? [] : await this.grants.levelsOfHolder(user.id, user.roleId);
+    const grants = user.admin ? [] : await this.#heldGrants(user);
     for (const libraryId of libraryIds) {
       let best: LibraryLevel | null = user.admin ? "manage" : null;
       for (const grant of grants) {
@@ -49,6 +51,12 @@ export class LibraryAccess {
       levels.set(libraryId, best);
     }
     return levels;
+  }
+
+  #heldGrants(user: LibraryUser): Promise<HeldGrant[]> {
+    const load = () => this.grants.levelsOfHolder(user.id, user.roleId);
+    if (!this.held) return load();
+    return this.held.get(`${user.id} ${user.roleId ?? ""}`, load, [signedInTag.user(user.id), ANY_GRANT]);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { buildApp } from "../../app.js";
@@ -120,6 +121,82 @@ describeEachDialect("cached sign-ins", (dialect) => {
     await asAdmin("DELETE", `/library-grants/${grant.id}`);
     await expectOnEveryNode(reader, PRODUCT, 404);
   });
+
+  /** The libraries `who` reads, by id with their name, level and archive, as a node answers GET /libraries. */
+  async function readable(app: FastifyInstance, who: TestPrincipal): Promise<string[]> {
+    const response = await app.inject({ method: "GET", url: `${API_PREFIX}/libraries`, headers: who.headers });
+    expect(response.statusCode, response.body).toBe(200);
+    return (response.json().data as { id: string; name: string; level: string; archivedAt: string | null }[]).map(
+      (library) => `${library.id} ${library.level} ${library.name}${library.archivedAt ? " archived" : ""}`,
+    );
+  }
+
+  /** Every node answers `expected` at once (this one) or once the database's notice reached it (the others). */
+  async function readableOnEveryNode(who: TestPrincipal, expected: string[]): Promise<void> {
+    expect(await readable(ctx().app, who)).toEqual(expected);
+    if (!other) return;
+    await until(async () => JSON.stringify(await readable(other!.app, who)) === JSON.stringify(expected));
+    expect(await readable(other.app, who)).toEqual(expected);
+  }
+
+  it("keeps the libraries a caller reads: a grant written behind the API's back is not seen within the lifetime", async () => {
+    const role = await asAdmin("POST", "/roles", { name: "cache readable stale" });
+    const reader = await createPrincipal(ctx().db, { username: "cache-readable-stale", roleId: role.id });
+    for (const app of nodes()) expect(await readable(app, reader)).toEqual([]);
+    await ctx()
+      .db.kysely.insertInto("library_grants")
+      .values({
+        id: randomUUID(),
+        library_id: "product",
+        role_id: role.id,
+        user_id: null,
+        level: "read",
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    // Proof that the cache answers (what the invalidations below must overcome), not a wanted behaviour.
+    for (const app of nodes()) expect(await readable(app, reader)).toEqual([]);
+  });
+
+  it("shows a search's libraries changed at once, on every node: grants, the user's role, the libraries", async () => {
+    const first = await asAdmin("POST", "/roles", { name: "cache readable one" });
+    const second = await asAdmin("POST", "/roles", { name: "cache readable two" });
+    const reader = await createPrincipal(ctx().db, { username: "cache-readable", roleId: first.id });
+    const names = new Map(
+      (await readable(ctx().app, admin)).map((entry) => [entry.split(" ")[0], entry.split(" ")[2]]),
+    );
+    const entry = (id: string, level: string) => `${id} ${level} ${names.get(id)}`;
+    await readableOnEveryNode(reader, []);
+
+    const grant = await asAdmin("POST", "/library-grants", { libraryId: "material", roleId: first.id, level: "read" });
+    await readableOnEveryNode(reader, [entry("material", "read")]);
+    await asAdmin("POST", "/library-grants", { libraryId: "product", roleId: second.id, level: "write" });
+    await asAdmin("PUT", `/users/${reader.id}`, { roleId: second.id });
+    await readableOnEveryNode(reader, [entry("product", "write")]);
+    await asAdmin("PUT", `/users/${reader.id}`, { roleId: first.id });
+    await asAdmin("DELETE", `/library-grants/${grant.id}`);
+    await readableOnEveryNode(reader, []);
+
+    // A grant on every library: libraries made, renamed, archived and deleted are seen at once.
+    await asAdmin("POST", "/library-grants", { libraryId: "*", userId: reader.id, level: "read" });
+    const before = await readable(ctx().app, reader);
+    expect(before).toContain(entry("product", "read"));
+    const id = `cache-lib-${dialect}`;
+    await asAdmin("POST", "/library-settings", { id, name: "kept list", sort: 100_000 });
+    await readableOnEveryNode(reader, [...before, `${id} read kept list`]);
+    await asAdmin("PUT", `/library-settings/${id}`, { name: "renamed list", sort: 100_000 });
+    await readableOnEveryNode(reader, [...before, `${id} read renamed list`]);
+    await asAdmin("POST", `/library-settings/${id}/archive`);
+    await readableOnEveryNode(reader, [...before, `${id} read renamed list archived`]);
+    await asAdmin("DELETE", `/library-settings/${id}`);
+    await readableOnEveryNode(reader, before);
+  });
+
+  /** Waits for `done` with a generous bound: the caches' lifetime (a minute) is what it must beat. */
+  async function until(done: () => Promise<boolean>): Promise<void> {
+    const deadline = Date.now() + 30_000;
+    while (!(await done()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 
   /**
    * This node refuses at once (the writer dropped its entries before

@@ -1,3 +1,4 @@
+import type { SharedCache } from "../../db/shared-cache.js";
 import { Forbidden, NotFound } from "../../http/errors.js";
 import type { LibraryAccess, LibraryUser } from "../access/library-access.js";
 import type { LibraryLevel } from "../auth/permissions.js";
@@ -13,16 +14,38 @@ export interface LibraryView extends LibraryRecord {
   level: LibraryLevel;
 }
 
+/** The key of the one entry of the libraries' cache: all of them, in display order. */
+const ALL = "all";
+
 /** Libraries and what a user may do in them; grants come from the access module. */
 export class LibrariesService {
   constructor(
     private readonly libraries: LibrariesRepository,
     private readonly access: LibraryAccess,
+    /**
+     * Every library, kept a few seconds (every search asks which the caller reads) and dropped on every
+     * node when one is created, edited, archived or deleted (`librariesChanged`).
+     */
+    private readonly kept?: SharedCache<LibraryRecord[]>,
   ) {}
+
+  #all(): Promise<LibraryRecord[]> {
+    return this.kept ? this.kept.get(ALL, () => this.libraries.all()) : this.libraries.all();
+  }
+
+  /** Drops the kept libraries on every node: the library settings call it after each change. */
+  async librariesChanged(): Promise<void> {
+    await this.kept?.invalidate(ALL);
+  }
+
+  /** Stops listening for other nodes' changes (the app is closing). */
+  close(): void {
+    this.kept?.close();
+  }
 
   /** The libraries the user can read, in display order. */
   async readable(user: LibraryUser): Promise<LibraryView[]> {
-    const libraries = await this.libraries.all();
+    const libraries = await this.#all();
     const levels = await this.access.levelsOn(
       user,
       libraries.map((library) => library.id),

@@ -43,6 +43,8 @@ export interface LibrarySettingsDependencies {
   folders: LibraryFolders;
   usage: LibraryUsage;
   audit: AuditLog;
+  /** Told after every change of a library (LibrariesService drops the libraries it keeps, on every node). */
+  changed?: { librariesChanged(): Promise<void> };
   clock?: () => Date;
 }
 
@@ -105,6 +107,7 @@ export class LibrarySettingsService implements NewStoryRules {
         after: { ...fields },
       });
     });
+    await this.deps.changed?.librariesChanged();
     return this.get(id);
   }
 
@@ -124,6 +127,7 @@ export class LibrarySettingsService implements NewStoryRules {
         ...auditChanges(before, input),
       });
     });
+    await this.deps.changed?.librariesChanged();
     return this.get(libraryId);
   }
 
@@ -145,6 +149,7 @@ export class LibrarySettingsService implements NewStoryRules {
           target: { type: "library", id: libraryId, label: library.name },
         });
       });
+      await this.deps.changed?.librariesChanged();
     }
     return this.get(libraryId);
   }
@@ -173,6 +178,7 @@ export class LibrarySettingsService implements NewStoryRules {
         before: { name: library.name, kind: library.kind },
       });
     });
+    await this.deps.changed?.librariesChanged();
   }
 
   /** Every library with its storage target (the storage module's view). */
