@@ -43,8 +43,8 @@ export function registerMetrics(app: FastifyInstance, access: MetricsAccess): Re
   const observers = new Map<string, Observer>();
 
   app.addHook("onResponse", (request, reply, done) => {
-    // The route pattern, never the raw URL, so label cardinality stays bounded.
-    const route = request.routeOptions.url ?? "unmatched";
+    // The route pattern, never the raw URL, so label cardinality stays bounded (read once by request-start.ts).
+    const route = request.routeUrl ?? "unmatched";
     const status = reply.statusCode;
     const key = `${request.method} ${status} ${route}`;
     let observe = observers.get(key);

@@ -1,13 +1,30 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { errorBody } from "./framework-errors.js";
 import { embeddableHeaders, isEmbeddablePath, securityHeaders } from "./security.js";
 
+declare module "fastify" {
+  interface FastifyRequest {
+    /**
+     * The pattern of the route that matched (`/dams/api/v1/stories/:libraryId/:storyId`), undefined when none
+     * did: read once by the request-start hook, for the guard and the metrics (`request.routeOptions` builds
+     * a new object at every read).
+     */
+    routeUrl: string | undefined;
+  }
+}
+
 /**
  * The API's sign-in and access check (registerApiAuth), run last by the
- * request-start hook: a promise when it has work to wait for, undefined when
- * the request is none of its business (not under the API, or public).
+ * request-start hook with the matched route's pattern and config: a promise
+ * when it has work to wait for, undefined when the request is none of its
+ * business (not under the API, or public).
  */
-export type RequestGuard = (request: FastifyRequest, reply: FastifyReply) => Promise<void> | undefined;
+export type RequestGuard = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  url: string | undefined,
+  config: FastifyContextConfig,
+) => Promise<void> | undefined;
 
 export interface RequestStart {
   /** Installs the API's guard (once; the server refuses to start without it). */
@@ -40,6 +57,7 @@ export function registerRequestStart(
   let closing = false;
   let guard: RequestGuard | undefined;
 
+  app.decorateRequest("routeUrl", undefined);
   app.addHook("onReady", async () => {
     if (!guard) throw new Error("the API's access guard was never installed (registerApiAuth)");
   });
@@ -47,6 +65,8 @@ export function registerRequestStart(
     closing = true;
   });
   app.addHook("onRequest", (request, reply, done) => {
+    const { url, config } = request.routeOptions;
+    request.routeUrl = url;
     reply.headers(embeddable && isEmbeddablePath(request.url) ? embeddable : securityHeaders);
     if (closing) {
       reply
@@ -57,7 +77,7 @@ export function registerRequestStart(
       return;
     }
     if (!guard) return done(new Error("the API's access guard was never installed (registerApiAuth)"));
-    const pending = guard(request, reply);
+    const pending = guard(request, reply, url, config);
     if (pending === undefined) return done();
     pending.then(
       () => done(),

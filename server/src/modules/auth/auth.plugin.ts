@@ -353,10 +353,9 @@ export function registerApiAuth(app: FastifyInstance, options: ApiAuthOptions): 
     return true;
   }
 
-  // Run by the request-start hook; a request outside the guarded paths, or decided at once, goes on
-  // without a promise. (request.routeOptions builds a new object at each read: read once.)
-  options.requestStart.guard((request, reply) => {
-    const { url, config } = request.routeOptions;
+  // Run by the request-start hook (which read the route's pattern and config once); a request outside
+  // the guarded paths, or decided at once, goes on without a promise.
+  options.requestStart.guard((request, reply, url, config) => {
     if (url === undefined || !underPrefix(url) || passesAtOnce(request, url, config)) return undefined;
     return check(request, reply, url, config);
   });
