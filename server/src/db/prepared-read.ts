@@ -15,7 +15,7 @@ interface Compiled {
  * that request's CPU, docs/operations.md). The query is built with
  * placeholder strings for the arguments, which are found again in the
  * compiled parameters and replaced per call; so arguments are strings that
- * no plugin rewrites (SQLite's boolean plugin rewrites only booleans).
+ * no plugin rewrites (no dialect has one today).
  */
 export class PreparedRead<Args extends readonly string[], Row> {
   readonly #compiled = new WeakMap<object, Compiled>();
