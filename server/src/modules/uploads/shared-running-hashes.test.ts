@@ -50,15 +50,21 @@ describe("SharedRunningHashes", () => {
     expect(await nodes[1]!.take("u1", file.length)).toBe(sha256(file));
   });
 
-  it("keeps the state of a finished upload in the process only; another node then has no hash", async () => {
-    const store = sharedStore();
-    const [a, b] = [new SharedRunningHashes(store), new SharedRunningHashes(store)];
-    const file = randomBytes(5_000);
-    await write(a, "u2", 0, file, file.length);
-    expect(store.saved.has("u2")).toBe(false);
-    expect(await b.take("u2", file.length)).toBeUndefined();
-    expect(await a.take("u2", file.length)).toBe(sha256(file));
-  });
+  it.each([
+    ["hash-wasm", false],
+    ["node:crypto: the write was announced to carry the whole upload", true],
+  ])(
+    "keeps the state of a finished upload in the process only (%s); another node then has no hash",
+    async (_, whole) => {
+      const store = sharedStore();
+      const [a, b] = [new SharedRunningHashes(store), new SharedRunningHashes(store)];
+      const file = randomBytes(5_000);
+      await write(a, "u2", 0, file, file.length, undefined, whole);
+      expect(store.saved.has("u2")).toBe(false);
+      expect(await b.take("u2", file.length)).toBeUndefined();
+      expect(await a.take("u2", file.length)).toBe(sha256(file));
+    },
+  );
 
   it("gives no hash after a write whose bytes were not all stored, even when later writes go on", async () => {
     const store = sharedStore();
@@ -70,16 +76,6 @@ describe("SharedRunningHashes", () => {
     await write(a, "u3", offset, file.subarray(offset), file.length);
     expect(await a.take("u3", file.length)).toBeUndefined();
     expect(await b.take("u3", file.length)).toBeUndefined();
-  });
-
-  it("hashes a write announced to carry the whole upload with node:crypto, in this process only", async () => {
-    const store = sharedStore();
-    const [a, b] = [new SharedRunningHashes(store), new SharedRunningHashes(store)];
-    const file = randomBytes(5_000);
-    await write(a, "u4", 0, file, file.length, undefined, true);
-    expect(store.saved.has("u4")).toBe(false);
-    expect(await b.take("u4", file.length)).toBeUndefined();
-    expect(await a.take("u4", file.length)).toBe(sha256(file));
   });
 
   it("leaves no state when a write announced as the whole upload ends short, so the next node has no hash", async () => {
