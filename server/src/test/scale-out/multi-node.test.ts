@@ -31,8 +31,9 @@ describe("several API and worker processes behind a load balancer", () => {
     const rgwDir = process.env.DAMS_TEST_RGW_DIR;
     const topology = await startTopology({
       rgw: rgwDir ? (readRgwState(rgwDir) ?? undefined) : undefined,
-      // Short leases: a killed worker's job is taken over within seconds.
-      workerEnv: { DAMS_JOBS_LEASE_MS: "5000", DAMS_JOBS_POLL_MS: "500" },
+      // Short leases: a killed worker's job is taken over within seconds (its lease renewed every 5 s). Not
+      // shorter: at a load of 17–20 a live worker once missed a 5 s lease, and its job ran a second time.
+      workerEnv: { DAMS_JOBS_LEASE_MS: "15000", DAMS_JOBS_POLL_MS: "500" },
       // Sign-ins kept a minute: a refusal on B within the waits below (30 s) comes from A's invalidation, not expiry.
       env: { DAMS_AUTH_CACHE_SECONDS: "60" },
     });
