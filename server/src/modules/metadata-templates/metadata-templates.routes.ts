@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
-import { ok, okPage, page } from "../../http/envelope.js";
+import { crudRoutes } from "../../http/crud-routes.js";
+import { ok } from "../../http/envelope.js";
 import { apiRoute } from "../../http/route.js";
 import { actorOf } from "../auth/actor.js";
 import { can, inLibrary } from "../auth/route-config.js";
@@ -20,45 +20,35 @@ const PERMISSION = "manage.setting.template";
 export function metadataTemplatesRoutes(templates: MetadataTemplatesService): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ["metadata templates"];
-    app.get(
-      "/metadata-templates",
-      apiRoute(
-        { access: "authenticated" },
-        { tags, summary: "Metadata templates, by name (the upload pages offer them)", querystring: templateListQuery },
-        page(metadataTemplateSchema),
-      ),
-      async (request) => okPage(await templates.list(request.query), request.query),
-    );
-    app.post(
-      "/metadata-templates",
-      apiRoute(
-        can(PERMISSION, "add"),
-        { tags, summary: "Create a metadata template", body: metadataTemplateBody },
-        metadataTemplateSchema,
-      ),
-      async (request) => ok(await templates.create(actorOf(request), request.body)),
-    );
-    app.put(
-      "/metadata-templates/:templateId",
-      apiRoute(
-        can(PERMISSION, "edit"),
-        { tags, summary: "Edit a metadata template", params: templateIdParams, body: metadataTemplateBody },
-        metadataTemplateSchema,
-      ),
-      async (request) => ok(await templates.update(actorOf(request), request.params.templateId, request.body)),
-    );
-    app.delete(
-      "/metadata-templates/:templateId",
-      apiRoute(
-        can(PERMISSION, "delete"),
-        { tags, summary: "Delete a metadata template", params: templateIdParams },
-        z.null(),
-      ),
-      async (request) => {
-        await templates.remove(actorOf(request), request.params.templateId);
-        return ok(null);
+    crudRoutes(app, {
+      tags,
+      path: "/metadata-templates",
+      itemPath: "/metadata-templates/:templateId",
+      item: metadataTemplateSchema,
+      body: metadataTemplateBody,
+      params: templateIdParams,
+      list: {
+        config: { access: "authenticated" },
+        summary: "Metadata templates, by name (the upload pages offer them)",
+        querystring: templateListQuery,
+        run: (query) => templates.list(query),
       },
-    );
+      create: {
+        config: can(PERMISSION, "add"),
+        summary: "Create a metadata template",
+        run: (body, request) => templates.create(actorOf(request), body),
+      },
+      update: {
+        config: can(PERMISSION, "edit"),
+        summary: "Edit a metadata template",
+        run: ({ templateId }, body, request) => templates.update(actorOf(request), templateId, body),
+      },
+      remove: {
+        config: can(PERMISSION, "delete"),
+        summary: "Delete a metadata template",
+        run: ({ templateId }, request) => templates.remove(actorOf(request), templateId),
+      },
+    });
     app.get(
       "/metadata-templates/:templateId/apply/:libraryId",
       apiRoute(

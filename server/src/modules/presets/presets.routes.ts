@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { apiErrorResponses, ok, okPage, page } from "../../http/envelope.js";
+import { crudRoutes } from "../../http/crud-routes.js";
+import { apiErrorResponses, ok } from "../../http/envelope.js";
 import { apiRoute } from "../../http/route.js";
 import { actorOf } from "../auth/actor.js";
 import { can, inLibrary } from "../auth/route-config.js";
@@ -36,54 +37,35 @@ const DOWNLOAD = "manage.setting.download";
 export function watermarkPresetsRoutes(watermarks: WatermarksService): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ["presets"];
-    app.get(
-      "/watermark-presets",
-      apiRoute(
-        { access: "authenticated" },
-        { tags, summary: "Watermark presets, by name", querystring: presetListQuery },
-        page(watermarkPresetSchema),
-      ),
-      async (request) => okPage(await watermarks.list(request.query), request.query),
-    );
-    app.post(
-      "/watermark-presets",
-      apiRoute(
-        can(WATERMARK, "add"),
-        { tags, summary: "Create a watermark preset", body: watermarkPresetBody },
-        watermarkPresetSchema,
-      ),
-      async (request) => ok(await watermarks.create(actorOf(request), request.body)),
-    );
-    app.put(
-      "/watermark-presets/:presetId",
-      apiRoute(
-        can(WATERMARK, "edit"),
-        {
-          tags,
-          summary: "Edit a watermark preset (the download presets drawing it make their renditions again)",
-          params: presetIdParams,
-          body: watermarkPresetBody,
-        },
-        watermarkPresetSchema,
-      ),
-      async (request) => ok(await watermarks.update(actorOf(request), request.params.presetId, request.body)),
-    );
-    app.delete(
-      "/watermark-presets/:presetId",
-      apiRoute(
-        can(WATERMARK, "delete"),
-        {
-          tags,
-          summary: "Delete a watermark preset (409 in_use while a download preset draws it)",
-          params: presetIdParams,
-        },
-        z.null(),
-      ),
-      async (request) => {
-        await watermarks.remove(actorOf(request), request.params.presetId);
-        return ok(null);
+    crudRoutes(app, {
+      tags,
+      path: "/watermark-presets",
+      itemPath: "/watermark-presets/:presetId",
+      item: watermarkPresetSchema,
+      body: watermarkPresetBody,
+      params: presetIdParams,
+      list: {
+        config: { access: "authenticated" },
+        summary: "Watermark presets, by name",
+        querystring: presetListQuery,
+        run: (query) => watermarks.list(query),
       },
-    );
+      create: {
+        config: can(WATERMARK, "add"),
+        summary: "Create a watermark preset",
+        run: (body, request) => watermarks.create(actorOf(request), body),
+      },
+      update: {
+        config: can(WATERMARK, "edit"),
+        summary: "Edit a watermark preset (the download presets drawing it make their renditions again)",
+        run: ({ presetId }, body, request) => watermarks.update(actorOf(request), presetId, body),
+      },
+      remove: {
+        config: can(WATERMARK, "delete"),
+        summary: "Delete a watermark preset (409 in_use while a download preset draws it)",
+        run: ({ presetId }, request) => watermarks.remove(actorOf(request), presetId),
+      },
+    });
     app.get(
       "/watermark-presets/:presetId/image",
       {
@@ -126,59 +108,45 @@ export function watermarkPresetsRoutes(watermarks: WatermarksService): FastifyPl
 export function downloadPresetsRoutes(presets: DownloadPresetsService, blobs: BlobStore): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ["presets"];
-    app.get(
-      "/download-presets",
-      apiRoute(
-        can(DOWNLOAD, "query"),
-        { tags, summary: "Every download preset, by name (the settings screen)", querystring: downloadPresetListQuery },
-        page(downloadPresetSchema),
-      ),
-      async (request) => okPage(await presets.list(request.query), request.query),
-    );
-    app.get(
-      "/download-presets/usable",
-      apiRoute(
-        { access: "authenticated" },
-        { tags, summary: "The enabled download presets the caller's role may use", querystring: usablePresetQuery },
-        z.array(downloadPresetSchema),
-      ),
-      async (request) => ok(await presets.usable(actorOf(request), request.query.storyType)),
-    );
-    app.post(
-      "/download-presets",
-      apiRoute(
-        can(DOWNLOAD, "add"),
-        { tags, summary: "Create a download preset", body: downloadPresetBody },
-        downloadPresetSchema,
-      ),
-      async (request) => ok(await presets.create(actorOf(request), request.body)),
-    );
-    app.put(
-      "/download-presets/:presetId",
-      apiRoute(
-        can(DOWNLOAD, "edit"),
-        {
-          tags,
-          summary: "Edit a download preset (its cached renditions are dropped)",
-          params: presetIdParams,
-          body: downloadPresetBody,
-        },
-        downloadPresetSchema,
-      ),
-      async (request) => ok(await presets.update(actorOf(request), request.params.presetId, request.body)),
-    );
-    app.delete(
-      "/download-presets/:presetId",
-      apiRoute(
-        can(DOWNLOAD, "delete"),
-        { tags, summary: "Delete a download preset and its renditions", params: presetIdParams },
-        z.null(),
-      ),
-      async (request) => {
-        await presets.remove(actorOf(request), request.params.presetId);
-        return ok(null);
+    crudRoutes(app, {
+      tags,
+      path: "/download-presets",
+      itemPath: "/download-presets/:presetId",
+      item: downloadPresetSchema,
+      body: downloadPresetBody,
+      params: presetIdParams,
+      list: {
+        config: can(DOWNLOAD, "query"),
+        summary: "Every download preset, by name (the settings screen)",
+        querystring: downloadPresetListQuery,
+        run: (query) => presets.list(query),
       },
-    );
+      create: {
+        config: can(DOWNLOAD, "add"),
+        summary: "Create a download preset",
+        run: (body, request) => presets.create(actorOf(request), body),
+      },
+      collectionExtras: () =>
+        app.get(
+          "/download-presets/usable",
+          apiRoute(
+            { access: "authenticated" },
+            { tags, summary: "The enabled download presets the caller's role may use", querystring: usablePresetQuery },
+            z.array(downloadPresetSchema),
+          ),
+          async (request) => ok(await presets.usable(actorOf(request), request.query.storyType)),
+        ),
+      update: {
+        config: can(DOWNLOAD, "edit"),
+        summary: "Edit a download preset (its cached renditions are dropped)",
+        run: ({ presetId }, body, request) => presets.update(actorOf(request), presetId, body),
+      },
+      remove: {
+        config: can(DOWNLOAD, "delete"),
+        summary: "Delete a download preset and its renditions",
+        run: ({ presetId }, request) => presets.remove(actorOf(request), presetId),
+      },
+    });
     app.post(
       "/download-presets/:presetId/renditions/:libraryId",
       apiRoute(

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { ok, okPage, page } from "../../../http/envelope.js";
+import { crudRoutes } from "../../../http/crud-routes.js";
+import { ok } from "../../../http/envelope.js";
 import { apiRoute } from "../../../http/route.js";
 import { CATALOGUE_PERMISSIONS, mergedBy, READ, write } from "../shared/catalogue-routes.js";
 import { catalogueListQuery, deleteResult, idParams, mergeQuery } from "../shared/catalogue-schema.js";
@@ -13,38 +14,40 @@ const PERMISSION = CATALOGUE_PERMISSIONS.category;
 /** /categories: a tree of categories (each with a parent, or none at the top). */
 export function categoryRoutes(categories: CategoryService): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get(
-      "/categories",
-      apiRoute(
-        READ,
-        { tags, summary: "List categories (paged)", querystring: catalogueListQuery },
-        page(categorySchema),
-      ),
-      async (request) => okPage(await categories.list(request.query), request.query),
-    );
-    app.get(
-      "/categories/all",
-      apiRoute(
-        READ,
-        { tags, summary: "Every category, unpaged, for pickers (build the tree from parentId)" },
-        z.array(categorySchema),
-      ),
-      async () => ok(await categories.all()),
-    );
-    app.post(
-      "/categories",
-      apiRoute(write(PERMISSION, "add"), { tags, summary: "Create a category", body: categoryInput }, categorySchema),
-      async (request) => ok(await categories.create(request.body)),
-    );
-    app.put(
-      "/categories/:id",
-      apiRoute(
-        write(PERMISSION, "edit"),
-        { tags, summary: "Change or move a category", params: idParams, body: categoryInput },
-        categorySchema,
-      ),
-      async (request) => ok(await categories.update(request.params.id, request.body)),
-    );
+    crudRoutes(app, {
+      tags,
+      path: "/categories",
+      itemPath: "/categories/:id",
+      item: categorySchema,
+      body: categoryInput,
+      params: idParams,
+      list: {
+        config: READ,
+        summary: "List categories (paged)",
+        querystring: catalogueListQuery,
+        run: (query) => categories.list(query),
+      },
+      create: {
+        config: write(PERMISSION, "add"),
+        summary: "Create a category",
+        run: (body) => categories.create(body),
+      },
+      collectionExtras: () =>
+        app.get(
+          "/categories/all",
+          apiRoute(
+            READ,
+            { tags, summary: "Every category, unpaged, for pickers (build the tree from parentId)" },
+            z.array(categorySchema),
+          ),
+          async () => ok(await categories.all()),
+        ),
+      update: {
+        config: write(PERMISSION, "edit"),
+        summary: "Change or move a category",
+        run: ({ id }, body) => categories.update(id, body),
+      },
+    });
     app.delete(
       "/categories/:id",
       apiRoute(

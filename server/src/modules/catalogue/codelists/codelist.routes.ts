@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { ok, okPage, page, pageQuery, toPage } from "../../../http/envelope.js";
+import { crudRoutes } from "../../../http/crud-routes.js";
+import { ok, page, pageQuery, toPage } from "../../../http/envelope.js";
 import { apiRoute } from "../../../http/route.js";
 import { CATALOGUE_PERMISSIONS, READ, write } from "../shared/catalogue-routes.js";
 import { catalogueListQuery, idParams } from "../shared/catalogue-schema.js";
@@ -29,41 +30,35 @@ export function codelistRoutes(codelists: CodelistService): FastifyPluginAsyncZo
       ),
       async (request) => ok(await codelists.optionsOf(request.query.id)),
     );
-    app.get(
-      "/codelists",
-      apiRoute(
-        READ,
-        { tags, summary: "List code lists (paged)", querystring: catalogueListQuery },
-        page(codelistSchema),
-      ),
-      async (request) => okPage(await codelists.list(request.query), request.query),
-    );
-    app.post(
-      "/codelists",
-      apiRoute(write(PERMISSION, "add"), { tags, summary: "Create a code list", body: codelistInput }, codelistSchema),
-      async (request) => ok(await codelists.create(request.body)),
-    );
-    app.put(
-      "/codelists/:id",
-      apiRoute(
-        write(PERMISSION, "edit"),
-        { tags, summary: "Change a code list", params: idParams, body: codelistInput },
-        codelistSchema,
-      ),
-      async (request) => ok(await codelists.update(request.params.id, request.body)),
-    );
-    app.delete(
-      "/codelists/:id",
-      apiRoute(
-        write(PERMISSION, "delete"),
-        { tags, summary: "Delete a code list (and its options) that no story property uses", params: idParams },
-        z.null(),
-      ),
-      async (request) => {
-        await codelists.delete(request.params.id);
-        return ok(null);
+    crudRoutes(app, {
+      tags,
+      path: "/codelists",
+      itemPath: "/codelists/:id",
+      item: codelistSchema,
+      body: codelistInput,
+      params: idParams,
+      list: {
+        config: READ,
+        summary: "List code lists (paged)",
+        querystring: catalogueListQuery,
+        run: (query) => codelists.list(query),
       },
-    );
+      create: {
+        config: write(PERMISSION, "add"),
+        summary: "Create a code list",
+        run: (body) => codelists.create(body),
+      },
+      update: {
+        config: write(PERMISSION, "edit"),
+        summary: "Change a code list",
+        run: ({ id }, body) => codelists.update(id, body),
+      },
+      remove: {
+        config: write(PERMISSION, "delete"),
+        summary: "Delete a code list (and its options) that no story property uses",
+        run: ({ id }) => codelists.delete(id),
+      },
+    });
 
     app.get(
       "/codelists/:id/options",

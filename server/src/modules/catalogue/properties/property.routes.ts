@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { ok, okPage, page } from "../../../http/envelope.js";
+import { crudRoutes } from "../../../http/crud-routes.js";
+import { ok } from "../../../http/envelope.js";
 import { apiRoute } from "../../../http/route.js";
 import { actorOf } from "../../auth/actor.js";
 import { CATALOGUE_PERMISSIONS, READ, write } from "../shared/catalogue-routes.js";
@@ -59,44 +60,34 @@ export function propertyRoutes(properties: PropertyService, locked?: LockedPrope
         return ok({ locked: [...lockedNow].sort() });
       },
     );
-    app.get(
-      "/properties",
-      apiRoute(
-        READ,
-        { tags, summary: "List story properties (paged)", querystring: propertyListQuery },
-        page(storyPropertySchema),
-      ),
-      async (request) => okPage(await properties.list(request.query), request.query),
-    );
-    app.post(
-      "/properties",
-      apiRoute(
-        write(PERMISSION, "add"),
-        { tags, summary: "Create a story property", body: storyPropertyInput },
-        storyPropertySchema,
-      ),
-      async (request) => ok(await properties.create(request.body)),
-    );
-    app.put(
-      "/properties/:id",
-      apiRoute(
-        write(PERMISSION, "edit"),
-        { tags, summary: "Change a story property", params: idParams, body: storyPropertyInput },
-        storyPropertySchema,
-      ),
-      async (request) => ok(await properties.update(request.params.id, request.body)),
-    );
-    app.delete(
-      "/properties/:id",
-      apiRoute(
-        write(PERMISSION, "delete"),
-        { tags, summary: "Delete a story property (stories keep the values they hold)", params: idParams },
-        z.null(),
-      ),
-      async (request) => {
-        await properties.delete(request.params.id);
-        return ok(null);
+    crudRoutes(app, {
+      tags,
+      path: "/properties",
+      itemPath: "/properties/:id",
+      item: storyPropertySchema,
+      body: storyPropertyInput,
+      params: idParams,
+      list: {
+        config: READ,
+        summary: "List story properties (paged)",
+        querystring: propertyListQuery,
+        run: (query) => properties.list(query),
       },
-    );
+      create: {
+        config: write(PERMISSION, "add"),
+        summary: "Create a story property",
+        run: (body) => properties.create(body),
+      },
+      update: {
+        config: write(PERMISSION, "edit"),
+        summary: "Change a story property",
+        run: ({ id }, body) => properties.update(id, body),
+      },
+      remove: {
+        config: write(PERMISSION, "delete"),
+        summary: "Delete a story property (stories keep the values they hold)",
+        run: ({ id }) => properties.delete(id),
+      },
+    });
   };
 }
