@@ -84,15 +84,8 @@ export interface BlobLocationsTable {
   updated_at: string;
 }
 
-/** A library's files moved to another storage target (migration 0034, modules/storage). */
-export interface StorageMovesTable {
-  id: string;
-  library_id: string;
-  target_id: string;
-  state: "queued" | "running" | "succeeded" | "failed";
-  total_files: number;
-  moved_files: number;
-  moved_bytes: number;
+/** The columns a storage job's run shares (a move, an integrity check): its job, its error, who started it and when. */
+export interface StorageRunColumns {
   error: string | null;
   job_id: string | null;
   created_by: string | null;
@@ -101,7 +94,18 @@ export interface StorageMovesTable {
   finished_at: string | null;
 }
 
-export interface StorageChecksTable {
+/** A library's files moved to another storage target (migration 0034, modules/storage). */
+export interface StorageMovesTable extends StorageRunColumns {
+  id: string;
+  library_id: string;
+  target_id: string;
+  state: "queued" | "running" | "succeeded" | "failed";
+  total_files: number;
+  moved_files: number;
+  moved_bytes: number;
+}
+
+export interface StorageChecksTable extends StorageRunColumns {
   id: string;
   state: "queued" | "running" | "succeeded" | "failed" | "cancelled";
   total_files: number;
@@ -112,12 +116,6 @@ export interface StorageChecksTable {
   unreadable: number;
   /** The last blob key checked (keys are checked in order): where a resumed check goes on. */
   cursor: string | null;
-  error: string | null;
-  job_id: string | null;
-  created_by: string | null;
-  created_at: string;
-  updated_at: string;
-  finished_at: string | null;
 }
 
 export interface StorageCheckProblemsTable {

@@ -1,10 +1,12 @@
 import type { Kysely } from "kysely";
 import type { Database, StorageCheckProblemsTable, StorageChecksTable } from "../../db/schema.js";
+import { queuedRun, type StorageRunFields, storageRunColumns, storageRunFields } from "./storage-run.js";
 
 export type CheckState = StorageChecksTable["state"];
 export type ProblemKind = StorageCheckProblemsTable["kind"];
 
-export interface CheckRecord {
+/** What a check has counted so far. */
+export interface CheckCounts {
   id: string;
   state: CheckState;
   totalFiles: number;
@@ -13,13 +15,10 @@ export interface CheckRecord {
   missing: number;
   mismatched: number;
   unreadable: number;
+}
+
+export interface CheckRecord extends CheckCounts, StorageRunFields {
   cursor: string | null;
-  error: string | null;
-  jobId: string | null;
-  createdBy: string | null;
-  createdAt: string;
-  updatedAt: string;
-  finishedAt: string | null;
 }
 
 export interface ProblemRecord {
@@ -31,6 +30,12 @@ export interface ProblemRecord {
   actualSize: number | null;
   detail: string | null;
   foundAt: string;
+}
+
+/** A check just queued: nothing counted yet. */
+export function queuedCheck(id: string, createdBy: string | null, now: string): CheckRecord {
+  const counts = { totalFiles: 0, checkedFiles: 0, checkedBytes: 0, missing: 0, mismatched: 0, unreadable: 0 };
+  return { id, state: "queued", ...counts, cursor: null, ...queuedRun(createdBy, now) };
 }
 
 export type CheckProgress = Partial<
@@ -86,12 +91,7 @@ export class IntegrityCheckRepository {
       mismatched: Number(row.mismatched),
       unreadable: Number(row.unreadable),
       cursor: row.cursor,
-      error: row.error,
-      jobId: row.job_id,
-      createdBy: row.created_by,
-      createdAt: String(row.created_at),
-      updatedAt: String(row.updated_at),
-      finishedAt: row.finished_at === null ? null : String(row.finished_at),
+      ...storageRunFields(row),
     };
   }
 
@@ -108,12 +108,7 @@ export class IntegrityCheckRepository {
         mismatched: record.mismatched,
         unreadable: record.unreadable,
         cursor: record.cursor,
-        error: record.error,
-        job_id: record.jobId,
-        created_by: record.createdBy,
-        created_at: record.createdAt,
-        updated_at: record.updatedAt,
-        finished_at: record.finishedAt,
+        ...storageRunColumns(record),
       })
       .execute();
   }

@@ -7,20 +7,14 @@ import type { JobEnqueuer } from "../jobs/job-types.js";
 import { INTEGRITY_CHECK_JOB } from "./integrity-check.job.js";
 import {
   CHECKS_KEPT,
+  type CheckCounts,
   type CheckRecord,
   type IntegrityCheckRepository,
   type ProblemRecord,
+  queuedCheck,
 } from "./integrity-check.repository.js";
 
-export interface CheckView {
-  id: string;
-  state: CheckRecord["state"];
-  totalFiles: number;
-  checkedFiles: number;
-  checkedBytes: number;
-  missing: number;
-  mismatched: number;
-  unreadable: number;
+export interface CheckView extends CheckCounts {
   error: string | null;
   createTime: string;
   finishTime: string | null;
@@ -59,23 +53,7 @@ export class IntegrityCheckService {
     const id = randomUUID();
     await this.deps.db.kysely.transaction().execute(async (trx) => {
       const rows = this.deps.rows.with(trx);
-      await rows.insert({
-        id,
-        state: "queued",
-        totalFiles: 0,
-        checkedFiles: 0,
-        checkedBytes: 0,
-        missing: 0,
-        mismatched: 0,
-        unreadable: 0,
-        cursor: null,
-        error: null,
-        jobId: null,
-        createdBy: actor.id,
-        createdAt: now,
-        updatedAt: now,
-        finishedAt: null,
-      });
+      await rows.insert(queuedCheck(id, actor.id, now));
       const jobId = await this.deps.jobs().enqueue(INTEGRITY_CHECK_JOB, { checkId: id }, { transaction: trx });
       await rows.update(id, { jobId }, now);
       await rows.prune(CHECKS_KEPT);

@@ -9,18 +9,8 @@ import { BlobsRepository } from "../blobs/blobs.repository.js";
 import { BlobsService } from "../blobs/blobs.service.js";
 import { JobAbortedError, type JobContext } from "../jobs/job-types.js";
 import { integrityCheckJob } from "./integrity-check.job.js";
-import { IntegrityCheckRepository } from "./integrity-check.repository.js";
-
-interface CheckView {
-  id: string;
-  state: string;
-  totalFiles: number;
-  checkedFiles: number;
-  checkedBytes: number;
-  missing: number;
-  mismatched: number;
-  unreadable: number;
-}
+import { IntegrityCheckRepository, queuedCheck } from "./integrity-check.repository.js";
+import type { CheckView } from "./integrity-check.service.js";
 
 describeEachDialect("storage integrity check", (dialect) => {
   const ctx = useStoriesApp(dialect, { env: { DAMS_JOBS_POLL_MS: "50" } });
@@ -165,23 +155,7 @@ describeEachDialect("storage integrity check", (dialect) => {
     const rows = new IntegrityCheckRepository(ctx().db.kysely);
     const id = crypto.randomUUID();
     const now = new Date().toISOString();
-    await rows.insert({
-      id,
-      state: "queued",
-      totalFiles: 0,
-      checkedFiles: 0,
-      checkedBytes: 0,
-      missing: 0,
-      mismatched: 0,
-      unreadable: 0,
-      cursor: null,
-      error: null,
-      jobId: null,
-      createdBy: admin.id,
-      createdAt: now,
-      updatedAt: now,
-      finishedAt: null,
-    });
+    await rows.insert(queuedCheck(id, admin.id, now));
     // The first attempt is stopped (a worker shutting down) as it reaches the ninth blob.
     const controller = new AbortController();
     let stats = 0;

@@ -10,6 +10,7 @@ import type { Actor } from "../auth/actor.js";
 import type { BlobStore } from "../blobs/blob-store.js";
 import type { JobEnqueuer } from "../jobs/job-types.js";
 import type { MoveRecord, StorageRepository } from "./storage.repository.js";
+import { queuedRun } from "./storage-run.js";
 import type { StorageLibraries, StorageTargetsService } from "./storage-targets.service.js";
 
 export const MOVE_LIBRARY_JOB = "storage.move-library";
@@ -124,12 +125,7 @@ export class StorageMovesService {
         totalFiles: 0,
         movedFiles: 0,
         movedBytes: 0,
-        error: null,
-        jobId: null,
-        createdBy: actor.id,
-        createdAt: now,
-        updatedAt: now,
-        finishedAt: null,
+        ...queuedRun(actor.id, now),
       });
       const jobId = await this.deps.jobs.enqueue(MOVE_LIBRARY_JOB, { moveId: id }, { transaction: trx });
       await this.deps.rows.with(trx).updateMove(id, { jobId }, now);

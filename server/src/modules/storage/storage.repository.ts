@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { DialectAdapter } from "../../db/dialect/index.js";
 import type { Database, StorageMovesTable, StorageTargetsTable } from "../../db/schema.js";
+import { type StorageRunFields, storageRunColumns, storageRunFields } from "./storage-run.js";
 
 export type TargetKind = "local" | "s3";
 
@@ -37,7 +38,7 @@ export interface LocationRecord {
 
 export type MoveState = StorageMovesTable["state"];
 
-export interface MoveRecord {
+export interface MoveRecord extends StorageRunFields {
   id: string;
   libraryId: string;
   targetId: string;
@@ -45,12 +46,6 @@ export interface MoveRecord {
   totalFiles: number;
   movedFiles: number;
   movedBytes: number;
-  error: string | null;
-  jobId: string | null;
-  createdBy: string | null;
-  createdAt: string;
-  updatedAt: string;
-  finishedAt: string | null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -199,12 +194,7 @@ export class StorageRepository {
       totalFiles: Number(row.total_files),
       movedFiles: Number(row.moved_files),
       movedBytes: Number(row.moved_bytes),
-      error: row.error,
-      jobId: row.job_id,
-      createdBy: row.created_by,
-      createdAt: String(row.created_at),
-      updatedAt: String(row.updated_at),
-      finishedAt: row.finished_at === null ? null : String(row.finished_at),
+      ...storageRunFields(row),
     };
   }
 
@@ -219,12 +209,7 @@ export class StorageRepository {
         total_files: record.totalFiles,
         moved_files: record.movedFiles,
         moved_bytes: record.movedBytes,
-        error: record.error,
-        job_id: record.jobId,
-        created_by: record.createdBy,
-        created_at: record.createdAt,
-        updated_at: record.updatedAt,
-        finished_at: record.finishedAt,
+        ...storageRunColumns(record),
       })
       .execute();
   }
