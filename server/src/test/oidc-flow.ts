@@ -1,7 +1,7 @@
 import net from "node:net";
 import * as oauth from "oauth4webapi";
 import { beforeAll } from "vitest";
-import type { TestApp } from "./dialects.js";
+import { type DialectName, type TestApp, useTestApp } from "./dialects.js";
 
 /** A port that was free a moment ago, so the issuer URL can be configured before the app listens. */
 /**
@@ -44,6 +44,28 @@ export function listen(testApp: () => TestApp): void {
     const { app, config } = testApp();
     await app.listen({ port: config.port, host: "127.0.0.1" });
   });
+}
+
+/** The SPA's view of an app under test: its client, discovered from the app's issuer, and the app's public base URL. */
+export interface SignInClient {
+  spa: SpaClient;
+  base: string;
+}
+
+/**
+ * The app of a sign-in test, listening on 127.0.0.1 at a free port, and the SPA client discovered from its issuer;
+ * `client` is filled in by beforeAll.
+ */
+export function useSignInApp(dialect: DialectName): { testApp: () => TestApp; client: SignInClient } {
+  const env = listeningEnv();
+  const testApp = useTestApp(dialect, { env });
+  listen(testApp);
+  const client = {} as SignInClient;
+  beforeAll(async () => {
+    client.base = testApp().config.oidc.publicBase;
+    client.spa = await discover(`${client.base}/uuas`, `${client.base}/user/login`, `${client.base}/dams`);
+  });
+  return { testApp, client };
 }
 
 /** The browser's cookie store, enough for oidc-provider's path-scoped, expiring cookies. */

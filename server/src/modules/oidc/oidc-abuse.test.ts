@@ -1,18 +1,15 @@
 import { exportJWK, generateKeyPair, importJWK, type JWTPayload, SignJWT } from "jose";
 import * as oauth from "oauth4webapi";
 import { beforeAll, describe, expect, it } from "vitest";
-import { describeEachDialect, useTestApp } from "../../test/dialects.js";
+import { describeEachDialect } from "../../test/dialects.js";
 import {
   authorize,
-  discover,
   exchangeCode,
   insecure,
   interactionUid,
-  listen,
-  listeningEnv,
-  type SpaClient,
   signInToCallback,
   tokenRequest,
+  useSignInApp,
 } from "../../test/oidc-flow.js";
 import { UsersRepository } from "../users/users.repository.js";
 import { UsersService } from "../users/users.service.js";
@@ -36,18 +33,12 @@ import { parseOidcKeys } from "./oidc-keys.js";
 const editor = { username: "editor.zhao", password: "editor password 1" };
 
 describeEachDialect("oidc token abuse", (dialect) => {
-  const env = listeningEnv();
-  const testApp = useTestApp(dialect, { env });
-  listen(testApp);
-  let spa: SpaClient;
-  let base: string;
+  const { testApp, client } = useSignInApp(dialect);
   let userId: string;
   let signingKey: CryptoKey;
   let kid: string;
 
   beforeAll(async () => {
-    base = testApp().config.oidc.publicBase;
-    spa = await discover(`${base}/uuas`, `${base}/user/login`, `${base}/dams`);
     userId = (await new UsersService(new UsersRepository(testApp().db)).createUser(editor)).id;
     // The keys the app generated for its database (modules/secrets).
     const stored = await testApp()
@@ -61,25 +52,25 @@ describeEachDialect("oidc token abuse", (dialect) => {
   });
 
   const me = (token: string) =>
-    fetch(`${base}/dams/api/v1/users/login/user`, { headers: { authorization: `Bearer ${token}` } });
+    fetch(`${client.base}/dams/api/v1/users/login/user`, { headers: { authorization: `Bearer ${token}` } });
 
   async function tokens() {
-    const authorization = await signInToCallback(spa, base, editor);
-    const response = await exchangeCode(spa, authorization);
-    return oauth.processAuthorizationCodeResponse(spa.as, spa.client, response, {
+    const authorization = await signInToCallback(client.spa, client.base, editor);
+    const response = await exchangeCode(client.spa, authorization);
+    return oauth.processAuthorizationCodeResponse(client.spa.as, client.spa.client, response, {
       expectedNonce: authorization.nonce,
       requireIdToken: true,
     });
   }
 
   const refresh = (refreshToken: string) =>
-    tokenRequest(spa, { grant_type: "refresh_token", refresh_token: refreshToken, client_id: "newsroom" });
+    tokenRequest(client.spa, { grant_type: "refresh_token", refresh_token: refreshToken, client_id: "newsroom" });
 
   function authorizeRefused(response: Response) {
     const location = response.headers.get("location");
     if (location) {
       // Refused back to the (valid) redirect URI with an error, never to the login page.
-      const url = new URL(location, base);
+      const url = new URL(location, client.base);
       expect(url.searchParams.get("error")).toBeTruthy();
       expect(url.pathname).not.toBe("/uuas/interaction");
       expect(url.searchParams.get("uid")).toBeNull();
@@ -93,8 +84,8 @@ describeEachDialect("oidc token abuse", (dialect) => {
     return new SignJWT({
       scope: "sso",
       client_id: "newsroom",
-      iss: `${base}/uuas`,
-      aud: `${base}/dams`,
+      iss: `${client.base}/uuas`,
+      aud: `${client.base}/dams`,
       sub: userId,
       iat: now,
       exp: now + 300,
@@ -110,31 +101,36 @@ describeEachDialect("oidc token abuse", (dialect) => {
   });
 
   it("1 refuses an authorization request without PKCE", async () => {
-    authorizeRefused((await authorize(spa, { code_challenge: undefined, code_challenge_method: undefined })).response);
+    authorizeRefused(
+      (await authorize(client.spa, { code_challenge: undefined, code_challenge_method: undefined })).response,
+    );
   });
 
   it("2 refuses plain PKCE", async () => {
-    const { response } = await authorize(spa, { code_challenge: "a".repeat(43), code_challenge_method: "plain" });
+    const { response } = await authorize(client.spa, {
+      code_challenge: "a".repeat(43),
+      code_challenge_method: "plain",
+    });
     authorizeRefused(response);
   });
 
   it("3 refuses a wrong code_verifier", async () => {
-    const authorization = await signInToCallback(spa, base, editor);
-    const response = await exchangeCode(spa, authorization, oauth.generateRandomCodeVerifier());
+    const authorization = await signInToCallback(client.spa, client.base, editor);
+    const response = await exchangeCode(client.spa, authorization, oauth.generateRandomCodeVerifier());
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: string }).error).toBe("invalid_grant");
   });
 
   it("4 refuses a reused code and revokes the tokens of its first redemption", async () => {
-    const authorization = await signInToCallback(spa, base, editor);
+    const authorization = await signInToCallback(client.spa, client.base, editor);
     const first = await oauth.processAuthorizationCodeResponse(
-      spa.as,
-      spa.client,
-      await exchangeCode(spa, authorization),
+      client.spa.as,
+      client.spa.client,
+      await exchangeCode(client.spa, authorization),
       { expectedNonce: authorization.nonce, requireIdToken: true },
     );
     expect((await me(first.access_token)).status).toBe(200);
-    const second = await exchangeCode(spa, authorization);
+    const second = await exchangeCode(client.spa, authorization);
     expect(second.status).toBe(400);
     expect((await me(first.access_token)).status).toBe(401);
     expect((await refresh(first.refresh_token!)).status).toBe(400);
@@ -152,8 +148,11 @@ describeEachDialect("oidc token abuse", (dialect) => {
   });
 
   it("6 lets exactly one of two parallel redemptions of one code win", async () => {
-    const authorization = await signInToCallback(spa, base, editor);
-    const responses = await Promise.all([exchangeCode(spa, authorization), exchangeCode(spa, authorization)]);
+    const authorization = await signInToCallback(client.spa, client.base, editor);
+    const responses = await Promise.all([
+      exchangeCode(client.spa, authorization),
+      exchangeCode(client.spa, authorization),
+    ]);
     expect(responses.map((response) => response.status).sort()).toEqual([200, 400]);
   });
 
@@ -172,7 +171,7 @@ describeEachDialect("oidc token abuse", (dialect) => {
     };
     for (const [name, variant] of Object.entries(variants)) {
       it(`${name} is refused without redirecting there`, async () => {
-        const { response } = await authorize(spa, { redirect_uri: variant(spa.redirectUri) });
+        const { response } = await authorize(client.spa, { redirect_uri: variant(client.spa.redirectUri) });
         expect(response.status).toBe(400);
         expect(response.headers.get("location")).toBeNull();
       });
@@ -180,12 +179,12 @@ describeEachDialect("oidc token abuse", (dialect) => {
   });
 
   it("12 refuses a code exchanged with another redirect_uri", async () => {
-    const authorization = await signInToCallback(spa, base, editor);
-    const response = await tokenRequest(spa, {
+    const authorization = await signInToCallback(client.spa, client.base, editor);
+    const response = await tokenRequest(client.spa, {
       grant_type: "authorization_code",
       code: authorization.callback.searchParams.get("code")!,
       code_verifier: authorization.verifier,
-      redirect_uri: `${spa.redirectUri}/`,
+      redirect_uri: `${client.spa.redirectUri}/`,
       client_id: "newsroom",
     });
     expect(response.status).toBe(400);
@@ -201,7 +200,7 @@ describeEachDialect("oidc token abuse", (dialect) => {
     // Control: a token we sign the same way with the right claims is accepted.
     expect((await me(await forge({ grant_id: grantId }))).status).toBe(200);
 
-    expect((await me(await forge({ grant_id: grantId, aud: `${base}/other` }))).status).toBe(401);
+    expect((await me(await forge({ grant_id: grantId, aud: `${client.base}/other` }))).status).toBe(401);
     const past = Math.floor(Date.now() / 1000) - 3600;
     expect((await me(await forge({ grant_id: grantId, iat: past - 600, exp: past }))).status).toBe(401);
     const { privateKey } = await generateKeyPair("RS256", { extractable: true });
@@ -211,8 +210,8 @@ describeEachDialect("oidc token abuse", (dialect) => {
     const body = Buffer.from(
       JSON.stringify({
         sub: userId,
-        iss: `${base}/uuas`,
-        aud: `${base}/dams`,
+        iss: `${client.base}/uuas`,
+        aud: `${client.base}/dams`,
         exp: past + 7200,
         iat: past,
         grant_id: grantId,
@@ -232,14 +231,14 @@ describeEachDialect("oidc token abuse", (dialect) => {
   it("19 refuses a valid token in the query string", async () => {
     const issued = await tokens();
     const response = await fetch(
-      `${base}/dams/api/v1/users/login/user?access_token=${encodeURIComponent(issued.access_token)}`,
+      `${client.base}/dams/api/v1/users/login/user?access_token=${encodeURIComponent(issued.access_token)}`,
     );
     expect(response.status).toBe(401);
   });
 
   it("20 refuses the access and refresh tokens of a session after logout", async () => {
     const issued = await tokens();
-    const logout = await fetch(`${base}/dams/api/v1/auth/logout`, {
+    const logout = await fetch(`${client.base}/dams/api/v1/auth/logout`, {
       method: "POST",
       headers: { authorization: `Bearer ${issued.access_token}` },
     });
@@ -249,15 +248,15 @@ describeEachDialect("oidc token abuse", (dialect) => {
   });
 
   it("21 refuses an unknown client", async () => {
-    const { response } = await authorize(spa, { client_id: "not-newsroom" });
+    const { response } = await authorize(client.spa, { client_id: "not-newsroom" });
     expect(response.status).toBe(400);
     expect(response.headers.get("location")).toBeNull();
   });
 
   it("asks the login page for credentials, not a consent screen (first-party client)", async () => {
-    const authorization = await authorize(spa);
+    const authorization = await authorize(client.spa);
     const uid = interactionUid(authorization);
-    const info = await authorization.jar.fetch(`${base}/uuas/interaction/${uid}`);
+    const info = await authorization.jar.fetch(`${client.base}/uuas/interaction/${uid}`);
     expect(info.status).toBe(200);
     expect(((await info.json()) as { data: unknown }).data).toMatchObject({
       uid,
@@ -266,7 +265,7 @@ describeEachDialect("oidc token abuse", (dialect) => {
       clientName: "dams newsroom",
     });
     // Another browser (no interaction cookie) cannot read or finish it.
-    expect((await fetch(`${base}/uuas/interaction/${uid}`)).status).toBe(400);
+    expect((await fetch(`${client.base}/uuas/interaction/${uid}`)).status).toBe(400);
     expect(insecure).toBeTruthy();
   });
 });

@@ -1,17 +1,8 @@
 import fs from "node:fs";
 import { beforeAll, expect, it } from "vitest";
 import { auditSince, lastAuditId } from "../../test/audit.js";
-import { describeEachDialect, useTestApp } from "../../test/dialects.js";
-import {
-  authorize,
-  type CookieJar,
-  discover,
-  interactionUid,
-  listen,
-  listeningEnv,
-  postJson,
-  type SpaClient,
-} from "../../test/oidc-flow.js";
+import { describeEachDialect } from "../../test/dialects.js";
+import { authorize, type CookieJar, interactionUid, postJson, useSignInApp } from "../../test/oidc-flow.js";
 import { UsersRepository } from "../users/users.repository.js";
 import { UsersService } from "../users/users.service.js";
 import { AuthThrottle, THROTTLE_RULES } from "./auth-throttle.js";
@@ -20,22 +11,16 @@ import { parseOidcKeys } from "./oidc-keys.js";
 const photographer = { username: "photo.liu", password: "photographer pass" };
 
 describeEachDialect("oidc login page endpoints", (dialect) => {
-  const env = listeningEnv();
-  const testApp = useTestApp(dialect, { env });
-  listen(testApp);
-  let spa: SpaClient;
-  let base: string;
+  const { testApp, client } = useSignInApp(dialect);
 
   beforeAll(async () => {
-    base = testApp().config.oidc.publicBase;
-    spa = await discover(`${base}/uuas`, `${base}/user/login`, `${base}/dams`);
     await new UsersService(new UsersRepository(testApp().db)).createUser(photographer);
   });
 
   async function pending(): Promise<{ jar: CookieJar; login: string }> {
-    const authorization = await authorize(spa);
+    const authorization = await authorize(client.spa);
     const uid = interactionUid(authorization);
-    return { jar: authorization.jar, login: `${base}/uuas/interaction/${uid}/login` };
+    return { jar: authorization.jar, login: `${client.base}/uuas/interaction/${uid}/login` };
   }
 
   it("answers unknown user and wrong password identically", async () => {
@@ -61,9 +46,9 @@ describeEachDialect("oidc login page endpoints", (dialect) => {
   });
 
   it("aborting sends the client access_denied", async () => {
-    const authorization = await authorize(spa);
+    const authorization = await authorize(client.spa);
     const uid = interactionUid(authorization);
-    const abort = await postJson(authorization.jar, `${base}/uuas/interaction/${uid}/abort`, {});
+    const abort = await postJson(authorization.jar, `${client.base}/uuas/interaction/${uid}/abort`, {});
     expect(abort.status).toBe(200);
     const { data } = (await abort.json()) as { data: { redirectTo: string } };
     const resumed = await authorization.jar.fetch(data.redirectTo);
@@ -72,13 +57,13 @@ describeEachDialect("oidc login page endpoints", (dialect) => {
 
   it("registers a user with clear validation messages, and refuses a duplicate", async () => {
     const jar = (await pending()).jar;
-    const bad = await postJson(jar, `${base}/uuas/register`, { username: "x", name: "", password: "short" });
+    const bad = await postJson(jar, `${client.base}/uuas/register`, { username: "x", name: "", password: "short" });
     expect(bad.status).toBe(400);
     const message = ((await bad.json()) as { msg: string }).msg;
     expect(message).toContain("username must be 2-64");
     expect(message).toContain("name is required");
     expect(message).toContain("password must be at least 8");
-    const created = await postJson(jar, `${base}/uuas/register`, {
+    const created = await postJson(jar, `${client.base}/uuas/register`, {
       username: "intern.sun",
       name: "孙实习",
       password: "intern password",
@@ -88,7 +73,7 @@ describeEachDialect("oidc login page endpoints", (dialect) => {
       username: "intern.sun",
       name: "孙实习",
     });
-    const again = await postJson(jar, `${base}/uuas/register`, {
+    const again = await postJson(jar, `${client.base}/uuas/register`, {
       username: "intern.sun",
       name: "again",
       password: "intern password",
@@ -132,7 +117,7 @@ describeEachDialect("oidc login page endpoints", (dialect) => {
     let registrations = 2; // from the registration test
     let answer: Response | undefined;
     while (registrations <= THROTTLE_RULES.registerAddress.limit) {
-      answer = await postJson(jar, `${base}/uuas/register`, {
+      answer = await postJson(jar, `${client.base}/uuas/register`, {
         username: `bulk.${registrations}`,
         name: "bulk",
         password: "bulk password",

@@ -1,14 +1,6 @@
 import { beforeAll, expect, it } from "vitest";
-import { describeEachDialect, useTestApp } from "../../test/dialects.js";
-import {
-  authorize,
-  discover,
-  interactionUid,
-  listen,
-  listeningEnv,
-  postJson,
-  type SpaClient,
-} from "../../test/oidc-flow.js";
+import { describeEachDialect } from "../../test/dialects.js";
+import { authorize, interactionUid, postJson, useSignInApp } from "../../test/oidc-flow.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 
 const API = "/dams/api/v1";
@@ -19,16 +11,10 @@ const API = "/dams/api/v1";
  * or open, with the role a new account gets (default viewer).
  */
 describeEachDialect("self-registration", (dialect) => {
-  const env = listeningEnv();
-  const testApp = useTestApp(dialect, { env });
-  listen(testApp);
-  let spa: SpaClient;
-  let base: string;
+  const { testApp, client } = useSignInApp(dialect);
   let admin: TestPrincipal;
 
   beforeAll(async () => {
-    base = testApp().config.oidc.publicBase;
-    spa = await discover(`${base}/uuas`, `${base}/user/login`, `${base}/dams`);
     admin = await createPrincipal(testApp().db, { username: "reg-admin", roleId: "administrator", admin: true });
   });
 
@@ -36,15 +22,18 @@ describeEachDialect("self-registration", (dialect) => {
     testApp().app.inject({ method, url: `${API}${url}`, headers: admin.headers, payload });
 
   async function registerAndSignIn(username: string) {
-    const authorization = await authorize(spa);
+    const authorization = await authorize(client.spa);
     const uid = interactionUid(authorization);
-    const registered = await postJson(authorization.jar, `${base}/uuas/register`, {
+    const registered = await postJson(authorization.jar, `${client.base}/uuas/register`, {
       username,
       name: `Reg ${username}`,
       password: "registration pass",
     });
     const signIn = () =>
-      postJson(authorization.jar, `${base}/uuas/interaction/${uid}/login`, { username, password: "registration pass" });
+      postJson(authorization.jar, `${client.base}/uuas/interaction/${uid}/login`, {
+        username,
+        password: "registration pass",
+      });
     return { registered, body: (await registered.json()) as { data?: { uuid: string; pending: boolean } }, signIn };
   }
 
