@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
-import type { LogEvent } from "kysely";
+import { type LogEvent, sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, inject } from "vitest";
 import { type AppDependencies, buildApp } from "../app.js";
@@ -168,4 +168,16 @@ export function useTestDbTwice(dialect: DialectName): () => { db: Db; other: Db 
     await database?.drop();
   });
   return () => pair!;
+}
+
+/** The URL a child process opens to reach the test's database. */
+export async function databaseUrl(db: Db): Promise<string> {
+  if (db.adapter.name === "postgres") {
+    const row = await sql<{ name: string }>`select current_database() as name`.execute(db.kysely);
+    const url = new URL(inject("postgresUrl")!);
+    url.pathname = `/${row.rows[0]!.name}`;
+    return url.toString();
+  }
+  const row = await sql<{ file: string }>`select file from pragma_database_list where name = 'main'`.execute(db.kysely);
+  return `sqlite:${row.rows[0]!.file}`;
 }

@@ -1,29 +1,7 @@
-import net from "node:net";
 import * as oauth from "oauth4webapi";
 import { beforeAll } from "vitest";
 import { type DialectName, type TestApp, useTestApp } from "./dialects.js";
-
-/** A port that was free a moment ago, so the issuer URL can be configured before the app listens. */
-/**
- * A port nothing listens on, for an app that must know its address before it
- * listens. Taken below Linux's ephemeral range (32768 and up), where every
- * `listen(0)` of the parallel test files picks its ports: a port found free
- * there could be taken by one of them before this app listens on it.
- */
-export async function freePort(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (await canListen(port)) return port;
-  }
-}
-
-function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once("error", () => resolve(false));
-    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
-  });
-}
+import { freePort } from "./ports.js";
 
 /**
  * Environment for an app that will listen on 127.0.0.1 at a port chosen in

@@ -3,9 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Db } from "../../db/database.js";
-import { describeEachDialect, useTestDb } from "../../test/dialects.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { databaseUrl, describeEachDialect, useTestDb } from "../../test/dialects.js";
 import type { JobDefinition } from "./job-types.js";
 import { eventually, FAST_JOBS, useJobs } from "./test-support/jobs-harness.js";
 
@@ -210,16 +209,4 @@ function runCli(
   });
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
-}
-
-/** The URL a child process opens to reach the test's database. */
-async function databaseUrl(db: Db): Promise<string> {
-  if (db.adapter.name === "postgres") {
-    const row = await sql<{ name: string }>`select current_database() as name`.execute(db.kysely);
-    const url = new URL(inject("postgresUrl")!);
-    url.pathname = `/${row.rows[0]!.name}`;
-    return url.toString();
-  }
-  const row = await sql<{ file: string }>`select file from pragma_database_list where name = 'main'`.execute(db.kysely);
-  return `sqlite:${row.rows[0]!.file}`;
 }

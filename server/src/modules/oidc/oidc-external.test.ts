@@ -2,7 +2,8 @@ import { generateKeyPair, SignJWT } from "jose";
 import * as oauth from "oauth4webapi";
 import { beforeAll, expect, it } from "vitest";
 import { describeEachDialect, useTestApp } from "../../test/dialects.js";
-import { discover, exchangeCode, freePort, listen, type SpaClient, signInToCallback } from "../../test/oidc-flow.js";
+import { discover, exchangeCode, listen, type SpaClient, signInToCallback } from "../../test/oidc-flow.js";
+import { freePort } from "../../test/ports.js";
 import { UsersRepository } from "../users/users.repository.js";
 import { UsersService } from "../users/users.service.js";
 

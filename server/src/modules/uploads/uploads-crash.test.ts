@@ -1,11 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
-import { sql } from "kysely";
-import { afterAll, afterEach, beforeAll, expect, inject, it } from "vitest";
-import type { Db } from "../../db/database.js";
-import { describeEachDialect, useTestDb } from "../../test/dialects.js";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { databaseUrl, describeEachDialect, useTestDb } from "../../test/dialects.js";
+import { freePort } from "../../test/ports.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { eventually } from "../jobs/test-support/jobs-harness.js";
 import { type UploadOutcome, uploadIngestKey } from "./uploads.service.js";
@@ -255,26 +253,3 @@ describeEachDialect("uploads across a crash after the last byte", (dialect) => {
     expect(await storiesWithBytes(bytes)).toHaveLength(1);
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** The URL a child process opens to reach the test's database. */
-async function databaseUrl(db: Db): Promise<string> {
-  if (db.adapter.name === "postgres") {
-    const row = await sql<{ name: string }>`select current_database() as name`.execute(db.kysely);
-    const url = new URL(inject("postgresUrl")!);
-    url.pathname = `/${row.rows[0]!.name}`;
-    return url.toString();
-  }
-  const row = await sql<{ file: string }>`select file from pragma_database_list where name = 'main'`.execute(db.kysely);
-  return `sqlite:${row.rows[0]!.file}`;
-}

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "../../../test/ports.js";
 
 /** Debian's OpenSSH server, where scripts/setup.mjs installs it (package openssh-server). */
 const SSHD = ["/usr/sbin/sshd", "/usr/bin/sshd"].find((candidate) => fs.existsSync(candidate));
@@ -33,17 +34,6 @@ export function sshdMissing(): boolean {
       "`apt-get install openssh-server` (scripts/setup.mjs does it as root). ***\n",
   );
   return true;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function accepting(port: number): Promise<boolean> {
