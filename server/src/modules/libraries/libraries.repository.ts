@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { Kysely, Updateable } from "kysely";
 import type { Db } from "../../db/database.js";
 import type { Database, LibraryKind, StoryType } from "../../db/schema.js";
 
@@ -73,25 +73,21 @@ export class LibrariesRepository {
   }
 
   async update(id: string, library: LibraryWrite, now: string): Promise<void> {
-    await this.executor
-      .updateTable("libraries")
-      .set({ ...this.#columns(library), updated_at: now })
-      .where("id", "=", id)
-      .execute();
+    await this.#set(id, this.#columns(library), now);
   }
 
   async setArchived(id: string, archivedAt: string | null, now: string): Promise<void> {
-    await this.executor
-      .updateTable("libraries")
-      .set({ archived_at: archivedAt, updated_at: now })
-      .where("id", "=", id)
-      .execute();
+    await this.#set(id, { archived_at: archivedAt }, now);
   }
 
   async setBucket(id: string, bucketId: string | null, now: string): Promise<void> {
+    await this.#set(id, { bucket_id: bucketId }, now);
+  }
+
+  async #set(id: string, columns: Omit<Updateable<Database["libraries"]>, "updated_at">, now: string): Promise<void> {
     await this.executor
       .updateTable("libraries")
-      .set({ bucket_id: bucketId, updated_at: now })
+      .set({ ...columns, updated_at: now })
       .where("id", "=", id)
       .execute();
   }
@@ -119,20 +115,16 @@ export class LibrariesRepository {
     };
   }
 
-  #toSettings(row: {
-    id: string;
-    name: string;
-    kind: LibraryKind;
-    description: string | null;
-    sort: number;
-    archivedAt: string | null;
-    default_folder_id: string | null;
-    story_types: unknown;
-    template_id: string | null;
-    bucket_id: string | null;
-    created_at: string;
-    updated_at: string | null;
-  }): LibrarySettingsRecord {
+  #toSettings(
+    row: LibraryRecord & {
+      default_folder_id: string | null;
+      story_types: unknown;
+      template_id: string | null;
+      bucket_id: string | null;
+      created_at: string;
+      updated_at: string | null;
+    },
+  ): LibrarySettingsRecord {
     return {
       id: row.id,
       name: row.name,
