@@ -4,6 +4,7 @@ import type { Database } from "../../db/schema.js";
 import {
   facetTermsOf,
   type IndexEntry,
+  readStoryTexts,
   type SearchIndex,
   type SearchSource,
   type Slice,
@@ -138,8 +139,6 @@ export abstract class BaseSearchIndex implements SearchIndex {
     if (postgres && !options.locked) read = read.forUpdate();
     const rows = await read.execute();
     if (rows.length === 0) return new Set();
-    const json = <T>(value: unknown, fallback: T): T =>
-      value === null || value === undefined ? fallback : this.adapter.readJson<T>(value);
     // In the order asked for: SQLite gives new entries their rowids in this order (recency()).
     const order = new Map(storyIds.map((id, index) => [id, index]));
     // A composite's text (story_texts, the stories module's) is searched as its caption is.
@@ -158,16 +157,8 @@ export abstract class BaseSearchIndex implements SearchIndex {
     rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     const stories: (SearchSource & { columns: WindowValues })[] = rows.map((row) => ({
       id: row.id,
-      title: row.title,
-      caption: row.caption,
-      authors: json<string[]>(row.authors, []),
-      source: row.source,
-      keywords: json<string[]>(row.keywords, []),
-      tags: json<string[]>(row.tags, []),
-      theme: row.theme,
-      category: row.category,
+      ...readStoryTexts(row, this.adapter),
       originalName: row.original_name,
-      properties: json<Record<string, unknown>>(row.properties, {}),
       text: texts.get(row.id),
       columns: Object.fromEntries(WINDOW_COLUMNS.map((column) => [column, row[column]])) as WindowValues,
     }));

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import type { CompiledQuery, Kysely, RawBuilder, Selectable } from "kysely";
+import type { DialectAdapter } from "../../db/dialect/index.js";
 import type { Database, StoriesTable } from "../../db/schema.js";
 import { fieldTokens, GAP, indexTokens, type QueryTerm, TAG_MARK } from "./search-text.js";
 
-/** A story's searchable fields, as read from its row. */
-export interface SearchSource {
-  id: string;
+/** A story's metadata texts, as a Story carries them and the index reads them (JSON decoded). */
+export interface StoryTexts {
   title: string;
   caption: string;
   authors: string[];
@@ -14,8 +14,33 @@ export interface SearchSource {
   tags: string[];
   theme: string | null;
   category: string | null;
-  originalName: string | null;
   properties: Record<string, unknown>;
+}
+
+/** Reads a story's metadata texts from its row. */
+export function readStoryTexts(
+  row: Pick<Selectable<StoriesTable>, keyof StoryTexts>,
+  adapter: Pick<DialectAdapter, "readJson">,
+): StoryTexts {
+  const json = <T>(value: unknown, fallback: T): T =>
+    value === null || value === undefined ? fallback : adapter.readJson<T>(value);
+  return {
+    title: row.title,
+    caption: row.caption,
+    authors: json<string[]>(row.authors, []),
+    source: row.source,
+    keywords: json<string[]>(row.keywords, []),
+    tags: json<string[]>(row.tags, []),
+    theme: row.theme,
+    category: row.category,
+    properties: json<Record<string, unknown>>(row.properties, {}),
+  };
+}
+
+/** A story's searchable fields, as read from its row. */
+export interface SearchSource extends StoryTexts {
+  id: string;
+  originalName: string | null;
   /** A composite's text, its plain words. */
   text?: string;
 }

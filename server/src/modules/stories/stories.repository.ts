@@ -3,7 +3,7 @@ import { type Insertable, type Kysely, type Selectable, sql, type Updateable } f
 import type { DialectAdapter } from "../../db/dialect/index.js";
 import { PreparedRead } from "../../db/prepared-read.js";
 import type { Database, StoriesTable, StoryFilesTable, StoryType } from "../../db/schema.js";
-import type { StoryChangeListener } from "../search/search-index.js";
+import { readStoryTexts, type StoryChangeListener } from "../search/search-index.js";
 import type { Gps, Story, StoryFile, StoryRow, StoryVersion } from "./story-types.js";
 
 export type StoryInsert = Insertable<StoriesTable>;
@@ -81,15 +81,7 @@ export class StoriesRepository {
       type: row.type,
       halfProduct: this.adapter.readBoolean(row.half_product),
       status: row.status,
-      title: row.title,
-      caption: row.caption,
-      authors: json<string[]>(row.authors, []),
-      source: row.source,
-      keywords: json<string[]>(row.keywords, []),
-      tags: json<string[]>(row.tags, []),
-      theme: row.theme,
-      category: row.category,
-      properties: json<Record<string, unknown>>(row.properties, {}),
+      ...readStoryTexts(row, this.adapter),
       oid: row.oid,
       versionNo: row.version_no,
       coverKey: row.cover_key,

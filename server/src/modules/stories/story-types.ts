@@ -1,5 +1,6 @@
 import type { Selectable } from "kysely";
 import type { ProcessingState, StoriesTable, StoryStatus, StoryType } from "../../db/schema.js";
+import type { StoryTexts } from "../search/search-index.js";
 
 export { STORY_STATUSES, STORY_TYPES } from "../../db/schema.js";
 /** Types that carry a media file (a composite groups other stories). */
@@ -24,22 +25,13 @@ export interface Gps {
 export type { Actor } from "../auth/actor.js";
 
 /** A story as repositories hand it to services (JSON and booleans decoded). */
-export interface Story {
+export interface Story extends StoryTexts {
   id: string;
   libraryId: string;
   folderId: string | null;
   type: StoryType;
   halfProduct: boolean;
   status: StoryStatus;
-  title: string;
-  caption: string;
-  authors: string[];
-  source: string | null;
-  keywords: string[];
-  tags: string[];
-  theme: string | null;
-  category: string | null;
-  properties: Record<string, unknown>;
   oid: string;
   versionNo: number;
   coverKey: string | null;
