@@ -1,5 +1,5 @@
 import { SaxesParser } from "saxes";
-import yauzl from "yauzl";
+import { readZip } from "./zip.js";
 
 /**
  * The first sheet of an .xlsx as rows of text, read without exceljs: the
@@ -8,7 +8,7 @@ import yauzl from "yauzl";
  * shared strings and numbers.
  */
 export async function readXlsxRows(xlsx: Buffer): Promise<string[][]> {
-  const entries = await readEntries(
+  const entries = await readZip(
     xlsx,
     (name) => name === "xl/sharedStrings.xml" || name === "xl/workbook.xml" || name.startsWith("xl/worksheets/sheet"),
   );
@@ -79,31 +79,6 @@ function columnIndex(reference: string): number {
     index = index * 26 + (char.charCodeAt(0) - 64);
   }
   return index - 1;
-}
-
-function readEntries(zip: Buffer, wanted: (name: string) => boolean): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(zip, { lazyEntries: true }, (error, file) => {
-      if (error) return reject(error);
-      const entries = new Map<string, Buffer>();
-      file.on("entry", (entry: yauzl.Entry) => {
-        if (!wanted(entry.fileName)) return file.readEntry();
-        file.openReadStream(entry, (openError, stream) => {
-          if (openError) return reject(openError);
-          const chunks: Buffer[] = [];
-          stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-          stream.on("error", reject);
-          stream.on("end", () => {
-            entries.set(entry.fileName, Buffer.concat(chunks));
-            file.readEntry();
-          });
-        });
-      });
-      file.on("end", () => resolve(entries));
-      file.on("error", reject);
-      file.readEntry();
-    });
-  });
 }
 
 /** A CSV (RFC 4180, optional BOM) as rows of fields. */

@@ -1,13 +1,14 @@
 import contentDisposition from "content-disposition";
 import yauzl from "yauzl";
 
-/** A zip's entries and their bytes, read with yauzl (which checks each entry's CRC as it reads). */
-export function readZip(zip: Buffer): Promise<Map<string, Buffer>> {
+/** A zip's entries (those `wanted`) and their bytes, read with yauzl (which checks each entry's CRC as it reads). */
+export function readZip(zip: Buffer, wanted: (name: string) => boolean = () => true): Promise<Map<string, Buffer>> {
   return new Promise((resolve, reject) => {
     yauzl.fromBuffer(zip, { lazyEntries: true }, (error, file) => {
       if (error) return reject(error);
       const entries = new Map<string, Buffer>();
       file.on("entry", (entry: yauzl.Entry) => {
+        if (!wanted(entry.fileName)) return file.readEntry();
         file.openReadStream(entry, (openError, stream) => {
           if (openError) return reject(openError);
           const chunks: Buffer[] = [];

@@ -1,4 +1,4 @@
-import { BlockList, isIP } from "node:net";
+import { BlockList, isIP, type LookupFunction } from "node:net";
 import type { MessageParams } from "../../http/errors.js";
 
 /**
@@ -208,4 +208,21 @@ export class AddressPolicy {
       { host, address, range: what.range, ...(what.ipv4 ? { ipv4: what.ipv4 } : {}) },
     );
   }
+}
+
+/**
+ * A socket `lookup` that connects only to the address `resolve` gives (after it checked the policy), so the address
+ * checked is the address connected to: no second DNS answer in between.
+ */
+export function pinnedLookup(resolve: (hostname: string) => Promise<string>): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname).then(
+      (address) => {
+        const family = isIP(address);
+        if (options.all) callback(null, [{ address, family }]);
+        else callback(null, address, family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, "", 0),
+    );
+  };
 }

@@ -3,10 +3,10 @@ import dns from "node:dns";
 import fs from "node:fs";
 import http from "node:http";
 import https from "node:https";
-import { isIP, type LookupFunction } from "node:net";
+import { isIP } from "node:net";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { type AddressPolicy, FetchRefused } from "./address-policy.js";
+import { type AddressPolicy, FetchRefused, pinnedLookup } from "./address-policy.js";
 
 export const MAX_REDIRECTS = 5;
 
@@ -188,16 +188,7 @@ export class SafeFetcher {
     const host = url.hostname.replace(/^\[|\]$/g, "");
     // An IP literal never goes through `lookup`: check it here.
     if (isIP(host)) this.options.policy.check(host, url.hostname);
-    const lookup: LookupFunction = (hostname, options, callback) => {
-      this.#resolve(hostname).then(
-        (address) => {
-          const family = isIP(address);
-          if (options.all) callback(null, [{ address, family }]);
-          else callback(null, address, family);
-        },
-        (error: NodeJS.ErrnoException) => callback(error, "", 0),
-      );
-    };
+    const lookup = pinnedLookup((hostname) => this.#resolve(hostname));
     const client = url.protocol === "https:" ? https : http;
     return new Promise((resolve, reject) => {
       const request = client.request(url, {

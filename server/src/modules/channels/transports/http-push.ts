@@ -2,9 +2,9 @@ import { createHmac } from "node:crypto";
 import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
-import { isIP, type LookupFunction } from "node:net";
+import { isIP } from "node:net";
 import type { Readable } from "node:stream";
-import { type AddressPolicy, FetchRefused } from "../../url-ingest/address-policy.js";
+import { type AddressPolicy, FetchRefused, pinnedLookup } from "../../url-ingest/address-policy.js";
 import type { HttpSettings } from "../channels.schema.js";
 import { DeliveryError, type DeliveryPackage, networkReason, retryAfterMs, type Transport } from "./transport.js";
 
@@ -79,16 +79,7 @@ export class HttpPushTransport implements Transport {
       headers[this.settings.signatureHeader.toLowerCase()] =
         `sha256=${createHmac("sha256", secret).update(part.body).digest("hex")}`;
     if (this.credentials.token) headers.authorization = `Bearer ${this.credentials.token}`;
-    const lookup: LookupFunction = (hostname, options, callback) => {
-      this.#resolve(hostname).then(
-        (address) => {
-          const family = isIP(address);
-          if (options.all) callback(null, [{ address, family }]);
-          else callback(null, address, family);
-        },
-        (error: NodeJS.ErrnoException) => callback(error, "", 0),
-      );
-    };
+    const lookup = pinnedLookup((hostname) => this.#resolve(hostname));
     const client = url.protocol === "https:" ? https : http;
     const { timeoutMs } = this.settings;
     return new Promise((resolve, reject) => {
