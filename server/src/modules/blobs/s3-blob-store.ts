@@ -28,6 +28,19 @@ import { mapStorageErrors } from "./storage-errors.js";
 
 export type S3StorageConfig = Extract<StorageConfig, { kind: "s3" }>;
 
+/** The S3 client's settings for a storage configuration (the blob store's and the upload store's clients alike). */
+export function s3ClientConfig(config: S3StorageConfig) {
+  return {
+    region: config.region,
+    endpoint: config.endpoint,
+    forcePathStyle: config.forcePathStyle,
+    credentials: config.credentials,
+    // Checksums only where S3 requires them: several S3-compatible servers reject the newer trailers.
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+  } as const;
+}
+
 /** Multipart part size: 16 MiB parts allow objects up to ~156 GiB within S3's 10,000 parts; 4 in flight bound the memory. */
 const PART_SIZE = 16 * 1024 * 1024;
 
@@ -67,15 +80,7 @@ export class S3BlobStore implements BlobStore {
   readonly #copy: CopyTuning;
 
   constructor(config: S3StorageConfig, copy: Partial<CopyTuning> = {}) {
-    this.client = new S3Client({
-      region: config.region,
-      endpoint: config.endpoint,
-      forcePathStyle: config.forcePathStyle,
-      credentials: config.credentials,
-      // Checksums only where S3 requires them: several S3-compatible servers reject the newer trailers.
-      requestChecksumCalculation: "WHEN_REQUIRED",
-      responseChecksumValidation: "WHEN_REQUIRED",
-    });
+    this.client = new S3Client(s3ClientConfig(config));
     mapStorageErrors(this.client);
     this.#bucket = config.bucket;
     this.#scratch = config.scratchDirectory;

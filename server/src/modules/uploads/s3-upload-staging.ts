@@ -10,7 +10,7 @@ import {
 } from "@aws-sdk/client-s3";
 import type { KvStore } from "@tus/utils";
 import { type SniffedType, sniffBuffer } from "../../media/sniff.js";
-import type { S3BlobStore, S3StorageConfig } from "../blobs/s3-blob-store.js";
+import { type S3BlobStore, type S3StorageConfig, s3ClientConfig } from "../blobs/s3-blob-store.js";
 import { UPLOAD_LIFETIME_MS } from "./hashing-file-store.js";
 import { HashingS3Store } from "./hashing-s3-store.js";
 import { newUploadSegment, type UploadStaging } from "./upload-staging.js";
@@ -54,15 +54,7 @@ export class S3UploadStaging implements UploadStaging {
       partSize: PART_SIZE,
       maxConcurrentPartUploads: 4,
       cache: NO_CACHE,
-      s3ClientConfig: {
-        bucket: config.bucket,
-        region: config.region,
-        endpoint: config.endpoint,
-        forcePathStyle: config.forcePathStyle,
-        credentials: config.credentials,
-        requestChecksumCalculation: "WHEN_REQUIRED",
-        responseChecksumValidation: "WHEN_REQUIRED",
-      },
+      s3ClientConfig: { bucket: config.bucket, ...s3ClientConfig(config) },
     });
   }
 
