@@ -99,7 +99,23 @@ describeEachDialect("categories, code lists and story properties", (dialect) => 
       undefined,
       409,
     );
-    expect(withChildren.msg).toBe('the category "Sport" has 1 subcategory; delete or move them first');
+    expect(withChildren).toMatchObject({
+      msg: 'the category "Sport" has 1 subcategory; delete or move them first',
+      msgCode: "catalogue.hasChildren",
+      msgParams: { name: "Sport", count: 1 },
+    });
+    // Merged away it would leave its subcategory without a parent: refused the same way, in the user's language.
+    const other = await callApi<Category>(app, admin, "POST", "/categories", { name: "Other sport" });
+    const mergedWithChildren = await callApi(
+      app,
+      admin,
+      "DELETE",
+      `/categories/${sport.id}?mergeInto=${other.id}`,
+      undefined,
+      409,
+    );
+    expect(mergedWithChildren).toEqual(withChildren);
+    await callApi(app, admin, "DELETE", `/categories/${other.id}`);
     const all = await callApi<Category[]>(app, viewer, "GET", "/categories/all");
     expect(all.find((category) => category.id === sport.id)?.childCount).toBe(1);
     await callApi(app, admin, "DELETE", `/categories/${football.id}`);

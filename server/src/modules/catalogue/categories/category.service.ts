@@ -44,12 +44,7 @@ export class CategoryService {
   async delete(id: string): Promise<void> {
     const category = await this.categories.findById(id);
     if (!category) throw this.#notFound(id);
-    if (category.childCount > 0) {
-      throw new Conflict(
-        `the category "${category.name}" has ${category.childCount} subcategor${category.childCount === 1 ? "y" : "ies"}; delete or move them first`,
-        "has_children",
-      ).withMessageCode("catalogue.hasChildren", { name: category.name, count: category.childCount });
-    }
+    if (category.childCount > 0) throw hasChildren(category);
     const count = await this.usage.count("category", { id: category.id, name: category.name });
     if (count > 0) throw inUse("category", category.name, count);
     await this.categories.delete(id);
@@ -62,12 +57,7 @@ export class CategoryService {
   async merge(id: string, intoId: string, by: MergedBy): Promise<{ mergedInto: string; stories: number }> {
     const category = await this.categories.findById(id);
     if (!category) throw this.#notFound(id);
-    if (category.childCount > 0) {
-      throw new Conflict(
-        `the category "${category.name}" has ${category.childCount} subcategor${category.childCount === 1 ? "y" : "ies"}; delete or move them first`,
-        "has_children",
-      );
-    }
+    if (category.childCount > 0) throw hasChildren(category);
     const into = await mergeTarget("category", id, intoId, (target) => this.categories.findById(target));
     const repoint = this.usage.repoint?.bind(this.usage);
     if (!repoint) throw new Invalid("mergeInto: categories cannot be merged here", "invalid_merge");
@@ -101,4 +91,12 @@ export class CategoryService {
   #notFound(id: string): NotFound {
     return new NotFound(`no category has the id ${id}`);
   }
+}
+
+/** A category with subcategories can be neither deleted nor merged (409, with the message the screen shows). */
+function hasChildren(category: { name: string; childCount: number }): Conflict {
+  return new Conflict(
+    `the category "${category.name}" has ${category.childCount} subcategor${category.childCount === 1 ? "y" : "ies"}; delete or move them first`,
+    "has_children",
+  ).withMessageCode("catalogue.hasChildren", { name: category.name, count: category.childCount });
 }
