@@ -2,7 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { api, call } from "./client";
 import type { CallOptions } from "./http";
-import type { ListQuery, Page } from "./paging";
+import { type ListQuery, type Page, resourceCalls } from "./paging";
 import type { components } from "./schema";
 
 export type ActionRule = components["schemas"]["ActionRule"];
@@ -43,6 +43,7 @@ export const updateActionRule = (ruleId: string, body: ActionRuleInput): Promise
   call(api.PUT("/dams/api/v1/action-rules/{ruleId}", { ...byId(ruleId), body }), CONFLICT);
 export const deleteActionRule = (ruleId: string): Promise<null> =>
   call(api.DELETE("/dams/api/v1/action-rules/{ruleId}", byId(ruleId)));
+export const actionRuleCalls = resourceCalls(listActionRules, createActionRule, updateActionRule, deleteActionRule);
 export const enableActionRule = (ruleId: string): Promise<ActionRule> =>
   call(api.POST("/dams/api/v1/action-rules/{ruleId}/enable", byId(ruleId)));
 export const disableActionRule = (ruleId: string): Promise<ActionRule> =>

@@ -2,7 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { api, call } from "./client";
 import type { CallOptions } from "./http";
-import type { ListQuery, Page } from "./paging";
+import { type ListQuery, type Page, resourceCalls } from "./paging";
 import type { components, paths } from "./schema";
 
 type Schemas = components["schemas"];
@@ -91,6 +91,7 @@ export const updateTag = (id: string, body: TagInput): Promise<Tag> =>
   call(api.PUT("/dams/api/v1/tag", { body: { ...body, id } }), CONFLICT);
 export const deleteTag = (id: string): Promise<MergeResult | null> =>
   call(api.DELETE("/dams/api/v1/tag/{id}", byId(id)), CONFLICT);
+export const tagCalls = resourceCalls(listTags, createTag, updateTag, deleteTag);
 
 export const listThemes = (query: ListQuery): Promise<Page<Theme>> =>
   call(api.GET("/dams/api/v1/theme", { params: { query } }));
@@ -100,6 +101,7 @@ export const updateTheme = (id: string, body: ThemeInput): Promise<Theme> =>
   call(api.PUT("/dams/api/v1/theme", { body: { ...body, id } }), CONFLICT);
 export const deleteTheme = (id: string): Promise<MergeResult | null> =>
   call(api.DELETE("/dams/api/v1/theme/{id}", byId(id)), CONFLICT);
+export const themeCalls = resourceCalls(listThemes, createTheme, updateTheme, deleteTheme);
 
 export const listSources = (query: ListQuery): Promise<Page<Source>> =>
   call(api.GET("/dams/api/v1/source", { params: { query } }));
@@ -109,6 +111,7 @@ export const updateSource = (id: string, body: SourceInput): Promise<Source> =>
   call(api.PUT("/dams/api/v1/source", { body: { ...body, id } }), CONFLICT);
 export const deleteSource = (id: string): Promise<MergeResult | null> =>
   call(api.DELETE("/dams/api/v1/source/{id}", byId(id)), CONFLICT);
+export const sourceCalls = resourceCalls(listSources, createSource, updateSource, deleteSource);
 export const sourceOptions = (keyword?: string): Promise<SourceOption[]> =>
   call(api.GET("/dams/api/v1/source/option", { params: { query: { keyword } } }));
 
@@ -120,6 +123,7 @@ export const updateKeyword = (id: string, body: KeywordInput): Promise<Keyword> 
   call(api.PUT("/dams/api/v1/keyword", { body: { ...body, id } }), CONFLICT);
 export const deleteKeyword = (id: string): Promise<MergeResult | null> =>
   call(api.DELETE("/dams/api/v1/keyword/{id}", byId(id)), CONFLICT);
+export const keywordCalls = resourceCalls(listKeywords, createKeyword, updateKeyword, deleteKeyword);
 export const mostUsedKeywords = (keyword?: string, size = 20): Promise<Keyword[]> =>
   call(api.GET("/dams/api/v1/keyword/listByOrder", { params: { query: { keyword, size } } }));
 export const keywordHistory = (query: ListQuery): Promise<Page<KeywordHistoryEntry>> =>
@@ -136,6 +140,7 @@ export const updateAuthor = (id: string, body: AuthorInput): Promise<Author> =>
   call(api.PUT("/dams/api/v1/nrauthor/update", { body: { ...body, id } }), CONFLICT);
 export const deleteAuthor = (id: string): Promise<MergeResult | null> =>
   call(api.DELETE("/dams/api/v1/nrauthor/delete/{id}", byId(id)), CONFLICT);
+export const authorCalls = resourceCalls(listAuthors, createAuthor, updateAuthor, deleteAuthor);
 
 // Categories, code lists, story properties: REST paths of our design.
 export const listCategories = (query: ListQuery): Promise<Page<Category>> =>
@@ -147,6 +152,7 @@ export const updateCategory = (id: string, body: CategoryInput): Promise<Categor
   call(api.PUT("/dams/api/v1/categories/{id}", { ...byId(id), body }), CONFLICT);
 export const deleteCategory = (id: string): Promise<MergeResult | null> =>
   call(api.DELETE("/dams/api/v1/categories/{id}", byId(id)), CONFLICT);
+export const categoryCalls = resourceCalls(listCategories, createCategory, updateCategory, deleteCategory);
 
 export const listCodelists = (query: ListQuery): Promise<Page<Codelist>> =>
   call(api.GET("/dams/api/v1/codelists", { params: { query } }));
@@ -158,6 +164,7 @@ export const updateCodelist = (id: string, body: CodelistInput): Promise<Codelis
   call(api.PUT("/dams/api/v1/codelists/{id}", { ...byId(id), body }), CONFLICT);
 export const deleteCodelist = (id: string): Promise<null> =>
   call(api.DELETE("/dams/api/v1/codelists/{id}", byId(id)), CONFLICT);
+export const codelistCalls = resourceCalls(listCodelists, createCodelist, updateCodelist, deleteCodelist);
 export const codelistOptions = (idOrCode: string): Promise<CodelistOption[]> =>
   call(api.GET("/dams/api/v1/codelists/codelist/option", { params: { query: { id: idOrCode } } }));
 export const listCodelistOptions = (id: string, query: ListQuery): Promise<Page<CodelistOption>> =>

@@ -2,7 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { api, call } from "./client";
 import type { CallOptions } from "./http";
-import type { ListQuery, Page } from "./paging";
+import { type ListQuery, type Page, resourceCalls } from "./paging";
 import type { components } from "./schema";
 
 export type UserAccount = components["schemas"]["UserAccount"];
@@ -93,6 +93,7 @@ export const updateRole = (id: string, role: RoleInput): Promise<Role> =>
   call(api.PUT("/dams/api/v1/roles/{id}", { params: { path: { id } }, body: role }), CONFLICT);
 export const deleteRole = (id: string): Promise<null> =>
   call(api.DELETE("/dams/api/v1/roles/{id}", { params: { path: { id } } }), CONFLICT);
+export const roleCalls = resourceCalls(listRoles, createRole, updateRole, deleteRole);
 
 export const listGrants = (query: ListQuery): Promise<Page<LibraryGrant>> =>
   call(api.GET("/dams/api/v1/library-grants", { params: { query } }));

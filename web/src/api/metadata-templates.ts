@@ -2,7 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { api, call } from "./client";
 import type { CallOptions } from "./http";
-import type { ListQuery, Page } from "./paging";
+import { type ListQuery, type Page, resourceCalls } from "./paging";
 import type { components } from "./schema";
 
 export type MetadataTemplate = components["schemas"]["MetadataTemplate"];
@@ -25,6 +25,12 @@ export const updateMetadataTemplate = (templateId: string, body: MetadataTemplat
   call(api.PUT("/dams/api/v1/metadata-templates/{templateId}", { ...byId(templateId), body }), CONFLICT);
 export const deleteMetadataTemplate = (templateId: string): Promise<null> =>
   call(api.DELETE("/dams/api/v1/metadata-templates/{templateId}", byId(templateId)));
+export const metadataTemplateCalls = resourceCalls(
+  listMetadataTemplates,
+  createMetadataTemplate,
+  updateMetadataTemplate,
+  deleteMetadataTemplate,
+);
 /** A template's values for the caller uploading into a library, with {date}, {user} and {library} replaced. */
 export const applyMetadataTemplate = (templateId: string, libraryId: string): Promise<TemplateValues> =>
   call(

@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { api, call, callFile } from "./client";
 import { saveBlob } from "./files";
 import type { CallOptions } from "./http";
-import type { ListQuery, Page } from "./paging";
+import { type ListQuery, type Page, resourceCalls } from "./paging";
 import type { components } from "./schema";
 
 type Schemas = components["schemas"];
@@ -50,6 +50,12 @@ export const updateWatermarkPreset = (presetId: string, body: WatermarkPresetInp
   call(api.PUT("/dams/api/v1/watermark-presets/{presetId}", { ...byId(presetId), body }), CONFLICT);
 export const deleteWatermarkPreset = (presetId: string): Promise<null> =>
   call(api.DELETE("/dams/api/v1/watermark-presets/{presetId}", byId(presetId)), CONFLICT);
+export const watermarkPresetCalls = resourceCalls(
+  listWatermarkPresets,
+  createWatermarkPreset,
+  updateWatermarkPreset,
+  deleteWatermarkPreset,
+);
 /** The sample picture with the watermark as set (a JPEG blob); silent: the page shows its own state. */
 export const previewWatermark = async (body: {
   settings: WatermarkSettings;
@@ -70,6 +76,12 @@ export const updateDownloadPreset = (presetId: string, body: DownloadPresetInput
   call(api.PUT("/dams/api/v1/download-presets/{presetId}", { ...byId(presetId), body }), CONFLICT);
 export const deleteDownloadPreset = (presetId: string): Promise<null> =>
   call(api.DELETE("/dams/api/v1/download-presets/{presetId}", byId(presetId)));
+export const downloadPresetCalls = resourceCalls(
+  listDownloadPresets,
+  createDownloadPreset,
+  updateDownloadPreset,
+  deleteDownloadPreset,
+);
 
 /** The presets the signed-in user may use, of a story type (composite stories have none). */
 export const useUsablePresets = (storyType: string | undefined) =>

@@ -2,19 +2,10 @@ import type { ProColumns } from "@ant-design/pro-components";
 import { Button, Switch } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import {
-  type ActionRule,
-  createActionRule,
-  deleteActionRule,
-  disableActionRule,
-  enableActionRule,
-  listActionRules,
-  updateActionRule,
-} from "../../../../api/actions";
+import { type ActionRule, actionRuleCalls, disableActionRule, enableActionRule } from "../../../../api/actions";
 import { libraryName, useLibraries } from "../../../../api/libraries";
 import { Access } from "../../../../auth/access-component";
-import { CrudTable } from "../../../../components/crud-table";
-import { crudAccess } from "../catalogue-shared/fields";
+import { ResourceTable } from "../../../../components/crud-table/resource-table";
 import { RuleFields } from "./components/rule-fields";
 import { RunState, RunsDrawer } from "./components/runs-drawer";
 import { conditionsSummary, type RuleForm, toRuleForm, toRuleInput } from "./rule-form";
@@ -60,15 +51,12 @@ export default function ManageSettingActionPage() {
   ];
   return (
     <>
-      <CrudTable<ActionRule, RuleForm>
-        rowKey="id"
-        headerTitle={t("actions.title")}
+      <ResourceTable<ActionRule, RuleForm, ReturnType<typeof toRuleInput>>
+        permission={PERMISSION}
+        titleKey="actions.title"
         columns={columns}
-        list={listActionRules}
-        access={crudAccess(PERMISSION)}
-        create={(values) => createActionRule(toRuleInput(values))}
-        update={(rule, values) => updateActionRule(rule.id, toRuleInput(values))}
-        remove={(rule) => deleteActionRule(rule.id)}
+        calls={actionRuleCalls}
+        toInput={toRuleInput}
         toFormValues={toRuleForm}
         newValues={{ enabled: true, trigger: "committed", steps: [{ kind: "template" }] }}
         formFields={() => <RuleFields t={t} />}

@@ -1,15 +1,8 @@
 import { type ProColumns, ProFormText } from "@ant-design/pro-components";
 import { useTranslation } from "react-i18next";
-import {
-  type Author,
-  createAuthor,
-  deleteAuthor,
-  listAuthors,
-  mergeAuthor,
-  updateAuthor,
-} from "../../../../api/catalogue";
-import { CrudTable } from "../../../../components/crud-table";
-import { crudAccess, DescriptionField, NameField, updateTimeColumn } from "../catalogue-shared/fields";
+import { type Author, authorCalls, mergeAuthor } from "../../../../api/catalogue";
+import { ResourceTable } from "../../../../components/crud-table/resource-table";
+import { DescriptionField, NameField, updateTimeColumn } from "../catalogue-shared/fields";
 import { textOrNull, trimmed } from "../catalogue-shared/form-values";
 import { mergeChoice } from "../catalogue-shared/merge";
 
@@ -45,16 +38,13 @@ export default function ManageSettingAuthorPage() {
     updateTimeColumn(t),
   ];
   return (
-    <CrudTable<Author, AuthorForm>
-      rowKey="id"
-      headerTitle={t("catalogue.author.title")}
+    <ResourceTable
+      permission={PERMISSION}
+      titleKey="catalogue.author.title"
       columns={columns}
-      list={listAuthors}
-      access={crudAccess(PERMISSION)}
-      create={(values) => createAuthor(toInput(values))}
-      update={(author, values) => updateAuthor(author.id, toInput(values))}
-      remove={(author) => deleteAuthor(author.id)}
-      merge={mergeChoice(listAuthors, mergeAuthor, (author) =>
+      calls={authorCalls}
+      toInput={toInput}
+      merge={mergeChoice(authorCalls.list, mergeAuthor, (author) =>
         author.department ? `${author.name}（${author.department}）` : author.name,
       )}
       toFormValues={(author) => ({

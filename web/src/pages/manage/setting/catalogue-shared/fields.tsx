@@ -43,8 +43,3 @@ export function SortOrderField({ t }: { t: TFunction }) {
 export function updateTimeColumn<T extends { updateTime: string }>(t: TFunction): ProColumns<T> {
   return { title: t("catalogue.updateTime"), dataIndex: "updateTime", valueType: "dateTime", responsive: ["lg"] };
 }
-
-/** The 'permissionId.action' checks of a catalogue screen's buttons (spec section 6). */
-export function crudAccess(permission: string) {
-  return { add: `${permission}.add`, edit: `${permission}.edit`, delete: `${permission}.delete` };
-}

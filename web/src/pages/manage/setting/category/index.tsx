@@ -1,18 +1,14 @@
 import { type ProColumns, ProFormTreeSelect } from "@ant-design/pro-components";
-import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import {
   type Category,
   catalogueKeys,
-  createCategory,
-  deleteCategory,
-  listCategories,
+  categoryCalls,
   mergeCategory,
-  updateCategory,
   useAllCategories,
 } from "../../../../api/catalogue";
-import { CrudTable } from "../../../../components/crud-table";
-import { crudAccess, DescriptionField, NameField, SortOrderField, updateTimeColumn } from "../catalogue-shared/fields";
+import { ResourceTable, useRefreshing } from "../../../../components/crud-table/resource-table";
+import { DescriptionField, NameField, SortOrderField, updateTimeColumn } from "../catalogue-shared/fields";
 import { categoryTree, orderOrZero, textOrNull, trimmed } from "../catalogue-shared/form-values";
 import { mergeChoice } from "../catalogue-shared/merge";
 
@@ -34,16 +30,15 @@ const toInput = (values: CategoryForm) => ({
 
 export default function ManageSettingCategoryPage() {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const all = useAllCategories();
   // Every write changes the parent picker's tree.
-  const refreshing =
-    <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      const result = await write(...args);
-      await queryClient.invalidateQueries({ queryKey: catalogueKeys.allCategories() });
-      return result;
-    };
+  const refreshing = useRefreshing(catalogueKeys.allCategories());
+  const calls = {
+    list: categoryCalls.list,
+    create: refreshing(categoryCalls.create),
+    update: refreshing(categoryCalls.update),
+    remove: refreshing(categoryCalls.remove),
+  };
 
   const columns: ProColumns<Category>[] = [
     { title: t("catalogue.name"), dataIndex: "name" },
@@ -58,16 +53,13 @@ export default function ManageSettingCategoryPage() {
     updateTimeColumn(t),
   ];
   return (
-    <CrudTable<Category, CategoryForm>
-      rowKey="id"
-      headerTitle={t("catalogue.category.title")}
+    <ResourceTable
+      permission={PERMISSION}
+      titleKey="catalogue.category.title"
       columns={columns}
-      list={listCategories}
-      access={crudAccess(PERMISSION)}
-      create={refreshing((values: CategoryForm) => createCategory(toInput(values)))}
-      update={refreshing((category: Category, values: CategoryForm) => updateCategory(category.id, toInput(values)))}
-      remove={refreshing((category: Category) => deleteCategory(category.id))}
-      merge={mergeChoice(listCategories, refreshing(mergeCategory), (category) =>
+      calls={calls}
+      toInput={toInput}
+      merge={mergeChoice(calls.list, refreshing(mergeCategory), (category) =>
         category.parentName ? `${category.parentName} / ${category.name}` : category.name,
       )}
       toFormValues={(category) => ({

@@ -2,15 +2,9 @@ import { type ProColumns, ProFormText } from "@ant-design/pro-components";
 import { Button } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import {
-  type Codelist,
-  createCodelist,
-  deleteCodelist,
-  listCodelists,
-  updateCodelist,
-} from "../../../../api/catalogue";
-import { CrudTable } from "../../../../components/crud-table";
-import { crudAccess, DescriptionField, NameField, updateTimeColumn } from "../catalogue-shared/fields";
+import { type Codelist, codelistCalls } from "../../../../api/catalogue";
+import { ResourceTable } from "../../../../components/crud-table/resource-table";
+import { DescriptionField, NameField, updateTimeColumn } from "../catalogue-shared/fields";
 import { textOrNull, trimmed } from "../catalogue-shared/form-values";
 import { OptionsModal } from "./options-modal";
 
@@ -23,8 +17,9 @@ interface CodelistForm extends Record<string, unknown> {
   description?: string;
 }
 
-const toInput = (values: CodelistForm) => ({
-  code: trimmed(values.code),
+/** Stories and properties refer to a list by its code: an edit keeps the list's own. */
+const toInput = (values: CodelistForm, codelist?: Codelist) => ({
+  code: trimmed(codelist ? codelist.code : values.code),
   name: trimmed(values.name),
   description: textOrNull(values.description),
 });
@@ -41,15 +36,12 @@ export default function ManageSettingCodelistPage() {
   ];
   return (
     <>
-      <CrudTable<Codelist, CodelistForm>
-        rowKey="id"
-        headerTitle={t("catalogue.codelist.title")}
+      <ResourceTable
+        permission={PERMISSION}
+        titleKey="catalogue.codelist.title"
         columns={columns}
-        list={listCodelists}
-        access={crudAccess(PERMISSION)}
-        create={(values) => createCodelist(toInput(values))}
-        update={(codelist, values) => updateCodelist(codelist.id, toInput({ ...values, code: codelist.code }))}
-        remove={(codelist) => deleteCodelist(codelist.id)}
+        calls={codelistCalls}
+        toInput={toInput}
         toFormValues={(codelist) => ({
           code: codelist.code,
           name: codelist.name,

@@ -10,7 +10,8 @@ import {
   updateCodelistOption,
 } from "../../../../api/catalogue";
 import { CrudTable } from "../../../../components/crud-table";
-import { crudAccess, SortOrderField } from "../catalogue-shared/fields";
+import { crudAccess } from "../../../../components/crud-table/resource-table";
+import { SortOrderField } from "../catalogue-shared/fields";
 import { orderOrZero, trimmed } from "../catalogue-shared/form-values";
 
 interface OptionForm extends Record<string, unknown> {

@@ -2,16 +2,12 @@ import type { ProColumns } from "@ant-design/pro-components";
 import { Tag } from "antd";
 import { useTranslation } from "react-i18next";
 import {
-  createDownloadPreset,
   type DownloadPreset,
   type DownloadPresetInput,
-  deleteDownloadPreset,
-  listDownloadPresets,
+  downloadPresetCalls,
   type RenditionSettings,
-  updateDownloadPreset,
 } from "../../../../api/presets";
-import { CrudTable } from "../../../../components/crud-table";
-import { crudAccess } from "../catalogue-shared/fields";
+import { ResourceTable } from "../../../../components/crud-table/resource-table";
 import { trimmed } from "../catalogue-shared/form-values";
 import { DownloadPresetFields } from "./components/download-preset-fields";
 
@@ -81,12 +77,12 @@ export default function ManageSettingDownloadPage() {
     { title: t("catalogue.updateTime"), dataIndex: "updatedAt", valueType: "dateTime", responsive: ["lg"] },
   ];
   return (
-    <CrudTable<DownloadPreset, DownloadForm>
-      rowKey="id"
-      headerTitle={t("presets.download.title")}
+    <ResourceTable
+      permission={PERMISSION}
+      titleKey="presets.download.title"
       columns={columns}
-      list={listDownloadPresets}
-      access={crudAccess(PERMISSION)}
+      calls={downloadPresetCalls}
+      toInput={toInput}
       newValues={{
         storyType: "photo",
         settings: DEFAULT_SETTINGS,
@@ -94,9 +90,6 @@ export default function ManageSettingDownloadPage() {
         enabled: true,
         watermarkPresetId: null,
       }}
-      create={(values) => createDownloadPreset(toInput(values))}
-      update={(preset, values) => updateDownloadPreset(preset.id, toInput(values))}
-      remove={(preset) => deleteDownloadPreset(preset.id)}
       toFormValues={(preset) => ({
         name: preset.name,
         storyType: preset.storyType,

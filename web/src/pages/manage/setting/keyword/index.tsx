@@ -1,15 +1,8 @@
 import type { ProColumns } from "@ant-design/pro-components";
 import { useTranslation } from "react-i18next";
-import {
-  createKeyword,
-  deleteKeyword,
-  type Keyword,
-  listKeywords,
-  mergeKeyword,
-  updateKeyword,
-} from "../../../../api/catalogue";
-import { CrudTable } from "../../../../components/crud-table";
-import { crudAccess, NameField, updateTimeColumn } from "../catalogue-shared/fields";
+import { type Keyword, keywordCalls, mergeKeyword } from "../../../../api/catalogue";
+import { ResourceTable } from "../../../../components/crud-table/resource-table";
+import { NameField, updateTimeColumn } from "../catalogue-shared/fields";
 import { trimmed } from "../catalogue-shared/form-values";
 import { mergeChoice } from "../catalogue-shared/merge";
 
@@ -27,16 +20,13 @@ export default function ManageSettingKeywordPage() {
     updateTimeColumn(t),
   ];
   return (
-    <CrudTable<Keyword, KeywordForm>
-      rowKey="id"
-      headerTitle={t("catalogue.keyword.title")}
+    <ResourceTable
+      permission={PERMISSION}
+      titleKey="catalogue.keyword.title"
       columns={columns}
-      list={listKeywords}
-      access={crudAccess(PERMISSION)}
-      create={(values) => createKeyword({ name: trimmed(values.name) })}
-      update={(keyword, values) => updateKeyword(keyword.id, { name: trimmed(values.name) })}
-      remove={(keyword) => deleteKeyword(keyword.id)}
-      merge={mergeChoice(listKeywords, mergeKeyword)}
+      calls={keywordCalls}
+      toInput={(values: KeywordForm) => ({ name: trimmed(values.name) })}
+      merge={mergeChoice(keywordCalls.list, mergeKeyword)}
       toFormValues={(keyword) => ({ name: keyword.name })}
       formFields={() => <NameField t={t} />}
     />

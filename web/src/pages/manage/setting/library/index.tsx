@@ -1,5 +1,4 @@
 import type { ProColumns } from "@ant-design/pro-components";
-import { useQueryClient } from "@tanstack/react-query";
 import { Button, Popconfirm, Tag } from "antd";
 import { useTranslation } from "react-i18next";
 import { libraryKeys } from "../../../../api/libraries";
@@ -15,8 +14,8 @@ import {
 } from "../../../../api/library-settings";
 import { Access } from "../../../../auth/access-component";
 import { CrudTable, showRefusal } from "../../../../components/crud-table";
+import { crudAccess, useRefreshing } from "../../../../components/crud-table/resource-table";
 import { useFeedback } from "../../../../components/feedback";
-import { crudAccess } from "../catalogue-shared/fields";
 import { LibraryFields } from "./library-fields";
 
 const PERMISSION = "manage.setting.library";
@@ -48,15 +47,8 @@ const toInput = (values: LibraryForm, library?: LibrarySettings): LibrarySetting
 export default function ManageSettingLibraryPage() {
   const { t } = useTranslation();
   const { message } = useFeedback();
-  const queryClient = useQueryClient();
   // Every change shows in the libraries the rest of the app lists.
-  const refreshing =
-    <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      const result = await write(...args);
-      await queryClient.invalidateQueries({ queryKey: libraryKeys.all });
-      return result;
-    };
+  const refreshing = useRefreshing(libraryKeys.all);
 
   const columns: ProColumns<LibrarySettings>[] = [
     { title: t("libraryAdmin.name"), dataIndex: "name" },

@@ -12,7 +12,7 @@ import {
   updateProperty,
 } from "../../../../api/catalogue";
 import { CrudTable } from "../../../../components/crud-table";
-import { crudAccess } from "../catalogue-shared/fields";
+import { crudAccess } from "../../../../components/crud-table/resource-table";
 import {
   type DefaultFieldValue,
   defaultFromField,

@@ -1,9 +1,9 @@
 import { type ProColumns, ProFormText } from "@ant-design/pro-components";
 import { Tag as Chip } from "antd";
 import { useTranslation } from "react-i18next";
-import { createTag, deleteTag, listTags, mergeTag, type Tag, updateTag } from "../../../../api/catalogue";
-import { CrudTable } from "../../../../components/crud-table";
-import { crudAccess, DescriptionField, NameField, updateTimeColumn } from "../catalogue-shared/fields";
+import { mergeTag, type Tag, tagCalls } from "../../../../api/catalogue";
+import { ResourceTable } from "../../../../components/crud-table/resource-table";
+import { DescriptionField, NameField, updateTimeColumn } from "../catalogue-shared/fields";
 import { textOrNull, trimmed } from "../catalogue-shared/form-values";
 import { mergeChoice } from "../catalogue-shared/merge";
 
@@ -35,16 +35,13 @@ export default function ManageSettingTagPage() {
     updateTimeColumn(t),
   ];
   return (
-    <CrudTable<Tag, TagForm>
-      rowKey="id"
-      headerTitle={t("catalogue.tag.title")}
+    <ResourceTable
+      permission={PERMISSION}
+      titleKey="catalogue.tag.title"
       columns={columns}
-      list={listTags}
-      access={crudAccess(PERMISSION)}
-      create={(values) => createTag(toInput(values))}
-      update={(tag, values) => updateTag(tag.id, toInput(values))}
-      remove={(tag) => deleteTag(tag.id)}
-      merge={mergeChoice(listTags, mergeTag)}
+      calls={tagCalls}
+      toInput={toInput}
+      merge={mergeChoice(tagCalls.list, mergeTag)}
       toFormValues={(tag) => ({
         name: tag.name,
         color: tag.color ?? undefined,

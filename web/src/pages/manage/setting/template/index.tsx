@@ -1,16 +1,12 @@
 import type { ProColumns } from "@ant-design/pro-components";
 import { useTranslation } from "react-i18next";
 import {
-  createMetadataTemplate,
-  deleteMetadataTemplate,
-  listMetadataTemplates,
   type MetadataTemplate,
   type MetadataTemplateInput,
+  metadataTemplateCalls,
   type TemplateValues,
-  updateMetadataTemplate,
 } from "../../../../api/metadata-templates";
-import { CrudTable } from "../../../../components/crud-table";
-import { crudAccess } from "../catalogue-shared/fields";
+import { ResourceTable } from "../../../../components/crud-table/resource-table";
 import { textOrNull, trimmed } from "../catalogue-shared/form-values";
 import { TemplateFields } from "./components/template-fields";
 
@@ -60,15 +56,12 @@ export default function ManageSettingTemplatePage() {
     { title: t("catalogue.updateTime"), dataIndex: "updatedAt", valueType: "dateTime", responsive: ["lg"] },
   ];
   return (
-    <CrudTable<MetadataTemplate, TemplateForm>
-      rowKey="id"
-      headerTitle={t("templates.title")}
+    <ResourceTable<MetadataTemplate, TemplateForm, MetadataTemplateInput>
+      permission={PERMISSION}
+      titleKey="templates.title"
       columns={columns}
-      list={listMetadataTemplates}
-      access={crudAccess(PERMISSION)}
-      create={(values) => createMetadataTemplate(toTemplateInput(values))}
-      update={(template, values) => updateMetadataTemplate(template.id, toTemplateInput(values))}
-      remove={(template) => deleteMetadataTemplate(template.id)}
+      calls={metadataTemplateCalls}
+      toInput={toTemplateInput}
       toFormValues={(template) => {
         const { properties, ...rest } = template.values;
         return {

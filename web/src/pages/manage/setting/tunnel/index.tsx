@@ -20,7 +20,7 @@ import { Access } from "../../../../auth/access-component";
 import { CrudTable } from "../../../../components/crud-table";
 import { useFeedback } from "../../../../components/feedback";
 import "../../../../locales/channels";
-import { crudAccess } from "../catalogue-shared/fields";
+import { crudAccess } from "../../../../components/crud-table/resource-table";
 import { trimmed } from "../catalogue-shared/form-values";
 import { ChannelFields, DEFAULT_SETTINGS } from "./components/channel-fields";
 

@@ -2,17 +2,13 @@ import type { ProColumns } from "@ant-design/pro-components";
 import { Tag } from "antd";
 import { useTranslation } from "react-i18next";
 import {
-  createWatermarkPreset,
   DEFAULT_WATERMARK,
-  deleteWatermarkPreset,
-  listWatermarkPresets,
-  updateWatermarkPreset,
   type WatermarkImage,
   type WatermarkPreset,
   type WatermarkSettings,
+  watermarkPresetCalls,
 } from "../../../../api/presets";
-import { CrudTable } from "../../../../components/crud-table";
-import { crudAccess } from "../catalogue-shared/fields";
+import { ResourceTable } from "../../../../components/crud-table/resource-table";
 import { trimmed } from "../catalogue-shared/form-values";
 import { WatermarkFields } from "./components/watermark-fields";
 import { WatermarkPreview } from "./components/watermark-preview";
@@ -62,16 +58,13 @@ export default function ManageSettingWatermarkPage() {
     { title: t("catalogue.updateTime"), dataIndex: "updatedAt", valueType: "dateTime", responsive: ["lg"] },
   ];
   return (
-    <CrudTable<WatermarkPreset, WatermarkForm>
-      rowKey="id"
-      headerTitle={t("presets.watermark.title")}
+    <ResourceTable
+      permission={PERMISSION}
+      titleKey="presets.watermark.title"
       columns={columns}
-      list={listWatermarkPresets}
-      access={crudAccess(PERMISSION)}
+      calls={watermarkPresetCalls}
+      toInput={toInput}
       newValues={{ settings: DEFAULT_WATERMARK }}
-      create={(values) => createWatermarkPreset(toInput(values))}
-      update={(preset, values) => updateWatermarkPreset(preset.id, toInput(values))}
-      remove={(preset) => deleteWatermarkPreset(preset.id)}
       toFormValues={(preset) => ({ name: preset.name, settings: preset.settings })}
       formFields={(preset) => (
         <>

@@ -2,16 +2,13 @@ import { type ProColumns, ProForm, ProFormSwitch, ProFormText, ProFormTextArea }
 import { Tag, Tooltip } from "antd";
 import { useTranslation } from "react-i18next";
 import {
-  createRole,
-  deleteRole,
-  listRoles,
   type Role,
   type RoleAction,
   type RoleInput,
-  updateRole,
+  roleCalls,
   usePermissionCatalogue,
 } from "../../../../api/identity-admin";
-import { CrudTable } from "../../../../components/crud-table";
+import { ResourceTable } from "../../../../components/crud-table/resource-table";
 import {
   matrixToPermissions,
   PermissionMatrix,
@@ -70,15 +67,12 @@ export default function ManageUserroleRolePage() {
   ];
 
   return (
-    <CrudTable<Role, RoleForm>
-      rowKey="id"
-      headerTitle={t("admin.role.title")}
+    <ResourceTable
+      permission={PERMISSION}
+      titleKey="admin.role.title"
       columns={columns}
-      list={listRoles}
-      access={{ add: `${PERMISSION}.add`, edit: `${PERMISSION}.edit`, delete: `${PERMISSION}.delete` }}
-      create={(values) => createRole(toInput(values))}
-      update={(role, values) => updateRole(role.id, toInput(values))}
-      remove={(role) => deleteRole(role.id)}
+      calls={roleCalls}
+      toInput={toInput}
       toFormValues={(role) => ({
         name: role.name,
         describe: role.describe,
