@@ -1,12 +1,17 @@
-import { Alert, Card, Col, Row } from "antd";
+import { Card, Row } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useDataMonitor } from "../../../../api/monitor";
 import { BarsChart, LinesChart } from "../../../../components/charts";
 import "../../../../locales/monitor";
-import { DaysPicker, FigureCard } from "../components/monitor-parts";
+import { ChartCard, DaysPicker, FigureRow, MonitorColumn, TypeAndLibraryBars } from "../components/monitor-parts";
 
 const STATUSES = ["draft", "committed", "published"] as const;
+/** The top lists' charts: the list, its title and its test id. */
+const TOPS = [
+  { list: "topAuthors", testId: "data-top-authors" },
+  { list: "topSources", testId: "data-top-sources" },
+] as const;
 
 /** The data monitor (/manage/monitor/data): stories by type, status and library; per day; top authors and sources. */
 export default function ManageMonitorDataPage() {
@@ -16,27 +21,20 @@ export default function ManageMonitorDataPage() {
   const data = monitor.data;
   const countOf = (status: (typeof STATUSES)[number]) =>
     data?.byStatus.find((row) => row.status === status)?.stories ?? 0;
-  const storiesLabel = t("monitor.data.stories");
+  const stories = [{ key: "stories", label: t("monitor.data.stories") }];
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 16 }}>
-      {monitor.isError ? <Alert type="error" message={t("monitor.loadFailed")} /> : null}
-      <Row gutter={[16, 16]}>
-        <FigureCard
-          testId="data-total"
-          title={t("monitor.data.total")}
-          value={data?.stories ?? "-"}
-          loading={monitor.isLoading}
-        />
-        {STATUSES.map((status) => (
-          <FigureCard
-            key={status}
-            testId={`data-status-${status}`}
-            title={t(`monitor.data.status.${status}`)}
-            value={data ? countOf(status) : "-"}
-            loading={monitor.isLoading}
-          />
-        ))}
-      </Row>
+    <MonitorColumn failed={monitor.isError}>
+      <FigureRow
+        loading={monitor.isLoading}
+        figures={[
+          { testId: "data-total", title: t("monitor.data.total"), value: data?.stories ?? "-" },
+          ...STATUSES.map((status) => ({
+            testId: `data-status-${status}`,
+            title: t(`monitor.data.status.${status}`),
+            value: data ? countOf(status) : "-",
+          })),
+        ]}
+      />
       <Card
         size="small"
         title={t("monitor.data.perDay")}
@@ -53,52 +51,18 @@ export default function ManageMonitorDataPage() {
         />
       </Card>
       <Row gutter={[16, 16]}>
-        <Col xs={24} lg={12}>
-          <Card size="small" title={t("monitor.storage.byType")}>
-            <BarsChart
-              category="label"
-              data={(data?.byType ?? []).map((row) => ({
-                label: t(`monitor.storage.type.${row.type}`),
-                stories: row.stories,
-              }))}
-              series={[{ key: "stories", label: storiesLabel }]}
-            />
-          </Card>
-        </Col>
-        <Col xs={24} lg={12}>
-          <Card size="small" title={t("monitor.storage.byLibraryChart")}>
-            <BarsChart
-              layout="vertical"
-              category="label"
-              data={(data?.byLibrary ?? []).map((row) => ({
-                label: row.libraryName ?? row.libraryId,
-                stories: row.stories,
-              }))}
-              series={[{ key: "stories", label: storiesLabel }]}
-            />
-          </Card>
-        </Col>
-        <Col xs={24} lg={12}>
-          <Card size="small" title={t("monitor.data.topAuthors")} data-testid="data-top-authors">
-            <BarsChart
-              layout="vertical"
-              category="name"
-              data={data?.topAuthors ?? []}
-              series={[{ key: "stories", label: storiesLabel }]}
-            />
-          </Card>
-        </Col>
-        <Col xs={24} lg={12}>
-          <Card size="small" title={t("monitor.data.topSources")} data-testid="data-top-sources">
-            <BarsChart
-              layout="vertical"
-              category="name"
-              data={data?.topSources ?? []}
-              series={[{ key: "stories", label: storiesLabel }]}
-            />
-          </Card>
-        </Col>
+        <TypeAndLibraryBars
+          byType={data?.byType ?? []}
+          byLibrary={data?.byLibrary ?? []}
+          typeSeries={stories}
+          librarySeries={stories}
+        />
+        {TOPS.map(({ list, testId }) => (
+          <ChartCard key={list} title={t(`monitor.data.${list}`)} testId={testId}>
+            <BarsChart layout="vertical" category="name" data={data?.[list] ?? []} series={stories} />
+          </ChartCard>
+        ))}
       </Row>
-    </div>
+    </MonitorColumn>
   );
 }

@@ -1,11 +1,11 @@
-import { Alert, Card, Col, Row } from "antd";
+import { Card, Row } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useStorageMonitor } from "../../../../api/monitor";
-import { BarsChart, LinesChart } from "../../../../components/charts";
+import { LinesChart } from "../../../../components/charts";
 import { formatSize } from "../../../../components/story-viewer/format";
 import "../../../../locales/monitor";
-import { DaysPicker, FigureCard } from "../components/monitor-parts";
+import { DaysPicker, FigureRow, MonitorColumn, TypeAndLibraryBars } from "../components/monitor-parts";
 import { IntegrityCheckCard } from "./components/integrity-check-card";
 import { LibraryTable, VolumeTable } from "./components/storage-tables";
 import { SweeperCard } from "./components/sweeper-card";
@@ -19,27 +19,24 @@ export default function ManageMonitorStoragePage() {
   const storage = useStorageMonitor(days);
   const data = storage.data;
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 16 }}>
-      {storage.isError ? <Alert type="error" message={t("monitor.loadFailed")} /> : null}
-      <Row gutter={[16, 16]}>
-        <FigureCard
-          testId="storage-total"
-          title={t("monitor.storage.total")}
-          value={data ? formatSize(data.totals.bytes) : "-"}
-          loading={storage.isLoading}
-        />
-        {PARTS.map((part) => (
-          <FigureCard
-            key={part}
-            testId={`storage-part-${part}`}
-            title={t(`monitor.storage.part.${part}`)}
-            value={data ? formatSize(data.totals[part].bytes) : "-"}
-            loading={storage.isLoading}
-            suffix={data ? t("monitor.storage.files", { count: data.totals[part].files }) : null}
-            valueStyle={{ fontSize: 20 }}
-          />
-        ))}
-      </Row>
+    <MonitorColumn failed={storage.isError}>
+      <FigureRow
+        loading={storage.isLoading}
+        figures={[
+          {
+            testId: "storage-total",
+            title: t("monitor.storage.total"),
+            value: data ? formatSize(data.totals.bytes) : "-",
+          },
+          ...PARTS.map((part) => ({
+            testId: `storage-part-${part}`,
+            title: t(`monitor.storage.part.${part}`),
+            value: data ? formatSize(data.totals[part].bytes) : "-",
+            suffix: data ? t("monitor.storage.files", { count: data.totals[part].files }) : null,
+            valueStyle: { fontSize: 20 },
+          })),
+        ]}
+      />
       <Card
         size="small"
         title={t("monitor.storage.growth")}
@@ -53,35 +50,13 @@ export default function ManageMonitorStoragePage() {
         />
       </Card>
       <Row gutter={[16, 16]}>
-        <Col xs={24} lg={12}>
-          <Card size="small" title={t("monitor.storage.byType")}>
-            <BarsChart
-              category="label"
-              data={(data?.byType ?? []).map((row) => ({
-                label: t(`monitor.storage.type.${row.type}`),
-                bytes: row.bytes,
-              }))}
-              series={[{ key: "bytes", label: t("monitor.storage.colBytes") }]}
-              format={formatSize}
-            />
-          </Card>
-        </Col>
-        <Col xs={24} lg={12}>
-          <Card size="small" title={t("monitor.storage.byLibraryChart")}>
-            <BarsChart
-              layout="vertical"
-              category="label"
-              data={(data?.byLibrary ?? []).map((row) => ({
-                label: row.libraryName ?? row.libraryId,
-                original: row.original,
-                rendition: row.rendition,
-                version: row.version,
-              }))}
-              series={PARTS.map((part) => ({ key: part, label: t(`monitor.storage.part.${part}`) }))}
-              format={formatSize}
-            />
-          </Card>
-        </Col>
+        <TypeAndLibraryBars
+          byType={data?.byType ?? []}
+          byLibrary={data?.byLibrary ?? []}
+          typeSeries={[{ key: "bytes", label: t("monitor.storage.colBytes") }]}
+          librarySeries={PARTS.map((part) => ({ key: part, label: t(`monitor.storage.part.${part}`) }))}
+          format={formatSize}
+        />
       </Row>
       <Card size="small" title={t("monitor.storage.byLibrary")}>
         <LibraryTable rows={data?.byLibrary ?? []} />
@@ -91,6 +66,6 @@ export default function ManageMonitorStoragePage() {
       </Card>
       <SweeperCard report={data?.sweeper} loading={storage.isLoading} />
       <IntegrityCheckCard />
-    </div>
+    </MonitorColumn>
   );
 }
