@@ -1,25 +1,22 @@
 import path from "node:path";
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { expectNoHorizontalOverflow, expectToast, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import {
+  buttonName as button,
+  expectNoHorizontalOverflow,
+  expectToast,
+  formItem,
+  LAPTOP,
+  pickOption,
+  snapshot,
+  startSignedIn,
+  zh,
+} from "./helpers.js";
 import { API, PHOTOS, seedingToken, upload } from "./seed.js";
 
-/** A button's accessible name: antd puts a space between two Chinese characters (确 定). */
-const button = (text: string): RegExp =>
-  new RegExp([...text].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s*"));
-
+/** Picks `option` in the select (single or multiple) of the form item labelled `label`. */
 async function chooseOption(page: Page, scope: Locator, label: string, option: string): Promise<void> {
-  const item = scope
-    .locator(".ant-form-item")
-    .filter({ has: page.locator(".ant-form-item-label", { hasText: label }) })
-    .first();
-  const select = item.locator(".ant-select-selector");
-  await select.scrollIntoViewIfNeeded();
-  await select.click();
-  await page
-    .locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option")
-    .filter({ hasText: option })
-    .first()
-    .click();
+  const item = formItem(scope, label);
+  await pickOption(page, item, option);
   await expect(item.locator(".ant-select-selection-item").filter({ hasText: option }).first()).toBeVisible();
   // Closes a multiple select's list (Escape would close the dialog too).
   await item.locator(".ant-form-item-label").click();
@@ -29,9 +26,7 @@ test("actions: a rule 'when committed in a library apply a template' runs after 
   page,
 }, testInfo) => {
   test.setTimeout(240_000);
-  await page.setViewportSize({ width: 1366, height: 900 });
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
+  const errors = await startSignedIn(page, LAPTOP);
   const run = String(Date.now()).slice(-6);
   const token = await seedingToken(page, "actions");
   const auth = { authorization: `Bearer ${token}` };

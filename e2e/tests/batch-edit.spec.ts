@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import sharp from "sharp";
-import { buttonName, expectNoHorizontalOverflow, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { buttonName, expectNoHorizontalOverflow, LAPTOP, snapshot, startSignedIn, zh } from "./helpers.js";
 import { API, commitAndProcess, type Seeded, seedingToken, upload } from "./seed.js";
 
 const COUNT = 20;
@@ -92,9 +92,7 @@ test("batch edit: twenty photos selected in the grid get a tag and a credit, and
   page,
 }, testInfo) => {
   test.setTimeout(600_000);
-  await page.setViewportSize({ width: 1366, height: 900 });
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
+  const errors = await startSignedIn(page, LAPTOP);
   const token = await seedingToken(page, "batch edit");
   const headers = { authorization: `Bearer ${token}` };
   const run = String(Date.now()).slice(-6);

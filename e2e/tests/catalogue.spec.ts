@@ -1,31 +1,23 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import zhCN from "../../web/src/locales/zh-CN/index.js";
-import { confirmPopconfirm, expectToast, signIn, snapshot, watchConsoleErrors } from "./helpers.js";
+import { buttonName, confirmPopconfirm, DESKTOP, expectToast, snapshot, startSignedIn } from "./helpers.js";
+import { accessToken } from "./seed.js";
 
 const zh = (key: keyof typeof zhCN): string => zhCN[key];
-/** A button's accessible name: antd puts a space between two Chinese characters (确 定). */
-const button = (key: keyof typeof zhCN): RegExp =>
-  new RegExp([...zh(key)].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s*"));
+const button = (key: keyof typeof zhCN): RegExp => buttonName(zh(key));
 /** Spec section 9: 第a-b条 共n条. */
 const range = (from: number, to: number, total: number) =>
   zh("crud.range").replace("{{from}}", String(from)).replace("{{to}}", String(to)).replace("{{total}}", String(total));
-
-async function accessToken(page: Page): Promise<string> {
-  const raw = await page.evaluate(() => localStorage.getItem("pro__Access-Token"));
-  return (JSON.parse(raw ?? "{}") as { value: string }).value;
-}
 
 test("an administrator adds, edits and deletes a tag, with its toasts and the range text", async ({
   page,
 }, testInfo) => {
   // Ten API calls and a dozen dialogs: minutes on a loaded machine.
   test.setTimeout(300_000);
-  await page.setViewportSize({ width: 1440, height: 900 });
+  const errors = await startSignedIn(page, DESKTOP);
   // Names of this attempt's own, so a retry does not meet the first attempt's tags.
   const run = Date.now().toString(36).slice(-5);
   const tag = `台风 e2e ${run}`;
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
 
   // Ten tags through the API, so the list has a second page.
   const headers = { authorization: `Bearer ${await accessToken(page)}` };
@@ -102,9 +94,7 @@ test("a tag stories use is merged into another instead of deleted, and the stori
   page,
 }, testInfo) => {
   test.setTimeout(300_000);
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
+  const errors = await startSignedIn(page, DESKTOP);
   const run = `e2emerge${Date.now().toString(36)}`;
   const headers = { authorization: `Bearer ${await accessToken(page)}` };
   const tag = async (name: string) => {

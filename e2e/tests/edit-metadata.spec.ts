@@ -1,15 +1,13 @@
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { buttonName, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { buttonName, LAPTOP, snapshot, startSignedIn, zh } from "./helpers.js";
 import { API, commitAndProcess, PHOTOS, seedingToken, upload } from "./seed.js";
 
 test("a committed photo's caption is edited in the viewer (编辑信息) and the search finds the new word", async ({
   page,
 }, testInfo) => {
   test.setTimeout(240_000);
-  await page.setViewportSize({ width: 1366, height: 900 });
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
+  const errors = await startSignedIn(page, LAPTOP);
   const token = await seedingToken(page, "edit metadata");
   const run = String(Date.now()).slice(-6);
   const photo = await upload(page.request, token, path.join(PHOTOS, "Canon_40D.jpg"), {

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { expectToast, signIn, watchConsoleErrors, zh } from "./helpers.js";
+import { expectToast, LAPTOP, startSignedIn, zh } from "./helpers.js";
 import { API, seedingToken } from "./seed.js";
 
 /**
@@ -10,9 +10,7 @@ import { API, seedingToken } from "./seed.js";
  */
 test("a folder dragged onto the library's node moves to the top level", async ({ page }) => {
   test.setTimeout(180_000);
-  await page.setViewportSize({ width: 1366, height: 900 });
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
+  const errors = await startSignedIn(page, LAPTOP);
   const token = await seedingToken(page, "folder-drop");
   const headers = { authorization: `Bearer ${token}` };
   const run = Date.now().toString(36);

@@ -3,7 +3,15 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import monitorZh from "../../web/src/locales/monitor/zh-CN.js";
-import { buttonName, expectNoHorizontalOverflow, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import {
+  buttonName,
+  expectNoHorizontalOverflow,
+  LAPTOP,
+  snapshot,
+  startSignedIn,
+  watchConsoleErrors,
+  zh,
+} from "./helpers.js";
 import { API, commitAndProcess, PHOTOS, type Seeded, seedingToken, upload } from "./seed.js";
 
 const mz = (key: keyof typeof monitorZh): string => monitorZh[key];
@@ -12,9 +20,7 @@ test("grid publish: three stories selected in the grid go to a folder channel, a
   page,
 }, testInfo) => {
   test.setTimeout(300_000);
-  await page.setViewportSize({ width: 1366, height: 900 });
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
+  const errors = await startSignedIn(page, LAPTOP);
   const run = String(Date.now()).slice(-6);
   const outbox = fs.mkdtempSync(path.join(process.env.E2E_DATA_DIR ?? os.tmpdir(), "grid-publish-"));
   const token = await seedingToken(page);

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, type Frame, type Page, type TestInfo } from "@playwright/test";
+import { expect, type Frame, type Locator, type Page, type TestInfo } from "@playwright/test";
 import sharp from "sharp";
 import enUS from "../../web/src/locales/en-US/index.js";
 import zhCN from "../../web/src/locales/zh-CN/index.js";
@@ -174,6 +174,50 @@ export async function confirmPopconfirm(page: Page): Promise<void> {
   await expect(open).toHaveCount(1);
   await open.getByRole("button", { name: buttonName(zh("crud.ok")) }).click();
   await expect(open).toHaveCount(0, { timeout: 60_000 });
+}
+
+/** The windows journeys run in: a desktop's, a laptop's and a phone's. */
+export const DESKTOP = { width: 1440, height: 900 };
+export const LAPTOP = { width: 1366, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+/**
+ * How most journeys begin: a window of the given size, console errors watched from then on, signed in as the
+ * administrator. Returns the errors, which the journey expects empty at its end.
+ */
+export async function startSignedIn(page: Page, viewport: { width: number; height: number }): Promise<string[]> {
+  await page.setViewportSize(viewport);
+  const errors = watchConsoleErrors(page);
+  await signIn(page);
+  return errors;
+}
+
+/** The item of a form (in `scope`: a page, a drawer, a dialog) whose label contains `label`. */
+export function formItem(scope: Page | Locator, label: string): Locator {
+  const page = "page" in scope ? scope.page() : scope;
+  return scope
+    .locator(".ant-form-item")
+    .filter({ has: page.locator(".ant-form-item-label", { hasText: label }) })
+    .first();
+}
+
+/** Opens a select (or the form item holding one) and clicks the option containing `option` in its drop-down. */
+export async function pickOption(page: Page, select: Locator, option: string): Promise<void> {
+  const selector = select.locator(".ant-select-selector");
+  await selector.scrollIntoViewIfNeeded();
+  await selector.click();
+  await page
+    .locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option")
+    .filter({ hasText: option })
+    .first()
+    .click();
+}
+
+/** Picks `option` in the single select of the form item labelled `label`, and sees it chosen. */
+export async function chooseOption(page: Page, scope: Page | Locator, label: string, option: string): Promise<void> {
+  const item = formItem(scope, label);
+  await pickOption(page, item, option);
+  await expect(item.locator(".ant-select-selection-item")).toHaveText(option);
 }
 
 /** Collects console errors and uncaught page errors. */

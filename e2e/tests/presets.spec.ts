@@ -2,11 +2,12 @@ import path from "node:path";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import {
   buttonName as button,
+  chooseOption,
   confirmPopconfirm,
   expectToast,
-  signIn,
+  LAPTOP,
   snapshot,
-  watchConsoleErrors,
+  startSignedIn,
   zh,
 } from "./helpers.js";
 import { commitAndProcess, PHOTOS, seedingToken, upload } from "./seed.js";
@@ -24,30 +25,12 @@ async function save(page: Page, dialog: Locator): Promise<void> {
   await expect(dialog).toBeHidden();
 }
 
-async function chooseOption(page: Page, dialog: Locator, label: string, option: string): Promise<void> {
-  const item = dialog
-    .locator(".ant-form-item")
-    .filter({ has: page.locator(".ant-form-item-label", { hasText: label }) })
-    .first();
-  const select = item.locator(".ant-select-selector");
-  await select.scrollIntoViewIfNeeded();
-  await select.click();
-  await page
-    .locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option")
-    .filter({ hasText: option })
-    .first()
-    .click();
-  await expect(item.locator(".ant-select-selection-item")).toHaveText(option);
-}
-
 test("watermark and download presets: create with a live preview, edit, delete; a viewer downloads through a preset", async ({
   page,
 }, testInfo) => {
   // The rendition is a job: on a busy machine it queues behind the media work earlier journeys left.
   test.setTimeout(900_000);
-  await page.setViewportSize({ width: 1366, height: 900 });
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
+  const errors = await startSignedIn(page, LAPTOP);
   const run = String(Date.now()).slice(-6);
 
   // Watermark: the add form starts from spec section 9's default, the preview redraws as the text is typed.
@@ -135,9 +118,7 @@ test("metadata templates: create, edit, apply on the upload page with its variab
   page,
 }, testInfo) => {
   test.setTimeout(180_000);
-  await page.setViewportSize({ width: 1366, height: 900 });
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
+  const errors = await startSignedIn(page, LAPTOP);
   const run = String(Date.now()).slice(-6);
   const name = `新华社 模板 ${run}`;
 

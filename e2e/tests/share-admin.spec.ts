@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { en, expectNoHorizontalOverflow, signIn, snapshot, watchConsoleErrors } from "./helpers.js";
+import { en, expectNoHorizontalOverflow, LAPTOP, snapshot, startSignedIn } from "./helpers.js";
 import { API, seedingToken } from "./seed.js";
 
 /**
@@ -9,9 +9,7 @@ import { API, seedingToken } from "./seed.js";
  */
 test("administrators filter all shares; the disk page shows how to connect over WebDAV", async ({ page }, testInfo) => {
   test.setTimeout(180_000);
-  await page.setViewportSize({ width: 1366, height: 900 });
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
+  const errors = await startSignedIn(page, LAPTOP);
   const token = await seedingToken(page, "share-admin");
   const auth = { authorization: `Bearer ${token}` };
   const run = String(Date.now()).slice(-6);

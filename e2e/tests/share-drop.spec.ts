@@ -1,6 +1,6 @@
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { en, expectNoHorizontalOverflow, signIn, snapshot, watchConsoleErrors } from "./helpers.js";
+import { en, expectNoHorizontalOverflow, LAPTOP, snapshot, startSignedIn, watchConsoleErrors } from "./helpers.js";
 import { API, PHOTOS, seedingToken } from "./seed.js";
 
 /**
@@ -16,9 +16,7 @@ test("a visitor on a phone drops two photos into a shared folder; a wrong type i
   browser,
 }, testInfo) => {
   test.setTimeout(240_000);
-  await page.setViewportSize({ width: 1366, height: 900 });
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
+  const errors = await startSignedIn(page, LAPTOP);
   const token = await seedingToken(page, "share-drop");
   const auth = { authorization: `Bearer ${token}` };
   const run = String(Date.now()).slice(-6);

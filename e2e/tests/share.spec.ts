@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { expect, test } from "@playwright/test";
-import { en, expectNoHorizontalOverflow, signIn, snapshot, watchConsoleErrors } from "./helpers.js";
+import { en, expectNoHorizontalOverflow, LAPTOP, snapshot, startSignedIn, watchConsoleErrors } from "./helpers.js";
 import { API, commitAndProcess, seedingToken, upload } from "./seed.js";
 
 /**
@@ -15,9 +15,7 @@ test("share a video with a password; a visitor on a phone views, plays and downl
   browser,
 }, testInfo) => {
   test.setTimeout(240_000);
-  await page.setViewportSize({ width: 1366, height: 900 });
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
+  const errors = await startSignedIn(page, LAPTOP);
   const token = await seedingToken(page, "share");
   const videoFile = testInfo.outputPath("share.mp4");
   execFileSync("ffmpeg", [

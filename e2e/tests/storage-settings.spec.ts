@@ -1,13 +1,14 @@
 import path from "node:path";
-import { expect, type Locator, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import {
   buttonName as button,
   confirmPopconfirm,
   expectNoHorizontalOverflow,
   expectToast,
-  signIn,
+  LAPTOP,
+  pickOption,
   snapshot,
-  watchConsoleErrors,
+  startSignedIn,
   zh,
 } from "./helpers.js";
 import { API, PHOTOS, seedingToken, upload } from "./seed.js";
@@ -16,22 +17,11 @@ import { API, PHOTOS, seedingToken, upload } from "./seed.js";
 const pattern = (text: string): RegExp =>
   new RegExp(text.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{\{\w+\}\}/g, ".+"));
 
-async function choose(page: Page, select: Locator, option: string): Promise<void> {
-  await select.locator(".ant-select-selector").click();
-  await page
-    .locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option")
-    .filter({ hasText: option })
-    .first()
-    .click();
-}
-
 test("an administrator adds a storage target, tests it, moves a library's files there and cannot delete it while used", async ({
   page,
 }, testInfo) => {
   test.setTimeout(300_000);
-  await page.setViewportSize({ width: 1366, height: 900 });
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
+  const errors = await startSignedIn(page, LAPTOP);
   const run = String(Date.now()).slice(-6);
   const token = await seedingToken(page, "storage");
   const auth = { authorization: `Bearer ${token}` };
@@ -87,7 +77,7 @@ test("an administrator adds a storage target, tests it, moves a library's files 
   await expect(libraryRow).toBeVisible({ timeout: 60_000 });
   await libraryRow.getByRole("button", { name: button(zh("storage.settings.move")) }).click();
   const moveDialog = page.getByRole("dialog");
-  await choose(page, moveDialog.locator(".ant-select"), targetName);
+  await pickOption(page, moveDialog.locator(".ant-select"), targetName);
   await snapshot(page, testInfo, "storage-move-1366");
   await moveDialog.locator(".ant-modal-footer .ant-btn-primary").click();
   await expectToast(page, zh("storage.settings.move.started"));
