@@ -1,12 +1,8 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
-import { I18nextProvider } from "react-i18next";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { CompositeText, ManuscriptMember } from "../../api/composites";
 import type { Story } from "../../api/stories";
-import { createI18n } from "../../locales/both-languages";
 
 interface Sent {
   method: string;
@@ -39,10 +35,9 @@ vi.stubGlobal("fetch", async (request: Request) => {
   return json({ code: 0, msg: "ok", data: path.endsWith("/keywordhistory") ? { content: [], totalElements: 0 } : [] });
 });
 
+import { renderInApp as render } from "../../test-render";
 import { stubMatchMedia, until } from "../../test-support";
 import { CompositeDialog } from "./composite-dialog";
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 beforeAll(() => {
   stubMatchMedia();
@@ -80,28 +75,11 @@ const composite = (overrides: Partial<Story> = {}): Story =>
   }) as unknown as Story;
 const ok = (data: unknown) => ({ status: 200, body: { code: 0, msg: "ok", data } });
 
-let container: HTMLDivElement;
-let root: Root;
 afterEach(() => {
-  act(() => root.unmount());
-  container.remove();
   sent.length = 0;
   answers.length = 0;
   reads.clear();
 });
-
-async function render(element: React.ReactNode) {
-  container = document.createElement("div");
-  document.body.append(container);
-  root = createRoot(container);
-  await act(async () => {
-    root.render(
-      <QueryClientProvider client={new QueryClient()}>
-        <I18nextProvider i18n={createI18n("en-US")}>{element}</I18nextProvider>
-      </QueryClientProvider>,
-    );
-  });
-}
 
 const q = <T extends HTMLElement>(selector: string) => document.body.querySelector<T>(selector);
 const click = (selector: string) => act(async () => q(selector)!.click());

@@ -1,11 +1,7 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
-import { I18nextProvider } from "react-i18next";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Story } from "../../api/stories";
-import { createI18n } from "../../locales/both-languages";
 
 // The server, through the real typed client: the batch routes answer from `answers`, in turn; other reads empty.
 const calls: { method: string; path: string; body: unknown }[] = [];
@@ -30,10 +26,9 @@ vi.stubGlobal("fetch", async (request: Request) => {
   });
 });
 
+import { renderInApp } from "../../test-render";
 import { stubMatchMedia, until } from "../../test-support";
 import { BatchEditDialog } from "./batch-edit-dialog";
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 beforeAll(() => {
   stubMatchMedia();
@@ -73,26 +68,12 @@ const batch = (overrides: object) => ({
   ...overrides,
 });
 
-let container: HTMLDivElement;
-let root: Root;
 afterEach(() => {
-  act(() => root.unmount());
-  container.remove();
   calls.length = 0;
 });
 
-async function render(element: React.ReactNode, language: "en-US" | "zh-CN" = "en-US") {
-  container = document.createElement("div");
-  document.body.append(container);
-  root = createRoot(container);
-  await act(async () => {
-    root.render(
-      <QueryClientProvider client={new QueryClient()}>
-        <I18nextProvider i18n={createI18n(language)}>{element}</I18nextProvider>
-      </QueryClientProvider>,
-    );
-  });
-}
+const render = (element: React.ReactNode, language: "en-US" | "zh-CN" = "en-US") =>
+  renderInApp(element, { i18n: language });
 
 const byTestId = (id: string) => document.body.querySelector<HTMLElement>(`[data-testid=${id}]`);
 const click = (id: string) => act(async () => byTestId(id)!.click());

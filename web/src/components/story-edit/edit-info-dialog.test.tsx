@@ -1,11 +1,7 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
-import { I18nextProvider } from "react-i18next";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Story } from "../../api/stories";
-import { createI18n } from "../../locales/both-languages";
 
 interface Put {
   ifMatch: string | null;
@@ -35,10 +31,9 @@ vi.stubGlobal("fetch", async (request: Request) => {
   });
 });
 
+import { renderInApp as render } from "../../test-render";
 import { stubMatchMedia, until } from "../../test-support";
 import { EditInfoDialog } from "./edit-info-dialog";
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 beforeAll(() => {
   stubMatchMedia();
@@ -65,27 +60,10 @@ const story = (overrides: Partial<Story> = {}): Story =>
     ...overrides,
   }) as unknown as Story;
 
-let container: HTMLDivElement;
-let root: Root;
 afterEach(() => {
-  act(() => root.unmount());
-  container.remove();
   puts.length = 0;
   edits.length = 0;
 });
-
-async function render(element: React.ReactNode) {
-  container = document.createElement("div");
-  document.body.append(container);
-  root = createRoot(container);
-  await act(async () => {
-    root.render(
-      <QueryClientProvider client={new QueryClient()}>
-        <I18nextProvider i18n={createI18n("en-US")}>{element}</I18nextProvider>
-      </QueryClientProvider>,
-    );
-  });
-}
 
 const byTestId = (id: string) => document.body.querySelector<HTMLElement>(`[data-testid=${id}]`);
 const click = (id: string) => act(async () => byTestId(id)!.click());

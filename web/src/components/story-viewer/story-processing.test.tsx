@@ -1,12 +1,8 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
-import { I18nextProvider } from "react-i18next";
+import { QueryClient } from "@tanstack/react-query";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Story } from "../../api/stories";
 import type { StoryProcessing } from "../../api/story-detail";
-import { createI18n } from "../../locales/both-languages";
 import { StoryProcessingProgress } from "./story-processing";
 
 // The server's answers to the processing route, through the real typed client.
@@ -20,9 +16,8 @@ vi.stubGlobal("fetch", async (request: Request) => {
   });
 });
 
-import { stubMatchMedia } from "../../test-support";
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { renderInApp } from "../../test-render";
+import { stubMatchMedia, until } from "../../test-support";
 
 beforeAll(() => {
   stubMatchMedia();
@@ -47,30 +42,13 @@ const story = (processingState: Story["processingState"]) =>
   ({ libraryId: "product", storyId: "s1", processingState, processingError: null }) as unknown as Story;
 
 let container: HTMLDivElement;
-let root: Root;
 afterEach(() => {
-  act(() => root.unmount());
-  container.remove();
   answers.length = 0;
   asked.length = 0;
 });
 
 async function render(element: React.ReactNode, client: QueryClient) {
-  container = document.createElement("div");
-  document.body.append(container);
-  root = createRoot(container);
-  const i18n = createI18n("en-US");
-  await act(async () => {
-    root.render(
-      <QueryClientProvider client={client}>
-        <I18nextProvider i18n={i18n}>{element}</I18nextProvider>
-      </QueryClientProvider>,
-    );
-  });
-}
-
-async function until(check: () => boolean) {
-  for (let i = 0; i < 50 && !check(); i++) await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+  container = await renderInApp(element, { client });
 }
 
 describe("the viewer's processing progress", () => {

@@ -1,8 +1,4 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
-import { I18nextProvider } from "react-i18next";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Delivery } from "../../api/publishing";
 import { createI18n } from "../../locales/both-languages";
@@ -19,9 +15,8 @@ vi.stubGlobal("fetch", async (request: Request) => {
   });
 });
 
-import { stubMatchMedia } from "../../test-support";
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { renderInApp } from "../../test-render";
+import { stubMatchMedia, until } from "../../test-support";
 
 beforeAll(() => {
   stubMatchMedia();
@@ -51,33 +46,15 @@ const delivery = (overrides: Partial<Delivery>): Delivery => ({
 });
 
 let container: HTMLDivElement;
-let root: Root;
 afterEach(() => {
-  act(() => root.unmount());
-  container.remove();
   asked.length = 0;
 });
 
 async function render(language: "zh-CN" | "en-US") {
-  container = document.createElement("div");
-  document.body.append(container);
-  root = createRoot(container);
   const i18n = createI18n(language);
   // The tab's chunk adds the monitor's strings to the app's instance; this test's has them added the same way.
   i18n.addResourceBundle(language, "translation", monitorStrings[language], true, false);
-  await act(async () => {
-    root.render(
-      <QueryClientProvider client={new QueryClient()}>
-        <I18nextProvider i18n={i18n}>
-          <StoryPublications libraryId="product" storyId="s1" />
-        </I18nextProvider>
-      </QueryClientProvider>,
-    );
-  });
-}
-
-async function until(check: () => boolean) {
-  for (let i = 0; i < 50 && !check(); i++) await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+  container = await renderInApp(<StoryPublications libraryId="product" storyId="s1" />, { i18n });
 }
 
 describe("the viewer's 发布记录 tab", () => {
