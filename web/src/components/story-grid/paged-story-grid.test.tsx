@@ -1,16 +1,11 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
-import { I18nextProvider } from "react-i18next";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Story } from "../../api/stories";
-import { createI18n } from "../../locales/both-languages";
+import { renderInApp } from "../../test-render";
 import { stubDesktopLayout, stubMatchMedia, until } from "../../test-support";
 import { PagedStoryGrid } from "./paged-story-grid";
 import { type FetchStoryPage, GRID_PAGE_SIZE, usePagedStories } from "./use-paged-stories";
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 beforeAll(() => {
   stubDesktopLayout();
@@ -48,31 +43,14 @@ function Browser({ fetchPage }: { fetchPage: FetchStoryPage }) {
 }
 
 let container: HTMLDivElement;
-let root: Root;
-afterEach(() => {
-  act(() => root.unmount());
-  container.remove();
-});
 
-function render(fetched: number[]) {
-  const client = new QueryClient();
+async function render(fetched: number[]) {
   const fetchPage = async (page: number, size: number) => {
     fetched.push(page);
     const content = Array.from({ length: Math.min(size, TOTAL - page * size) }, (_, i) => story(page * size + i));
     return { content, totalElements: TOTAL, size, number: page };
   };
-  container = document.createElement("div");
-  document.body.append(container);
-  root = createRoot(container);
-  act(() =>
-    root.render(
-      <QueryClientProvider client={client}>
-        <I18nextProvider i18n={createI18n("en-US")}>
-          <Browser fetchPage={fetchPage} />
-        </I18nextProvider>
-      </QueryClientProvider>,
-    ),
-  );
+  container = await renderInApp(<Browser fetchPage={fetchPage} />);
 }
 const gridOf = () => container.querySelector<HTMLDivElement>('[data-testid="story-grid"]')!;
 
@@ -87,7 +65,7 @@ const scrollTo = (grid: HTMLElement, top: number) =>
 describe("the paged grid", () => {
   it("loads the pages in view and draws their stories", async () => {
     const fetched: number[] = [];
-    render(fetched);
+    await render(fetched);
     await until(() => gridOf() !== null && shown(gridOf()).includes("lib/s0"));
     const grid = gridOf();
     expect(fetched).toContain(0);
@@ -99,7 +77,7 @@ describe("the paged grid", () => {
 
   it("fetches a jump's pages only once the scrollbar stops, and shows placeholders meanwhile", async () => {
     const fetched: number[] = [];
-    render(fetched);
+    await render(fetched);
     await until(() => gridOf() !== null && shown(gridOf()).includes("lib/s0"));
     const grid = gridOf();
     const before = fetched.length;
@@ -117,7 +95,7 @@ describe("the paged grid", () => {
 
   it("shows a page already in the cache at once after a jump back", async () => {
     const fetched: number[] = [];
-    render(fetched);
+    await render(fetched);
     await until(() => gridOf() !== null && shown(gridOf()).includes("lib/s0"));
     const grid = gridOf();
     scrollTo(grid, 2_000 * 232);
@@ -133,7 +111,7 @@ describe("the paged grid", () => {
 
   it("fetches the next page before its rows come into view", async () => {
     const fetched: number[] = [];
-    render(fetched);
+    await render(fetched);
     await until(() => gridOf() !== null && shown(gridOf()).includes("lib/s0"));
     const grid = gridOf();
     expect(fetched).toEqual([0]);

@@ -1,12 +1,10 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
-import { I18nextProvider } from "react-i18next";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createI18n } from "../../../../locales/both-languages";
 import { monitorStrings } from "../../../../locales/monitor";
-import { stubMatchMedia } from "../../../../test-support";
+import { renderInApp } from "../../../../test-render";
+import { stubMatchMedia, until } from "../../../../test-support";
 
 /**
  * The server's side, through the page's real clients: the JSON routes answer empty lists, and the event
@@ -40,23 +38,11 @@ vi.stubGlobal("fetch", async (input: Request | string) => {
 
 import ManageMonitorPublishPage from "./index";
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
 beforeAll(() => {
   stubMatchMedia();
 });
 
 let container: HTMLDivElement;
-let root: Root;
-afterEach(() => {
-  act(() => root.unmount());
-  container.remove();
-});
-
-async function until(check: () => boolean) {
-  for (let i = 0; i < 250 && !check(); i++) await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
-  expect(check()).toBe(true);
-}
 
 const indicator = () => container.querySelector("[data-testid=monitor-live]");
 
@@ -66,20 +52,9 @@ describe("the publish monitor's live indicator", () => {
     holdStream = new Promise((resolve) => {
       release = resolve;
     });
-    container = document.createElement("div");
-    document.body.append(container);
-    root = createRoot(container);
     const i18n = createI18n("en-US");
     i18n.addResourceBundle("en-US", "translation", monitorStrings["en-US"], true, false);
-    await act(async () => {
-      root.render(
-        <QueryClientProvider client={new QueryClient()}>
-          <I18nextProvider i18n={i18n}>
-            <ManageMonitorPublishPage />
-          </I18nextProvider>
-        </QueryClientProvider>,
-      );
-    });
+    container = await renderInApp(<ManageMonitorPublishPage />, { i18n });
     // Before the first connection: connecting, not "interrupted".
     await until(() => indicator() !== null);
     expect(indicator()?.getAttribute("data-state")).toBe("connecting");
