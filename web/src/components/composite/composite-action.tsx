@@ -1,4 +1,4 @@
-import { AppstoreAddOutlined, EditOutlined } from "@ant-design/icons";
+import { AppstoreAddOutlined } from "@ant-design/icons";
 import { Button } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -6,6 +6,7 @@ import type { Story } from "../../api/stories";
 import { Access } from "../../auth/access-component";
 import { LazyPart, lazyChunk } from "../lazy-part";
 import { STORY_ACCESS } from "../story-actions";
+import { StoryEditAction } from "../story-edit/story-edit-action";
 
 // The editor (TipTap, dnd-kit) loads when a composite is opened for editing.
 const CompositeDialog = lazyChunk("composite-dialog", () =>
@@ -15,25 +16,18 @@ const CompositeDialog = lazyChunk("composite-dialog", () =>
 /** 编辑组图 (a composite's viewer toolbar and list row) for those who may edit stories. */
 export function EditCompositeAction({ story, link = false }: { story: Story; link?: boolean }) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
   if (story.type !== "composite") return null;
   return (
-    <Access action={STORY_ACCESS.edit}>
-      <Button
-        type={link ? "link" : "default"}
-        size={link ? "small" : "middle"}
-        icon={link ? undefined : <EditOutlined />}
-        onClick={() => setOpen(true)}
-        data-testid="composite-edit"
-      >
-        {t("composite.edit")}
-      </Button>
-      {open ? (
+    <StoryEditAction
+      link={link}
+      label={t("composite.edit")}
+      testId="composite-edit"
+      dialog={(close) => (
         <LazyPart>
-          <CompositeDialog target={{ kind: "edit", story }} onClose={() => setOpen(false)} />
+          <CompositeDialog target={{ kind: "edit", story }} onClose={close} />
         </LazyPart>
-      ) : null}
-    </Access>
+      )}
+    />
   );
 }
 

@@ -1,14 +1,11 @@
-import { EditOutlined } from "@ant-design/icons";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, DatePicker, Descriptions, Form, Input, Modal, Space } from "antd";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { type StoryProperty, useFormProperties, useLockedProperties } from "../../api/catalogue";
 import { type InformationSave, type Story, saveStoryInformation, storyKeys } from "../../api/stories";
-import { Access } from "../../auth/access-component";
 import { seededPropertyLabel } from "../../locales/seeded";
 import { useFeedback } from "../feedback";
-import { STORY_ACCESS } from "../story-actions";
 import { CatalogueItems, PropertyItem } from "../uploader/batch-form";
 import { fieldsFromProperties } from "../uploader/upload-logic";
 import {
@@ -19,6 +16,7 @@ import {
   type TheirChange,
   theirChanges,
 } from "./edit-info-logic";
+import { StoryEditAction } from "./story-edit-action";
 
 /** The 编辑信息 button (viewer toolbar, list rows) for those who may edit stories. */
 export function EditInfoAction({
@@ -32,20 +30,13 @@ export function EditInfoAction({
   onSaved?: () => void;
 }) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
   return (
-    <Access action={STORY_ACCESS.edit}>
-      <Button
-        type={link ? "link" : "default"}
-        size={link ? "small" : "middle"}
-        icon={link ? undefined : <EditOutlined />}
-        onClick={() => setOpen(true)}
-        data-testid="story-edit-info"
-      >
-        {t("editInfo.action")}
-      </Button>
-      {open ? <EditInfoDialog story={story} onClose={() => setOpen(false)} onSaved={onSaved} /> : null}
-    </Access>
+    <StoryEditAction
+      link={link}
+      label={t("editInfo.action")}
+      testId="story-edit-info"
+      dialog={(close) => <EditInfoDialog story={story} onClose={close} onSaved={onSaved} />}
+    />
   );
 }
 
