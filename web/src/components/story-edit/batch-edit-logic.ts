@@ -1,25 +1,13 @@
 import dayjs from "dayjs";
 import type { BatchOperation } from "../../api/story-batch";
 import type { PropertyField } from "../uploader/upload-logic";
+import { IPTC_PROPERTIES } from "./edit-info-logic";
 
 /** The fields a batch sets as text: the story's and the IPTC texts kept in its properties. */
-export const SET_FIELDS = [
-  "title",
-  "caption",
-  "source",
-  "theme",
-  "category",
-  "headline",
-  "credit",
-  "copyrightNotice",
-  "usageTerms",
-  "instructions",
-  "city",
-  "country",
-] as const;
+export const SET_FIELDS = ["title", "caption", "source", "theme", "category", ...IPTC_PROPERTIES] as const;
 export const LIST_FIELDS = ["keywords", "tags", "authors"] as const;
 /** The set fields kept in `properties` (field-level access applies to them). */
-export const IPTC_SET_FIELDS: ReadonlySet<string> = new Set(SET_FIELDS.slice(5));
+export const IPTC_SET_FIELDS: ReadonlySet<string> = new Set(IPTC_PROPERTIES);
 
 /** One operation as the dialog's form holds it. */
 export interface BatchRow {

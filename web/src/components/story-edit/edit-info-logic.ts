@@ -15,7 +15,7 @@ export const IPTC_PROPERTIES = [
   "instructions",
   "city",
   "country",
-];
+] as const;
 
 /** The dialog's form: the story's fields, capture time as a date, properties by name. */
 export interface InformationValues {
