@@ -1,10 +1,9 @@
-import { execFileSync } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { baseURL, embedHostPort } from "../playwright.config.js";
-import { expectSamePhotoWithTitle, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { expectSamePhotoWithTitle, makeTestVideo, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
 import { API, commitAndProcess, PHOTOS, seedingToken, storyOf, upload } from "./seed.js";
 
 /** The cover's bytes and its size as the browser decodes it. */
@@ -35,20 +34,7 @@ test("the cover cropper: a frame of a video, cropped to 16:9, becomes the story'
 
   // A 4:3 clip made here: its first frame is black, later frames are the moving test pattern.
   const videoFile = testInfo.outputPath("cover-source.mp4");
-  execFileSync("ffmpeg", [
-    "-v",
-    "error",
-    "-y",
-    "-f",
-    "lavfi",
-    "-i",
-    "testsrc2=duration=4:size=640x480:rate=25,fade=in:st=0:d=1",
-    "-c:v",
-    "libx264",
-    "-pix_fmt",
-    "yuv420p",
-    videoFile,
-  ]);
+  makeTestVideo(videoFile, "testsrc2=duration=4:size=640x480:rate=25,fade=in:st=0:d=1");
   const title = `封面 裁剪 ${String(Date.now()).slice(-6)}`;
   const video = await upload(page.request, token, videoFile, { libraryId: "product", title });
   await commitAndProcess(page.request, token, [video], "video");

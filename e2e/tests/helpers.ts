@@ -220,6 +220,20 @@ export async function chooseOption(page: Page, scope: Page | Locator, label: str
   await expect(item.locator(".ant-select-selection-item")).toHaveText(option);
 }
 
+/**
+ * A test video made here with ffmpeg (the corpus has no video): `source` is a lavfi video source
+ * (`testsrc2=duration=4:size=640x360:rate=25`…), encoded as H.264; with `tone`, a sine of that frequency and
+ * length as its AAC sound.
+ */
+export function makeTestVideo(file: string, source: string, tone?: { frequency: number; seconds: number }): void {
+  const sound = tone ? ["-f", "lavfi", "-i", `sine=frequency=${tone.frequency}:duration=${tone.seconds}`] : [];
+  const soundCodec = tone ? ["-c:a", "aac", "-shortest"] : [];
+  execFileSync("ffmpeg", [
+    ...["-v", "error", "-y", "-f", "lavfi", "-i", source, ...sound],
+    ...["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", ...soundCodec, file],
+  ]);
+}
+
 /** Collects console errors and uncaught page errors. */
 export function watchConsoleErrors(page: Page): string[] {
   const errors: string[] = [];

@@ -1,6 +1,13 @@
-import { execFileSync } from "node:child_process";
 import { expect, test } from "@playwright/test";
-import { en, expectNoHorizontalOverflow, LAPTOP, snapshot, startSignedIn, watchConsoleErrors } from "./helpers.js";
+import {
+  en,
+  expectNoHorizontalOverflow,
+  LAPTOP,
+  makeTestVideo,
+  snapshot,
+  startSignedIn,
+  watchConsoleErrors,
+} from "./helpers.js";
 import { API, commitAndProcess, seedingToken, upload } from "./seed.js";
 
 /**
@@ -18,11 +25,7 @@ test("share a video with a password; a visitor on a phone views, plays and downl
   const errors = await startSignedIn(page, LAPTOP);
   const token = await seedingToken(page, "share");
   const videoFile = testInfo.outputPath("share.mp4");
-  execFileSync("ffmpeg", [
-    ...["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=duration=4:size=640x360:rate=25"],
-    ...["-f", "lavfi", "-i", "sine=frequency=440:duration=4"],
-    ...["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", videoFile],
-  ]);
+  makeTestVideo(videoFile, "testsrc2=duration=4:size=640x360:rate=25", { frequency: 440, seconds: 4 });
   const run = String(Date.now()).slice(-6);
   const title = `分享 video ${run}`;
   const video = await upload(page.request, token, videoFile, { libraryId: "product", title });

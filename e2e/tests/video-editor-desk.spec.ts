@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, type FrameLocator, test } from "@playwright/test";
-import { signIn, snapshot, watchConsoleErrors } from "./helpers.js";
+import { makeTestVideo, signIn, snapshot, watchConsoleErrors } from "./helpers.js";
 import { API, commitAndProcess, PHOTOS, seedingToken, upload } from "./seed.js";
 import { openVideoDialogFromHeader, pickStories } from "./video-editor.test-support.js";
 
@@ -32,11 +32,7 @@ function probe(file: string): { duration: number; width: number; height: number 
 
 /** A 20 s 1280×720 "camera" clip with a tone (the corpus has no video). */
 function makeClip(file: string, pattern: string): void {
-  execFileSync("ffmpeg", [
-    ...["-v", "error", "-y", "-f", "lavfi", "-i", `${pattern}=duration=20:size=1280x720:rate=25`],
-    ...["-f", "lavfi", "-i", "sine=frequency=330:duration=20"],
-    ...["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", file],
-  ]);
+  makeTestVideo(file, `${pattern}=duration=20:size=1280x720:rate=25`, { frequency: 330, seconds: 20 });
 }
 
 async function setNumber(frame: FrameLocator, testId: string, value: number) {

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, type FrameLocator, type Page, test } from "@playwright/test";
-import { expectNoHorizontalOverflow, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { expectNoHorizontalOverflow, makeTestVideo, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
 import { API, commitAndProcess, PHOTOS, seedingToken, upload } from "./seed.js";
 import { openVideoDialogFromHeader, pickStories, videoDialog } from "./video-editor.test-support.js";
 
@@ -15,29 +15,7 @@ function probeDuration(file: string): number {
 
 /** A 10 s 640×360 test video with a tone (the corpus has no video: generated, as its README asks). */
 function makeVideo(file: string): void {
-  execFileSync("ffmpeg", [
-    "-v",
-    "error",
-    "-y",
-    "-f",
-    "lavfi",
-    "-i",
-    "testsrc2=duration=10:size=640x360:rate=25",
-    "-f",
-    "lavfi",
-    "-i",
-    "sine=frequency=440:duration=10",
-    "-c:v",
-    "libx264",
-    "-preset",
-    "ultrafast",
-    "-pix_fmt",
-    "yuv420p",
-    "-c:a",
-    "aac",
-    "-shortest",
-    file,
-  ]);
+  makeTestVideo(file, "testsrc2=duration=10:size=640x360:rate=25", { frequency: 440, seconds: 10 });
 }
 
 /** Types a number into an antd InputNumber and leaves it. */

@@ -1,8 +1,7 @@
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, type Response, test } from "@playwright/test";
-import { expectSameMediaWithTitle, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { expectSameMediaWithTitle, makeTestVideo, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
 import { API, commitAndProcess, PHOTOS, seedingToken, upload, waitForProcessing } from "./seed.js";
 
 const spaced = (text: string): RegExp => new RegExp([...text].join("\\s*"));
@@ -19,29 +18,10 @@ test("a video streams by its signed URL: plays, seeks with Range, downloads, bec
 
   // 20 s of noisy pattern: a proxy of several MB, so the player fetches it in ranges rather than whole.
   const videoFile = testInfo.outputPath("noise.mp4");
-  execFileSync("ffmpeg", [
-    "-v",
-    "error",
-    "-y",
-    "-f",
-    "lavfi",
-    "-i",
-    "testsrc2=duration=20:size=640x360:rate=25,noise=alls=40:allf=t",
-    "-f",
-    "lavfi",
-    "-i",
-    "sine=frequency=440:duration=20",
-    "-c:v",
-    "libx264",
-    "-preset",
-    "ultrafast",
-    "-pix_fmt",
-    "yuv420p",
-    "-c:a",
-    "aac",
-    "-shortest",
-    videoFile,
-  ]);
+  makeTestVideo(videoFile, "testsrc2=duration=20:size=640x360:rate=25,noise=alls=40:allf=t", {
+    frequency: 440,
+    seconds: 20,
+  });
   const run = String(Date.now()).slice(-6);
   const video = await upload(page.request, token, videoFile, { libraryId: "product", title: `查看器 视频 ${run}` });
   await commitAndProcess(page.request, token, [video], "video");
