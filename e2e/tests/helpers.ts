@@ -2,7 +2,15 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, type Frame, type Locator, type Page, type TestInfo } from "@playwright/test";
+import {
+  type Browser,
+  type BrowserContext,
+  expect,
+  type Frame,
+  type Locator,
+  type Page,
+  type TestInfo,
+} from "@playwright/test";
 import sharp from "sharp";
 import enUS from "../../web/src/locales/en-US/index.js";
 import zhCN from "../../web/src/locales/zh-CN/index.js";
@@ -180,6 +188,21 @@ export async function confirmPopconfirm(page: Page): Promise<void> {
 export const DESKTOP = { width: 1440, height: 900 };
 export const LAPTOP = { width: 1366, height: 900 };
 export const PHONE = { width: 390, height: 844 };
+
+/**
+ * A share's visitor: a phone in a fresh context without any session, reading English, opening `link`. Returns
+ * the context (the journey closes it), the page and its console errors.
+ */
+export async function openAsPhoneVisitor(
+  browser: Browser,
+  link: string,
+): Promise<{ phone: BrowserContext; visitor: Page; visitorErrors: string[] }> {
+  const phone = await browser.newContext({ viewport: PHONE, locale: "en-US", isMobile: true, hasTouch: true });
+  const visitor = await phone.newPage();
+  const visitorErrors = watchConsoleErrors(visitor);
+  await visitor.goto(link, { waitUntil: "networkidle" });
+  return { phone, visitor, visitorErrors };
+}
 
 /**
  * How most journeys begin: a window of the given size, console errors watched from then on, signed in as the

@@ -1,18 +1,20 @@
 import { expect, test } from "@playwright/test";
 import monitorZh from "../../web/src/locales/monitor/zh-CN.js";
-import { expectNoHorizontalOverflow, openApp, snapshot, watchConsoleErrors } from "./helpers.js";
+import { expectNoHorizontalOverflow, LAPTOP, openApp, PHONE, snapshot, watchConsoleErrors } from "./helpers.js";
 
 const zh = (key: keyof typeof monitorZh): string => monitorZh[key];
+/** Each monitor is looked at on a laptop and on a phone. */
+const SIZES = [
+  { name: "desktop", ...LAPTOP },
+  { name: "mobile", ...PHONE },
+];
 
 test("the task monitor shows the queue's counts, its jobs filtered by state, and this server's worker", async ({
   page,
 }, testInfo) => {
   test.setTimeout(120_000);
   const errors = watchConsoleErrors(page);
-  for (const size of [
-    { name: "desktop", width: 1366, height: 900 },
-    { name: "mobile", width: 390, height: 844 },
-  ]) {
+  for (const size of SIZES) {
     await page.setViewportSize({ width: size.width, height: size.height });
     await openApp(page, "/manage/monitor/task");
     // Every state has its count; the server's own worker has run the recurring maintenance job.
@@ -48,10 +50,7 @@ test("the storage monitor, the back area's landing page, shows totals, charts, l
 }, testInfo) => {
   test.setTimeout(120_000);
   const errors = watchConsoleErrors(page);
-  for (const size of [
-    { name: "desktop", width: 1366, height: 900 },
-    { name: "mobile", width: 390, height: 844 },
-  ]) {
+  for (const size of SIZES) {
     await page.setViewportSize({ width: size.width, height: size.height });
     await openApp(page, "/backend");
     await expect(page).toHaveURL(/\/backend\/monitor\/storage$/);

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { en, expectNoHorizontalOverflow, LAPTOP, snapshot, startSignedIn, watchConsoleErrors } from "./helpers.js";
+import { en, expectNoHorizontalOverflow, LAPTOP, openAsPhoneVisitor, snapshot, startSignedIn } from "./helpers.js";
 import { API, PHOTOS, seedingToken } from "./seed.js";
 
 /**
@@ -45,16 +45,7 @@ test("a visitor on a phone drops two photos into a shared folder; a wrong type i
   expect(link).toMatch(/\/share\/storyPreview\?token=[A-Za-z0-9_-]{43}$/);
   await dialog.getByRole("button", { name: /Done|完\s*成/ }).click();
 
-  // A visitor on a phone, in a fresh context without a session, reading English.
-  const phone = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    locale: "en-US",
-    isMobile: true,
-    hasTouch: true,
-  });
-  const visitor = await phone.newPage();
-  const visitorErrors = watchConsoleErrors(visitor);
-  await visitor.goto(link, { waitUntil: "networkidle" });
+  const { phone, visitor, visitorErrors } = await openAsPhoneVisitor(browser, link);
   await expect(visitor.getByTestId("visitor-password")).toBeVisible();
   await visitor.getByTestId("visitor-password-input").fill("drop desk");
   await visitor.getByTestId("visitor-unlock").click();

@@ -4,9 +4,9 @@ import {
   expectNoHorizontalOverflow,
   LAPTOP,
   makeTestVideo,
+  openAsPhoneVisitor,
   snapshot,
   startSignedIn,
-  watchConsoleErrors,
 } from "./helpers.js";
 import { API, commitAndProcess, seedingToken, upload } from "./seed.js";
 
@@ -55,16 +55,7 @@ test("share a video with a password; a visitor on a phone views, plays and downl
   await snapshot(page, testInfo, "share-link-1366");
   await dialog.getByRole("button", { name: /Done|完\s*成/ }).click();
 
-  // A visitor on a phone, in a fresh context without any session, reading English.
-  const phone = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    locale: "en-US",
-    isMobile: true,
-    hasTouch: true,
-  });
-  const visitor = await phone.newPage();
-  const visitorErrors = watchConsoleErrors(visitor);
-  await visitor.goto(link, { waitUntil: "networkidle" });
+  const { phone, visitor, visitorErrors } = await openAsPhoneVisitor(browser, link);
   await expect(visitor.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
   await expect(visitor.getByTestId("visitor-password")).toBeVisible();
   await expect(visitor.getByText(en("share.visitor.passwordPrompt"))).toBeVisible();
