@@ -28,6 +28,19 @@ function expiredSession() {
   return storage;
 }
 
+/** A refresher that is granted the lock only after another tab did `otherTab` to the shared storage. */
+function afterAnotherTab(storage: Storage, refresh: () => Promise<TokenSet>, otherTab: () => void) {
+  return new TokenRefresher({
+    refresh,
+    storage,
+    now: () => NOW,
+    exclusive: async (task) => {
+      otherTab();
+      return task();
+    },
+  });
+}
+
 describe("the refresh queue (spec section 4, step 6)", () => {
   it("hands out a fresh token without refreshing, and nothing to a guest", async () => {
     const refresh = vi.fn();
@@ -129,15 +142,9 @@ describe("the refresh queue (spec section 4, step 6)", () => {
   it("uses what another tab refreshed while this one waited for the lock", async () => {
     const storage = expiredSession();
     const refresh = vi.fn();
-    const refresher = new TokenRefresher({
-      refresh,
-      storage,
-      now: () => NOW,
-      exclusive: async (task) => {
-        storeTokens({ access_token: "from-other-tab", refresh_token: "r2", expires_in: 600 }, storage, NOW);
-        return task();
-      },
-    });
+    const refresher = afterAnotherTab(storage, refresh, () =>
+      storeTokens({ access_token: "from-other-tab", refresh_token: "r2", expires_in: 600 }, storage, NOW),
+    );
     expect(await refresher.accessToken()).toBe("from-other-tab");
     expect(refresh).not.toHaveBeenCalled();
   });
@@ -191,15 +198,7 @@ describe("the refresh queue (spec section 4, step 6)", () => {
   it("ends the session when another tab removed the tokens while this one waited for the lock", async () => {
     const storage = expiredSession();
     const refresh = vi.fn();
-    const refresher = new TokenRefresher({
-      refresh,
-      storage,
-      now: () => NOW,
-      exclusive: async (task) => {
-        clearSession(storage);
-        return task();
-      },
-    });
+    const refresher = afterAnotherTab(storage, refresh, () => clearSession(storage));
     await expect(refresher.accessToken()).rejects.toMatchObject({ reason: "stale" });
     expect(refresh).not.toHaveBeenCalled();
   });

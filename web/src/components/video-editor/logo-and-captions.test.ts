@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { WatermarkPreset } from "../../api/presets";
+import { DEFAULT_WATERMARK, type WatermarkPreset } from "../../api/presets";
 import { emptyEdl } from "./edit-operations";
 import { edlSchema } from "./edl";
 import { logoOfPreset } from "./logo-panel";
@@ -8,21 +8,7 @@ import { slideCaption } from "./use-video-edit-session";
 const preset = (settings: Partial<WatermarkPreset["settings"]>, image: WatermarkPreset["image"]): WatermarkPreset => ({
   id: "0b3c8a46-4c63-4d0b-9d25-0d7f5c1c2d11",
   name: "台标",
-  settings: {
-    type: 1,
-    position: "upper-right",
-    opacity: 80,
-    x: 0,
-    y: 0,
-    sizePercent: 100,
-    text: "",
-    textWidth: 300,
-    fontSize: 30,
-    fontFamily: "Microsoft YaHei",
-    color: "#ffffff",
-    background: "#000000",
-    ...settings,
-  },
+  settings: { ...DEFAULT_WATERMARK, position: "upper-right", opacity: 80, ...settings },
   image,
   revision: 1,
   createdAt: "",
