@@ -36,6 +36,13 @@ export function stubMatchMedia(): void {
   });
 }
 
+/** ProseMirror (the TipTap editors) asks for text layout jsdom does not do, to scroll the selection into view. */
+export function stubTextLayout(): void {
+  Range.prototype.getClientRects = () => [] as unknown as DOMRectList;
+  Range.prototype.getBoundingClientRect = () => new DOMRect();
+  document.elementFromPoint = () => null;
+}
+
 /** jsdom lays nothing out: every element gets the size of a desktop viewport, and ResizeObserver does nothing. */
 export function stubDesktopLayout(): void {
   Object.defineProperty(HTMLElement.prototype, "clientWidth", { configurable: true, get: () => 1000 });

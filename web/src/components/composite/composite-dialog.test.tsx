@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act } from "react";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { CompositeText, ManuscriptMember } from "../../api/composites";
+import type { CompositeText } from "../../api/composites";
 import type { Story } from "../../api/stories";
 
 interface Sent {
@@ -36,23 +36,15 @@ vi.stubGlobal("fetch", async (request: Request) => {
 });
 
 import { renderInApp as render } from "../../test-render";
-import { stubMatchMedia, until } from "../../test-support";
+import { stubMatchMedia, stubTextLayout, until } from "../../test-support";
 import { CompositeDialog } from "./composite-dialog";
+import { photoMember as member } from "./test-members";
 
 beforeAll(() => {
   stubMatchMedia();
-  Range.prototype.getClientRects = () => [] as unknown as DOMRectList;
-  Range.prototype.getBoundingClientRect = () => new DOMRect();
-  document.elementFromPoint = () => null;
+  stubTextLayout();
 });
 
-const member = (storyId: string, title: string): ManuscriptMember => ({
-  storyId,
-  libraryId: "product",
-  type: "photo",
-  title,
-  thumbnailUrl: null,
-});
 const M1 = "11111111-1111-4111-8111-111111111111";
 const M2 = "22222222-2222-4222-8222-222222222222";
 

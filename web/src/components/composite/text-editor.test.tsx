@@ -4,29 +4,21 @@ import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { I18nextProvider } from "react-i18next";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { ManuscriptMember, TextDoc } from "../../api/composites";
+import type { TextDoc } from "../../api/composites";
 import { createI18n } from "../../locales/both-languages";
-import { stubMatchMedia, until } from "../../test-support";
+import { stubMatchMedia, stubTextLayout, until } from "../../test-support";
 import { placedMembers } from "./composite-logic";
+import { photoMember } from "./test-members";
 import { TextEditor, textExtensions } from "./text-editor";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 beforeAll(() => {
   stubMatchMedia();
-  // ProseMirror asks for text layout jsdom does not do (scrolling the selection into view).
-  Range.prototype.getClientRects = () => [] as unknown as DOMRectList;
-  Range.prototype.getBoundingClientRect = () => new DOMRect();
-  document.elementFromPoint = () => null;
+  stubTextLayout();
 });
 
-const member = (storyId: string, title: string): ManuscriptMember => ({
-  storyId,
-  libraryId: "product",
-  type: "photo",
-  title,
-  thumbnailUrl: `/thumbs/${storyId}.webp`,
-});
+const member = (storyId: string, title: string) => photoMember(storyId, title, `/thumbs/${storyId}.webp`);
 
 const manuscript: TextDoc = {
   type: "doc",
