@@ -9,9 +9,9 @@ import { Access } from "../auth/access-component";
 import { LazyPart, lazyChunk, useOpenedOnce } from "./lazy-part";
 import { StatusNotice } from "./status-notice";
 import { STORY_ACCESS } from "./story-actions";
-import { storyKey } from "./story-grid";
 import { PagedStoryGrid } from "./story-grid/paged-story-grid";
 import { type FetchStoryPage, totalLine, usePagedStories } from "./story-grid/use-paged-stories";
+import { useStorySelection } from "./story-grid/use-story-selection";
 import { parseSearchState, type StorySearchState, toSearchParams } from "./story-search-state";
 import { StorySelectionBar } from "./story-selection-bar";
 
@@ -63,7 +63,7 @@ export function StoryBrowser({
   const { t } = useTranslation();
   const [state, setState] = useStorySearchState();
   const stories = usePagedStories(queryKey, fetchPage);
-  const [selected, setSelected] = useState<Map<string, Story>>(new Map());
+  const selection = useStorySelection();
   const [editingAll, setEditingAll] = useState(false);
   const searchTarget = useMemo(
     () =>
@@ -73,31 +73,11 @@ export function StoryBrowser({
     [batchSearch, stories.isLoading, stories.total],
   );
 
-  const toggle = useCallback((story: Story) => {
-    setSelected((current) => {
-      const next = new Map(current);
-      const key = storyKey(story);
-      if (next.has(key)) next.delete(key);
-      else next.set(key, story);
-      return next;
-    });
-  }, []);
-  const toggleRange = useCallback((stories: Story[], select: boolean) => {
-    setSelected((current) => {
-      const next = new Map(current);
-      for (const story of stories) {
-        if (select) next.set(storyKey(story), story);
-        else next.delete(storyKey(story));
-      }
-      return next;
-    });
-  }, []);
   const open = useCallback(
     (ref: { libraryId: string; storyId: string }) =>
       setState({ ...state, story: { libraryId: ref.libraryId, storyId: ref.storyId } }),
     [setState, state],
   );
-  const selectedKeys = useMemo(() => new Set(selected.keys()), [selected]);
   const viewerOpened = useOpenedOnce(state.story !== null);
 
   let body: ReactNode;
@@ -123,14 +103,14 @@ export function StoryBrowser({
         fetchPage={fetchPage}
         total={stories.total}
         view={state.view}
-        selected={selectedKeys}
-        onToggle={toggle}
-        onToggleRange={toggleRange}
+        selected={selection.keys}
+        onToggle={selection.toggle}
+        onToggleRange={selection.toggleRange}
         onOpen={open}
       />
     );
 
-  const sideContent = side?.(stories.facets, { stories: [...selected.values()], clear: () => setSelected(new Map()) });
+  const sideContent = side?.(stories.facets, { stories: [...selection.picked.values()], clear: selection.clear });
   return (
     <div>
       <div
@@ -167,11 +147,7 @@ export function StoryBrowser({
           />
         </Space>
       </div>
-      <StorySelectionBar
-        stories={[...selected.values()]}
-        search={searchTarget}
-        onClear={() => setSelected(new Map())}
-      />
+      <StorySelectionBar stories={[...selection.picked.values()]} search={searchTarget} onClear={selection.clear} />
       <div style={{ display: "flex", gap: 16, flexWrap: "wrap" }}>
         {sideContent ? <div className="dams-story-side">{sideContent}</div> : null}
         <div style={{ flex: 1, minWidth: 280 }}>{body}</div>

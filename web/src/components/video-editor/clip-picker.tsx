@@ -1,12 +1,12 @@
 import { Input, Modal, Typography } from "antd";
-import { useCallback, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { type Story, type StoryQuery, type StoryType, searchStories, storyKeys } from "../../api/stories";
+import { type StoryQuery, type StoryType, searchStories, storyKeys } from "../../api/stories";
 import { fetchStory } from "../../api/story-detail";
 import { useFeedback } from "../feedback";
-import { storyKey } from "../story-grid";
 import { PagedStoryGrid } from "../story-grid/paged-story-grid";
 import { usePagedStories } from "../story-grid/use-paged-stories";
+import { useStorySelection } from "../story-grid/use-story-selection";
 import { type SourceInfo, sourceInfo } from "./use-video-edit-session";
 
 /**
@@ -31,22 +31,12 @@ export function ClipPicker({
   const { message } = useFeedback();
   const [text, setText] = useState("");
   const [fulltext, setFulltext] = useState("");
-  const [picked, setPicked] = useState<Map<string, Story>>(new Map());
   const [loading, setLoading] = useState(false);
   const query: StoryQuery = useMemo(() => ({ types, ...(fulltext ? { fulltext } : {}) }), [types, fulltext]);
   const key = storyKeys.list("video-editor-picker", query);
   const fetchPage = (page: number, size: number) => searchStories({ ...query, page, size });
   const stories = usePagedStories(key, fetchPage);
-  const toggle = useCallback((story: Story) => {
-    setPicked((current) => {
-      const next = new Map(current);
-      const id = storyKey(story);
-      if (next.has(id)) next.delete(id);
-      else next.set(id, story);
-      return next;
-    });
-  }, []);
-  const selected = useMemo(() => new Set(picked.keys()), [picked]);
+  const { picked, keys: selected, toggle, clear } = useStorySelection();
 
   const confirm = async () => {
     setLoading(true);
@@ -54,7 +44,7 @@ export function ClipPicker({
       // The detail carries the signed URLs of the proxy and preview the timeline plays.
       const details = await Promise.all([...picked.values()].map((story) => fetchStory(story, { silent: true })));
       onPick(details.map(sourceInfo));
-      setPicked(new Map());
+      clear();
       onClose();
     } catch {
       message.error(t("videoEditor.picker.failed"));

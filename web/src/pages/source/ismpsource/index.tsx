@@ -1,21 +1,14 @@
 import { Button, Checkbox, Empty, Input, Select, Space, Typography } from "antd";
-import { useCallback, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLibraries } from "../../../api/libraries";
-import {
-  STORY_TYPES,
-  type Story,
-  type StoryQuery,
-  type StoryType,
-  searchStories,
-  storyKeys,
-} from "../../../api/stories";
+import { STORY_TYPES, type StoryQuery, type StoryType, searchStories, storyKeys } from "../../../api/stories";
 import { type Embed, EmbedFrame } from "../../../components/embed/embed-frame";
 import { EMBED_MESSAGES, toEmbeddedStory } from "../../../components/embed/protocol";
 import { useFeedback } from "../../../components/feedback";
-import { storyKey } from "../../../components/story-grid";
 import { PagedStoryGrid } from "../../../components/story-grid/paged-story-grid";
 import { usePagedStories } from "../../../components/story-grid/use-paged-stories";
+import { useStorySelection } from "../../../components/story-grid/use-story-selection";
 import { storyTypes } from "../../../components/story-search-state";
 
 /**
@@ -33,21 +26,11 @@ function MaterialSelection({ embed }: { embed: Embed }) {
   const initialTypes = useMemo(() => storyTypes(new URLSearchParams(window.location.search).get("types")), []);
   const [text, setText] = useState("");
   const [query, setQuery] = useState<StoryQuery>({ types: initialTypes });
-  const [selected, setSelected] = useState<Map<string, Story>>(new Map());
   const libraries = useLibraries();
   const storiesKey = storyKeys.list("embed", query);
   const fetchPage = (page: number, size: number) => searchStories({ ...query, page, size });
   const stories = usePagedStories(storiesKey, fetchPage);
-  const toggle = useCallback((story: Story) => {
-    setSelected((current) => {
-      const next = new Map(current);
-      const key = storyKey(story);
-      if (next.has(key)) next.delete(key);
-      else next.set(key, story);
-      return next;
-    });
-  }, []);
-  const selectedKeys = useMemo(() => new Set(selected.keys()), [selected]);
+  const { picked: selected, keys: selectedKeys, toggle } = useStorySelection();
 
   const confirm = () => {
     const chosen = [...selected.values()].map((story) => toEmbeddedStory(story, window.location.origin));
