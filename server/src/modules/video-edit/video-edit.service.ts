@@ -230,8 +230,14 @@ export class VideoEditService {
     return this.#status((await this.deps.repository.findRender(id))!);
   }
 
-  async #status(row: RenderRow): Promise<RenderStatus> {
-    const job = row.job_id ? await this.deps.jobs.get(row.job_id).catch(() => undefined) : undefined;
+  async #status(read: RenderRow): Promise<RenderStatus> {
+    const job = read.job_id ? await this.deps.jobs.get(read.job_id).catch(() => undefined) : undefined;
+    // The row was read before the job: a render that finished in between has a succeeded job and, in the row
+    // read first, no file yet. Its job succeeds only after the file's row is committed, so read the row again.
+    const row =
+      job?.state === "succeeded" && read.output_key === null
+        ? ((await this.deps.repository.findRender(read.id)) ?? read)
+        : read;
     const done = row.output_key !== null;
     const state: RenderState = done ? "done" : job ? JOB_STATES[job.state] : "failed";
     return {
