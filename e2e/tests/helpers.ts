@@ -224,16 +224,28 @@ export function formItem(scope: Page | Locator, label: string): Locator {
     .first();
 }
 
-/** Opens a select (or the form item holding one) and clicks the option containing `option` in its drop-down. */
+/**
+ * Opens a select (or the form item holding one) and clicks the option containing `option` in its drop-down, until
+ * the select shows it chosen. On a loaded machine a click can land while the dialog or the drop-down is still
+ * animating and choose nothing; it is tried again, but never on an option already chosen (a multiple select would
+ * take it away again).
+ */
 export async function pickOption(page: Page, select: Locator, option: string): Promise<void> {
   const selector = select.locator(".ant-select-selector");
-  await selector.scrollIntoViewIfNeeded();
-  await selector.click();
-  await page
+  const chosen = select.locator(".ant-select-selection-item").filter({ hasText: option }).first();
+  const offered = page
     .locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option")
     .filter({ hasText: option })
-    .first()
-    .click();
+    .first();
+  await expect(async () => {
+    if (await chosen.isVisible()) return;
+    if (!(await offered.isVisible())) {
+      await selector.scrollIntoViewIfNeeded();
+      await selector.click();
+    }
+    await offered.click({ timeout: 10_000 });
+    await expect(chosen).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 60_000 });
 }
 
 /** Picks `option` in the single select of the form item labelled `label`, and sees it chosen. */
