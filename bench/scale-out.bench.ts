@@ -63,17 +63,20 @@ const corpus = path.resolve(root, "../shared/corpus/exif-samples/jpg");
 const API = "/dams/api/v1";
 const MiB = 1024 * 1024;
 /**
- * tus runs to try, by PATCH size: the web app's (Uppy's chunkSize, 50 MiB) by
- * default; `BENCH_TUS_CHUNKS_MIB=50,48,1024` adds a multiple of the server's
- * 16 MiB S3 part and one PATCH for the whole file; `50x2` sends the bytes as
- * 2 files of half the size at once (what the web app does with a batch, and
- * what tus's concatenation would allow for one file, its final step aside).
+ * tus runs to try, by PATCH size: by default `whole` (the web app's: each file
+ * in one request) and `50` (the web app behind a proxy whose body limit needs
+ * DAMS_UPLOAD_CHUNK_MIB=50); `48` is a multiple of the server's 16 MiB S3 part;
+ * `50x2` sends the bytes as 2 files of half the size at once (what the web app
+ * does with a batch, and what tus's concatenation would allow for one file,
+ * its final step aside).
  */
-const TUS_CHUNKS = (process.env.BENCH_TUS_CHUNKS_MIB ?? "50").split(",");
-const chunkOf = (spec: string) => Number(spec.split("x")[0]) * MiB;
+const TUS_CHUNKS = (process.env.BENCH_TUS_CHUNKS_MIB ?? "whole,50").split(",");
+const chunkOf = (spec: string) => (spec.startsWith("whole") ? ingestBytes : Number(spec.split("x")[0]) * MiB);
 const filesOf = (spec: string) => Number(spec.split("x")[1] ?? 1);
 const tusLabel = (spec: string) =>
-  `${chunkOf(spec) / MiB} MiB PATCHes${filesOf(spec) > 1 ? `, ${filesOf(spec)} files of 1/${filesOf(spec)} at once` : ""}`;
+  `${spec.startsWith("whole") ? "each file in one PATCH, the web app's default" : `${chunkOf(spec) / MiB} MiB PATCHes`}${
+    filesOf(spec) > 1 ? `, ${filesOf(spec)} files of 1/${filesOf(spec)} at once` : ""
+  }`;
 
 function say(message: string): void {
   process.stderr.write(`[bench:scale-out] ${message}\n`);

@@ -3,6 +3,7 @@ import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-z
 import type { Registry } from "prom-client";
 import type { Config } from "./config.js";
 import type { Db } from "./db/database.js";
+import { registerBodyDeadline } from "./http/body-deadline.js";
 import { API_PREFIX, registerErrorHandler } from "./http/error-handler.js";
 import { frameworkErrorOptions, MAX_PARAM_LENGTH } from "./http/framework-errors.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
@@ -32,7 +33,8 @@ export function createServer(config: Config, logger: FastifyServerOptions["logge
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     bodyLimit: config.bodyLimit,
-    requestTimeout: config.requestTimeoutMs,
+    // Node's one deadline for every body is ours instead (registerBodyDeadline): uploads may take longer.
+    requestTimeout: 0,
     connectionTimeout: config.requestTimeoutMs,
     keepAliveTimeout: 72_000,
     trustProxy: config.trustProxy,
@@ -41,6 +43,11 @@ export function createServer(config: Config, logger: FastifyServerOptions["logge
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
+  registerBodyDeadline(app.server, {
+    requestTimeoutMs: config.requestTimeoutMs,
+    uploadMinBytes: config.uploads.minBytes,
+    uploadWindowMs: config.uploads.windowMs,
+  });
   registerErrorHandler(app);
   registerJsonBodyParser(app);
   // The first and only onRequest hook: security headers, 503 while closing, then the API's guard.

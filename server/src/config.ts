@@ -147,6 +147,15 @@ const envSchema = z.object({
     .int()
     .positive()
     .default(20 * 1024 ** 3),
+  // An upload's request (tus, WebDAV PUT) has no deadline but must bring this many bytes in every window.
+  DAMS_UPLOAD_MIN_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024),
+  DAMS_UPLOAD_WINDOW_MS: z.coerce.number().int().min(1000).default(60_000),
+  // The web app's tus PATCH size, for a proxy with a body limit in front of dams (0: each file in one request).
+  DAMS_UPLOAD_CHUNK_MIB: z.coerce.number().int().min(0).default(0),
 });
 
 export type DatabaseConfig = { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
@@ -299,6 +308,11 @@ export interface UploadsConfig {
   /** The bucket's settings, with `store: "s3"`. */
   s3?: Extract<StorageConfig, { kind: "s3" }>;
   maxBytes: number;
+  /** An upload's body must bring `minBytes` in every `windowMs` (it has no deadline otherwise). */
+  minBytes: number;
+  windowMs: number;
+  /** The PATCH size the web app is told to send (tus OPTIONS `Dams-Upload-Chunk-Size`); 0: the whole file at once. */
+  chunkBytes: number;
 }
 
 /** Sign-in: the embedded OpenID Connect provider, or an external issuer when `external` is set. */
@@ -358,6 +372,9 @@ function uploadsFrom(values: z.infer<typeof envSchema>, dataDir: string, storage
     directory: path.resolve(values.DAMS_UPLOADS_DIR ?? path.join(dataDir, "uploads")),
     s3: store === "s3" && storage.kind === "s3" ? storage : undefined,
     maxBytes: values.DAMS_UPLOAD_MAX_BYTES,
+    minBytes: values.DAMS_UPLOAD_MIN_BYTES,
+    windowMs: values.DAMS_UPLOAD_WINDOW_MS,
+    chunkBytes: values.DAMS_UPLOAD_CHUNK_MIB * 1024 * 1024,
   };
 }
 

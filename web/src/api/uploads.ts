@@ -11,7 +11,7 @@ export const TUS_ENDPOINT = "/dams/api/v1/uploads";
 
 export const uploadKeys = {
   all: ["uploads"] as const,
-  maxSize: () => [...uploadKeys.all, "max-size"] as const,
+  limits: (endpoint: string) => [...uploadKeys.all, "limits", endpoint] as const,
   createForm: (type: string) => [...uploadKeys.all, "create-form", type] as const,
 };
 
@@ -24,15 +24,36 @@ export function fetchCreateForm(type: UploadType): Promise<{ libraryId: string; 
   return call(api.GET(path, {}));
 }
 
-/**
- * The server's size limit from the tus discovery answer (a public OPTIONS
- * request of the protocol, outside the API's schema); null when not given.
- */
-export async function fetchTusMaxSize(): Promise<number | null> {
-  const response = await fetch(TUS_ENDPOINT, { method: "OPTIONS", headers: { "Tus-Resumable": "1.0.0" } });
-  const value = Number(response.headers.get("Tus-Max-Size"));
-  return Number.isFinite(value) && value > 0 ? value : null;
+export interface UploadLimits {
+  /** The largest file the server takes; null when it does not say. */
+  maxSize: number | null;
+  /** The PATCH size to send: Infinity (each file in one request, tus's default) unless a proxy in front limits bodies. */
+  chunkSize: number;
 }
+
+const positive = (header: string | null) => {
+  const value = Number(header);
+  return Number.isFinite(value) && value > 0 ? value : null;
+};
+
+/**
+ * The server's limits from the tus discovery answer (a public OPTIONS request of the protocol, outside the
+ * API's schema): Tus-Max-Size, and Dams-Upload-Chunk-Size when the operator set DAMS_UPLOAD_CHUNK_MIB for a proxy.
+ */
+export async function fetchUploadLimits(endpoint: string = TUS_ENDPOINT): Promise<UploadLimits> {
+  const response = await fetch(endpoint, { method: "OPTIONS", headers: { "Tus-Resumable": "1.0.0" } });
+  return {
+    maxSize: positive(response.headers.get("Tus-Max-Size")),
+    chunkSize: positive(response.headers.get("Dams-Upload-Chunk-Size")) ?? Number.POSITIVE_INFINITY,
+  };
+}
+
+/** The limits of a tus endpoint, asked once a page. */
+export const uploadLimitsQuery = (endpoint: string = TUS_ENDPOINT) => ({
+  queryKey: uploadKeys.limits(endpoint),
+  queryFn: () => fetchUploadLimits(endpoint),
+  staleTime: Number.POSITIVE_INFINITY,
+});
 
 export type CommitBody = NonNullable<
   paths["/dams/api/v1/workflow-story-create/photo/commit"]["post"]["requestBody"]

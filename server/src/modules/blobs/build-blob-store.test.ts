@@ -12,7 +12,11 @@ describe("storage configuration", () => {
       directory: path.resolve("/srv/dams/uploads"),
       s3: undefined,
       maxBytes: 20 * 1024 ** 3,
+      minBytes: 64 * 1024,
+      windowMs: 60_000,
+      chunkBytes: 0,
     });
+    expect(loadConfig({ DAMS_UPLOAD_CHUNK_MIB: "90" }).uploads.chunkBytes).toBe(90 * 1024 * 1024);
     // A directory every API node mounts.
     expect(loadConfig({ DAMS_UPLOADS_DIR: "/mnt/shared/uploads" }).uploads.directory).toBe("/mnt/shared/uploads");
   });

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import { uploadBody } from "../../http/body-deadline.js";
 import { actorOf } from "../auth/actor.js";
 import type { RouteAccess } from "../auth/auth.types.js";
 import type { DavService } from "./dav.service.js";
@@ -53,7 +54,11 @@ export function davRoutes({ prefix, methods, dav, access = "authenticated" }: Da
     await app.register(async (scope) => {
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser("*", (_request, _payload, done) => done(null, undefined));
-      for (const url of urls) scope.route({ method: "PUT", url, config, schema: { hide: true }, handler });
+      const put: typeof handler = (request, reply) => {
+        uploadBody(request.raw);
+        return handler(request, reply);
+      };
+      for (const url of urls) scope.route({ method: "PUT", url, config, schema: { hide: true }, handler: put });
     });
     // The others' bodies are small XML, read whole.
     await app.register(async (scope) => {

@@ -2,6 +2,7 @@ import type { Server } from "@tus/server";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { uploadBody } from "../../http/body-deadline.js";
 import { NotFound } from "../../http/errors.js";
 import { currentUser } from "../auth/auth.plugin.js";
 import { releaseHeldLock, uploadClients, uploadOwners } from "./tus-server.js";
@@ -14,6 +15,8 @@ export interface UploadsRoutesDeps {
   service: Pick<UploadsService, "completeStaged" | "completedUpload">;
   /** Where the door is and who may use it; default: signed-in users at /uploads. */
   door?: UploadDoor;
+  /** The PATCH size a client is told (OPTIONS `Dams-Upload-Chunk-Size`) for a proxy's body limit; 0: none. */
+  chunkBytes?: number;
 }
 
 /** A way in for tus uploads: its path, who may use it, whom an upload belongs to. */
@@ -39,6 +42,9 @@ const USER_DOOR: UploadDoor = {
   description: "",
 };
 
+/** Tells the web app the PATCH size to send when a proxy in front limits request bodies (DAMS_UPLOAD_CHUNK_MIB). */
+export const CHUNK_SIZE_HEADER = "Dams-Upload-Chunk-Size";
+
 const uploadIdParams = z.object({ id: z.string().describe("the upload id from the Location of the POST") });
 
 const PROTOCOL = `tus 1.0 resumable upload (https://tus.io/protocols/resumable-upload), extensions creation, creation-with-upload, creation-defer-length, termination.
@@ -51,7 +57,13 @@ and the answer (201 to a POST with the whole body, else 200 to the last PATCH) c
  * auth hook runs at onRequest) but must not read the body, so this plugin's
  * content-type parser leaves the stream alone.
  */
-export function uploadsRoutes({ tus, staging, service, door = USER_DOOR }: UploadsRoutesDeps): FastifyPluginAsyncZod {
+export function uploadsRoutes({
+  tus,
+  staging,
+  service,
+  door = USER_DOOR,
+  chunkBytes = 0,
+}: UploadsRoutesDeps): FastifyPluginAsyncZod {
   const description = `${PROTOCOL}${door.description ? `\n${door.description}` : ""}`;
   return async (app) => {
     app.removeAllContentTypeParsers();
@@ -68,6 +80,8 @@ export function uploadsRoutes({ tus, staging, service, door = USER_DOOR }: Uploa
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined) reply.raw.setHeader(name, value);
       }
+      if (request.method === "PATCH" || request.method === "POST") uploadBody(request.raw);
+      if (request.method === "OPTIONS" && chunkBytes > 0) reply.raw.setHeader(CHUNK_SIZE_HEADER, String(chunkBytes));
       if (request.method !== "HEAD" && request.method !== "OPTIONS")
         reply.raw.setHeader("content-type", "application/json; charset=utf-8");
       reply.hijack();

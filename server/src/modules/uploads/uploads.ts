@@ -81,8 +81,11 @@ export function buildUploads(deps: {
       log: deps.log,
     });
   const tus = tusAt("/uploads");
-  const others = (deps.doors ?? []).map((door) => uploadsRoutes({ tus: tusAt(door.path), staging, service, door }));
-  const mine = uploadsRoutes({ tus, staging, service });
+  const { chunkBytes } = deps.config;
+  const others = (deps.doors ?? []).map((door) =>
+    uploadsRoutes({ tus: tusAt(door.path), staging, service, door, chunkBytes }),
+  );
+  const mine = uploadsRoutes({ tus, staging, service, chunkBytes });
   const routes: ReturnType<typeof uploadsRoutes> = async (app) => {
     await app.register(mine);
     for (const other of others) await app.register(other);

@@ -9,9 +9,6 @@ import type { CommitBody } from "../../api/uploads";
 
 export type { UploadType };
 
-/** Each PATCH carries at most this much: well inside DAMS_REQUEST_TIMEOUT_MS (120 s). */
-export const CHUNK_SIZE = 50 * 1024 * 1024;
-
 /** Extensions (and MIME families) each page accepts. */
 export const ACCEPTED: Record<UploadType, string[]> = {
   photo: [".jpg", ".jpeg", ".png", ".webp", ".gif", ".tif", ".tiff", ".heic", ".heif"],

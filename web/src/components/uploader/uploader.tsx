@@ -10,7 +10,7 @@ import { catalogueKeys, recordKeywordHistory, useFormProperties } from "../../ap
 import { folderOptions, useFolders } from "../../api/folders";
 import { isWritable, useLibraries } from "../../api/libraries";
 import { storyKeys } from "../../api/stories";
-import { commitStories, fetchCreateForm, fetchTusMaxSize, uploadKeys } from "../../api/uploads";
+import { commitStories, fetchCreateForm, uploadKeys, uploadLimitsQuery } from "../../api/uploads";
 import { seededPropertyLabel } from "../../locales/seeded";
 import { useFeedback } from "../feedback";
 import { BatchForm } from "./batch-form";
@@ -116,7 +116,8 @@ export function Uploader({
       ),
     [properties.data, t],
   );
-  const maxSize = useQuery({ queryKey: uploadKeys.maxSize(), queryFn: fetchTusMaxSize, staleTime: Infinity });
+  const limits = useQuery(uploadLimitsQuery());
+  const maxSize = limits.data?.maxSize;
 
   const readMeta = useCallback(
     () =>
@@ -131,7 +132,7 @@ export function Uploader({
     (file: UploadedFile) => setRows((current) => [...current.filter((row) => row.fileId !== file.fileId), file]),
     [],
   );
-  const { uppy, applyMeta } = useUppy({ type, maxFileSize: maxSize.data, readMeta, onUploaded });
+  const { uppy, applyMeta } = useUppy({ type, limits: limits.data, readMeta, onUploaded });
 
   // Each file's own custom properties (raw form values), over the batch's on commit.
   const ownProperties = useRef(new Map<string, Record<string, unknown>>());
@@ -172,7 +173,7 @@ export function Uploader({
     <div data-testid={`upload-page-${type}`}>
       <Row gutter={[16, 16]}>
         <Col xs={24} lg={15}>
-          <UploadTarget target={target} onChange={setTarget} accepted={accepted} maxSize={maxSize.data} />
+          <UploadTarget target={target} onChange={setTarget} accepted={accepted} maxSize={maxSize} />
           <Dashboard
             uppy={uppy}
             width="100%"

@@ -6,10 +6,9 @@ import Tus from "@uppy/tus";
 import { useCallback, useEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { bearerToken } from "../../api/http";
-import { TUS_ENDPOINT } from "../../api/uploads";
+import { TUS_ENDPOINT, type UploadLimits } from "../../api/uploads";
 import {
   ACCEPTED,
-  CHUNK_SIZE,
   METADATA_LIST_KEYS,
   METADATA_TEXT_KEYS,
   parseUploadResult,
@@ -57,7 +56,8 @@ function createUppy(type: UppyTarget): DamsUppy {
     })
       .use(Tus, {
         endpoint: TUS_ENDPOINT,
-        chunkSize: CHUNK_SIZE,
+        // Each file in one request (tus's and Uppy's default; the server has no deadline for an upload whose
+        // bytes keep coming), unless the server names a PATCH size for a proxy's body limit (useUppy's limits).
         retryDelays: [0, 1000, 3000, 5000, 10_000],
         storeFingerprintForResuming: true,
         removeFingerprintOnSuccess: true,
@@ -83,13 +83,14 @@ function createUppy(type: UppyTarget): DamsUppy {
  */
 export function useUppy({
   type,
-  maxFileSize,
+  limits,
   readMeta,
   onUploaded,
   onFinished,
 }: {
   type: UppyTarget;
-  maxFileSize: number | null | undefined;
+  /** The server's (fetchUploadLimits): the largest file, and the PATCH size when a proxy limits bodies. */
+  limits: UploadLimits | undefined;
   readMeta: () => UppyMeta;
   onUploaded: (file: UploadedFile) => void;
   /** Every file uploaded whole, with the last response's body (the disk's answer is not a story). */
@@ -124,9 +125,14 @@ export function useUppy({
   // Uppy's own strings (buttons, status bar) come from its locale pack for the page's language.
   const locale = i18n.language === "en-US" ? uppyEnUS : uppyZhCN;
   useEffect(() => uppy.setOptions({ locale }), [uppy, locale]);
+  const maxFileSize = limits?.maxSize;
   useEffect(() => {
     if (maxFileSize) uppy.setOptions({ restrictions: { allowedFileTypes: allowedTypes(type), maxFileSize } });
   }, [uppy, maxFileSize, type]);
+  const chunkSize = limits?.chunkSize;
+  useEffect(() => {
+    if (chunkSize) uppy.getPlugin("Tus")?.setOptions({ chunkSize });
+  }, [uppy, chunkSize]);
 
   const applyMeta = useCallback(() => uppy.setMeta({ ...BLANK_META, ...readMeta() }), [uppy, readMeta]);
   useEffect(() => applyMeta(), [applyMeta]);

@@ -1,6 +1,7 @@
 import "@uppy/core/dist/style.min.css";
 import "@uppy/dashboard/dist/style.min.css";
 import { CloudUploadOutlined } from "@ant-design/icons";
+import { useQuery } from "@tanstack/react-query";
 import Uppy from "@uppy/core";
 import uppyEnUS from "@uppy/locales/lib/en_US.js";
 import uppyZhCN from "@uppy/locales/lib/zh_CN.js";
@@ -11,7 +12,8 @@ import { Alert, Card, Input, Typography } from "antd";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { VisitorShare } from "../../../../api/shares";
-import { CHUNK_SIZE, formatBytes } from "../../../../components/uploader/upload-logic";
+import { uploadLimitsQuery } from "../../../../api/uploads";
+import { formatBytes } from "../../../../components/uploader/upload-logic";
 
 /** The visitors' tus endpoint of share links' upload drops (docs/sharing.md, "Upload drop"). */
 export const SHARE_DROP_ENDPOINT = "/dams/api/v1/shared/uploads";
@@ -49,7 +51,6 @@ export function ShareDrop({
     () =>
       new Uppy({ id: `dams-share-drop-${token.slice(0, 8)}`, autoProceed: false }).use(Tus, {
         endpoint: SHARE_DROP_ENDPOINT,
-        chunkSize: CHUNK_SIZE,
         retryDelays: [0, 1000, 3000, 5000, 10_000],
         storeFingerprintForResuming: true,
         removeFingerprintOnSuccess: true,
@@ -59,6 +60,11 @@ export function ShareDrop({
     [token],
   );
   useEffect(() => () => uppy.destroy(), [uppy]);
+  // Each file in one request, unless the server names a PATCH size for a proxy's body limit.
+  const chunkSize = useQuery(uploadLimitsQuery(SHARE_DROP_ENDPOINT)).data?.chunkSize;
+  useEffect(() => {
+    if (chunkSize) uppy.getPlugin("Tus")?.setOptions({ chunkSize });
+  }, [uppy, chunkSize]);
   useEffect(() => {
     const tus = uppy.getPlugin("Tus");
     tus?.setOptions({

@@ -7,7 +7,7 @@ import { Modal } from "antd";
 import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
 import { diskKeys } from "../../../../api/disk";
-import { fetchTusMaxSize, uploadKeys } from "../../../../api/uploads";
+import { uploadLimitsQuery } from "../../../../api/uploads";
 import { useUppy } from "../../../../components/uploader/use-uppy";
 
 /**
@@ -25,13 +25,13 @@ export function DiskUpload({
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const maxSize = useQuery({ queryKey: uploadKeys.maxSize(), queryFn: fetchTusMaxSize, staleTime: Infinity });
+  const limits = useQuery(uploadLimitsQuery());
   const readMeta = useCallback(() => ({ target: "disk", diskFolderId: folderId ?? "" }), [folderId]);
   const onUploaded = useCallback(() => {}, []);
   const onFinished = useCallback(() => {
     void queryClient.invalidateQueries({ queryKey: diskKeys.all });
   }, [queryClient]);
-  const { uppy } = useUppy({ type: "disk", maxFileSize: maxSize.data, readMeta, onUploaded, onFinished });
+  const { uppy } = useUppy({ type: "disk", limits: limits.data, readMeta, onUploaded, onFinished });
   return (
     <Modal open={open} title={t("disk.upload.title")} footer={null} onCancel={onClose} width={720} forceRender>
       <div data-testid="disk-upload">
