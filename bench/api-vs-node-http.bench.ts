@@ -31,6 +31,7 @@ import { selectiveWord } from "./search-data.js";
  *   BENCH_ROUTES="one story" ...       (only the routes whose name contains this)
  *   BENCH_CPU_PROF_DIR=/tmp/prof ...   (dams runs under node --cpu-prof; the profile is written when it stops)
  *   BENCH_COMPARE_CLI=server/dist-before/cli.js ...
+ *   BENCH_PORT=18700 ...               (dams, the peer and the compared build listen on it and the next two)
  *       (a second build of dams, e.g. of the commit before a change, served from the same data and
  *       alternated in the same rounds: its CPU per request beside this build's, and their ratio)
  *
@@ -48,6 +49,8 @@ const dialects = (process.env.BENCH_DIALECTS ?? "sqlite,postgres").split(",");
 const postgresUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const root = path.resolve(import.meta.dirname, "..");
 const cli = path.join(root, "server/dist/cli.js");
+// Three ports from here (dams, the peer, the compared build): another session's run may hold the default ones.
+const basePort = Number(process.env.BENCH_PORT ?? 18_700);
 const compareCli = process.env.BENCH_COMPARE_CLI ? path.resolve(root, process.env.BENCH_COMPARE_CLI) : undefined;
 const API = "/dams/api/v1";
 
@@ -195,8 +198,8 @@ async function benchDialect(dialect: string): Promise<boolean> {
       token,
     );
 
-    const damsPort = 18_700;
-    const barePort = 18_701;
+    const damsPort = basePort;
+    const barePort = basePort + 1;
     const profile = process.env.BENCH_CPU_PROF_DIR
       ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
       : [];
@@ -213,7 +216,7 @@ async function benchDialect(dialect: string): Promise<boolean> {
     dams = startNode([...profile, cli, "serve", "--no-workers"], damsEnv(damsPort));
     const damsBase = `http://127.0.0.1:${damsPort}`;
     await waitForListening(dams, `${damsBase}/readyz`);
-    const otherPort = 18_702;
+    const otherPort = basePort + 2;
     const otherBase = `http://127.0.0.1:${otherPort}`;
     if (compareCli) {
       other = startNode([compareCli, "serve", "--no-workers"], damsEnv(otherPort));
