@@ -3,9 +3,9 @@
  * process: a file written in 50 MiB writes alternating between two store
  * instances (two nodes behind a balancer), then its SHA-256 as the completion
  * asks for it. Compares `@tus/s3-store`'s own write path (each part through a
- * temporary file, node:crypto's running hash, which the alternation loses, so
- * the upload is read back) with HashingS3Store (parts from memory, unsigned;
- * hash-wasm's state passed between the nodes). CPU seconds of this process
+ * temporary file) with HashingS3Store (parts from memory, unsigned); both
+ * keep node:crypto's running hash in the process, which the alternation
+ * loses, so the upload is read back. CPU seconds of this process
  * and of Ceph, per round, alternated.
  *
  *   npx tsx upload-store.bench.ts      (BENCH_STORE_MIB=512, BENCH_STORE_ROUNDS=2, BENCH_STORE_WRITE_MIB=50)
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
         last = nodes[write % 2]!;
         offset = await last.write(bytes(offset, Math.min(size, offset + WRITE)), id, offset);
       }
-      let sha256 = await last.hashes.take(id, size);
+      let sha256 = last.hashes.take(id, size);
       if (!sha256) {
         const { Body } = await client.send(new GetObjectCommand({ Bucket: bucket, Key: id }));
         const hash = createHash("sha256");
@@ -105,7 +105,7 @@ async function main(): Promise<void> {
     console.log("  |---|---|---|");
     for (const [name, label] of [
       ["shipped", "@tus/s3-store (temporary files, node:crypto hash, read back)"],
-      ["hashing", "HashingS3Store (parts from memory, unsigned; hash-wasm state shared)"],
+      ["hashing", "HashingS3Store (parts from memory, unsigned; node:crypto hash, read back)"],
     ] as const) {
       const list = runs[name];
       console.log(`  | ${label} | ${spread(list.map((run) => run.own))} | ${spread(list.map((run) => run.ceph))} |`);

@@ -3,12 +3,9 @@ import { Readable } from "node:stream";
 import { S3Store } from "@tus/s3-store";
 import { isNotFound } from "../blobs/s3-blob-store.js";
 import { mapStorageErrors } from "../blobs/storage-errors.js";
-import { type SavedHash, SharedRunningHashes } from "./shared-running-hashes.js";
+import { RunningHashes } from "./running-hashes.js";
 
 type Metadata = Parameters<S3Store["uploadPart"]>[0];
-
-/** Announced writes kept (one per request that never wrote, e.g. refused by its lock); past this the oldest go. */
-const MAX_ANNOUNCED = 10_000;
 
 /**
  * The request's bytes gathered into one part in memory, copied once as they
@@ -42,18 +39,13 @@ class PartBuffer {
 /**
  * `@tus/s3-store` with each part gathered in memory and sent as a Buffer
  * (at most `maxConcurrentPartUploads` parts in flight, plus the one filling
- * per write), and the bytes hashed as they arrive by whichever node takes the
- * write (SharedRunningHashes, its state in `<id>.sha256` beside the upload).
+ * per write), and the bytes hashed as they arrive by node:crypto in the node
+ * that takes the write (RunningHashes): the hash continues while the
+ * upload's writes land on that node from its first byte; otherwise the
+ * completion reads the upload back (docs/decisions.md).
  */
 export class HashingS3Store extends S3Store {
-  readonly hashes = new SharedRunningHashes({
-    read: (id) => this.#readHash(id),
-    write: (id, saved) => this.#writeHash(id, saved),
-  });
-  /** The size of the upload each write in progress is for, as uploadParts read it (the upload's lock keeps one per id). */
-  readonly #sizes = new Map<string, number | undefined>();
-  /** The length each request about to write says it carries (announceWrite), by upload; a hint, taken by the write. */
-  readonly #announced = new Map<string, number>();
+  readonly hashes = new RunningHashes();
 
   constructor(options: ConstructorParameters<typeof S3Store>[0]) {
     super(options);
@@ -71,41 +63,18 @@ export class HashingS3Store extends S3Store {
     );
   }
 
-  /**
-   * A request will write `bytes` to the upload (its Content-Length): a write
-   * from the first byte that carries the whole upload is hashed by node:crypto
-   * (SharedRunningHashes). Only a hint: a wrong one costs a read-back, never a
-   * wrong hash.
-   */
-  announceWrite(id: string, bytes: number): void {
-    if (this.#announced.size >= MAX_ANNOUNCED) this.#announced.delete(this.#announced.keys().next().value!);
-    this.#announced.set(id, bytes);
-  }
-
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
-    const announced = this.#announced.get(id);
-    this.#announced.delete(id);
-    const wholeUpload = offset === 0 && announced !== undefined && (await this.getMetadata(id)).file.size === announced;
-    const { source, settle } = await this.hashes.tap(id, offset, readable, wholeUpload);
-    try {
-      const newOffset = await super.write(source, id, offset);
-      await settle(newOffset, this.#sizes.get(id));
-      return newOffset;
-    } finally {
-      this.#sizes.delete(id);
-    }
-  }
-
-  hashKey(id: string): string {
-    return `${id}.sha256`;
+    const { source, settle } = this.hashes.tap(id, offset, readable);
+    const newOffset = await super.write(source, id, offset);
+    settle(newOffset);
+    return newOffset;
   }
 
   override async remove(id: string): Promise<void> {
     this.hashes.forget(id);
     await super.remove(id);
-    // s3-store leaves the incomplete part of an unfinished upload behind, and knows nothing of the saved hash.
+    // s3-store leaves the incomplete part of an unfinished upload behind.
     await this.deleteIncompletePart(id).catch(() => {});
-    await this.client.deleteObject({ Bucket: this.bucket, Key: this.hashKey(id) }).catch(() => {});
   }
 
   /** The upload's description, or undefined when there is none. */
@@ -129,7 +98,6 @@ export class HashingS3Store extends S3Store {
     currentPartNumber: number,
     offset: number,
   ): Promise<number> {
-    this.#sizes.set(metadata.file.id, metadata.file.size);
     const partSize = this.calcOptimalPartSize(metadata.file.size);
     const sending: Promise<void>[] = [];
     let bytesUploaded = 0;
@@ -194,22 +162,6 @@ export class HashingS3Store extends S3Store {
     // s3-store's type says a file stream; it only pipes what this returns.
     const createReader = () => Readable.from([bytes]) as unknown as ReadStream;
     return { size: bytes.length, path: "", createReader };
-  }
-
-  async #readHash(id: string): Promise<SavedHash | undefined> {
-    try {
-      const { Body } = await this.client.getObject({ Bucket: this.bucket, Key: this.hashKey(id) });
-      const saved = JSON.parse((await Body?.transformToString()) ?? "null") as { offset: number; state: string } | null;
-      return saved ? { offset: saved.offset, state: Buffer.from(saved.state, "base64") } : undefined;
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
-  }
-
-  async #writeHash(id: string, saved: SavedHash): Promise<void> {
-    const body = JSON.stringify({ offset: saved.offset, state: Buffer.from(saved.state).toString("base64") });
-    await this.client.putObject({ Bucket: this.bucket, Key: this.hashKey(id), Body: body });
   }
 
   async #sendPart(metadata: Metadata, bytes: Buffer, partNumber: number): Promise<void> {

@@ -15,7 +15,10 @@ import { UPLOAD_LIFETIME_MS } from "./hashing-file-store.js";
 import { HashingS3Store } from "./hashing-s3-store.js";
 import { newUploadSegment, type UploadStaging } from "./upload-staging.js";
 
-/** Uploads in progress live under this prefix of the blob bucket: `uploads/<id>`, `.info`, `.part`, `.sha256`. */
+/**
+ * Uploads in progress live under this prefix of the blob bucket: `uploads/<id>`, `.info`, `.part` (and `.sha256`,
+ * a hash state saved by earlier versions, swept with the rest by removeAbandoned).
+ */
 export const S3_UPLOAD_PREFIX = "uploads/";
 const SEGMENT = /^[0-9a-f]{32}$/;
 const SNIFF_BYTES = 64 * 1024;
@@ -58,10 +61,6 @@ export class S3UploadStaging implements UploadStaging {
     });
   }
 
-  announceWrite(id: string, bytes: number): void {
-    this.datastore.announceWrite(id, bytes);
-  }
-
   newId(): string {
     return `${S3_UPLOAD_PREFIX}${newUploadSegment()}`;
   }
@@ -87,7 +86,7 @@ export class S3UploadStaging implements UploadStaging {
   }
 
   async sha256Of(id: string, size: number): Promise<string> {
-    const running = await this.datastore.hashes.take(id, size);
+    const running = this.datastore.hashes.take(id, size);
     if (running) return running;
     const hash = createHash("sha256");
     await pipeline(await this.#get(id), hash);
@@ -113,12 +112,12 @@ export class S3UploadStaging implements UploadStaging {
     this.datastore.hashes.forget(id);
     await this.datastore.remove(id).catch(() => {});
     // A finished upload has no multipart upload left to abort: its objects go directly.
-    await this.#deleteObjects([id, `${id}.info`, `${id}.part`, this.datastore.hashKey(id)]);
+    await this.#deleteObjects([id, `${id}.info`, `${id}.part`]);
   }
 
   async forget(id: string): Promise<void> {
     this.datastore.hashes.forget(id);
-    await this.#deleteObjects([`${id}.info`, `${id}.part`, this.datastore.hashKey(id)]);
+    await this.#deleteObjects([`${id}.info`, `${id}.part`]);
   }
 
   /** Aborts multipart uploads and deletes objects under the prefix older than the lifetime. */

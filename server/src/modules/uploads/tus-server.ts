@@ -147,10 +147,6 @@ export function buildTusServer(deps: {
         return request.method === "POST" && raw ? postLocker(locker, raw) : locker;
       },
       maxSize: deps.maxBytes,
-      async onIncomingRequest(request, id) {
-        const length = Number(request.headers.get("content-length"));
-        if (Number.isSafeInteger(length) && length > 0) staging.announceWrite?.(id, length);
-      },
       namingFunction: () => staging.newId(),
       // Relative Locations: the upload's URL holds only the segment, whatever the store calls it.
       generateUrl: (_request, { path, id }) => `${path}/${staging.urlSegment(id)}`,

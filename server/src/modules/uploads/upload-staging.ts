@@ -14,8 +14,6 @@ import { type HashingFileStore, UPLOAD_ID, UPLOAD_LIFETIME_MS } from "./hashing-
 export interface UploadStaging {
   /** What the tus server writes the bytes to. */
   readonly datastore: DataStore;
-  /** A request is about to write `bytes` to the upload (its Content-Length): a hint for the running hash. */
-  announceWrite?(id: string, bytes: number): void;
   /** A new upload id (the store's own name for it). */
   newId(): string;
   /** The id behind a URL's last segment, or null when it cannot be an upload of ours. */
