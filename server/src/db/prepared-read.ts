@@ -48,3 +48,32 @@ export class PreparedRead<Args extends readonly string[], Row> {
     return compiled;
   }
 }
+
+/**
+ * A read whose argument is a list of strings (`where id in (…)`), compiled
+ * once per dialect and list length (a search's page of 50 stories, their
+ * files): the SQL of a list differs only by its count of placeholders. Lists
+ * longer than `maxPrepared` are built each time, so the forms kept stay few.
+ */
+export class PreparedListRead<Row> {
+  readonly #byLength = new Map<number, PreparedRead<string[], Row>>();
+
+  constructor(
+    private readonly build: (kysely: Kysely<Database>, values: string[]) => Compilable<Row>,
+    private readonly maxPrepared = 1000,
+  ) {}
+
+  /** The rows for these values (at least one), through `kysely`; `dialect` keys the compiled form. */
+  async execute(kysely: Kysely<Database>, dialect: object, values: readonly string[]): Promise<Row[]> {
+    if (values.length > this.maxPrepared)
+      return (await kysely.executeQuery(this.build(kysely, [...values]).compile())).rows;
+    let prepared = this.#byLength.get(values.length);
+    if (!prepared) {
+      prepared = new PreparedRead<string[], Row>(values.length, (executor, ...placeholders) =>
+        this.build(executor, placeholders),
+      );
+      this.#byLength.set(values.length, prepared);
+    }
+    return prepared.execute(kysely, dialect, ...values);
+  }
+}

@@ -3,6 +3,7 @@ import { type Kysely, type SelectExpression, type SelectQueryBuilder, type SqlBo
 import type { Database } from "../../db/schema.js";
 import type { SearchFilter, SearchPage } from "./search.schema.js";
 import type { SearchIndex, Slice, WindowColumn } from "./search-index.js";
+import type { QueryTerm } from "./search-text.js";
 import { parseQuery } from "./search-text.js";
 
 function likePattern(text: string): string {
@@ -19,6 +20,16 @@ export type Base = SelectQueryBuilder<any, any, object>;
 export type SearchOrder = Pick<SearchPage, "sort" | "order">;
 
 /**
+ * A filter's full-text terms: none without a full-text query, `null` when
+ * the query holds nothing searchable (it matches nothing).
+ */
+export function fullTextTerms(filter: Pick<SearchFilter, "fulltext">): QueryTerm[] | null {
+  if (filter.fulltext === undefined || filter.fulltext.trim() === "") return [];
+  const terms = parseQuery(filter.fulltext);
+  return terms.length === 0 ? null : terms;
+}
+
+/**
  * Filtered stories; `null` when a full-text query holds nothing searchable
  * (matches nothing). With full text the rows come from the index's derived
  * table `m`, which carries the story's filter and window columns
@@ -33,10 +44,9 @@ export function filteredStories(
   slice?: Slice,
   tags: readonly string[] = [],
 ): { base: Base; ranked: boolean; stories: boolean } | null {
-  const fulltext = filter.fulltext !== undefined && filter.fulltext.trim() !== "";
-  const terms = fulltext ? parseQuery(filter.fulltext!) : [];
-  if (fulltext && terms.length === 0) return null;
-  const ranked = fulltext;
+  const terms = fullTextTerms(filter);
+  if (!terms) return null;
+  const ranked = terms.length > 0;
   const stories =
     !ranked ||
     withStories ||

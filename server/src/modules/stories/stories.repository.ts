@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from "kysely";
 import type { DialectAdapter } from "../../db/dialect/index.js";
-import { PreparedRead } from "../../db/prepared-read.js";
+import { PreparedListRead, PreparedRead } from "../../db/prepared-read.js";
 import type { Database, StoriesTable, StoryFilesTable, StoryType } from "../../db/schema.js";
+import { storyRowsByIds } from "../search/search.repository.js";
 import { readStoryTexts, type StoryChangeListener } from "../search/search-index.js";
 import type { Gps, Story, StoryFile, StoryRow, StoryVersion } from "./story-types.js";
 
@@ -44,12 +45,22 @@ const toStoryFile = (row: Selectable<StoryFilesTable>): StoryFile => ({
   height: row.height,
 });
 
-/** One story by id, and one story's files (GET one story, the viewer, most single-story routes): compiled once. */
+/** One story by id (GET one story, the viewer, most single-story routes): compiled once. */
 const storyById = new PreparedRead(1, (kysely, id: string) =>
   kysely.selectFrom("stories").selectAll().where("id", "=", id),
 );
-const filesOfStory = new PreparedRead(1, (kysely, storyId: string) =>
-  kysely.selectFrom("story_files").selectAll().where("story_id", "in", [storyId]).orderBy("version_no").orderBy("role"),
+
+/** The files of stories and the members of composites (GET one story's, a list page's): compiled once per count. */
+const filesOfStories = new PreparedListRead((kysely, storyIds) =>
+  kysely.selectFrom("story_files").selectAll().where("story_id", "in", storyIds).orderBy("version_no").orderBy("role"),
+);
+const membersOfComposites = new PreparedListRead((kysely, compositeIds) =>
+  kysely
+    .selectFrom("composite_members")
+    .select(["composite_id", "member_id"])
+    .where("composite_id", "in", compositeIds)
+    .orderBy("composite_id")
+    .orderBy("sort"),
 );
 
 /** SQL of stories, their versions, files and composite members. */
@@ -72,8 +83,8 @@ export class StoriesRepository {
   }
 
   toStory(row: StoryRow): Story {
-    const json = <T>(value: unknown, fallback: T): T =>
-      value === null || value === undefined ? fallback : this.adapter.readJson<T>(value);
+    // Every field written out, the texts too: a spread into this 35-property literal is a slow copy (story-view.ts).
+    const texts = readStoryTexts(row, this.adapter);
     return {
       id: row.id,
       libraryId: row.library_id,
@@ -81,7 +92,15 @@ export class StoriesRepository {
       type: row.type,
       halfProduct: this.adapter.readBoolean(row.half_product),
       status: row.status,
-      ...readStoryTexts(row, this.adapter),
+      title: texts.title,
+      caption: texts.caption,
+      authors: texts.authors,
+      source: texts.source,
+      keywords: texts.keywords,
+      tags: texts.tags,
+      theme: texts.theme,
+      category: texts.category,
+      properties: texts.properties,
       oid: row.oid,
       versionNo: row.version_no,
       coverKey: row.cover_key,
@@ -94,7 +113,7 @@ export class StoriesRepository {
       mime: row.mime,
       originalName: row.original_name,
       capturedAt: row.captured_at,
-      gps: json<Gps | null>(row.gps, null),
+      gps: row.gps === null || row.gps === undefined ? null : this.adapter.readJson<Gps>(row.gps),
       processingState: row.processing_state,
       processingError: row.processing_error,
       createdBy: row.created_by,
@@ -121,7 +140,7 @@ export class StoriesRepository {
 
   async findMany(ids: string[]): Promise<Story[]> {
     if (ids.length === 0) return [];
-    const rows = await this.kysely.selectFrom("stories").selectAll().where("id", "in", ids).execute();
+    const rows = await storyRowsByIds.execute(this.kysely, this.adapter, ids);
     return rows.map((row) => this.toStory(row));
   }
 
@@ -401,12 +420,16 @@ export class StoriesRepository {
 
   async files(storyIds: string[], versionNo?: number): Promise<StoryFile[]> {
     if (storyIds.length === 0) return [];
-    if (storyIds.length === 1 && versionNo === undefined) {
-      return (await filesOfStory.execute(this.kysely, this.adapter, storyIds[0]!)).map(toStoryFile);
-    }
-    let query = this.kysely.selectFrom("story_files").selectAll().where("story_id", "in", storyIds);
-    if (versionNo !== undefined) query = query.where("version_no", "=", versionNo);
-    const rows = await query.orderBy("version_no").orderBy("role").execute();
+    if (versionNo === undefined)
+      return (await filesOfStories.execute(this.kysely, this.adapter, storyIds)).map(toStoryFile);
+    const rows = await this.kysely
+      .selectFrom("story_files")
+      .selectAll()
+      .where("story_id", "in", storyIds)
+      .where("version_no", "=", versionNo)
+      .orderBy("version_no")
+      .orderBy("role")
+      .execute();
     return rows.map(toStoryFile);
   }
 
@@ -460,13 +483,7 @@ export class StoriesRepository {
   async membersOf(compositeIds: string[]): Promise<Map<string, string[]>> {
     const members = new Map<string, string[]>();
     if (compositeIds.length === 0) return members;
-    const rows = await this.kysely
-      .selectFrom("composite_members")
-      .select(["composite_id", "member_id"])
-      .where("composite_id", "in", compositeIds)
-      .orderBy("composite_id")
-      .orderBy("sort")
-      .execute();
+    const rows = await membersOfComposites.execute(this.kysely, this.adapter, compositeIds);
     for (const row of rows) members.set(row.composite_id, [...(members.get(row.composite_id) ?? []), row.member_id]);
     return members;
   }
