@@ -1,15 +1,8 @@
 import { sql } from "kysely";
 import { expect, it } from "vitest";
 import { describeEachDialect, useTestDbTwice } from "../test/dialects.js";
+import { until } from "../test/eventually.js";
 import { notificationsReady } from "./notifications.js";
-
-async function until(check: () => boolean, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describeEachDialect("notifications between processes", (dialect) => {
   const dbs = useTestDbTwice(dialect);

@@ -7,9 +7,10 @@ import sharp from "sharp";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { auditSince, lastAuditId } from "../../test/audit.js";
 import { describeEachDialect } from "../../test/dialects.js";
+import { until } from "../../test/eventually.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
-import { type HttpReceiver, startHttpReceiver, until } from "../channels/test-support/http-receiver.js";
+import { type HttpReceiver, startHttpReceiver } from "../channels/test-support/http-receiver.js";
 
 const SECRET = "action-webhook-secret";
 const FAST_JOBS = {

@@ -6,6 +6,7 @@ import { type Db, openDatabase } from "../../db/database.js";
 import { notificationsReady } from "../../db/notifications.js";
 import { API_PREFIX } from "../../http/error-handler.js";
 import { describeEachDialect, useTestApp } from "../../test/dialects.js";
+import { eventually } from "../../test/eventually.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 
 const ME = `${API_PREFIX}/users/login/user`;
@@ -135,7 +136,11 @@ describeEachDialect("cached sign-ins", (dialect) => {
   async function readableOnEveryNode(who: TestPrincipal, expected: string[]): Promise<void> {
     expect(await readable(ctx().app, who)).toEqual(expected);
     if (!other) return;
-    await until(async () => JSON.stringify(await readable(other!.app, who)) === JSON.stringify(expected));
+    await eventually(
+      () => readable(other!.app, who),
+      (list) => JSON.stringify(list) === JSON.stringify(expected),
+      { what: "the other node's libraries" },
+    );
     expect(await readable(other.app, who)).toEqual(expected);
   }
 
@@ -192,12 +197,6 @@ describeEachDialect("cached sign-ins", (dialect) => {
     await readableOnEveryNode(reader, before);
   });
 
-  /** Waits for `done` with a generous bound: the caches' lifetime (a minute) is what it must beat. */
-  async function until(done: () => Promise<boolean>): Promise<void> {
-    const deadline = Date.now() + 30_000;
-    while (!(await done()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-
   /**
    * This node refuses at once (the writer dropped its entries before
    * answering); another node once the database's notice reached it, which
@@ -207,12 +206,10 @@ describeEachDialect("cached sign-ins", (dialect) => {
   async function expectOnEveryNode(who: TestPrincipal, url: string, expected: number): Promise<void> {
     expect(await status(ctx().app, who, url)).toBe(expected);
     if (!other) return;
-    const deadline = Date.now() + 30_000;
-    let last = await status(other.app, who, url);
-    while (last !== expected && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      last = await status(other.app, who, url);
-    }
-    expect(last).toBe(expected);
+    await eventually(
+      () => status(other!.app, who, url),
+      (answer) => answer === expected,
+      { what: `${url} answering ${expected} on the other node` },
+    );
   }
 });

@@ -5,8 +5,9 @@ import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { databaseUrl, describeEachDialect, useTestDb } from "../../test/dialects.js";
+import { eventually } from "../../test/eventually.js";
 import type { JobDefinition } from "./job-types.js";
-import { eventually, FAST_JOBS, useJobs } from "./test-support/jobs-harness.js";
+import { FAST_JOBS, useJobs } from "./test-support/jobs-harness.js";
 
 const fixture = path.resolve(import.meta.dirname, "test-support/worker-process.ts");
 const cli = path.resolve(import.meta.dirname, "../../cli.ts");
@@ -115,7 +116,7 @@ describeEachDialect("job worker processes", (dialect) => {
     await eventually(
       async () => (await queue.list({ name: effect.name, state: "succeeded", page: 0, size: 1 })).total,
       (succeeded) => succeeded === 200,
-      60_000,
+      { limitMs: 60_000 },
     );
     const rows = await executions();
     const perJob = new Map<string, number>();

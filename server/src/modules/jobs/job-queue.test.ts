@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { describeEachDialect, useTestDb } from "../../test/dialects.js";
+import { eventually } from "../../test/eventually.js";
 import { retryDelayMs } from "./job-queue.js";
 import {
   JobAbortedError,
@@ -11,7 +12,7 @@ import {
   PermanentJobError,
 } from "./job-types.js";
 import { LOST_WORKER_REASON } from "./jobs.repository.js";
-import { aborted, eventually, gate, uniqueName, useJobs } from "./test-support/jobs-harness.js";
+import { aborted, gate, uniqueName, useJobs } from "./test-support/jobs-harness.js";
 
 describe("retryDelayMs", () => {
   const settings = { leaseMs: 1000, backoffBaseMs: 1000, backoffMaxMs: 60_000 };

@@ -7,10 +7,10 @@ import sharp from "sharp";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { API_PREFIX } from "../../http/error-handler.js";
 import { describeEachDialect } from "../../test/dialects.js";
+import { until } from "../../test/eventually.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
 import { readZip } from "../../test/zip.js";
-import { until } from "../channels/test-support/http-receiver.js";
 import { EMBEDDED_PREFIX, OutgoingCopies } from "./outgoing-copies.js";
 
 /** A Nikon D70s photo of the corpus with EXIF GPS and camera serial numbers. */

@@ -3,8 +3,8 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { API_PREFIX } from "../../http/error-handler.js";
 import { describeEachDialect, useTestDb } from "../../test/dialects.js";
+import { eventually } from "../../test/eventually.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
-import { eventually } from "../jobs/test-support/jobs-harness.js";
 import { CORPUS, type RunningApp, startApp, temporaryDataDir, tusUpload } from "../uploads/uploads.test-support.js";
 
 const canon = fs.readFileSync(path.join(CORPUS, "jpg/Canon_40D.jpg"));
@@ -102,7 +102,7 @@ describeEachDialect("a processing job's end reaches its story", (dialect) => {
         await eventually(
           () => story(storyId),
           (row) => row.processing_state === "done",
-          60_000,
+          { limitMs: 60_000 },
         )
       ).processing_error,
     ).toBeNull();

@@ -5,9 +5,9 @@ import { XMLParser } from "fast-xml-parser";
 import sharp from "sharp";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEachDialect } from "../../test/dialects.js";
+import { until } from "../../test/eventually.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
-import { until } from "../channels/test-support/http-receiver.js";
 
 const FAST_JOBS = { DAMS_JOBS_POLL_MS: "50", DAMS_JOBS_BACKOFF_MS: "20", DAMS_JOBS_BACKOFF_MAX_MS: "100" };
 

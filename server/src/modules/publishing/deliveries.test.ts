@@ -4,9 +4,10 @@ import path from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEachDialect } from "../../test/dialects.js";
+import { until } from "../../test/eventually.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
-import { type HttpReceiver, startHttpReceiver, until } from "../channels/test-support/http-receiver.js";
+import { type HttpReceiver, startHttpReceiver } from "../channels/test-support/http-receiver.js";
 import { newsmlSchemaErrors } from "../channels/test-support/newsml-schema.js";
 
 const SECRET = "delivery-test-secret";

@@ -2,16 +2,8 @@ import { ERRORS } from "@tus/utils";
 import { beforeAll, expect, it } from "vitest";
 import { notificationsReady } from "../../db/notifications.js";
 import { describeEachDialect, useTestDbTwice } from "../../test/dialects.js";
+import { until } from "../../test/eventually.js";
 import { DatabaseLocker } from "./upload-locker.js";
-
-/** Resolves when `check` holds, polling; fails after `ms`. */
-async function until(check: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const never = new AbortController().signal;
 
@@ -78,15 +70,19 @@ describeEachDialect("upload locks in the database", (dialect) => {
     // Renewed three times (each renewal moves the row's expiry on), the holder still has it: a second request
     // waits and times out. Waiting for the renewals, not for a fixed time, keeps this true on a busy machine.
     const expiries = new Set<number>();
-    await until(async () => {
-      const row = await dbs()
-        .db.kysely.selectFrom("upload_locks")
-        .select("expires_at")
-        .where("upload_id", "=", "upload-3")
-        .executeTakeFirst();
-      if (row) expiries.add(new Date(row.expires_at).getTime());
-      return expiries.size > 3;
-    }, 60_000);
+    await until(
+      async () => {
+        const row = await dbs()
+          .db.kysely.selectFrom("upload_locks")
+          .select("expires_at")
+          .where("upload_id", "=", "upload-3")
+          .executeTakeFirst();
+        if (row) expiries.add(new Date(row.expires_at).getTime());
+        return expiries.size > 3;
+      },
+      "three renewals of the lock",
+      60_000,
+    );
     const impatient = new DatabaseLocker(dbs().db, { leaseMs: 600, acquireTimeoutMs: 300 });
     await expect(impatient.newLock("upload-3").lock(never, () => {})).rejects.toBe(ERRORS.ERR_LOCK_TIMEOUT);
     impatient.close();

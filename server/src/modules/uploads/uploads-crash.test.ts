@@ -3,9 +3,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { databaseUrl, describeEachDialect, useTestDb } from "../../test/dialects.js";
+import { eventually } from "../../test/eventually.js";
 import { freePort } from "../../test/ports.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
-import { eventually } from "../jobs/test-support/jobs-harness.js";
 import { type UploadOutcome, uploadIngestKey } from "./uploads.service.js";
 import {
   CORPUS,
@@ -142,7 +142,7 @@ describeEachDialect("uploads across a crash after the last byte", (dialect) => {
       const made = await eventually(
         () => storiesOf(id),
         (stories) => stories.length > 0,
-        60_000,
+        { limitMs: 60_000 },
       );
       expect(made).toHaveLength(1);
       expect(await storiesWithBytes(canon)).toEqual(made);
@@ -152,7 +152,7 @@ describeEachDialect("uploads across a crash after the last byte", (dialect) => {
         await eventually(
           async () => fs.existsSync(staged),
           (exists) => !exists,
-          60_000,
+          { limitMs: 60_000 },
         ),
       ).toBe(false);
 

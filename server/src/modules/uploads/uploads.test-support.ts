@@ -9,8 +9,8 @@ import { buildApp } from "../../app.js";
 import { type Config, loadConfig } from "../../config.js";
 import type { Db } from "../../db/database.js";
 import { API_PREFIX } from "../../http/error-handler.js";
+import { until } from "../../test/eventually.js";
 import { buildBlobStore } from "../blobs/build-blob-store.js";
-import { until } from "../channels/test-support/http-receiver.js";
 
 export const UPLOADS = `${API_PREFIX}/uploads`;
 export const CORPUS = path.resolve(import.meta.dirname, "../../../../../shared/corpus/exif-samples");

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { API_PREFIX } from "../../http/error-handler.js";
 import { probeMedia } from "../../media/probe.js";
 import { describeEachDialect, type TestApp, useTestApp } from "../../test/dialects.js";
+import { eventually } from "../../test/eventually.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { buildBlobStore } from "../blobs/build-blob-store.js";
 
@@ -231,14 +232,13 @@ describeEachDialect("url ingest: HLS streams and cancelling", (dialect) => {
   ): Promise<{ view: FetchView; seen: FetchView[] }> {
     const seen: FetchView[] = [];
     // A bound in time, not in polls: at load 15–25 on two cores 1 200 polls ran out before a fetch ended.
-    const deadline = Date.now() + 110_000;
-    while (Date.now() < deadline) {
+    const read = async () => {
       const view = await rate(url);
       seen.push(view);
-      if (done(view)) return { view, seen };
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error(`${url} did not get there within 110 s (last: ${JSON.stringify(seen.at(-1))})`);
+      return view;
+    };
+    const view = await eventually(read, done, { what: url, limitMs: 110_000, intervalMs: 25 });
+    return { view, seen };
   }
   const ended = async (url: string) =>
     (await until(url, (view) => ["done", "failed", "cancelled"].includes(view.state))).view;

@@ -10,10 +10,10 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEachDialect } from "../../test/dialects.js";
+import { eventually } from "../../test/eventually.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { api, type StoriesTestContext, uploadStory, useStoriesApp } from "../../test/stories-app.js";
 import { BlobsRepository } from "../blobs/blobs.repository.js";
-import { eventually } from "../jobs/test-support/jobs-harness.js";
 import { renderExpiryJob } from "./render-expiry.job.js";
 import { VideoEditRepository } from "./video-edit.repository.js";
 
@@ -67,7 +67,7 @@ describeEachDialect("video edit", (dialect) => {
     eventually(
       () => render(who, id),
       (value) => ["done", "failed", "cancelled"].includes(value.state),
-      120_000,
+      { limitMs: 120_000 },
     );
 
   beforeAll(async () => {
@@ -134,7 +134,7 @@ describeEachDialect("video edit", (dialect) => {
           await call(editor, "GET", `/video-trans-tasks?videoUrl=material/${story.storyId}&type=video`),
         ),
       (value) => value.progress === 100 || value.state === "failed",
-      120_000,
+      { limitMs: 120_000 },
     );
     expect(task.state).toBe("done");
     const committed = await call(editor, "POST", "/workflow-story-create/video/commit", {
@@ -232,7 +232,7 @@ describeEachDialect("video edit", (dialect) => {
           await call(editor, "GET", `/video-trans-tasks?videoUrl=material/${draft.storyId}&type=video`),
         ),
       (value) => value.progress === 100 || value.state === "failed",
-      120_000,
+      { limitMs: 120_000 },
     );
     const saved = await call(editor, "POST", "/workflow-story-create/newversion/video", {
       libraryId: "material",
@@ -375,7 +375,7 @@ describeEachDialect("video edit", (dialect) => {
     await eventually(
       () => render(editor, id),
       (value) => (value.state === "running" && value.progress > 0) || value.state === "failed",
-      120_000,
+      { limitMs: 120_000 },
     );
     expect((await call(editor, "DELETE", `/video-edit/renders/${id}`)).statusCode).toBe(200);
     const cancelled = await finished(editor, id);

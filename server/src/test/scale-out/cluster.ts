@@ -9,26 +9,8 @@ import type { DamsProcess, Topology } from "../../../../scripts/scale-out.mjs";
 export const API = "/dams/api/v1";
 const cli = path.resolve(import.meta.dirname, "../../../dist/cli.js");
 
-/** Polls until `check` holds; the bound is a safety net for a busy machine, not a timing target. */
-export async function until<T>(
-  what: string,
-  read: () => Promise<T>,
-  check: (value: T) => boolean,
-  limitMs = 120_000,
-): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  let last: T | undefined;
-  for (;;) {
-    try {
-      last = await read();
-      if (check(last)) return last;
-    } catch (error) {
-      last = error as T;
-    }
-    if (Date.now() > deadline) throw new Error(`${what}: not met in ${limitMs / 1000} s (last: ${String(last)})`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+/** How the scale-out tests poll: processes over HTTP, whose reads may fail while a node restarts. */
+export const acrossProcesses = { limitMs: 120_000, intervalMs: 200, retryErrors: true } as const;
 
 /** The cluster as the test sees it: its database, its bucket, its processes' logs. */
 export class Cluster {

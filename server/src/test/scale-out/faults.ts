@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import { startGateway, stopGateway } from "../../../../scripts/ceph-rgw.mjs";
-import { type Cluster, call, until, uploadWhole } from "./cluster.js";
+import { eventually } from "../eventually.js";
+import { acrossProcesses, type Cluster, call, uploadWhole } from "./cluster.js";
 import { photos } from "./media-files.js";
 
 function sleepUntil(at: number): Promise<void> {
@@ -54,33 +55,30 @@ export async function rgwOutage(
     (
       await cluster.query<JobRow>("select state, attempts, last_error from jobs where id = $1", [task.body.data.jobId])
     )[0]!;
-  const failed = await until(
-    "a failed attempt of the job",
-    job,
-    (row) => row.attempts >= 1 && row.last_error !== null,
-    60_000,
-  );
+  const failed = await eventually(job, (row) => row.attempts >= 1 && row.last_error !== null, {
+    ...acrossProcesses,
+    what: "a failed attempt of the job",
+    limitMs: 60_000,
+  });
 
   await sleepUntil(stoppedAt + seconds * 1000);
   await startGateway(dir);
   const downFor = (Date.now() - stoppedAt) / 1000;
   const backAt = Date.now();
 
-  const retried = await until(
-    "the upload accepted again",
+  const retried = await eventually(
     () => uploadWhole(cluster.lb, token, photo!, { filename: "after-outage.jpg", libraryId: "product" }),
     (answer) => answer.status === 201,
-    60_000,
+    { ...acrossProcesses, what: "the upload accepted again", limitMs: 60_000 },
   );
   const firstUploadAfter = (Date.now() - backAt) / 1000;
   expect(retried.status).toBe(201);
   expect((await fetch(`${nodeB}${shared.mediaPath}`)).status).toBe(200);
-  const done = await until(
-    "the job retried to success",
-    job,
-    (row) => ["succeeded", "dead"].includes(row.state),
-    120_000,
-  );
+  const done = await eventually(job, (row) => ["succeeded", "dead"].includes(row.state), {
+    ...acrossProcesses,
+    what: "the job retried to success",
+    limitMs: 120_000,
+  });
   expect(done.state).toBe("succeeded");
   expect(done.attempts).toBeGreaterThanOrEqual(2);
   return {
@@ -98,27 +96,24 @@ export async function postgresRestart(cluster: Cluster, token: string) {
   cluster.topology.postgres.restart();
   const recovered: Record<string, number> = {};
   for (const node of cluster.topology.api) {
-    await until(
-      `${node.name} answering after the restart`,
+    await eventually(
       () => call(node.url!, token, "/users/login/user"),
       (answer) => answer.status === 200,
-      60_000,
+      { ...acrossProcesses, what: `${node.name} answering after the restart`, limitMs: 60_000 },
     );
     recovered[node.name] = Math.round((Date.now() - restartedAt) / 100) / 10;
   }
   const [photo] = photos(1);
-  const uploaded = await until(
-    "an upload after the restart",
+  const uploaded = await eventually(
     () => uploadWhole(cluster.lb, token, photo!, { filename: "after-restart.jpg", libraryId: "product" }),
     (answer) => answer.status === 201,
-    60_000,
+    { ...acrossProcesses, what: "an upload after the restart", limitMs: 60_000 },
   );
   const storyId = uploaded.body.data!.result.storyId;
-  await until(
-    "its job done by a worker",
+  await eventually(
     () => cluster.query<JobRow>("select state, attempts, last_error from jobs where story_id = $1", [storyId]),
     (rows) => rows.length > 0 && rows.every((row) => row.state === "succeeded"),
-    120_000,
+    { ...acrossProcesses, what: "its job done by a worker", limitMs: 120_000 },
   );
   // The same processes: none was restarted, none died.
   expect(processes.map((process) => process.pid)).toEqual(pids);

@@ -5,7 +5,8 @@ import * as tus from "tus-js-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readRgwState } from "../../../../scripts/ceph-rgw.mjs";
 import { startTopology } from "../../../../scripts/scale-out.mjs";
-import { API, Cluster, call, until, uploadWhole } from "./cluster.js";
+import { eventually } from "../eventually.js";
+import { API, acrossProcesses, Cluster, call, uploadWhole } from "./cluster.js";
 import { postgresRestart, rgwOutage } from "./faults.js";
 import { largeJpeg, photos, sha256, testVideo } from "./media-files.js";
 import { refreshThrough, signInThrough } from "./sign-in.js";
@@ -61,8 +62,7 @@ describe("several API and worker processes behind a load balancer", () => {
   /** Waits until the load balancer sends requests to every API node again. */
   async function allNodesBehindBalancer(): Promise<void> {
     for (const node of cluster.topology.api) if (!node.pid) await node.start();
-    await until(
-      "both nodes answering through HAProxy",
+    await eventually(
       async () => {
         const before = cluster.requestsPerNode("GET", /^\/readyz/);
         for (let probe = 0; probe < 4; probe++) await fetch(`${cluster.lb}/readyz`);
@@ -70,6 +70,7 @@ describe("several API and worker processes behind a load balancer", () => {
         return Object.keys(after).every((name) => after[name]! > before[name]!);
       },
       (ready) => ready,
+      { ...acrossProcesses, what: "both nodes answering through HAProxy" },
     );
   }
 
@@ -135,22 +136,20 @@ describe("several API and worker processes behind a load balancer", () => {
           [storyId],
         )
       )[0];
-    const running = await until(
-      "the proxy transcode under way",
-      job,
-      (row) => row?.state === "running" && row.progress >= 20,
-      180_000,
-    );
+    const running = await eventually(job, (row) => row?.state === "running" && row.progress >= 20, {
+      ...acrossProcesses,
+      what: "the proxy transcode under way",
+      limitMs: 180_000,
+    });
     const pid = Number(running!.lease_owner!.split(":")[1]);
     const victim = cluster.topology.workers.find((worker) => worker.pid === pid)!;
     expect(victim).toBeDefined();
     await victim.kill();
-    const finished = await until(
-      "the job finished elsewhere",
-      job,
-      (row) => ["succeeded", "dead"].includes(row!.state),
-      240_000,
-    );
+    const finished = await eventually(job, (row) => ["succeeded", "dead"].includes(row!.state), {
+      ...acrossProcesses,
+      what: "the job finished elsewhere",
+      limitMs: 240_000,
+    });
     expect(finished).toMatchObject({ state: "succeeded", attempts: 2 });
     const proxies = await cluster.query<{ n: number }>(
       "select count(*)::int as n from story_files where story_id = $1 and role = 'proxy'",
@@ -179,11 +178,10 @@ describe("several API and worker processes behind a load balancer", () => {
     }
     expect((await call(a().url, refreshed.access_token, "/auth/logout", { method: "POST" })).status).toBe(200);
     // B drops its cached sign-in when A's notification arrives (PostgreSQL NOTIFY: milliseconds, not at once).
-    const afterLogout = await until(
-      "B refuses the signed-out token",
+    const afterLogout = await eventually(
       () => call(b().url, refreshed.access_token, "/users/login/user"),
       (response) => response.status === 401,
-      30_000,
+      { ...acrossProcesses, what: "B refuses the signed-out token", limitMs: 30_000 },
     );
     expect(afterLogout).toMatchObject({ status: 401, body: { error: "token_revoked" } });
     expect(await refreshThrough(cluster.lb, b().url, refreshed.refresh_token!)).toEqual({ error: "invalid_grant" });
@@ -197,11 +195,10 @@ describe("several API and worker processes behind a load balancer", () => {
     expect((await call(b().url, created.body.data.secret, "/users/login/user")).status).toBe(200);
     const revoked = await call(a().url, token, `/api-tokens/${created.body.data.token.id}`, { method: "DELETE" });
     expect(revoked.status).toBe(200);
-    const afterRevoke = await until(
-      "B refuses the revoked API token",
+    const afterRevoke = await eventually(
       () => call(b().url, created.body.data.secret, "/users/login/user"),
       (response) => response.status === 401,
-      30_000,
+      { ...acrossProcesses, what: "B refuses the revoked API token", limitMs: 30_000 },
     );
     expect(afterRevoke.status).toBe(401);
     counts["sign-in across nodes"] = "signed in on A, refreshed on B, signed out on A → refused on B";
@@ -306,14 +303,14 @@ describe("several API and worker processes behind a load balancer", () => {
       expect(committed.status, JSON.stringify(committed.body)).toBe(200);
     }
     const ids = stories.map((story) => story.storyId);
-    const jobs = await until(
-      "every story's jobs done",
+    const jobs = await eventually(
       () =>
         cluster.query<{ story_id: string; state: string; attempts: number }>(
           "select story_id, state, attempts from jobs where story_id = any($1)",
           [ids],
         ),
       (rows) => new Set(rows.map((row) => row.story_id)).size === 20 && rows.every((row) => row.state === "succeeded"),
+      { ...acrossProcesses, what: "every story's jobs done" },
     );
     // No job ran twice: one attempt each (a second would mean a claim was taken from a live worker).
     expect(jobs.filter((row) => row.attempts !== 1)).toEqual([]);

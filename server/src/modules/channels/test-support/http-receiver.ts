@@ -108,18 +108,3 @@ export async function startHttpReceiver(secret: string) {
 }
 
 export type HttpReceiver = Awaited<ReturnType<typeof startHttpReceiver>>;
-
-/** Polls `check` until it returns a value (not undefined/false), within a generous bound. */
-export async function until<T>(
-  check: () => Promise<T | undefined | false> | T | undefined | false,
-  what: string,
-  ms = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value as T;
-    if (Date.now() > deadline) throw new Error(`waited ${ms} ms for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

@@ -1,6 +1,7 @@
 import { afterEach } from "vitest";
 import type { JobsConfig } from "../../../config.js";
 import type { Db } from "../../../db/database.js";
+import { eventually } from "../../../test/eventually.js";
 import { JobQueue } from "../job-queue.js";
 import type { JobDefinition } from "../job-types.js";
 import { JobWorker } from "../job-worker.js";
@@ -21,22 +22,6 @@ export const FAST_JOBS: JobsConfig = {
   stopTimeoutMs: 2000,
   abortGraceMs: 300,
 };
-
-/** Polls until `check` passes; fails with the last value after `limitMs` (a safety net, not a threshold). */
-export async function eventually<T>(
-  read: () => Promise<T>,
-  check: (value: T) => boolean,
-  limitMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`condition not met in ${limitMs} ms; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** A promise the test resolves by hand. */
 export function gate(): { promise: Promise<void>; open(): void } {
