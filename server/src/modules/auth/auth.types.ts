@@ -1,4 +1,5 @@
 import type { FastifyRequest } from "fastify";
+import type { UserAccount } from "../users/users.repository.js";
 import type { Principal } from "./bearer.js";
 import type { Action, LibraryLevel, PermissionKey, PermissionSet } from "./permissions.js";
 
@@ -42,16 +43,7 @@ export interface LibraryRule {
 }
 
 /** The signed-in user as the hook loaded them for this request. */
-export interface AuthenticatedUser {
-  id: string;
-  username: string;
-  name: string;
-  avatarUrl: string | null;
-  admin: boolean;
-  status: number;
-  roleId: string | null;
-  lastAccessIp: string | null;
-  lastAccessTime: string | null;
+export interface AuthenticatedUser extends Omit<UserAccount, "createdAt"> {
   /** Empty when the user has no role, or the role is disabled. */
   permissions: PermissionSet;
 }

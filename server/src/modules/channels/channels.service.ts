@@ -18,18 +18,9 @@ import {
 import type { CredentialsCipher } from "./credentials-cipher.js";
 import { DeliveryError, type Transport, transportFor } from "./transports/index.js";
 
-export interface ChannelView {
-  id: string;
-  name: string;
-  kind: ChannelKind;
-  format: ChannelFormat;
-  enabled: boolean;
-  settings: Record<string, unknown>;
-  fieldMapping: Record<string, string>;
-  presets: ChannelPresets;
+/** A channel as the API shows it: its credentials never, only which of them are set. */
+export interface ChannelView extends Omit<ChannelRecord, "credentials" | "createdBy"> {
   credentialsSet: string[];
-  createdAt: string;
-  updatedAt: string;
 }
 
 /** A channel ready to deliver: its settings, format and mapping, and a transport holding the decrypted credentials. */
