@@ -270,3 +270,23 @@ export function storyRow(overrides: Partial<StoryInsert> & Pick<StoryInsert, "id
     ...overrides,
   };
 }
+
+/** A row of a story's history, written straight into `story_actions` by a test that needs a past. */
+export function storyActionRow(
+  story: { id: string; libraryId: string },
+  who: { id: string; username: string },
+  action: string,
+  at: string,
+) {
+  return {
+    id: randomUUID(),
+    library_id: story.libraryId,
+    story_id: story.id,
+    user_id: who.id,
+    username: who.username,
+    action,
+    at,
+    ip: null,
+    details: "{}",
+  };
+}

@@ -3,7 +3,7 @@ import { beforeAll, expect, it } from "vitest";
 import { API_PREFIX } from "../../http/error-handler.js";
 import { describeEachDialect, useTestApp } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
-import { storyRow } from "../../test/stories-app.js";
+import { storyActionRow, storyRow } from "../../test/stories-app.js";
 import { StoryStatistics } from "../stories/story-statistics.js";
 import { DataMonitor } from "./data-monitor.service.js";
 
@@ -58,17 +58,8 @@ describeEachDialect("data monitor", (dialect) => {
         storyRow({ id: ids[4]!, type: "photo", authors: JSON.stringify(["Old"]), source: "Old wire" }),
       ])
       .execute();
-    const action = (index: number, kind: string, at: string) => ({
-      id: randomUUID(),
-      library_id: index === 2 ? "material" : "product",
-      story_id: ids[index]!,
-      user_id: admin.id,
-      username: admin.username,
-      action: kind,
-      at,
-      ip: null,
-      details: "{}",
-    });
+    const action = (index: number, kind: string, at: string) =>
+      storyActionRow({ id: ids[index]!, libraryId: index === 2 ? "material" : "product" }, admin, kind, at);
     await ctx()
       .db.kysely.insertInto("story_actions")
       .values([

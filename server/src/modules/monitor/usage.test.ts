@@ -3,7 +3,7 @@ import { beforeAll, expect, it } from "vitest";
 import { API_PREFIX } from "../../http/error-handler.js";
 import { describeEachDialect, useTestApp } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
-import { storyRow } from "../../test/stories-app.js";
+import { storyActionRow, storyRow } from "../../test/stories-app.js";
 import { readXlsxRows } from "../../test/xlsx-reader.js";
 import { UsageCountersRepository, usageRetentionStart } from "./usage-counter.js";
 
@@ -37,17 +37,8 @@ describeEachDialect("usage statistics", (dialect) => {
         storyRow({ id: ids[3]!, title: "Composite", type: "composite", created_at: "2024-12-05T00:00:00.000Z" }),
       ])
       .execute();
-    const action = (index: number, kind: string, at: string, who: TestPrincipal) => ({
-      id: randomUUID(),
-      library_id: index === 2 ? "material" : "product",
-      story_id: ids[index]!,
-      user_id: who.id,
-      username: who.username,
-      action: kind,
-      at,
-      ip: null,
-      details: "{}",
-    });
+    const action = (index: number, kind: string, at: string, who: TestPrincipal) =>
+      storyActionRow({ id: ids[index]!, libraryId: index === 2 ? "material" : "product" }, who, kind, at);
     await ctx()
       .db.kysely.insertInto("story_actions")
       .values([
