@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { fetchApi } from "../../test/api-call.js";
 import { auditSince, lastAuditId } from "../../test/audit.js";
-import { describeEachDialect, useTestDb } from "../../test/dialects.js";
+import { describeEachDialect } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
-import { CORPUS, type RunningApp, startApp, temporaryDataDir } from "../uploads/uploads.test-support.js";
+import { CORPUS, useRunningApp } from "../uploads/uploads.test-support.js";
 
 const photo = fs.readFileSync(path.join(CORPUS, "jpg/Canon_40D.jpg"));
 
@@ -35,9 +35,7 @@ function responsesOf(xml: string): Listed[] {
 }
 
 describeEachDialect("WebDAV's other mounts: the readable libraries and shared with me", (dialect) => {
-  const db = useTestDb(dialect);
-  const dataDir = temporaryDataDir();
-  let running: RunningApp;
+  const { db, running } = useRunningApp(dialect);
   let alice: TestPrincipal;
   let bob: TestPrincipal;
   let carol: TestPrincipal;
@@ -59,14 +57,14 @@ describeEachDialect("WebDAV's other mounts: the readable libraries and shared wi
     url: string,
     init: { headers?: Record<string, string>; body?: Uint8Array | string } = {},
   ) =>
-    fetch(`${running.base}${url}`, {
+    fetch(`${running().base}${url}`, {
       method,
       headers: { ...basic(who), ...init.headers },
       body: init.body as BodyInit | undefined,
     });
 
   const api = <T>(who: TestPrincipal, method: string, url: string, body?: unknown) =>
-    fetchApi<T>(running.base, who, method, url, body);
+    fetchApi<T>(running().base, who, method, url, body);
 
   async function listing(who: TestPrincipal, url: string): Promise<Listed[]> {
     const response = await dav(who, "PROPFIND", url, { headers: { depth: "1" } });
@@ -95,7 +93,6 @@ describeEachDialect("WebDAV's other mounts: the readable libraries and shared wi
   }
 
   beforeAll(async () => {
-    running = await startApp(db(), dataDir);
     alice = await createPrincipal(db(), { username: `mount-alice-${dialect}`, roleId: "contributor" });
     bob = await createPrincipal(db(), { username: `mount-bob-${dialect}`, roleId: "editor" });
     carol = await createPrincipal(db(), { username: `mount-carol-${dialect}`, roleId: "editor" });
@@ -111,10 +108,6 @@ describeEachDialect("WebDAV's other mounts: the readable libraries and shared wi
       (library) => library.id === "product",
     )!.name;
   }, 120_000);
-  afterAll(async () => {
-    await running.app.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
 
   it("lists the libraries the caller may read, their folders and their committed stories' originals as files", async () => {
     const top = await listing(alice, "/dav-libraries/");
@@ -191,8 +184,8 @@ describeEachDialect("WebDAV's other mounts: the readable libraries and shared wi
       ["DELETE", file, {}],
       ["DELETE", `${base}/Harbour/`, {}],
       ["MKCOL", `${base}/New folder`, {}],
-      ["MOVE", file, { headers: { destination: `${running.base}${base}/moved.jpg` } }],
-      ["COPY", file, { headers: { destination: `${running.base}${base}/copied.jpg` } }],
+      ["MOVE", file, { headers: { destination: `${running().base}${base}/moved.jpg` } }],
+      ["COPY", file, { headers: { destination: `${running().base}${base}/copied.jpg` } }],
       ["PROPPATCH", file, { body: patch }],
       ["LOCK", file, { body: lockBody }],
       ["UNLOCK", file, { headers: { "lock-token": "<opaquelocktoken:x>" } }],
@@ -210,7 +203,7 @@ describeEachDialect("WebDAV's other mounts: the readable libraries and shared wi
     expect((await dav(bob, "PUT", "/dav/mine.txt", { body: "mine" })).status).toBe(201);
     for (const method of ["COPY", "MOVE"]) {
       const response = await dav(bob, method, "/dav/mine.txt", {
-        headers: { destination: `${running.base}${base}/mine.txt` },
+        headers: { destination: `${running().base}${base}/mine.txt` },
       });
       expect(response.status, method).toBe(403);
     }
@@ -273,7 +266,7 @@ describeEachDialect("WebDAV's other mounts: the readable libraries and shared wi
       `/dav-libraries/..%2f..%2fdav%2f`,
       `/dav-libraries/${encodeURIComponent(`${secretName}/${secretFile.split("/").at(-1)}`)}`,
     ]) {
-      const response = await fetch(`${running.base}${url}`, { headers: basic(alice) });
+      const response = await fetch(`${running().base}${url}`, { headers: basic(alice) });
       expect([400, 404], url).toContain(response.status);
       expect(Buffer.from(await response.arrayBuffer()).includes(photo.subarray(0, 64)), url).toBe(false);
     }
@@ -357,11 +350,11 @@ describeEachDialect("WebDAV's other mounts: the readable libraries and shared wi
     await api(admin, "PUT", `/disk/quotas/${owner.id}`, { quotaBytes: 10 * 1024 ** 3 });
     // A move within the shared folder renames; out of it to the top is refused; the parent is never reached.
     const moved = await dav(bob, "MOVE", "/dav-shared/Drop/from-bob.txt", {
-      headers: { destination: `${running.base}/dav-shared/Drop/sub/renamed.txt` },
+      headers: { destination: `${running().base}/dav-shared/Drop/sub/renamed.txt` },
     });
     expect(moved.status).toBe(201);
     const out = await dav(bob, "MOVE", "/dav-shared/Drop/sub/renamed.txt", {
-      headers: { destination: `${running.base}/dav-shared/renamed.txt` },
+      headers: { destination: `${running().base}/dav-shared/renamed.txt` },
     });
     expect(out.status).toBe(403);
     for (const url of ["/dav-shared/Drop/..%2FPrivate/", "/dav-shared/Drop/%2e%2e/Private/", "/dav-shared/Desk/"]) {

@@ -1,11 +1,11 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { fetchApi } from "../../test/api-call.js";
-import { describeEachDialect, useTestDb } from "../../test/dialects.js";
+import { describeEachDialect } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
-import { CORPUS, type RunningApp, startApp, temporaryDataDir } from "../uploads/uploads.test-support.js";
+import { CORPUS, useRunningApp } from "../uploads/uploads.test-support.js";
 
 const photo = fs.readFileSync(path.join(CORPUS, "jpg/Canon_40D.jpg"));
 
@@ -34,9 +34,7 @@ export function litmusSummary(output: string): Record<string, { run: number; pas
 const hasLitmus = spawnSync("litmus", ["--version"]).error === undefined;
 
 describeEachDialect("WebDAV over the network disk", (dialect) => {
-  const db = useTestDb(dialect);
-  const dataDir = temporaryDataDir();
-  let running: RunningApp;
+  const { db, running } = useRunningApp(dialect);
   let alice: TestPrincipal;
   let bob: TestPrincipal;
   let admin: TestPrincipal;
@@ -47,28 +45,23 @@ describeEachDialect("WebDAV over the network disk", (dialect) => {
     url: string,
     init: { headers?: Record<string, string>; body?: Uint8Array | string } = {},
   ) =>
-    fetch(`${running.base}/dav${url}`, {
+    fetch(`${running().base}/dav${url}`, {
       method,
       headers: { ...basic(who.username, who.token), ...init.headers },
       body: init.body as BodyInit | undefined,
     });
 
   const api = <T>(who: TestPrincipal, method: string, url: string, body?: unknown) =>
-    fetchApi<T>(running.base, who, method, url, body);
+    fetchApi<T>(running().base, who, method, url, body);
 
   beforeAll(async () => {
-    running = await startApp(db(), dataDir);
     alice = await createPrincipal(db(), { username: `dav-alice-${dialect}`, roleId: "contributor" });
     bob = await createPrincipal(db(), { username: `dav-bob-${dialect}`, roleId: "editor" });
     admin = await createPrincipal(db(), { username: `dav-admin-${dialect}`, admin: true, roleId: "administrator" });
   });
-  afterAll(async () => {
-    await running.app.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
 
   it("refuses a request without Basic credentials made of the user's name and a personal API token", async () => {
-    const anonymous = await fetch(`${running.base}/dav/`, { method: "PROPFIND", headers: { depth: "0" } });
+    const anonymous = await fetch(`${running().base}/dav/`, { method: "PROPFIND", headers: { depth: "0" } });
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get("www-authenticate")).toMatch(/^Basic realm="dams"/);
     const refused: [string, Record<string, string>][] = [
@@ -79,7 +72,10 @@ describeEachDialect("WebDAV over the network disk", (dialect) => {
       ["no colon", { authorization: `Basic ${Buffer.from(alice.token).toString("base64")}` }],
     ];
     for (const [why, headers] of refused) {
-      const response = await fetch(`${running.base}/dav/`, { method: "PROPFIND", headers: { depth: "0", ...headers } });
+      const response = await fetch(`${running().base}/dav/`, {
+        method: "PROPFIND",
+        headers: { depth: "0", ...headers },
+      });
       expect(response.status, why).toBe(401);
       expect(response.headers.get("www-authenticate"), why).toMatch(/^Basic /);
     }
@@ -115,7 +111,7 @@ describeEachDialect("WebDAV over the network disk", (dialect) => {
     expect(await (await dav(bob, "PROPFIND", "/", { headers: { depth: "1" } })).text()).not.toContain("Reports");
 
     const moved = await dav(alice, "MOVE", "/Reports/photo.jpg", {
-      headers: { destination: `${running.base}/dav/Reports/renamed.jpg` },
+      headers: { destination: `${running().base}/dav/Reports/renamed.jpg` },
     });
     expect(moved.status).toBe(201);
     const after = await api<{ items: DiskItem[] }>(alice, "GET", `/disk/nodes?folderId=${folder?.id}`);
@@ -138,7 +134,7 @@ describeEachDialect("WebDAV over the network disk", (dialect) => {
     const control = await dav(alice, "MKCOL", "/bad%01name");
     expect(control.status).toBe(400);
     const outside = await dav(alice, "MOVE", "/Reports", {
-      headers: { destination: `${running.base}/dav/../../outside` },
+      headers: { destination: `${running().base}/dav/../../outside` },
     });
     expect([400, 403, 404, 409, 502]).toContain(outside.status);
     const names = (await api<{ items: DiskItem[] }>(alice, "GET", "/disk/nodes")).items.map((item) => item.name);
@@ -161,7 +157,7 @@ describeEachDialect("WebDAV over the network disk", (dialect) => {
   it("passes litmus's basic, copymove, props and locks groups", async () => {
     expect(hasLitmus, "litmus is not installed: scripts/setup.mjs installs it with apt-get").toBe(true);
     const output = await new Promise<string>((resolve) => {
-      const child = spawn("litmus", [`${running.base}/dav/`, bob.username, bob.token], {
+      const child = spawn("litmus", [`${running().base}/dav/`, bob.username, bob.token], {
         env: { ...process.env, TESTS: "basic copymove props locks http" },
       });
       let text = "";

@@ -1,20 +1,18 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { DetailedError } from "tus-js-client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { API_PREFIX } from "../../http/error-handler.js";
 import { auditSince, lastAuditId } from "../../test/audit.js";
-import { describeEachDialect, useTestDb } from "../../test/dialects.js";
+import { describeEachDialect } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import {
   CORPUS,
   createUpload,
-  type RunningApp,
   sha256,
-  startApp,
   storedBytes,
-  temporaryDataDir,
   tusUpload,
+  useRunningApp,
 } from "../uploads/uploads.test-support.js";
 import { DiskRepository } from "./disk.repository.js";
 import { diskName, numberedName } from "./disk-names.js";
@@ -56,9 +54,7 @@ describe("disk names", () => {
 });
 
 describeEachDialect("network disk", (dialect) => {
-  const db = useTestDb(dialect);
-  const dataDir = temporaryDataDir();
-  let running: RunningApp;
+  const { db, running } = useRunningApp(dialect);
   let alice: TestPrincipal;
   let bob: TestPrincipal;
   let carol: TestPrincipal;
@@ -71,7 +67,7 @@ describeEachDialect("network disk", (dialect) => {
     body?: unknown,
     status = 200,
   ): Promise<T> {
-    const response = await fetch(`${running.base}${API_PREFIX}${url}`, {
+    const response = await fetch(`${running().base}${API_PREFIX}${url}`, {
       method,
       headers: { ...who.headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -83,18 +79,13 @@ describeEachDialect("network disk", (dialect) => {
   }
 
   const upload = (who: TestPrincipal, bytes: Buffer, metadata: Record<string, string>) =>
-    tusUpload(running.base, who.token, bytes, { metadata: { target: "disk", ...metadata } });
+    tusUpload(running().base, who.token, bytes, { metadata: { target: "disk", ...metadata } });
 
   beforeAll(async () => {
-    running = await startApp(db(), dataDir);
     alice = await createPrincipal(db(), { username: "disk-alice", roleId: "editor" });
     bob = await createPrincipal(db(), { username: "disk-bob", roleId: "editor" });
     carol = await createPrincipal(db(), { username: "disk-carol", roleId: "viewer" });
     admin = await createPrincipal(db(), { username: "disk-admin", admin: true, roleId: "administrator" });
-  });
-  afterAll(async () => {
-    await running.app.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it("keeps a folder tree: create, list, rename, move; names that leave a folder or are taken are refused", async () => {
@@ -137,12 +128,12 @@ describeEachDialect("network disk", (dialect) => {
     const html = (await upload(alice, text, { filename: "page.html" })).body.data as unknown as { file: Node };
     expect(html.file.mime).toBe("application/octet-stream");
 
-    const response = await fetch(`${running.base}${API_PREFIX}/disk/nodes/${file.id}/content`, {
+    const response = await fetch(`${running().base}${API_PREFIX}/disk/nodes/${file.id}/content`, {
       headers: alice.headers,
     });
     expect(response.status).toBe(200);
     expect(sha256(Buffer.from(await response.arrayBuffer()))).toBe(sha256(photo));
-    const page = await fetch(`${running.base}${API_PREFIX}/disk/nodes/${html.file.id}/content?disposition=inline`, {
+    const page = await fetch(`${running().base}${API_PREFIX}/disk/nodes/${html.file.id}/content?disposition=inline`, {
       headers: alice.headers,
     });
     expect(page.headers.get("content-disposition")).toMatch(/^attachment/);
@@ -152,7 +143,7 @@ describeEachDialect("network disk", (dialect) => {
     expect(usage.usedBytes).toBe(photo.length * 2 + text.length);
     const stored = await new DiskRepository(db()).find(file.id);
     expect(stored?.blobKey).toMatch(/^disk\//);
-    expect(sha256(await storedBytes(running, stored!.blobKey!))).toBe(sha256(photo));
+    expect(sha256(await storedBytes(running(), stored!.blobKey!))).toBe(sha256(photo));
   });
 
   it("answers 413 over the quota, at the upload's creation and on its last byte, and keeps nothing of it", async () => {
@@ -173,7 +164,7 @@ describeEachDialect("network disk", (dialect) => {
 
     // Room at the creation, none on the last byte (another upload filled it meanwhile): 413, nothing stored.
     await call(admin, "PUT", `/disk/quotas/${userId}`, { quotaBytes: photo.length * 2 + 10 });
-    const late = await createUpload(running.base, bob.token, photo.length, {
+    const late = await createUpload(running().base, bob.token, photo.length, {
       target: "disk",
       filename: "late.jpg",
     });
@@ -195,7 +186,7 @@ describeEachDialect("network disk", (dialect) => {
     expect(usage.usedBytes).toBe(photo.length * 2);
     const keys: string[] = [];
     for await (const key of (await import("../blobs/build-blob-store.js"))
-      .buildBlobStore(running.config.storage)
+      .buildBlobStore(running().config.storage)
       .list("disk/"))
       keys.push(key);
     const held = await new DiskRepository(db()).heldBlobKeys(keys);
@@ -222,7 +213,7 @@ describeEachDialect("network disk", (dialect) => {
     const repository = new DiskRepository(db());
     const key = (await repository.find(file.id))!.blobKey!;
     const { buildBlobStore } = await import("../blobs/build-blob-store.js");
-    const store = buildBlobStore(running.config.storage);
+    const store = buildBlobStore(running().config.storage);
     expect(await store.stat(key)).not.toBeNull();
     const { DiskService } = await import("./disk.service.js");
     const { DiskAccess } = await import("./disk-access.js");
@@ -280,7 +271,7 @@ describeEachDialect("network disk", (dialect) => {
     expect(listing.items.map((item) => item.name)).toEqual(["pic.jpg"]);
     expect(listing.path.map((item) => item.name)).toEqual(["For Bob"]);
     // View: a preview, no download, no change.
-    const preview = await fetch(`${running.base}${API_PREFIX}/disk/nodes/${file.id}/content?disposition=inline`, {
+    const preview = await fetch(`${running().base}${API_PREFIX}/disk/nodes/${file.id}/content?disposition=inline`, {
       headers: bob.headers,
     });
     expect(preview.status).toBe(200);
@@ -337,7 +328,9 @@ describeEachDialect("network disk", (dialect) => {
     expect(sent[0]!.story?.libraryId).toBe("product");
     expect(sent[1]!.error?.code).toBe("unsupported_file_type");
     // The disk keeps its file.
-    const kept = await fetch(`${running.base}${API_PREFIX}/disk/nodes/${file.id}/content`, { headers: alice.headers });
+    const kept = await fetch(`${running().base}${API_PREFIX}/disk/nodes/${file.id}/content`, {
+      headers: alice.headers,
+    });
     expect(kept.status).toBe(200);
 
     const saved = await call<Node>(alice, "POST", "/disk/from-story", {

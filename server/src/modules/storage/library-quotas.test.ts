@@ -1,31 +1,21 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { API_PREFIX } from "../../http/error-handler.js";
-import { describeEachDialect, useTestDb } from "../../test/dialects.js";
+import { describeEachDialect } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
-import {
-  CORPUS,
-  createUpload,
-  type RunningApp,
-  startApp,
-  temporaryDataDir,
-  tusHeaders,
-  tusUpload,
-} from "../uploads/uploads.test-support.js";
+import { CORPUS, createUpload, tusHeaders, tusUpload, useRunningApp } from "../uploads/uploads.test-support.js";
 
 const canon = fs.readFileSync(path.join(CORPUS, "jpg/Canon_40D.jpg"));
 const LIBRARY = "material";
 
 describeEachDialect("quotas per library", (dialect) => {
-  const db = useTestDb(dialect);
-  const dataDir = temporaryDataDir();
-  let running: RunningApp;
+  const { db, running } = useRunningApp(dialect);
   let admin: TestPrincipal;
   let reporter: TestPrincipal;
 
   const api = (who: TestPrincipal, method: string, url: string, body?: unknown) =>
-    fetch(`${running.base}${API_PREFIX}${url}`, {
+    fetch(`${running().base}${API_PREFIX}${url}`, {
       method,
       headers: { ...who.headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -57,16 +47,11 @@ describeEachDialect("quotas per library", (dialect) => {
           .executeTakeFirstOrThrow()
       ).n,
     );
-  const staged = () => fs.readdirSync(running.config.uploads.directory).filter((name) => !name.startsWith("."));
+  const staged = () => fs.readdirSync(running().config.uploads.directory).filter((name) => !name.startsWith("."));
 
   beforeAll(async () => {
-    running = await startApp(db(), dataDir);
     admin = await createPrincipal(db(), { username: "quota-admin", roleId: "administrator", admin: true });
     reporter = await createPrincipal(db(), { username: "quota-reporter", roleId: "contributor" });
-  });
-  afterAll(async () => {
-    await running.app.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it("is set, changed and removed by the storage settings, each change in the operation log", async () => {
@@ -105,7 +90,7 @@ describeEachDialect("quotas per library", (dialect) => {
   it("holds an upload at its creation: 413 naming the quota and the usage, nothing begun", async () => {
     expect((await setQuota(canon.length - 1)).status).toBe(200);
     const before = { stories: await storiesIn(), staged: staged().length };
-    const response = await fetch(`${running.base}${API_PREFIX}/uploads`, {
+    const response = await fetch(`${running().base}${API_PREFIX}/uploads`, {
       method: "POST",
       headers: tusHeaders(reporter.token, {
         "upload-length": String(canon.length),
@@ -123,7 +108,7 @@ describeEachDialect("quotas per library", (dialect) => {
 
   it("holds it again on the last byte (room at the creation, none at the end): 413, nothing stored", async () => {
     expect((await setQuota(canon.length * 10)).status).toBe(200);
-    const url = await createUpload(running.base, reporter.token, canon.length, { libraryId: LIBRARY });
+    const url = await createUpload(running().base, reporter.token, canon.length, { libraryId: LIBRARY });
     // Meanwhile an administrator lowers the quota below what this file needs.
     expect((await setQuota(canon.length - 1)).status).toBe(200);
     const before = { stories: await storiesIn(), blobs: await blobCount() };
@@ -147,7 +132,7 @@ describeEachDialect("quotas per library", (dialect) => {
 
   it("takes what fits, and the storage monitor shows the usage beside the quota", async () => {
     expect((await setQuota(canon.length * 3)).status).toBe(200);
-    const done = await tusUpload(running.base, reporter.token, canon, { metadata: { libraryId: LIBRARY } });
+    const done = await tusUpload(running().base, reporter.token, canon, { metadata: { libraryId: LIBRARY } });
     expect(done.status).toBe(200);
     const after = await usage();
     expect(after.usedBytes).toBeGreaterThanOrEqual(canon.length);

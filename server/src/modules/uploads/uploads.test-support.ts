@@ -5,10 +5,12 @@ import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import * as tus from "tus-js-client";
+import { afterAll, beforeAll } from "vitest";
 import { buildApp } from "../../app.js";
 import { type Config, loadConfig } from "../../config.js";
 import type { Db } from "../../db/database.js";
 import { API_PREFIX } from "../../http/error-handler.js";
+import { type DialectName, useTestDb } from "../../test/dialects.js";
 import { until } from "../../test/eventually.js";
 import { buildBlobStore } from "../blobs/build-blob-store.js";
 
@@ -49,6 +51,21 @@ export async function storedBytes(running: RunningApp, key: string): Promise<Buf
 
 export function temporaryDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), "dams-uploads-"));
+}
+
+/** The whole app, started once for a describe block on a fresh database and data dir; closed and removed after it. */
+export function useRunningApp(dialect: DialectName): { db: () => Db; running: () => RunningApp } {
+  const db = useTestDb(dialect);
+  const dataDir = temporaryDataDir();
+  let running: RunningApp | undefined;
+  beforeAll(async () => {
+    running = await startApp(db(), dataDir);
+  });
+  afterAll(async () => {
+    await running?.app.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  return { db, running: () => running! };
 }
 
 export interface UploadResult {
