@@ -25,6 +25,7 @@ export interface CrudResource<
   Body extends z.ZodType,
   Params extends z.ZodType,
   Query extends z.ZodType<PageQuery>,
+  UpdateBody extends z.ZodType = Body,
 > {
   tags: string[];
   /** The collection, e.g. `/metadata-templates`. */
@@ -33,6 +34,8 @@ export interface CrudResource<
   itemPath: string;
   item: Item;
   body: Body;
+  /** What `PUT itemPath` takes when it differs from what `POST path` takes (`body`). */
+  updateBody?: UpdateBody;
   params: Params;
   list?: CrudRoute<
     (query: z.infer<Query>, request: FastifyRequest) => Promise<{ content: z.input<Item>[]; total: number }>
@@ -40,7 +43,9 @@ export interface CrudResource<
     querystring: Query;
   };
   create?: CrudRoute<(body: z.infer<Body>, request: FastifyRequest) => Promise<z.input<Item>>>;
-  update?: CrudRoute<(params: z.infer<Params>, body: z.infer<Body>, request: FastifyRequest) => Promise<z.input<Item>>>;
+  update?: CrudRoute<
+    (params: z.infer<Params>, body: z.infer<UpdateBody>, request: FastifyRequest) => Promise<z.input<Item>>
+  >;
   remove?: CrudRoute<(params: z.infer<Params>, request: FastifyRequest) => Promise<unknown>>;
   /** Registers the resource's other collection routes after list and create, before the member routes (the order
    * the OpenAPI document lists them in). */
@@ -57,8 +62,10 @@ export function crudRoutes<
   Body extends z.ZodType,
   Params extends z.ZodType,
   Query extends z.ZodType<PageQuery>,
->(zodApp: ZodApp, resource: CrudResource<Item, Body, Params, Query>): void {
+  UpdateBody extends z.ZodType = Body,
+>(zodApp: ZodApp, resource: CrudResource<Item, Body, Params, Query, UpdateBody>): void {
   const { tags, path, itemPath, item, body, params, list, create, update, remove, collectionExtras } = resource;
+  const updateBody = resource.updateBody ?? body;
   // The answers are checked against `item` at run time by the Zod serializer; the type provider cannot follow a
   // generic schema, so the handlers are typed by the `run` functions instead.
   const routes = zodApp.withTypeProvider<FastifyTypeProviderDefault>();
@@ -87,9 +94,13 @@ export function crudRoutes<
   if (update) {
     routes.put(
       itemPath,
-      apiRoute(update.config, { tags, ...described(update.summary, update.description), params, body }, item),
+      apiRoute(
+        update.config,
+        { tags, ...described(update.summary, update.description), params, body: updateBody },
+        item,
+      ),
       async (request) =>
-        ok(await update.run(request.params as z.infer<Params>, request.body as z.infer<Body>, request)),
+        ok(await update.run(request.params as z.infer<Params>, request.body as z.infer<UpdateBody>, request)),
     );
   }
   if (remove) {

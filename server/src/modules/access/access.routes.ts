@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { crudRoutes } from "../../http/crud-routes.js";
 import { ok, okPage, page, pageQuery } from "../../http/envelope.js";
 import { apiRoute } from "../../http/route.js";
 import { currentUser } from "../auth/auth.plugin.js";
@@ -113,95 +114,74 @@ export function accessRoutes({ users, roles, grants }: AccessServices): FastifyP
       },
     );
 
-    // Roles
-    app.get(
-      "/roles",
-      apiRoute(
-        can(ROLES, "query"),
-        { tags: ["roles"], summary: "List roles with their permissions", querystring: pageQuery },
-        page(roleSchema),
-      ),
-      async (request) => okPage(await roles.list(request.query), request.query),
-    );
-    app.get(
-      "/roles/permissions",
-      apiRoute(
-        can(ROLES, "query"),
-        {
-          tags: ["roles"],
-          summary:
-            "Every permission a role can hold (the menu keys) with the ten actions: the rows and columns of the matrix",
-        },
-        z.array(permissionCatalogueSchema),
-      ),
-      async () => ok(await roles.catalogue()),
-    );
-    app.post(
-      "/roles",
-      apiRoute(can(ROLES, "add"), { tags: ["roles"], summary: "Create a role", body: createRoleBody }, roleSchema),
-      async (request) => ok(await roles.create(request.body, currentUser(request))),
-    );
-    app.put(
-      "/roles/:id",
-      apiRoute(
-        can(ROLES, "edit"),
-        {
-          tags: ["roles"],
-          summary: "Change a role; `permissions` replaces its permissions × actions matrix",
-          params: roleIdParams,
-          body: updateRoleBody,
-        },
-        roleSchema,
-      ),
-      async (request) => ok(await roles.update(request.params.id, request.body, currentUser(request))),
-    );
-    app.delete(
-      "/roles/:id",
-      apiRoute(
-        can(ROLES, "delete"),
-        { tags: ["roles"], summary: "Delete a role no user holds", params: roleIdParams },
-        z.null(),
-      ),
-      async (request) => {
-        await roles.delete(request.params.id);
-        return ok(null);
+    crudRoutes(app, {
+      tags: ["roles"],
+      path: "/roles",
+      itemPath: "/roles/:id",
+      item: roleSchema,
+      body: createRoleBody,
+      updateBody: updateRoleBody,
+      params: roleIdParams,
+      list: {
+        config: can(ROLES, "query"),
+        summary: "List roles with their permissions",
+        querystring: pageQuery,
+        run: (query) => roles.list(query),
       },
-    );
+      create: {
+        config: can(ROLES, "add"),
+        summary: "Create a role",
+        run: (body, request) => roles.create(body, currentUser(request)),
+      },
+      collectionExtras: () =>
+        app.get(
+          "/roles/permissions",
+          apiRoute(
+            can(ROLES, "query"),
+            {
+              tags: ["roles"],
+              summary:
+                "Every permission a role can hold (the menu keys) with the ten actions: the rows and columns of the matrix",
+            },
+            z.array(permissionCatalogueSchema),
+          ),
+          async () => ok(await roles.catalogue()),
+        ),
+      update: {
+        config: can(ROLES, "edit"),
+        summary: "Change a role; `permissions` replaces its permissions × actions matrix",
+        run: ({ id }, body, request) => roles.update(id, body, currentUser(request)),
+      },
+      remove: {
+        config: can(ROLES, "delete"),
+        summary: "Delete a role no user holds",
+        run: ({ id }) => roles.delete(id),
+      },
+    });
 
-    // Library grants
-    app.get(
-      "/library-grants",
-      apiRoute(
-        can(GRANTS, "query"),
-        { tags: ["access"], summary: "List library grants", querystring: grantListQuery },
-        page(grantSchema),
-      ),
-      async (request) => okPage(await grants.list(request.query), request.query),
-    );
-    app.post(
-      "/library-grants",
-      apiRoute(
-        can(GRANTS, "add"),
-        {
-          tags: ["access"],
-          summary: "Grant a role or a user read, write or manage on a library",
-          body: createGrantBody,
-        },
-        grantSchema,
-      ),
-      async (request) => ok(await grants.create(request.body)),
-    );
-    app.delete(
-      "/library-grants/:id",
-      apiRoute(
-        can(GRANTS, "delete"),
-        { tags: ["access"], summary: "Remove a library grant", params: grantIdParams },
-        z.null(),
-      ),
-      async (request) => {
-        await grants.delete(request.params.id);
-        return ok(null);
+    crudRoutes(app, {
+      tags: ["access"],
+      path: "/library-grants",
+      itemPath: "/library-grants/:id",
+      item: grantSchema,
+      body: createGrantBody,
+      params: grantIdParams,
+      list: {
+        config: can(GRANTS, "query"),
+        summary: "List library grants",
+        querystring: grantListQuery,
+        run: (query) => grants.list(query),
       },
-    );
+      create: {
+        config: can(GRANTS, "add"),
+        summary: "Grant a role or a user read, write or manage on a library",
+        run: (body) => grants.create(body),
+      },
+      remove: {
+        config: can(GRANTS, "delete"),
+        summary: "Remove a library grant",
+        run: ({ id }) => grants.delete(id),
+      },
+    });
   };
 }
