@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { commonErrorResponses, envelope, errorEnvelope, ok } from "../../http/envelope.js";
+import { commonErrorResponses, errorEnvelope, ok } from "../../http/envelope.js";
 import { apiRoute } from "../../http/route.js";
 import { currentUser } from "../auth/auth.plugin.js";
+import { inLibrary } from "../auth/route-config.js";
 import {
   createFolderBody,
   folderNodeSchema,
@@ -34,7 +35,7 @@ export function foldersRoutes(folders: FoldersService): FastifyPluginAsyncZod {
     app.get(
       "/libraries/:libraryId/folders",
       apiRoute(
-        { access: "authenticated", library: { param: "libraryId", level: "read" } },
+        inLibrary("authenticated", "read"),
         { tags: ["folders"], summary: "The library's folder tree", params: folderTreeParams },
         z.array(folderNodeSchema),
       ),
@@ -42,52 +43,46 @@ export function foldersRoutes(folders: FoldersService): FastifyPluginAsyncZod {
     );
     app.post(
       "/libraries/:libraryId/folders",
-      {
-        config: {
-          access: { permission: STORIES, action: "add" },
-          library: { param: "libraryId", level: "manage" },
-        },
-        schema: {
+      apiRoute(
+        inLibrary({ permission: STORIES, action: "add" }, "manage"),
+        {
           tags: ["folders"],
           summary: "Create a folder (names are unique among siblings)",
           params: folderTreeParams,
           body: createFolderBody,
-          response: { 200: envelope(folderSchema), ...errors },
         },
-      },
+        folderSchema,
+        errors,
+      ),
       async (request) => ok(await folders.create(request.params.libraryId, request.body, currentUser(request).id)),
     );
     app.put(
       "/libraries/:libraryId/folders/:folderId",
-      {
-        config: {
-          access: { permission: STORIES, action: "edit" },
-          library: { param: "libraryId", level: "manage" },
-        },
-        schema: {
+      apiRoute(
+        inLibrary({ permission: STORIES, action: "edit" }, "manage"),
+        {
           tags: ["folders"],
           summary: "Rename a folder, move it under another parent or change its sort order",
           params: folderParams,
           body: updateFolderBody,
-          response: { 200: envelope(folderSchema), ...errors },
         },
-      },
+        folderSchema,
+        errors,
+      ),
       async (request) => ok(await folders.update(request.params.libraryId, request.params.folderId, request.body)),
     );
     app.delete(
       "/libraries/:libraryId/folders/:folderId",
-      {
-        config: {
-          access: { permission: STORIES, action: "delete" },
-          library: { param: "libraryId", level: "manage" },
-        },
-        schema: {
+      apiRoute(
+        inLibrary({ permission: STORIES, action: "delete" }, "manage"),
+        {
           tags: ["folders"],
           summary: "Delete an empty folder (409 while it holds sub-folders or stories)",
           params: folderParams,
-          response: { 200: envelope(z.null()), ...errors },
         },
-      },
+        z.null(),
+        errors,
+      ),
       async (request) => {
         await folders.delete(request.params.libraryId, request.params.folderId);
         return ok(null);
