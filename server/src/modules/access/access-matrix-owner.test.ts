@@ -20,36 +20,36 @@ const CALLERS = ["contributor", "editor", "admin"] as const;
 type Caller = (typeof CALLERS)[number];
 type Expectation = Record<Caller, Record<Ownership, number>>;
 
+/** Editors and administrators are answered alike in every cell here; contributors are the ones ownership limits. */
+function expectation(contributor: Record<Ownership, number>, editorsAndAdmins: Record<Ownership, number>): Expectation {
+  return { contributor, editor: editorsAndAdmins, admin: editorsAndAdmins };
+}
+
 /** 200 on own drafts and committed stories; a contributor is refused on someone else's draft. */
-const DRAFT_RULE: Expectation = {
-  contributor: { "own draft": 200, "other's draft": 403, "other's committed": 200 },
-  editor: { "own draft": 200, "other's draft": 200, "other's committed": 200 },
-  admin: { "own draft": 200, "other's draft": 200, "other's committed": 200 },
-};
+const DRAFT_RULE = expectation(
+  { "own draft": 200, "other's draft": 403, "other's committed": 200 },
+  { "own draft": 200, "other's draft": 200, "other's committed": 200 },
+);
 /** The same, where a committed story is not a draft any more (commit, consume as a new version): 409. */
-const DRAFTS_ONLY: Expectation = {
-  contributor: { "own draft": 200, "other's draft": 403, "other's committed": 409 },
-  editor: { "own draft": 200, "other's draft": 200, "other's committed": 409 },
-  admin: { "own draft": 200, "other's draft": 200, "other's committed": 409 },
-};
+const DRAFTS_ONLY = expectation(
+  { "own draft": 200, "other's draft": 403, "other's committed": 409 },
+  { "own draft": 200, "other's draft": 200, "other's committed": 409 },
+);
 /** Publishing takes committed stories only (409 for a draft), after the ownership check. */
-const PUBLISH: Expectation = {
-  contributor: { "own draft": 409, "other's draft": 403, "other's committed": 200 },
-  editor: { "own draft": 409, "other's draft": 409, "other's committed": 200 },
-  admin: { "own draft": 409, "other's draft": 409, "other's committed": 200 },
-};
+const PUBLISH = expectation(
+  { "own draft": 409, "other's draft": 403, "other's committed": 200 },
+  { "own draft": 409, "other's draft": 409, "other's committed": 200 },
+);
 /** Withdrawing a story that went nowhere is 409, after the ownership check. */
-const WITHDRAW: Expectation = {
-  contributor: { "own draft": 409, "other's draft": 403, "other's committed": 409 },
-  editor: { "own draft": 409, "other's draft": 409, "other's committed": 409 },
-  admin: { "own draft": 409, "other's draft": 409, "other's committed": 409 },
-};
+const WITHDRAW = expectation(
+  { "own draft": 409, "other's draft": 403, "other's committed": 409 },
+  { "own draft": 409, "other's draft": 409, "other's committed": 409 },
+);
 /** Deleting needs story.list → delete, which contributors lack whoever owns the story. */
-const DELETERS: Expectation = {
-  contributor: { "own draft": 403, "other's draft": 403, "other's committed": 403 },
-  editor: { "own draft": 200, "other's draft": 200, "other's committed": 200 },
-  admin: { "own draft": 200, "other's draft": 200, "other's committed": 200 },
-};
+const DELETERS = expectation(
+  { "own draft": 403, "other's draft": 403, "other's committed": 403 },
+  { "own draft": 200, "other's draft": 200, "other's committed": 200 },
+);
 
 interface Subject {
   id: string;

@@ -21,17 +21,13 @@ export const ROLE_OF: Record<Who, string> = {
 };
 
 export type Expectation = Record<Who, number>;
+/** The same answer for every caller. */
+const forAll = (status: number): Expectation => Object.fromEntries(WHO.map((who) => [who, status])) as Expectation;
 export const BACK_AREA: Expectation = { admin: 200, administrator: 200, editor: 403, contributor: 403, viewer: 403 };
 /** The system settings (`manage.setting.*`): users.admin only, not the administrator role alone. */
 export const ADMINS_ONLY: Expectation = { admin: 200, administrator: 403, editor: 403, contributor: 403, viewer: 403 };
-export const EVERYONE: Expectation = { admin: 200, administrator: 200, editor: 200, contributor: 200, viewer: 200 };
-export const NOBODY_SEES_IT: Expectation = {
-  admin: 404,
-  administrator: 404,
-  editor: 404,
-  contributor: 404,
-  viewer: 404,
-};
+export const EVERYONE = forAll(200);
+export const NOBODY_SEES_IT = forAll(404);
 /** Back-area routes on something that does not exist: the permission first (403), then 404. */
 export const MANAGERS_FIND_NOTHING: Expectation = {
   admin: 404,
@@ -63,13 +59,7 @@ export const VIDEO_MAKERS: Expectation = { admin: 200, administrator: 200, edito
 export const ADMIN_ONLY: Expectation = { admin: 200, administrator: 403, editor: 403, contributor: 403, viewer: 403 };
 /** Allowed through the hook (the item asked for does not exist: 404), or refused by it (403). */
 export const DISK_SHARERS: Expectation = { admin: 404, administrator: 404, editor: 404, contributor: 403, viewer: 403 };
-export const NOT_FOUND_FOR_ALL: Expectation = {
-  admin: 404,
-  administrator: 404,
-  editor: 404,
-  contributor: 404,
-  viewer: 404,
-};
+export const NOT_FOUND_FOR_ALL = forAll(404);
 
 export interface Fixtures {
   principals: Record<Who, TestPrincipal>;
