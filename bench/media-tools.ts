@@ -117,9 +117,7 @@ export async function vipsRenditions(
   decodes: 1 | 4,
 ): Promise<{ ms: number; peakRssMb: number }> {
   const memory = fs.existsSync("/dev/shm") ? "/dev/shm" : os.tmpdir();
-  const lanes = Array.from({ length: parallelism }, (_, lane) =>
-    staged.filter((_, index) => index % parallelism === lane),
-  );
+  const lanes = inLanes(staged, parallelism);
   const steps = (batch: string[], laneOut: string, scratch: string): string[][] => {
     const sources =
       decodes === 1 ? batch.map((file) => path.join(scratch, `${path.basename(file, path.extname(file))}.v`)) : batch;
@@ -150,6 +148,40 @@ export async function vipsRenditions(
     }
   });
   return { ms: performance.now() - started, peakRssMb: peak };
+}
+
+/** `items` dealt round-robin into `lanes` shares (the first item to lane 0, the second to lane 1, …). */
+export function inLanes<T>(items: T[], lanes: number): T[][] {
+  return Array.from({ length: lanes }, (_, lane) => items.filter((_, index) => index % lanes === lane));
+}
+
+/**
+ * The preset benches' hand-made baseline: each share of files made into 1600 px previews (q82, sRGB, metadata
+ * stripped) in `out` by one vipsthumbnail, then copied into `dest` by one cp, the shares side by side.
+ * Returns the wall-clock milliseconds.
+ */
+export async function vipsPreviewsCopied(shares: string[][], out: string, dest: string): Promise<number> {
+  fs.mkdirSync(out, { recursive: true });
+  fs.mkdirSync(dest, { recursive: true });
+  const started = performance.now();
+  await Promise.all(
+    shares.map(async (share) => {
+      if (share.length === 0) return;
+      const thumb = await measure("vipsthumbnail", [
+        ...share,
+        "--size",
+        "1600x1600>",
+        "--export-profile",
+        "srgb",
+        "-o",
+        `${out}/%s.jpg[Q=82,strip]`,
+      ]);
+      if (thumb.status !== 0) throw new Error("vipsthumbnail failed");
+      const copied = await measure("cp", [...share.map((file) => path.join(out, path.basename(file))), dest]);
+      if (copied.status !== 0) throw new Error("cp failed");
+    }),
+  );
+  return performance.now() - started;
 }
 
 const corpus = path.resolve(import.meta.dirname, "../../shared/corpus/exif-samples/jpg");

@@ -4,7 +4,7 @@ import path from "node:path";
 import { loadConfig } from "../server/src/config.js";
 import { type RenditionSpec, SystemMediaTools } from "../server/src/media/index.js";
 import { LoadSampler, median } from "./machine.js";
-import { benchPhotos, ensureDebianPackages, measure, pool } from "./media-tools.js";
+import { benchPhotos, ensureDebianPackages, inLanes, pool, vipsPreviewsCopied } from "./media-tools.js";
 
 /**
  * A download preset over 200 photos (issue 17): a 1600 px JPEG q82, sRGB,
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   try {
     const files = await benchPhotos(path.join(work, "in"), fileCount, width, height);
     const media = new SystemMediaTools(loadConfig({ DAMS_LOG_LEVEL: "silent", DAMS_DATA_DIR: work }).media);
-    const shares = Array.from({ length: lanes }, (_, lane) => files.filter((_, index) => index % lanes === lane));
+    const shares = inLanes(files, lanes);
 
     const dams = async (round: number, variant: RenditionSpec): Promise<number> => {
       const out = path.join(work, `dams-${round}`);
@@ -58,32 +58,8 @@ async function main(): Promise<void> {
       });
       return performance.now() - started;
     };
-    const vips = async (round: number): Promise<number> => {
-      const out = path.join(work, `vips-${round}`);
-      const dest = path.join(work, `vips-dest-${round}`);
-      fs.mkdirSync(out, { recursive: true });
-      fs.mkdirSync(dest, { recursive: true });
-      const started = performance.now();
-      await Promise.all(
-        shares.map(async (share) => {
-          if (share.length === 0) return;
-          const thumb = await measure("vipsthumbnail", [
-            ...share,
-            "--size",
-            "1600x1600>",
-            "--export-profile",
-            "srgb",
-            "-o",
-            `${out}/%s.jpg[Q=82,strip]`,
-          ]);
-          if (thumb.status !== 0) throw new Error("vipsthumbnail failed");
-          const names = share.map((file) => path.join(out, path.basename(file)));
-          const copied = await measure("cp", [...names, dest]);
-          if (copied.status !== 0) throw new Error("cp failed");
-        }),
-      );
-      return performance.now() - started;
-    };
+    const vips = (round: number): Promise<number> =>
+      vipsPreviewsCopied(shares, path.join(work, `vips-${round}`), path.join(work, `vips-dest-${round}`));
 
     const damsMs: number[] = [];
     const vipsMs: number[] = [];

@@ -13,7 +13,7 @@ import { UsersRepository } from "../server/src/modules/users/users.repository.js
 import { UsersService } from "../server/src/modules/users/users.service.js";
 import { inParallel, sender, tusPostPatch } from "./bare-peer.js";
 import { LoadSampler, median } from "./machine.js";
-import { benchPhotos, ensureDebianPackages, measure } from "./media-tools.js";
+import { benchPhotos, ensureDebianPackages, inLanes, vipsPreviewsCopied } from "./media-tools.js";
 
 /**
  * Publishing (issue 17): 200 photos published through the API to a folder
@@ -170,7 +170,7 @@ async function main(): Promise<void> {
       inParallel(storyIds, 4, async (storyId) => {
         await call("POST", `/workflow-story-publish/product/${storyId}`, { channels: [channelId] });
       });
-    const shares = Array.from({ length: lanes }, (_, lane) => files.filter((_, index) => index % lanes === lane));
+    const shares = inLanes(files, lanes);
     let lastPreset = "";
 
     const dams = async (round: number): Promise<number> => {
@@ -200,31 +200,8 @@ async function main(): Promise<void> {
         throw new Error(`the folder ${dest} does not hold ${fileCount} renditions`);
       return ms;
     };
-    const vips = async (round: number): Promise<number> => {
-      const out = path.join(work, `vips-${round}`);
-      const dest = path.join(work, `vips-dest-${round}`);
-      fs.mkdirSync(out);
-      fs.mkdirSync(dest);
-      const begun = performance.now();
-      await Promise.all(
-        shares.map(async (share) => {
-          if (share.length === 0) return;
-          const thumb = await measure("vipsthumbnail", [
-            ...share,
-            "--size",
-            "1600x1600>",
-            "--export-profile",
-            "srgb",
-            "-o",
-            `${out}/%s.jpg[Q=82,strip]`,
-          ]);
-          if (thumb.status !== 0) throw new Error("vipsthumbnail failed");
-          const copied = await measure("cp", [...share.map((file) => path.join(out, path.basename(file))), dest]);
-          if (copied.status !== 0) throw new Error("cp failed");
-        }),
-      );
-      return performance.now() - begun;
-    };
+    const vips = (round: number): Promise<number> =>
+      vipsPreviewsCopied(shares, path.join(work, `vips-${round}`), path.join(work, `vips-dest-${round}`));
 
     load = new LoadSampler();
     const damsMs: number[] = [];
