@@ -4,8 +4,8 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { API_PREFIX } from "../../http/error-handler.js";
 import { describeEachDialect, useTestDb } from "../../test/dialects.js";
+import { until } from "../../test/eventually.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
-import { until } from "../channels/test-support/http-receiver.js";
 import { CHUNK_SIZE_HEADER } from "./uploads.routes.js";
 import {
   CORPUS,
