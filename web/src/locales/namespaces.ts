@@ -1,0 +1,42 @@
+/**
+ * The namespaces of the app's strings, one module each in every language's folder, in the order they are merged (a
+ * later one's key would win). Both languages' index files hand theirs to `mergeNamespaces`, whose type asks for
+ * every one: a namespace added here and missing from a language does not compile.
+ */
+export const NAMESPACES = [
+  "app",
+  "menu",
+  "pages",
+  "layout",
+  "errors",
+  "settings",
+  "crud",
+  "editInfo",
+  "batchEdit",
+  "composite",
+  "user",
+  "admin",
+  "catalogue",
+  "libraryAdmin",
+  "storage",
+  "stories",
+  "urlIngest",
+  "serverMessages",
+  "upload",
+  "cover",
+  "embed",
+  "disk",
+  "viewerMedia",
+  "imageEditor",
+  "videoEditor",
+  "shares",
+  "presets",
+  "templates",
+  "actions",
+] as const;
+export type Namespace = (typeof NAMESPACES)[number];
+
+/** One language's strings: its namespaces' modules merged in NAMESPACES' order. */
+export function mergeNamespaces(modules: Record<Namespace, Record<string, string>>): Record<string, string> {
+  return Object.assign({}, ...NAMESPACES.map((name) => modules[name]));
+}
