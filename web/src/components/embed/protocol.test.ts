@@ -1,5 +1,14 @@
 import { describe, expect, it, vi } from "vitest";
-import { EMBED_MESSAGES, embedTarget, isFromOpener, isPing, openerOf, postToOpener, toEmbeddedStory } from "./protocol";
+import {
+  EMBED_MESSAGES,
+  embedTarget,
+  isFromOpener,
+  isPing,
+  isVideoEditCommand,
+  openerOf,
+  postToOpener,
+  toEmbeddedStory,
+} from "./protocol";
 
 const CMS = "https://cms.example.com";
 const ALLOWED = [CMS, "http://127.0.0.1:8081"];
@@ -92,6 +101,16 @@ describe("incoming messages", () => {
     expect(isPing({ origin: "https://evil.example.com", source: opener, data: ping }, target, opener)).toBe(false);
     expect(isPing({ origin: CMS, source: opener, data: "dams:ping" }, target, opener)).toBe(false);
     expect(isPing({ origin: CMS, source: opener, data: null }, target, opener)).toBe(false);
+  });
+
+  it("take the video editor's edit command only from the opener, and only as that command", () => {
+    const edit = { type: EMBED_MESSAGES.videoEdit };
+    expect(isVideoEditCommand({ origin: CMS, source: opener, data: edit }, target, opener)).toBe(true);
+    expect(isVideoEditCommand({ origin: CMS, source: other, data: edit }, target, opener)).toBe(false);
+    expect(
+      isVideoEditCommand({ origin: CMS, source: opener, data: { type: EMBED_MESSAGES.ping } }, target, opener),
+    ).toBe(false);
+    expect(isPing({ origin: CMS, source: opener, data: edit }, target, opener)).toBe(false);
   });
 });
 

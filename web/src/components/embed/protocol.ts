@@ -110,34 +110,26 @@ export function postToOpener(
   return true;
 }
 
+type IncomingEvent = Pick<MessageEvent, "origin" | "source" | "data">;
+
 /** Whether an incoming message is the opener's: its origin is the target's and it comes from the opener's window. */
-export function isFromOpener(
-  event: Pick<MessageEvent, "origin" | "source" | "data">,
-  target: EmbedTarget,
-  opener: MessageEventSource | null,
-): boolean {
+export function isFromOpener(event: IncomingEvent, target: EmbedTarget, opener: MessageEventSource | null): boolean {
   return target.ok && opener !== null && event.origin === target.origin && event.source === opener;
 }
 
-/** An incoming ping, accepted only from the opener; anything else is ignored. */
-export function isPing(
-  event: Pick<MessageEvent, "origin" | "source" | "data">,
-  target: EmbedTarget,
-  opener: MessageEventSource | null,
-) {
+/** An incoming message of `type`, accepted only from the opener; anything else is ignored. */
+function isOpenerMessage(type: string, event: IncomingEvent, target: EmbedTarget, opener: MessageEventSource | null) {
   const data = event.data as { type?: unknown } | null;
-  return isFromOpener(event, target, opener) && typeof data === "object" && data?.type === EMBED_MESSAGES.ping;
+  return isFromOpener(event, target, opener) && typeof data === "object" && data?.type === type;
 }
 
+/** An incoming ping, accepted only from the opener; anything else is ignored. */
+export const isPing = (event: IncomingEvent, target: EmbedTarget, opener: MessageEventSource | null) =>
+  isOpenerMessage(EMBED_MESSAGES.ping, event, target, opener);
+
 /** The opener's edit command to the video editor, accepted only from the opener. */
-export function isVideoEditCommand(
-  event: Pick<MessageEvent, "origin" | "source" | "data">,
-  target: EmbedTarget,
-  opener: MessageEventSource | null,
-) {
-  const data = event.data as { type?: unknown } | null;
-  return isFromOpener(event, target, opener) && typeof data === "object" && data?.type === EMBED_MESSAGES.videoEdit;
-}
+export const isVideoEditCommand = (event: IncomingEvent, target: EmbedTarget, opener: MessageEventSource | null) =>
+  isOpenerMessage(EMBED_MESSAGES.videoEdit, event, target, opener);
 
 /** A story of the API as the opener receives it, with absolute URLs on `pageOrigin` (ours). */
 export function toEmbeddedStory(
