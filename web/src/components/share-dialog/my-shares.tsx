@@ -4,6 +4,7 @@ import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { revokeShare, SHARE_STATE_COLORS, shareKeys, useMyShares } from "../../api/shares";
+import { pagerWhenMany } from "../pager";
 import { ShareVisitsButton } from "./share-visits";
 
 /** The shares I made, newest first: what, until when, views and downloads, last opened; visitor log; revoke. */
@@ -24,17 +25,7 @@ export function MyShares() {
       loading={shares.isLoading}
       dataSource={shares.data?.content ?? []}
       locale={{ emptyText: t("share.mine.empty") }}
-      pagination={
-        (shares.data?.totalElements ?? 0) > size
-          ? {
-              current: page + 1,
-              pageSize: size,
-              total: shares.data?.totalElements ?? 0,
-              onChange: (next) => setPage(next - 1),
-              size: "small",
-            }
-          : false
-      }
+      pagination={pagerWhenMany(shares.data?.totalElements, page, size, setPage, { small: true })}
       renderItem={(share) => (
         <List.Item
           data-testid="my-share"

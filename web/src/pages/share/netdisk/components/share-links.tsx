@@ -11,6 +11,7 @@ import {
   shareKeys,
   useShares,
 } from "../../../../api/shares";
+import { pagerWhenMany } from "../../../../components/pager";
 import { ShareVisitsButton } from "../../../../components/share-dialog/share-visits";
 
 const PAGE_SIZE = 10;
@@ -70,17 +71,7 @@ export function ShareLinks({
       locale={{
         emptyText: Object.values(filters).some(Boolean) ? t("share.all.noMatch") : t("share.netdisk.noLinks"),
       }}
-      pagination={
-        (shares.data?.totalElements ?? 0) > PAGE_SIZE
-          ? {
-              current: page + 1,
-              pageSize: PAGE_SIZE,
-              total: shares.data?.totalElements ?? 0,
-              onChange: (next) => setPage(next - 1),
-              size: "small",
-            }
-          : false
-      }
+      pagination={pagerWhenMany(shares.data?.totalElements, page, PAGE_SIZE, setPage, { small: true })}
       columns={[
         {
           title: t("share.netdisk.link"),

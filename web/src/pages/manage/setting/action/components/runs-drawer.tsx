@@ -2,6 +2,7 @@ import { Descriptions, Drawer, Empty, List, Tag, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { type ActionRule, type ActionRun, useActionRuns } from "../../../../../api/actions";
+import { pagerWhenMany } from "../../../../../components/pager";
 
 const STATE_COLOR: Record<ActionRun["state"], string> = {
   queued: "default",
@@ -34,16 +35,7 @@ export function RunsDrawer({ rule, onClose }: { rule: ActionRule | null; onClose
         loading={runs.isLoading}
         dataSource={runs.data?.content ?? []}
         locale={{ emptyText: <Empty description={t("actions.runs.empty")} /> }}
-        pagination={
-          (runs.data?.totalElements ?? 0) > PAGE_SIZE
-            ? {
-                current: page + 1,
-                pageSize: PAGE_SIZE,
-                total: runs.data?.totalElements,
-                onChange: (next) => setPage(next - 1),
-              }
-            : false
-        }
+        pagination={pagerWhenMany(runs.data?.totalElements, page, PAGE_SIZE, setPage)}
         renderItem={(run) => (
           <List.Item key={run.id} data-testid="action-run">
             <Descriptions
