@@ -84,30 +84,21 @@ function ClipPanel({ session, clip }: { session: VideoEditSession; clip: Clip })
       {clip.kind === "video" ? (
         <>
           <Space wrap>
-            <Field label={t("videoEditor.clip.in")}>
-              <InputNumber
-                data-testid="video-clip-in"
-                min={0}
-                step={frame}
-                precision={2}
-                value={clip.in}
-                onChange={(value) =>
-                  value != null && edit((edl) => trimClip(edl, clip.id, { in: value }, session.sourceDuration(clip)))
-                }
-              />
-            </Field>
-            <Field label={t("videoEditor.clip.out")}>
-              <InputNumber
-                data-testid="video-clip-out"
-                min={0}
-                step={frame}
-                precision={2}
-                value={clip.out}
-                onChange={(value) =>
-                  value != null && edit((edl) => trimClip(edl, clip.id, { out: value }, session.sourceDuration(clip)))
-                }
-              />
-            </Field>
+            {(["in", "out"] as const).map((end) => (
+              <Field key={end} label={t(`videoEditor.clip.${end}`)}>
+                <InputNumber
+                  data-testid={`video-clip-${end}`}
+                  min={0}
+                  step={frame}
+                  precision={2}
+                  value={clip[end]}
+                  onChange={(value) =>
+                    value != null &&
+                    edit((edl) => trimClip(edl, clip.id, { [end]: value }, session.sourceDuration(clip)))
+                  }
+                />
+              </Field>
+            ))}
           </Space>
           <Field label={t("videoEditor.clip.volume")}>
             <Space>
