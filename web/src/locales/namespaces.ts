@@ -36,7 +36,14 @@ export const NAMESPACES = [
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
-/** One language's strings: its namespaces' modules merged in NAMESPACES' order. */
-export function mergeNamespaces(modules: Record<Namespace, Record<string, string>>): Record<string, string> {
+type Merged<T> = (T extends unknown ? (value: T) => void : never) extends (value: infer All) => void ? All : never;
+
+/**
+ * One language's strings: its namespaces' modules merged in NAMESPACES' order, typed as all their keys (the journeys
+ * name strings by `keyof`, checked when compiled).
+ */
+export function mergeNamespaces<Modules extends Record<Namespace, Record<string, string>>>(
+  modules: Modules,
+): Merged<Modules[Namespace]> {
   return Object.assign({}, ...NAMESPACES.map((name) => modules[name]));
 }
