@@ -1,5 +1,5 @@
 import path from "node:path";
-import { expect, type Locator, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import {
   buttonName as button,
   expectNoHorizontalOverflow,
@@ -8,10 +8,12 @@ import {
   LAPTOP,
   pickOption,
   snapshot,
-  startSignedIn,
+  test,
   zh,
 } from "./helpers.js";
 import { API, PHOTOS, seedingToken, upload } from "./seed.js";
+
+test.use({ viewport: LAPTOP });
 
 /** Picks `option` in the select (single or multiple) of the form item labelled `label`. */
 async function chooseOption(page: Page, scope: Locator, label: string, option: string): Promise<void> {
@@ -24,9 +26,9 @@ async function chooseOption(page: Page, scope: Locator, label: string, option: s
 
 test("actions: a rule 'when committed in a library apply a template' runs after a commit; its run and the story's field show", async ({
   page,
+  signedIn: errors,
 }, testInfo) => {
   test.setTimeout(240_000);
-  const errors = await startSignedIn(page, LAPTOP);
   const run = String(Date.now()).slice(-6);
   const token = await seedingToken(page, "actions");
   const auth = { authorization: `Bearer ${token}` };

@@ -5,6 +5,8 @@ import path from "node:path";
 import {
   type Browser,
   type BrowserContext,
+  test as base,
+  type Download,
   expect,
   type Frame,
   type Locator,
@@ -215,6 +217,25 @@ export async function startSignedIn(page: Page, viewport: { width: number; heigh
   return errors;
 }
 
+/**
+ * The journeys' test: `signedIn` is the page's console errors, watched from its start, with the page signed in as
+ * the administrator in the window the spec chose (`test.use({ viewport: LAPTOP })`, before the sign-in as
+ * `startSignedIn` did). A journey asks for it as `async ({ page, signedIn: errors }) => …` and expects the errors
+ * it does not expect empty at its end.
+ */
+export const test = base.extend<{ signedIn: string[] }>({
+  // Its own bound (a fixture's time otherwise counts against the test's default, before the journey's own
+  // test.setTimeout): the sign-in's two waits of at most 60 s each, on a loaded machine.
+  signedIn: [
+    async ({ page }, use) => {
+      const errors = watchConsoleErrors(page);
+      await signIn(page);
+      await use(errors);
+    },
+    { timeout: 180_000 },
+  ],
+});
+
 /** The item of a form (in `scope`: a page, a drawer, a dialog) whose label contains `label`. */
 export function formItem(scope: Page | Locator, label: string): Locator {
   const page = "page" in scope ? scope.page() : scope;
@@ -230,7 +251,7 @@ export function formItem(scope: Page | Locator, label: string): Locator {
  * animating and choose nothing; it is tried again, but never on an option already chosen (a multiple select would
  * take it away again).
  */
-export async function pickOption(page: Page, select: Locator, option: string): Promise<void> {
+export async function pickOption(page: Page, select: Locator, option: string | RegExp): Promise<void> {
   const selector = select.locator(".ant-select-selector");
   const chosen = select.locator(".ant-select-selection-item").filter({ hasText: option }).first();
   const offered = page
@@ -269,6 +290,48 @@ export function makeTestVideo(file: string, source: string, tone?: { frequency: 
   ]);
 }
 
+/**
+ * A download the page prepares first (a preset's rendition: its job, then a blob saved by script): `start` clicks,
+ * the page must then show `preparing` (so a click that chose nothing fails here, named, not after `timeout`), and
+ * the file must come before the page shows `failure` (which fails at once, with the page's words, instead of
+ * waiting out the bound for a download that will not come).
+ */
+export async function downloadPrepared(
+  page: Page,
+  start: () => Promise<void>,
+  { preparing, failure, timeout }: { preparing: string; failure: string; timeout: number },
+): Promise<Download> {
+  const downloaded = page.waitForEvent("download", { timeout });
+  await start();
+  await expectToast(page, preparing, { timeout: 60_000 });
+  const failed = page
+    .waitForFunction(
+      (text) =>
+        ((window as unknown as { __damsToasts?: Element[] }).__damsToasts ?? []).some((toast) =>
+          (toast.textContent ?? "").includes(text),
+        ),
+      failure,
+      { timeout, polling: 500 },
+    )
+    .then(() => {
+      throw new Error(`the page said "${failure}" instead of downloading`);
+    });
+  // Whichever loses is let go: the download's wait, or the failure's (which ends with the page).
+  failed.catch(() => undefined);
+  downloaded.catch(() => undefined);
+  return Promise.race([downloaded, failed]);
+}
+
+/** The open story viewer's download menu, its preset `presetName` chosen: the rendition, once the page has it. */
+export async function downloadViewerPreset(page: Page, presetName: string, timeout: number): Promise<Download> {
+  await page.locator(".ant-drawer-content").locator(".ant-dropdown-trigger").first().click();
+  return downloadPrepared(
+    page,
+    () => page.locator(".ant-dropdown:visible").getByText(presetName, { exact: true }).click(),
+    { preparing: zh("presets.download.preparing"), failure: zh("presets.download.failed"), timeout },
+  );
+}
+
 /** Collects console errors and uncaught page errors. */
 export function watchConsoleErrors(page: Page): string[] {
   const errors: string[] = [];
@@ -292,6 +355,19 @@ export function expectSameMediaWithTitle(downloaded: string, source: string, tit
     });
   expect(streams(downloaded)).toBe(streams(source));
   expect(xmpTitle(downloaded)).toBe(title);
+}
+
+/** The open story viewer's download button: the original, named by the story's title, is `source` with that title. */
+export async function expectViewerDownloadsOriginal(page: Page, source: string, title: string): Promise<void> {
+  const downloading = page.waitForEvent("download");
+  await page
+    .locator(".ant-drawer-content")
+    .getByRole("button", { name: buttonName(zh("stories.download")) })
+    .first()
+    .click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`${title}${path.extname(source)}`);
+  expectSameMediaWithTitle(await download.path(), source, title);
 }
 
 /** The same for a downloaded photo (its bytes as received): the source's pixels, and the story's XMP title. */

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { expect, type Locator, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { type HttpReceiver, startHttpReceiver } from "../../server/src/modules/channels/test-support/http-receiver.js";
 import { newsmlSchemaErrors } from "../../server/src/modules/channels/test-support/newsml-schema.js";
@@ -10,11 +10,14 @@ import channelsZh from "../../web/src/locales/channels/zh-CN.js";
 import monitorZh from "../../web/src/locales/monitor/zh-CN.js";
 import {
   buttonName as button,
+  chooseOption,
   confirmPopconfirm,
+  downloadViewerPreset,
   expectNoHorizontalOverflow,
   expectToast,
-  signIn,
+  LAPTOP,
   snapshot,
+  test,
   watchConsoleErrors,
   zh,
 } from "./helpers.js";
@@ -36,6 +39,8 @@ const SECRET = "picture-desk-hmac-secret";
 const BIG_PHOTO = path.join(PHOTOS, "hdr/iphone_hdr_NO.jpg");
 const BIG_PHOTO_2 = path.join(PHOTOS, "mobile/jolla.jpg");
 
+test.use({ viewport: LAPTOP });
+
 let sshd: TestSshd;
 let receiver: HttpReceiver;
 test.beforeAll(async () => {
@@ -46,21 +51,6 @@ test.afterAll(async () => {
   await receiver?.close();
   await sshd?.close();
 });
-
-async function chooseOption(page: Page, scope: Locator, label: string, option: string): Promise<void> {
-  const item = scope
-    .locator(".ant-form-item")
-    .filter({ has: page.locator(".ant-form-item-label", { hasText: label }) })
-    .first();
-  await item.locator(".ant-select-selector").scrollIntoViewIfNeeded();
-  await item.locator(".ant-select-selector").click();
-  await page
-    .locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option")
-    .filter({ hasText: option })
-    .first()
-    .click();
-  await expect(item.locator(".ant-select-selection-item")).toHaveText(option);
-}
 
 /** Opens the channels page's add dialog with the kind and format chosen. */
 async function openChannelDialog(page: Page, name: string, kind: string, format: string): Promise<Locator> {
@@ -154,11 +144,9 @@ const pickerTime = (date: Date): string => {
 
 test("picture desk: photos to an agency over SFTP as NewsML-G2 with IPTC and to the website over HTTP as ninjs, one embargoed, each delivery watched in the monitor; a preset's watermarked 1200 px WebP", async ({
   page,
+  signedIn: errors,
 }, testInfo) => {
   test.setTimeout(720_000);
-  await page.setViewportSize({ width: 1366, height: 900 });
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
   const run = String(Date.now()).slice(-6);
   const token = await seedingToken(page);
   const auth = { authorization: `Bearer ${token}` };
@@ -435,10 +423,7 @@ test("picture desk: photos to an agency over SFTP as NewsML-G2 with IPTC and to 
 
   // The same download preset from the viewer's menu: a watermarked 1200 px WebP.
   await page.goto(`/frontend/search?story=product/${first.storyId}`, { waitUntil: "networkidle" });
-  await page.locator(".ant-drawer-content").locator(".ant-dropdown-trigger").first().click();
-  const downloaded = page.waitForEvent("download", { timeout: 90_000 });
-  await page.locator(".ant-dropdown:visible").getByText(presetName, { exact: true }).click();
-  const file = await downloaded;
+  const file = await downloadViewerPreset(page, presetName, 90_000);
   expect(file.suggestedFilename()).toMatch(/\.webp$/);
   await expectWatermarked1200Webp(fs.readFileSync((await file.path())!), BIG_PHOTO);
 

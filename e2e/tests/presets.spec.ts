@@ -1,13 +1,14 @@
 import path from "node:path";
-import { expect, type Locator, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import {
   buttonName as button,
   chooseOption,
   confirmPopconfirm,
+  downloadViewerPreset,
   expectToast,
   LAPTOP,
   snapshot,
-  startSignedIn,
+  test,
   zh,
 } from "./helpers.js";
 import { commitAndProcess, PHOTOS, seedingToken, upload } from "./seed.js";
@@ -19,6 +20,8 @@ async function previewSource(dialog: Locator): Promise<string> {
   return (await image.getAttribute("src")) ?? "";
 }
 
+test.use({ viewport: LAPTOP });
+
 async function save(page: Page, dialog: Locator): Promise<void> {
   await dialog.locator(".ant-modal-footer .ant-btn-primary").click();
   await expectToast(page, zh("crud.saved"));
@@ -27,10 +30,10 @@ async function save(page: Page, dialog: Locator): Promise<void> {
 
 test("watermark and download presets: create with a live preview, edit, delete; a viewer downloads through a preset", async ({
   page,
+  signedIn: errors,
 }, testInfo) => {
   // The rendition is a job: on a busy machine it queues behind the media work earlier journeys left.
   test.setTimeout(900_000);
-  const errors = await startSignedIn(page, LAPTOP);
   const run = String(Date.now()).slice(-6);
 
   // Watermark: the add form starts from spec section 9's default, the preview redraws as the text is typed.
@@ -87,12 +90,8 @@ test("watermark and download presets: create with a live preview, edit, delete; 
   });
   await commitAndProcess(page.request, token, [photo]);
   await page.goto(`/frontend/search?story=product/${photo.storyId}`, { waitUntil: "networkidle" });
-  const viewer = page.locator(".ant-drawer-content");
-  await viewer.locator(".ant-dropdown-trigger").first().click();
   // As long as the page itself waits for a rendition's job (savePresetRenditions: ten minutes).
-  const downloaded = page.waitForEvent("download", { timeout: 600_000 });
-  await page.locator(".ant-dropdown:visible").getByText(`网页 ${run}`, { exact: true }).click();
-  const file = await downloaded;
+  const file = await downloadViewerPreset(page, `网页 ${run}`, 600_000);
   expect(file.suggestedFilename()).toMatch(/\.webp$/);
 
   // Delete the download preset, then the watermark.
@@ -116,9 +115,9 @@ test("watermark and download presets: create with a live preview, edit, delete; 
 
 test("metadata templates: create, edit, apply on the upload page with its variables filled, delete", async ({
   page,
+  signedIn: errors,
 }, testInfo) => {
   test.setTimeout(180_000);
-  const errors = await startSignedIn(page, LAPTOP);
   const run = String(Date.now()).slice(-6);
   const name = `新华社 模板 ${run}`;
 

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import {
   buttonName as button,
   confirmPopconfirm,
@@ -8,10 +8,12 @@ import {
   LAPTOP,
   pickOption,
   snapshot,
-  startSignedIn,
+  test,
   zh,
 } from "./helpers.js";
 import { API, PHOTOS, seedingToken, upload } from "./seed.js";
+
+test.use({ viewport: LAPTOP });
 
 /** A message with its {{placeholders}} as a pattern. */
 const pattern = (text: string): RegExp =>
@@ -19,9 +21,9 @@ const pattern = (text: string): RegExp =>
 
 test("an administrator adds a storage target, tests it, moves a library's files there and cannot delete it while used", async ({
   page,
+  signedIn: errors,
 }, testInfo) => {
   test.setTimeout(300_000);
-  const errors = await startSignedIn(page, LAPTOP);
   const run = String(Date.now()).slice(-6);
   const token = await seedingToken(page, "storage");
   const auth = { authorization: `Bearer ${token}` };
