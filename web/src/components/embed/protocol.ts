@@ -132,21 +132,7 @@ export const isVideoEditCommand = (event: IncomingEvent, target: EmbedTarget, op
   isOpenerMessage(EMBED_MESSAGES.videoEdit, event, target, opener);
 
 /** A story of the API as the opener receives it, with absolute URLs on `pageOrigin` (ours). */
-export function toEmbeddedStory(
-  story: {
-    libraryId: string;
-    storyId: string;
-    type: string;
-    title: string;
-    mime: string | null;
-    width: number | null;
-    height: number | null;
-    duration: number | null;
-    thumbnailUrl: string | null;
-    coverUrl: string | null;
-  },
-  pageOrigin: string,
-): EmbeddedStory {
+export function toEmbeddedStory(story: Omit<EmbeddedStory, "downloadUrl">, pageOrigin: string): EmbeddedStory {
   const absolute = (url: string | null) => (url ? new URL(url, pageOrigin).toString() : null);
   const download = `/dams/api/v1/stories/download/${encodeURIComponent(story.libraryId)}/${encodeURIComponent(story.storyId)}`;
   return {
