@@ -1,10 +1,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, type Locator, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import sharp from "sharp";
-import { buttonName, expectNoHorizontalOverflow, LAPTOP, snapshot, startSignedIn, zh } from "./helpers.js";
+import { buttonName, expectNoHorizontalOverflow, LAPTOP, snapshot, test, zh } from "./helpers.js";
 import { API, commitAndProcess, type Seeded, seedingToken, upload } from "./seed.js";
+
+test.use({ viewport: LAPTOP });
 
 const COUNT = 20;
 
@@ -90,9 +92,9 @@ async function selectAllShown(page: Page, count: number) {
  */
 test("batch edit: twenty photos selected in the grid get a tag and a credit, and are found by the tag", async ({
   page,
+  signedIn: errors,
 }, testInfo) => {
   test.setTimeout(600_000);
-  const errors = await startSignedIn(page, LAPTOP);
   const token = await seedingToken(page, "batch edit");
   const headers = { authorization: `Bearer ${token}` };
   const run = String(Date.now()).slice(-6);

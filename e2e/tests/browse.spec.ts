@@ -1,18 +1,20 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import {
   confirmPopconfirm,
+  DESKTOP,
   en,
-  expectSameMediaWithTitle,
   expectToast,
-  signIn,
+  expectViewerDownloadsOriginal,
   snapshot,
-  watchConsoleErrors,
+  test,
   zh,
 } from "./helpers.js";
-import { API, accessToken, commitAndProcess, upload } from "./seed.js";
+import { API, commitAndProcess, seedingToken, upload } from "./seed.js";
+
+test.use({ viewport: DESKTOP });
 
 /** A button's accessible name: antd puts a space between two Chinese characters (下 载). */
 const spaced = (text: string): RegExp => new RegExp([...text].join("\\s*"));
@@ -20,12 +22,11 @@ const CORPUS = path.resolve(import.meta.dirname, "../../../shared/corpus/exif-sa
 
 test("search from the header, open a story, favourite it, find it under favourites; browse a folder", async ({
   page,
+  signedIn: errors,
 }, testInfo) => {
-  test.setTimeout(180_000);
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
-  const token = await accessToken(page);
+  // Three photos processed and a dozen pages: 2.7 min at load 20, over 3 min at load 36.
+  test.setTimeout(360_000);
+  const token = await seedingToken(page, "browse");
   const headers = { authorization: `Bearer ${token}` };
 
   // A folder of the product library, and three photos (one of them in the folder).
@@ -184,12 +185,10 @@ test("search from the header, open a story, favourite it, find it under favourit
 
 test("a facet refines a search to exactly the stories that match, and the URL keeps the filter", async ({
   page,
+  signedIn: errors,
 }, testInfo) => {
   test.setTimeout(180_000);
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
-  const token = await accessToken(page);
+  const token = await seedingToken(page, "browse");
   const run = `facet${String(Date.now()).slice(-6)}`;
   const alice = `Alice ${run}`;
   const bob = `Bob ${run}`;
@@ -248,12 +247,11 @@ test("a facet refines a search to exactly the stories that match, and the URL ke
 
 test("a video plays on its proxy with the thumbnail strip, an audio shows its waveform, the original downloads", async ({
   page,
+  signedIn: errors,
 }, testInfo) => {
-  test.setTimeout(180_000);
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
-  const token = await accessToken(page);
+  // Its video's proxy and the audio's waveform are media jobs: minutes on a loaded machine (as the video desk's).
+  test.setTimeout(900_000);
+  const token = await seedingToken(page, "browse");
 
   // Made here with ffmpeg: a 4 s test pattern with a tone, and a 4 s tone.
   const videoFile = testInfo.outputPath("pattern.mp4");
@@ -278,8 +276,8 @@ test("a video plays on its proxy with the thumbnail strip, an audio shows its wa
   const run = String(Date.now()).slice(-6);
   const video = await upload(page.request, token, videoFile, { libraryId: "product", title: `发布会 视频 ${run}` });
   const audio = await upload(page.request, token, audioFile, { libraryId: "product", title: `采访 录音 ${run}` });
-  await commitAndProcess(page.request, token, [video], "video");
-  await commitAndProcess(page.request, token, [audio], "audio");
+  await commitAndProcess(page.request, token, [video], "video", 600_000);
+  await commitAndProcess(page.request, token, [audio], "audio", 600_000);
 
   // The viewer opens from its URL; the video plays on its proxy.
   await page.goto(`/frontend/search?story=product/${video.storyId}`, { waitUntil: "networkidle" });
@@ -304,14 +302,7 @@ test("a video plays on its proxy with the thumbnail strip, an audio shows its wa
   await snapshot(page, testInfo, "viewer-video");
 
   // The original downloads under the story's title, with the original's extension and the story's metadata.
-  const downloading = page.waitForEvent("download");
-  await viewer
-    .getByRole("button", { name: spaced(zh("stories.download")) })
-    .first()
-    .click();
-  const download = await downloading;
-  expect(download.suggestedFilename()).toBe(`${video.title}.mp4`);
-  expectSameMediaWithTitle(await download.path(), videoFile, video.title);
+  await expectViewerDownloadsOriginal(page, videoFile, video.title);
 
   // The audio shows its waveform, drawn by wavesurfer.js from the waveform rendition's peaks.
   await page.goto(`/frontend/search?story=product/${audio.storyId}`, { waitUntil: "networkidle" });

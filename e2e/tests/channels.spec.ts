@@ -1,11 +1,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, type Locator, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import channelsZh from "../../web/src/locales/channels/zh-CN.js";
 import monitorZh from "../../web/src/locales/monitor/zh-CN.js";
-import { expectNoHorizontalOverflow, expectToast, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { expectNoHorizontalOverflow, expectToast, LAPTOP, snapshot, test, zh } from "./helpers.js";
 import { commitAndProcess, PHOTOS, seedingToken, upload } from "./seed.js";
+
+test.use({ viewport: LAPTOP });
 
 const cz = (key: keyof typeof channelsZh): string => channelsZh[key];
 const mz = (key: keyof typeof monitorZh): string => monitorZh[key];
@@ -43,11 +45,9 @@ async function closeConfirm(page: Page): Promise<void> {
 
 test("channels: a folder channel is created and tested, a story published from the viewer succeeds in the monitor; a failing channel shows its reason and a retry works", async ({
   page,
+  signedIn: errors,
 }, testInfo) => {
   test.setTimeout(240_000);
-  await page.setViewportSize({ width: 1366, height: 900 });
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
   const run = String(Date.now()).slice(-6);
   const base = fs.mkdtempSync(path.join(process.env.E2E_DATA_DIR ?? os.tmpdir(), "channels-journey-"));
   const outbox = path.join(base, "outbox");

@@ -1,6 +1,8 @@
-import { expect, type Locator, type Page, test } from "@playwright/test";
-import { expectNoHorizontalOverflow, expectToast, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { expect, type Locator, type Page } from "@playwright/test";
+import { expectNoHorizontalOverflow, expectToast, LAPTOP, snapshot, test, zh } from "./helpers.js";
 import { API, libraryWithThreePhotos, seedingToken } from "./seed.js";
+
+test.use({ viewport: LAPTOP });
 
 /** The only open dialog (antd keeps closed ones in the DOM, hidden). */
 const dialog = (page: Page) => page.locator(".ant-modal-wrap:visible .ant-modal-content").last();
@@ -27,11 +29,9 @@ async function drag(page: Page, from: Locator, to: Locator): Promise<void> {
  */
 test("a composite manuscript: made from a selection, ordered, covered, written, committed, viewed", async ({
   page,
+  signedIn: errors,
 }, testInfo) => {
   test.setTimeout(300_000);
-  await page.setViewportSize({ width: 1366, height: 900 });
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
   const token = await seedingToken(page, "composite");
   const headers = { authorization: `Bearer ${token}` };
   const run = Date.now().toString(36);
