@@ -6,7 +6,6 @@ import { API, commitAndProcess, PHOTOS, seedingToken, upload, waitForProcessing 
 
 test.use({ viewport: DESKTOP });
 
-const spaced = (text: string): RegExp => new RegExp([...text].join("\\s*"));
 const MEDIA = `${API}/media/`;
 
 test("a video streams by its signed URL: plays, seeks with Range, downloads, becomes a favourite", async ({
