@@ -1,13 +1,15 @@
 import path from "node:path";
-import { expect, test } from "@playwright/test";
-import { buttonName, LAPTOP, snapshot, startSignedIn, zh } from "./helpers.js";
+import { expect } from "@playwright/test";
+import { buttonName, LAPTOP, snapshot, test, zh } from "./helpers.js";
 import { API, commitAndProcess, PHOTOS, seedingToken, upload } from "./seed.js";
+
+test.use({ viewport: LAPTOP });
 
 test("a committed photo's caption is edited in the viewer (编辑信息) and the search finds the new word", async ({
   page,
+  signedIn: errors,
 }, testInfo) => {
   test.setTimeout(240_000);
-  const errors = await startSignedIn(page, LAPTOP);
   const token = await seedingToken(page, "edit metadata");
   const run = String(Date.now()).slice(-6);
   const photo = await upload(page.request, token, path.join(PHOTOS, "Canon_40D.jpg"), {

@@ -1,26 +1,20 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import monitorZh from "../../web/src/locales/monitor/zh-CN.js";
-import {
-  buttonName,
-  expectNoHorizontalOverflow,
-  LAPTOP,
-  snapshot,
-  startSignedIn,
-  watchConsoleErrors,
-  zh,
-} from "./helpers.js";
+import { buttonName, expectNoHorizontalOverflow, LAPTOP, snapshot, test, watchConsoleErrors, zh } from "./helpers.js";
 import { API, commitAndProcess, PHOTOS, type Seeded, seedingToken, upload } from "./seed.js";
+
+test.use({ viewport: LAPTOP });
 
 const mz = (key: keyof typeof monitorZh): string => monitorZh[key];
 
 test("grid publish: three stories selected in the grid go to a folder channel, and the open monitor shows each succeed without a reload", async ({
   page,
+  signedIn: errors,
 }, testInfo) => {
   test.setTimeout(300_000);
-  const errors = await startSignedIn(page, LAPTOP);
   const run = String(Date.now()).slice(-6);
   const outbox = fs.mkdtempSync(path.join(process.env.E2E_DATA_DIR ?? os.tmpdir(), "grid-publish-"));
   const token = await seedingToken(page);
