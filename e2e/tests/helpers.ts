@@ -137,10 +137,15 @@ export async function openPublic(page: Page, path: string): Promise<void> {
   await page.goto(path, { waitUntil: "networkidle" });
 }
 
-/** Saves a full-page screenshot as an artefact of the test. */
-export async function snapshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+/** Saves a screenshot as an artefact of the test: the full page (Chromium resizes the page for it), or the window only. */
+export async function snapshot(
+  page: Page,
+  testInfo: TestInfo,
+  name: string,
+  { fullPage = true }: { fullPage?: boolean } = {},
+): Promise<void> {
   const path = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage });
   await testInfo.attach(name, { path, contentType: "image/png" });
 }
 
