@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import { request } from "node:http";
 import path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { API_PREFIX } from "../../http/error-handler.js";
-import { describeEachDialect, useTestDb } from "../../test/dialects.js";
+import { describeEachDialect } from "../../test/dialects.js";
 import { until } from "../../test/eventually.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { CHUNK_SIZE_HEADER } from "./uploads.routes.js";
@@ -14,12 +14,11 @@ import {
   type RunningApp,
   sha256,
   stagedBeyond,
-  startApp,
   storedBytes,
-  temporaryDataDir,
   tusHeaders,
   tusUpload,
   UPLOADS,
+  useRunningApp,
 } from "./uploads.test-support.js";
 
 /** Every body must be whole within 1 s, except an upload's, which must bring a byte a second. */
@@ -82,23 +81,18 @@ function slowRequest(
 }
 
 describeEachDialect("how long a request's body may take", (dialect) => {
-  const db = useTestDb(dialect);
-  const dataDir = temporaryDataDir();
+  const app = useRunningApp(dialect, {
+    DAMS_REQUEST_TIMEOUT_MS: String(DEADLINE_MS),
+    DAMS_UPLOAD_MIN_BYTES: "1",
+    DAMS_UPLOAD_WINDOW_MS: "1000",
+    DAMS_UPLOAD_CHUNK_MIB: "90",
+  });
   let running: RunningApp;
   let alice: TestPrincipal;
 
   beforeAll(async () => {
-    running = await startApp(db(), dataDir, {
-      DAMS_REQUEST_TIMEOUT_MS: String(DEADLINE_MS),
-      DAMS_UPLOAD_MIN_BYTES: "1",
-      DAMS_UPLOAD_WINDOW_MS: "1000",
-      DAMS_UPLOAD_CHUNK_MIB: "90",
-    });
-    alice = await createPrincipal(db(), { username: `deadline-alice-${dialect}`, roleId: "contributor" });
-  });
-  afterAll(async () => {
-    await running.app.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    running = app.running();
+    alice = await createPrincipal(app.db(), { username: `deadline-alice-${dialect}`, roleId: "contributor" });
   });
 
   it("answers 408 in the envelope when a JSON body is not whole within the deadline", async () => {

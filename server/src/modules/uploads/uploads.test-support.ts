@@ -54,12 +54,15 @@ export function temporaryDataDir(): string {
 }
 
 /** The whole app, started once for a describe block on a fresh database and data dir; closed and removed after it. */
-export function useRunningApp(dialect: DialectName): { db: () => Db; running: () => RunningApp } {
+export function useRunningApp(
+  dialect: DialectName,
+  env: Record<string, string> = {},
+): { db: () => Db; running: () => RunningApp } {
   const db = useTestDb(dialect);
   const dataDir = temporaryDataDir();
   let running: RunningApp | undefined;
   beforeAll(async () => {
-    running = await startApp(db(), dataDir);
+    running = await startApp(db(), dataDir, env);
   });
   afterAll(async () => {
     await running?.app.close();
