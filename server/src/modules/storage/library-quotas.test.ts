@@ -4,7 +4,14 @@ import { beforeAll, expect, it } from "vitest";
 import { API_PREFIX } from "../../http/error-handler.js";
 import { describeEachDialect } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
-import { CORPUS, createUpload, tusHeaders, tusUpload, useRunningApp } from "../uploads/uploads.test-support.js";
+import {
+  CORPUS,
+  createUpload,
+  patchHeaders,
+  tusHeaders,
+  tusUpload,
+  useRunningApp,
+} from "../uploads/uploads.test-support.js";
 
 const canon = fs.readFileSync(path.join(CORPUS, "jpg/Canon_40D.jpg"));
 const LIBRARY = "material";
@@ -114,10 +121,7 @@ describeEachDialect("quotas per library", (dialect) => {
     const before = { stories: await storiesIn(), blobs: await blobCount() };
     const patch = await fetch(url, {
       method: "PATCH",
-      headers: tusHeaders(reporter.token, {
-        "upload-offset": "0",
-        "content-type": "application/offset+octet-stream",
-      }),
+      headers: patchHeaders(reporter.token, 0),
       body: canon,
     });
     expect(patch.status).toBe(413);

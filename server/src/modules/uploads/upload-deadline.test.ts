@@ -11,6 +11,7 @@ import {
   CORPUS,
   createUpload,
   offsetOf,
+  patchHeaders,
   type RunningApp,
   sha256,
   stagedBeyond,
@@ -113,10 +114,7 @@ describeEachDialect("how long a request's body may take", (dialect) => {
     });
     const answer = await slowRequest(url, {
       method: "PATCH",
-      headers: tusHeaders(alice.token, {
-        "upload-offset": "0",
-        "content-type": "application/offset+octet-stream",
-      }),
+      headers: patchHeaders(alice.token, 0),
       body: canon,
     });
     expect(answer.status, answer.body).toBe(200);
@@ -130,7 +128,7 @@ describeEachDialect("how long a request's body may take", (dialect) => {
     const half = Math.floor(canon.length / 2);
     const answer = await slowRequest(url, {
       method: "PATCH",
-      headers: tusHeaders(alice.token, { "upload-offset": "0", "content-type": "application/offset+octet-stream" }),
+      headers: patchHeaders(alice.token, 0),
       body: canon,
       stopAfter: half,
     });

@@ -10,6 +10,7 @@ import { type UploadOutcome, uploadIngestKey } from "./uploads.service.js";
 import {
   CORPUS,
   createUpload,
+  patchHeaders,
   type RunningApp,
   sha256,
   startApp,
@@ -90,10 +91,7 @@ describeEachDialect("uploads across a crash after the last byte", (dialect) => {
     const url = await createUpload(base, alice.token, file.length, { filename, libraryId: "product" });
     const patch = await fetch(url, {
       method: "PATCH",
-      headers: tusHeaders(alice.token, {
-        "upload-offset": "0",
-        "content-type": "application/offset+octet-stream",
-      }),
+      headers: patchHeaders(alice.token, 0),
       body: new Uint8Array(file),
     }).then(
       (response) => response.status,

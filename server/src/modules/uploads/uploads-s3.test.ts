@@ -22,6 +22,7 @@ import {
   createUpload,
   interruptedPatch,
   offsetOf,
+  patchHeaders,
   type RunningApp,
   sha256,
   startApp,
@@ -147,7 +148,7 @@ describe.skipIf(!rgwAvailable())("tus uploads in S3 (Ceph RGW)", () => {
       expect(new URL(url).pathname).toMatch(/\/uploads\/[0-9a-f]{32}$/);
       const first = await fetch(url, {
         method: "PATCH",
-        headers: tusHeaders(dave.token, { "upload-offset": "0", "content-type": "application/offset+octet-stream" }),
+        headers: patchHeaders(dave.token, 0),
         body: nokia.subarray(0, 300_000),
       });
       expect(first.status).toBe(204);
@@ -178,10 +179,7 @@ describe.skipIf(!rgwAvailable())("tus uploads in S3 (Ceph RGW)", () => {
         const node = nodes[turn % 2]!;
         last = await fetch(`${node.base}${segment}`, {
           method: "PATCH",
-          headers: tusHeaders(dave.token, {
-            "upload-offset": String(offset),
-            "content-type": "application/offset+octet-stream",
-          }),
+          headers: patchHeaders(dave.token, offset),
           body: file.subarray(offset, offset + chunk),
         });
         expect([200, 204], await last.clone().text()).toContain(last.status);

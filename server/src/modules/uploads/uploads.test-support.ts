@@ -145,6 +145,11 @@ export function tusHeaders(token: string, extra: Record<string, string> = {}): R
   return { authorization: `Bearer ${token}`, "tus-resumable": "1.0.0", ...extra };
 }
 
+/** A PATCH's headers: tus's, and where its bytes go and what they are. */
+export function patchHeaders(token: string, offset: number | string): Record<string, string> {
+  return tusHeaders(token, { "upload-offset": String(offset), "content-type": "application/offset+octet-stream" });
+}
+
 export async function offsetOf(url: string, token: string): Promise<number> {
   const response = await fetch(url, { method: "HEAD", headers: tusHeaders(token) });
   if (response.status !== 200) throw new Error(`HEAD ${url}: ${response.status}`);

@@ -13,6 +13,7 @@ import {
   createUpload,
   interruptedPatch,
   offsetOf,
+  patchHeaders,
   type RunningApp,
   sha256,
   stagedBeyond,
@@ -188,7 +189,7 @@ describeEachDialect("tus uploads", (dialect) => {
     const url = await createUpload(running.base, alice.token, canon.length);
     const response = await fetch(url, {
       method: "PATCH",
-      headers: tusHeaders(alice.token, { "upload-offset": "100", "content-type": "application/offset+octet-stream" }),
+      headers: patchHeaders(alice.token, 100),
       body: canon.subarray(100, 200),
     });
     expect(response.status).toBe(409);
@@ -254,7 +255,7 @@ describeEachDialect("tus uploads", (dialect) => {
     const url = new URL(deferred.headers.get("location")!, running.base).toString();
     const overflow = await fetch(url, {
       method: "PATCH",
-      headers: tusHeaders(alice.token, { "upload-offset": "0", "content-type": "application/offset+octet-stream" }),
+      headers: patchHeaders(alice.token, 0),
       body: Buffer.alloc(MAX_BYTES + 1024),
     });
     expect(overflow.status).toBe(413);
@@ -263,7 +264,7 @@ describeEachDialect("tus uploads", (dialect) => {
     const declared = await createUpload(running.base, alice.token, 1000);
     const beyond = await fetch(declared, {
       method: "PATCH",
-      headers: tusHeaders(alice.token, { "upload-offset": "0", "content-type": "application/offset+octet-stream" }),
+      headers: patchHeaders(alice.token, 0),
       body: Buffer.alloc(2000),
     });
     expect(beyond.status).toBe(413);
@@ -274,7 +275,7 @@ describeEachDialect("tus uploads", (dialect) => {
     for (const method of ["HEAD", "PATCH", "DELETE"]) {
       const response = await fetch(url, {
         method,
-        headers: tusHeaders(bob.token, { "upload-offset": "0", "content-type": "application/offset+octet-stream" }),
+        headers: patchHeaders(bob.token, 0),
         body: method === "PATCH" ? canon : undefined,
       });
       expect(response.status, method).toBe(404);
