@@ -1,3 +1,5 @@
+import { randomFillSync } from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { expectNoHorizontalOverflow, openApp, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
@@ -110,5 +112,41 @@ test("the network disk: upload into a folder, send to a library, share the folde
   await row.getByTestId("share-netdisk-revoke").click();
   await page.getByRole("button", { name: /OK|确\s*定/ }).click();
   await expect(row).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test("a file larger than the old 50 MiB chunk goes up to the network disk in one PATCH", async ({ page }, testInfo) => {
+  test.setTimeout(300_000);
+  const errors = watchConsoleErrors(page);
+  // A real JPEG head (the content check must accept it), then random bytes: 64 MiB, past the 50 MiB PATCHes the
+  // web app used to cut every file into (issue 20: one request a file unless DAMS_UPLOAD_CHUNK_MIB says otherwise).
+  const name = `large-${Date.now().toString(36)}.jpg`;
+  const file = testInfo.outputPath(name);
+  const head = fs.readFileSync(path.join(PHOTOS, "Canon_40D.jpg"));
+  const bytes = Buffer.alloc(64 * 1024 * 1024);
+  head.copy(bytes);
+  randomFillSync(bytes, head.length);
+  fs.writeFileSync(file, bytes);
+  const uploadRequests: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname.startsWith(`${API}/uploads`)) uploadRequests.push(request.method());
+  });
+
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await openApp(page, "/source/ismpnetdisk");
+  await expect(page.getByTestId("disk-quota")).toBeVisible();
+  await page.getByTestId("disk-upload-open").click();
+  await page.locator("input.uppy-Dashboard-input[type=file]").first().setInputFiles(file);
+  await page.locator(".uppy-StatusBar-actionBtn--upload").click();
+  await expect(page.locator(".uppy-StatusBar.is-complete")).toBeVisible({ timeout: 240_000 });
+  await page
+    .locator(".ant-modal")
+    .filter({ has: page.getByTestId("disk-upload") })
+    .locator(".ant-modal-close")
+    .click();
+  await expect(page.getByTestId("disk-table").getByText(name, { exact: true })).toBeVisible({ timeout: 60_000 });
+  expect(uploadRequests.filter((method) => method === "PATCH")).toHaveLength(1);
+  expect(uploadRequests.filter((method) => method === "POST")).toHaveLength(1);
+  fs.rmSync(file);
   expect(errors).toEqual([]);
 });
