@@ -29,6 +29,11 @@ export interface UploadLimits {
   maxSize: number | null;
   /** The PATCH size to send: Infinity (each file in one request, tus's default) unless a proxy in front limits bodies. */
   chunkSize: number;
+  /**
+   * Files up to this size go in their creation request (tus creation-with-upload: one request, which the server
+   * stores whole without staging); larger ones are created first and then sent, resumable. 0: always the latter.
+   */
+  wholeFileSize: number;
 }
 
 const positive = (header: string | null) => {
@@ -38,13 +43,15 @@ const positive = (header: string | null) => {
 
 /**
  * The server's limits from the tus discovery answer (a public OPTIONS request of the protocol, outside the
- * API's schema): Tus-Max-Size, and Dams-Upload-Chunk-Size when the operator set DAMS_UPLOAD_CHUNK_MIB for a proxy.
+ * API's schema): Tus-Max-Size, Dams-Upload-Chunk-Size when the operator set DAMS_UPLOAD_CHUNK_MIB for a proxy, and
+ * Dams-Upload-Whole-Size, the largest file the server takes in one creation request.
  */
 export async function fetchUploadLimits(endpoint: string = TUS_ENDPOINT): Promise<UploadLimits> {
   const response = await fetch(endpoint, { method: "OPTIONS", headers: { "Tus-Resumable": "1.0.0" } });
   return {
     maxSize: positive(response.headers.get("Tus-Max-Size")),
     chunkSize: positive(response.headers.get("Dams-Upload-Chunk-Size")) ?? Number.POSITIVE_INFINITY,
+    wholeFileSize: positive(response.headers.get("Dams-Upload-Whole-Size")) ?? 0,
   };
 }
 

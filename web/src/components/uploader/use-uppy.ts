@@ -7,6 +7,7 @@ import { useCallback, useEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { bearerToken } from "../../api/http";
 import { TUS_ENDPOINT, type UploadLimits } from "../../api/uploads";
+import { useTusLimits } from "./tus-limits";
 import {
   ACCEPTED,
   METADATA_LIST_KEYS,
@@ -129,10 +130,7 @@ export function useUppy({
   useEffect(() => {
     if (maxFileSize) uppy.setOptions({ restrictions: { allowedFileTypes: allowedTypes(type), maxFileSize } });
   }, [uppy, maxFileSize, type]);
-  const chunkSize = limits?.chunkSize;
-  useEffect(() => {
-    if (chunkSize) uppy.getPlugin("Tus")?.setOptions({ chunkSize });
-  }, [uppy, chunkSize]);
+  useTusLimits(uppy, limits);
 
   const applyMeta = useCallback(() => uppy.setMeta({ ...BLANK_META, ...readMeta() }), [uppy, readMeta]);
   useEffect(() => applyMeta(), [applyMeta]);

@@ -13,6 +13,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { VisitorShare } from "../../../../api/shares";
 import { uploadLimitsQuery } from "../../../../api/uploads";
+import { useTusLimits } from "../../../../components/uploader/tus-limits";
 import { formatBytes } from "../../../../components/uploader/upload-logic";
 
 /** The visitors' tus endpoint of share links' upload drops (docs/sharing.md, "Upload drop"). */
@@ -61,10 +62,7 @@ export function ShareDrop({
   );
   useEffect(() => () => uppy.destroy(), [uppy]);
   // Each file in one request, unless the server names a PATCH size for a proxy's body limit.
-  const chunkSize = useQuery(uploadLimitsQuery(SHARE_DROP_ENDPOINT)).data?.chunkSize;
-  useEffect(() => {
-    if (chunkSize) uppy.getPlugin("Tus")?.setOptions({ chunkSize });
-  }, [uppy, chunkSize]);
+  useTusLimits(uppy, useQuery(uploadLimitsQuery(SHARE_DROP_ENDPOINT)).data);
   useEffect(() => {
     const tus = uppy.getPlugin("Tus");
     tus?.setOptions({
