@@ -1,11 +1,11 @@
 import { Button, Input, Progress, Select, Space, Table, Tag, Typography } from "antd";
 import type { ColumnsType } from "antd/es/table";
 import dayjs from "dayjs";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { JOB_STATES, type Job, type JobQuery, type JobState, useJobAction, useJobs } from "../../../../../api/jobs";
 import { Access } from "../../../../../auth/access-component";
 import { useFeedback } from "../../../../../components/feedback";
+import { usePagedQuery } from "../../paged-query";
 
 const STATE_COLORS: Record<JobState, string> = {
   queued: "default",
@@ -22,11 +22,10 @@ const PERMISSION = "manage.monitor.task.update";
 export function JobTable({ names }: { names: string[] }) {
   const { t } = useTranslation();
   const { message } = useFeedback();
-  const [query, setQuery] = useState<JobQuery>({ page: 0, size: 10 });
+  const { query, filter, pagination } = usePagedQuery<JobQuery>({ page: 0, size: 10 });
   const jobs = useJobs(query);
   const retry = useJobAction("retry");
   const cancel = useJobAction("cancel");
-  const filter = (change: Partial<JobQuery>) => setQuery((current) => ({ ...current, ...change, page: 0 }));
 
   const columns: ColumnsType<Job> = [
     { title: t("monitor.jobs.colName"), dataIndex: "name", width: 170, ellipsis: true },
@@ -144,13 +143,7 @@ export function JobTable({ names }: { names: string[] }) {
         loading={jobs.isLoading}
         scroll={{ x: 900 }}
         locale={{ emptyText: t("monitor.jobs.none") }}
-        pagination={{
-          current: (query.page ?? 0) + 1,
-          pageSize: query.size,
-          total: jobs.data?.totalElements ?? 0,
-          showSizeChanger: true,
-          onChange: (page, size) => setQuery((current) => ({ ...current, page: page - 1, size })),
-        }}
+        pagination={pagination(jobs.data?.totalElements)}
         data-testid="job-table"
       />
     </>
