@@ -1,17 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
-import { Alert, Grid, Space, Table, Tag, Typography } from "antd";
+import { Alert, Grid, Space, Table, Typography } from "antd";
 import type { ColumnsType } from "antd/es/table";
 import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import { api, call } from "../../api/client";
-import {
-  DELIVERY_POLL_MS,
-  DELIVERY_STATE_COLORS,
-  type Delivery,
-  type DeliveryState,
-  deliveryKeys,
-} from "../../api/publishing";
+import { DELIVERY_POLL_MS, type Delivery, type DeliveryState, deliveryKeys } from "../../api/publishing";
 import "../../locales/monitor";
+import { DeliveryStateTags } from "../delivery-state-tags";
 
 const OPEN: DeliveryState[] = ["pending", "in_progress", "retrying"];
 const TIME = "YYYY-MM-DD HH:mm:ss";
@@ -49,14 +44,7 @@ export function StoryPublications({ libraryId, storyId }: { libraryId: string; s
       dayjs(delivery.finishedAt ?? delivery.updatedAt).format(TIME)
     );
   };
-  const stateOf = (delivery: Delivery) => (
-    <Space size={4} wrap>
-      <Tag color={DELIVERY_STATE_COLORS[delivery.state]} data-testid="publication-state">
-        {t(`publish.state.${delivery.state}`)}
-      </Tag>
-      {delivery.action === "kill" ? <Tag color="red">{t("monitor.publish.kill")}</Tag> : null}
-    </Space>
-  );
+  const stateOf = (delivery: Delivery) => <DeliveryStateTags delivery={delivery} testId="publication-state" />;
   const errorOf = (reason: string | null) =>
     reason ? (
       <Typography.Text type="danger" title={reason} data-testid="publication-error" style={{ wordBreak: "break-word" }}>

@@ -1,10 +1,8 @@
-import { Button, Grid, Input, Select, Space, Table, Tag, Typography } from "antd";
+import { Button, Grid, Input, Select, Space, Table, Typography } from "antd";
 import type { ColumnsType } from "antd/es/table";
 import dayjs from "dayjs";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
-  DELIVERY_STATE_COLORS,
   DELIVERY_STATES,
   type Delivery,
   type DeliveryQuery,
@@ -13,7 +11,9 @@ import {
   useDeliveryAction,
 } from "../../../../../api/publishing";
 import { Access } from "../../../../../auth/access-component";
+import { DeliveryStateTags } from "../../../../../components/delivery-state-tags";
 import { useFeedback } from "../../../../../components/feedback";
+import { usePagedQuery } from "../../paged-query";
 
 const TIME = "YYYY-MM-DD HH:mm:ss";
 const PERMISSION = "manage.monitor.publish.update";
@@ -29,22 +29,17 @@ export function DeliveryTable({
 }) {
   const { t } = useTranslation();
   const { message } = useFeedback();
-  const [query, setQuery] = useState<DeliveryQuery>({ page: 0, size: 10 });
+  const { query, filter, pagination } = usePagedQuery<DeliveryQuery>({ page: 0, size: 10 });
   const deliveries = useDeliveries(query, live);
   const retry = useDeliveryAction("retry");
   const cancel = useDeliveryAction("cancel");
   const resend = useDeliveryAction("resend");
-  const filter = (change: Partial<DeliveryQuery>) => setQuery((current) => ({ ...current, ...change, page: 0 }));
   const done = (key: string) => () => void message.success(t(key));
 
   const phone = !Grid.useBreakpoint().md;
   /** The state, a kill's mark and, for a delivery held for later, when it will be sent. */
   const stateOf = (delivery: Delivery) => (
-    <Space size={4} wrap>
-      <Tag color={DELIVERY_STATE_COLORS[delivery.state]} data-testid="delivery-state">
-        {t(`publish.state.${delivery.state}`)}
-      </Tag>
-      {delivery.action === "kill" ? <Tag color="red">{t("monitor.publish.kill")}</Tag> : null}
+    <DeliveryStateTags delivery={delivery} testId="delivery-state">
       {(delivery.state === "pending" || delivery.state === "retrying") &&
       delivery.notBefore &&
       dayjs(delivery.notBefore).isAfter(dayjs()) ? (
@@ -53,7 +48,7 @@ export function DeliveryTable({
           {t("monitor.publish.notBefore", { time: dayjs(delivery.notBefore).format(TIME) })}
         </Typography.Text>
       ) : null}
-    </Space>
+    </DeliveryStateTags>
   );
 
   // On a phone the story column also names the channel and the state, so they show without scrolling sideways.
@@ -181,13 +176,7 @@ export function DeliveryTable({
         loading={deliveries.isLoading}
         scroll={{ x: 1000 }}
         locale={{ emptyText: t("empty.manage.monitor.publish") }}
-        pagination={{
-          current: (query.page ?? 0) + 1,
-          pageSize: query.size,
-          total: deliveries.data?.totalElements ?? 0,
-          showSizeChanger: true,
-          onChange: (page, size) => setQuery((current) => ({ ...current, page: page - 1, size })),
-        }}
+        pagination={pagination(deliveries.data?.totalElements)}
         data-testid="delivery-table"
       />
     </>
