@@ -1,6 +1,7 @@
 import type { ProColumns } from "@ant-design/pro-components";
 import { ProFormDigit, ProFormText, ProFormTextArea } from "@ant-design/pro-components";
 import type { TFunction } from "i18next";
+import { dateTimeColumn } from "../../../../components/crud-table/columns";
 
 /** The name field every catalogue form has: required, at most 100 characters. */
 export function NameField({ t, label }: { t: TFunction; label?: string }) {
@@ -41,5 +42,5 @@ export function SortOrderField({ t }: { t: TFunction }) {
 
 /** The update-time column of catalogue lists (hidden on narrow screens). */
 export function updateTimeColumn<T extends { updateTime: string }>(t: TFunction): ProColumns<T> {
-  return { title: t("catalogue.updateTime"), dataIndex: "updateTime", valueType: "dateTime", responsive: ["lg"] };
+  return dateTimeColumn<T>(t("catalogue.updateTime"), "updateTime");
 }

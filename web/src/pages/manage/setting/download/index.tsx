@@ -7,6 +7,7 @@ import {
   downloadPresetCalls,
   type RenditionSettings,
 } from "../../../../api/presets";
+import { dateTimeColumn } from "../../../../components/crud-table/columns";
 import { ResourceTable } from "../../../../components/crud-table/resource-table";
 import { trimmed } from "../catalogue-shared/form-values";
 import { DownloadPresetFields } from "./components/download-preset-fields";
@@ -74,7 +75,7 @@ export default function ManageSettingDownloadPage() {
       render: (_, preset) =>
         preset.enabled ? <Tag color="green">{t("presets.download.on")}</Tag> : <Tag>{t("presets.download.off")}</Tag>,
     },
-    { title: t("catalogue.updateTime"), dataIndex: "updatedAt", valueType: "dateTime", responsive: ["lg"] },
+    dateTimeColumn(t("catalogue.updateTime"), "updatedAt"),
   ];
   return (
     <ResourceTable

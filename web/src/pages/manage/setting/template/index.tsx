@@ -6,6 +6,7 @@ import {
   metadataTemplateCalls,
   type TemplateValues,
 } from "../../../../api/metadata-templates";
+import { dateTimeColumn } from "../../../../components/crud-table/columns";
 import { ResourceTable } from "../../../../components/crud-table/resource-table";
 import { textOrNull, trimmed } from "../catalogue-shared/form-values";
 import { TemplateFields } from "./components/template-fields";
@@ -53,7 +54,7 @@ export default function ManageSettingTemplatePage() {
       responsive: ["md"],
       render: (_, template) => summary(template.values),
     },
-    { title: t("catalogue.updateTime"), dataIndex: "updatedAt", valueType: "dateTime", responsive: ["lg"] },
+    dateTimeColumn(t("catalogue.updateTime"), "updatedAt"),
   ];
   return (
     <ResourceTable<MetadataTemplate, TemplateForm, MetadataTemplateInput>

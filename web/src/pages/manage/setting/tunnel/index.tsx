@@ -20,6 +20,7 @@ import { Access } from "../../../../auth/access-component";
 import { CrudTable } from "../../../../components/crud-table";
 import { useFeedback } from "../../../../components/feedback";
 import "../../../../locales/channels";
+import { dateTimeColumn } from "../../../../components/crud-table/columns";
 import { crudAccess } from "../../../../components/crud-table/resource-table";
 import { trimmed } from "../catalogue-shared/form-values";
 import { ChannelFields, DEFAULT_SETTINGS } from "./components/channel-fields";
@@ -165,7 +166,7 @@ export default function ManageSettingTunnelPage() {
         );
       },
     },
-    { title: t("catalogue.updateTime"), dataIndex: "updatedAt", valueType: "dateTime", responsive: ["lg"] },
+    dateTimeColumn(t("catalogue.updateTime"), "updatedAt"),
   ];
 
   return (

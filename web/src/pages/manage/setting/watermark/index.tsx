@@ -8,6 +8,7 @@ import {
   type WatermarkSettings,
   watermarkPresetCalls,
 } from "../../../../api/presets";
+import { dateTimeColumn } from "../../../../components/crud-table/columns";
 import { ResourceTable } from "../../../../components/crud-table/resource-table";
 import { trimmed } from "../catalogue-shared/form-values";
 import { WatermarkFields } from "./components/watermark-fields";
@@ -55,7 +56,7 @@ export default function ManageSettingWatermarkPage() {
       dataIndex: ["settings", "opacity"],
       responsive: ["md"],
     },
-    { title: t("catalogue.updateTime"), dataIndex: "updatedAt", valueType: "dateTime", responsive: ["lg"] },
+    dateTimeColumn(t("catalogue.updateTime"), "updatedAt"),
   ];
   return (
     <ResourceTable

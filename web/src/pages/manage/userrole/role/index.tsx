@@ -8,6 +8,7 @@ import {
   roleCalls,
   usePermissionCatalogue,
 } from "../../../../api/identity-admin";
+import { dateTimeColumn } from "../../../../components/crud-table/columns";
 import { ResourceTable } from "../../../../components/crud-table/resource-table";
 import {
   matrixToPermissions,
@@ -63,7 +64,7 @@ export default function ManageUserroleRolePage() {
           <Tag>{t("admin.status.disabled")}</Tag>
         ),
     },
-    { title: t("admin.createTime"), dataIndex: "createTime", valueType: "dateTime", responsive: ["lg"] },
+    dateTimeColumn(t("admin.createTime"), "createTime"),
   ];
 
   return (

@@ -14,6 +14,7 @@ import {
 import { Access } from "../../../../auth/access-component";
 import { useCurrentUser } from "../../../../auth/session-context";
 import { CrudTable, EDIT_MODAL_WIDTH, showRefusal } from "../../../../components/crud-table";
+import { dateTimeColumn } from "../../../../components/crud-table/columns";
 import { useFeedback } from "../../../../components/feedback";
 import { RegistrationSettingsButton } from "./registration-settings";
 
@@ -123,7 +124,7 @@ export default function ManageUserroleUserPage() {
         ),
     },
     { title: t("admin.user.lastAccess"), dataIndex: "lastAccessTime", valueType: "dateTime" },
-    { title: t("admin.createTime"), dataIndex: "createTime", valueType: "dateTime", responsive: ["lg"] },
+    dateTimeColumn(t("admin.createTime"), "createTime"),
   ];
 
   return (
