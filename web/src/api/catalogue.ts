@@ -1,16 +1,12 @@
 /** The catalogue: its types, calls (the back area's screens, the upload forms' pickers), query keys and domain hooks. */
 import { useQuery } from "@tanstack/react-query";
+import type { JsonBody } from "./bodies";
 import { api, call } from "./client";
 import type { CallOptions } from "./http";
 import { type ListQuery, type Page, resourceCalls } from "./paging";
-import type { components, paths } from "./schema";
+import type { components } from "./schema";
 
 type Schemas = components["schemas"];
-type Body<P extends keyof paths, M extends "post" | "put"> = paths[P][M] extends {
-  requestBody?: { content: { "application/json": infer B } };
-}
-  ? B
-  : never;
 
 export type Tag = Schemas["CatalogueTag"];
 export type Theme = Schemas["CatalogueTheme"];
@@ -28,15 +24,15 @@ export type FormProperty = Schemas["StoryFormProperty"];
 export type StoryType = StoryProperty["storyType"];
 export type PropertyKind = StoryProperty["kind"];
 
-export type TagInput = Body<"/dams/api/v1/tag", "post">;
-export type ThemeInput = Body<"/dams/api/v1/theme", "post">;
-export type SourceInput = Body<"/dams/api/v1/source", "post">;
-export type AuthorInput = Body<"/dams/api/v1/nrauthor/create", "post">;
-export type KeywordInput = Body<"/dams/api/v1/keyword", "post">;
-export type CategoryInput = Body<"/dams/api/v1/categories", "post">;
-export type CodelistInput = Body<"/dams/api/v1/codelists", "post">;
-export type CodelistOptionInput = Body<"/dams/api/v1/codelists/{id}/options", "post">;
-export type StoryPropertyInput = Body<"/dams/api/v1/properties", "post">;
+export type TagInput = JsonBody<"/dams/api/v1/tag", "post">;
+export type ThemeInput = JsonBody<"/dams/api/v1/theme", "post">;
+export type SourceInput = JsonBody<"/dams/api/v1/source", "post">;
+export type AuthorInput = JsonBody<"/dams/api/v1/nrauthor/create", "post">;
+export type KeywordInput = JsonBody<"/dams/api/v1/keyword", "post">;
+export type CategoryInput = JsonBody<"/dams/api/v1/categories", "post">;
+export type CodelistInput = JsonBody<"/dams/api/v1/codelists", "post">;
+export type CodelistOptionInput = JsonBody<"/dams/api/v1/codelists/{id}/options", "post">;
+export type StoryPropertyInput = JsonBody<"/dams/api/v1/properties", "post">;
 
 /**
  * The query keys of the catalogue. The back area's tables page through their

@@ -1,5 +1,6 @@
 /** The back area's identity: users, roles, library grants, personal API tokens (types, calls, query keys, domain hooks). */
 import { useQuery } from "@tanstack/react-query";
+import type { JsonBody } from "./bodies";
 import { api, call } from "./client";
 import type { CallOptions } from "./http";
 import { type ListQuery, type Page, resourceCalls } from "./paging";
@@ -32,21 +33,11 @@ const CONFLICT: CallOptions = { silentStatuses: [409] };
 export const listUsers = (query: ListQuery): Promise<Page<UserAccount>> =>
   call(api.GET("/dams/api/v1/users", { params: { query } }));
 
-export interface NewUser {
-  username: string;
-  name?: string;
-  password: string;
-  roleId?: string;
-  admin?: boolean;
-}
+export type NewUser = JsonBody<"/dams/api/v1/users", "post">;
 export const createUser = (user: NewUser): Promise<UserAccount> =>
   call(api.POST("/dams/api/v1/users", { body: { admin: false, ...user } }), CONFLICT);
 
-export interface UserChange {
-  name?: string;
-  roleId?: string;
-  admin?: boolean;
-}
+export type UserChange = JsonBody<"/dams/api/v1/users/{id}", "put">;
 export const updateUser = (id: string, change: UserChange): Promise<UserAccount> =>
   call(api.PUT("/dams/api/v1/users/{id}", { params: { path: { id } }, body: change }), CONFLICT);
 
@@ -81,12 +72,7 @@ export const allRoles = async (): Promise<Role[]> => (await listRoles({ page: 0,
 export const permissionCatalogue = (): Promise<PermissionCatalogueEntry[]> =>
   call(api.GET("/dams/api/v1/roles/permissions"));
 
-export interface RoleInput {
-  name: string;
-  describe?: string;
-  status?: 0 | 1;
-  permissions?: { permissionId: string; actions: RoleAction[] }[];
-}
+export type RoleInput = JsonBody<"/dams/api/v1/roles", "post">;
 export const createRole = (role: RoleInput): Promise<Role> =>
   call(api.POST("/dams/api/v1/roles", { body: role }), CONFLICT);
 export const updateRole = (id: string, role: RoleInput): Promise<Role> =>

@@ -1,16 +1,15 @@
 /** Storage targets (/manage/setting/bucket) and which target each library uses (/manage/storage/setting). */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { JsonBody } from "./bodies";
 import { api, call } from "./client";
 import type { CallOptions } from "./http";
-import type { components, paths } from "./schema";
+import type { components } from "./schema";
 
 export type StorageTarget = components["schemas"]["StorageTarget"];
 export type StorageTargetTest = components["schemas"]["StorageTargetTest"];
 export type StorageSettings = components["schemas"]["StorageSettings"];
 export type StorageMove = components["schemas"]["StorageMove"];
-export type StorageTargetInput = NonNullable<
-  paths["/dams/api/v1/storage/targets"]["post"]["requestBody"]
->["content"]["application/json"];
+export type StorageTargetInput = JsonBody<"/dams/api/v1/storage/targets", "post">;
 
 /** The built-in storage's id (the configured data directory or bucket). */
 export const BUILT_IN_TARGET = "builtin";

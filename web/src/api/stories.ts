@@ -3,6 +3,7 @@
  * of a selection's actions. One story's detail is in story-detail.ts, so a
  * list page does not load the viewer's calls.
  */
+import type { JsonBody } from "./bodies";
 import { type ApiFile, api, call, callFile } from "./client";
 import { saveBlob } from "./files";
 import type { PageOf } from "./paging";
@@ -98,9 +99,7 @@ export function deleteStory(ref: StoryRef): Promise<unknown> {
 }
 
 /** The metadata a story's edit route changes (properties merge into the story's). */
-export type StoryEdit = NonNullable<
-  paths["/dams/api/v1/workflow-story-edit/photo/{storyId}"]["put"]["requestBody"]
->["content"]["application/json"];
+export type StoryEdit = JsonBody<"/dams/api/v1/workflow-story-edit/photo/{storyId}", "put">;
 
 /** `PUT /workflow-story-edit/{type}/{id}?libraryId=`: the edit route of the story's type. */
 export function editStory(story: StoryRef & { type: string }, body: StoryEdit): Promise<unknown> {

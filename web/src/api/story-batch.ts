@@ -1,6 +1,7 @@
 /** Batch edits of story metadata (docs/stories.md, "Editing many stories"): types and calls. */
+import type { JsonBody } from "./bodies";
 import { api, call } from "./client";
-import type { components, paths } from "./schema";
+import type { components } from "./schema";
 import type { StoryQuery } from "./stories";
 
 export type BatchOperation = components["schemas"]["StoryBatchOperationInput"];
@@ -9,9 +10,7 @@ export type StoryBatch = components["schemas"]["StoryBatch"];
 export type StoryBatchItem = components["schemas"]["StoryBatchItem"];
 
 /** The stories of a batch: the ids of a selection, or every story a grid's search matches (resolved by the server). */
-export type BatchRequest = NonNullable<
-  paths["/dams/api/v1/story-batch-edits"]["post"]["requestBody"]
->["content"]["application/json"];
+export type BatchRequest = JsonBody<"/dams/api/v1/story-batch-edits", "post">;
 export type BatchSearch = NonNullable<BatchRequest["search"]>;
 
 /** A grid's list query as a batch's search: its filters, without paging and facets. */
