@@ -3,10 +3,8 @@ import { Button, Input, Space } from "antd";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
-import { useFeedback } from "../../components/feedback";
-import { HEADER_UPLOAD_EXTENSIONS, isAcceptedImage } from "../../components/image-editor/file-types";
+import { OpenImageInput } from "../../components/image-editor/open-image-input";
 import { LazyPart, lazyChunk, useOpenedOnce } from "../../components/lazy-part";
-import { IMAGE_EDIT_ACCEPT } from "../../config";
 import type { Area } from "../settings";
 import { LanguageSwitch } from "./language-switch";
 import { UserMenu } from "./user-menu";
@@ -18,27 +16,10 @@ const EditorModal = lazyChunk("editor-modal", () => import("./editor-modal").the
 /** The image-edit action: pick an image, then the editor opens with it (a plain file input, not antd's Upload). */
 function ImageEditPicker({ color }: { color: string }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const { message } = useFeedback();
   const input = useRef<HTMLInputElement>(null);
   return (
     <>
-      <input
-        ref={input}
-        type="file"
-        accept={IMAGE_EDIT_ACCEPT}
-        hidden
-        data-testid="image-edit-input"
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          event.target.value = "";
-          if (!file) return;
-          // Spec section 5: .jpg .jpeg .png .bmp only; the file itself rides in the history state (structured clone).
-          if (isAcceptedImage(file, HEADER_UPLOAD_EXTENSIONS))
-            navigate("/source/editimg", { state: { file, fileName: file.name } });
-          else message.warning(t("imageEditor.notImage"));
-        }}
-      />
+      <OpenImageInput inputRef={input} path="/source/editimg" testId="image-edit-input" />
       <Button
         type="text"
         style={{ color }}

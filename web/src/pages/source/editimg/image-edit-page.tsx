@@ -9,10 +9,9 @@ import { storyKeys } from "../../../api/stories";
 import { fetchStoryOriginal } from "../../../api/story-detail";
 import { useFeedback } from "../../../components/feedback";
 import { ImageEditor } from "../../../components/image-editor";
-import { HEADER_UPLOAD_EXTENSIONS, isAcceptedImage } from "../../../components/image-editor/file-types";
+import { OpenImageInput } from "../../../components/image-editor/open-image-input";
 import { extensionOf } from "../../../components/image-editor/rules";
 import { saveAsNewVersion } from "../../../components/image-editor/save-version";
-import { IMAGE_EDIT_ACCEPT } from "../../../config";
 
 /** What the route edits: a file handed over by the header's image-edit upload, a story, or a URL. */
 export type EditTarget =
@@ -71,21 +70,7 @@ export function ImageEditPage() {
         title={t("imageEditor.noImage")}
         extra={
           <>
-            <input
-              ref={picker}
-              type="file"
-              accept={IMAGE_EDIT_ACCEPT}
-              hidden
-              data-testid="editimg-file-input"
-              onChange={(event) => {
-                const file = event.target.files?.[0];
-                event.target.value = "";
-                if (!file) return;
-                if (isAcceptedImage(file, HEADER_UPLOAD_EXTENSIONS))
-                  navigate(location.pathname + location.search, { state: { file, fileName: file.name } });
-                else message.warning(t("imageEditor.notImage"));
-              }}
-            />
+            <OpenImageInput inputRef={picker} path={location.pathname + location.search} testId="editimg-file-input" />
             <Button type="primary" icon={<UploadOutlined />} onClick={() => picker.current?.click()}>
               {t("imageEditor.pickFile")}
             </Button>
