@@ -141,22 +141,16 @@ export function WatermarkPanel({
       {params.position === "arbitrary" ? (
         <Space>
           {/* No min/max: outside the image the confirm is refused silently (spec section 5). */}
-          <Form.Item label="x">
-            <InputNumber
-              aria-label="x"
-              precision={0}
-              value={params.x}
-              onChange={(value) => set({ x: numberOr(value, Number.NaN) })}
-            />
-          </Form.Item>
-          <Form.Item label="y">
-            <InputNumber
-              aria-label="y"
-              precision={0}
-              value={params.y}
-              onChange={(value) => set({ y: numberOr(value, Number.NaN) })}
-            />
-          </Form.Item>
+          {(["x", "y"] as const).map((axis) => (
+            <Form.Item key={axis} label={axis}>
+              <InputNumber
+                aria-label={axis}
+                precision={0}
+                value={params[axis]}
+                onChange={(value) => set({ [axis]: numberOr(value, Number.NaN) })}
+              />
+            </Form.Item>
+          ))}
         </Space>
       ) : null}
       <Form.Item label={t("imageEditor.watermark.opacity")}>
