@@ -10,7 +10,7 @@ import {
   StarOutlined,
 } from "@ant-design/icons";
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, Dropdown, Popconfirm, Space, Typography } from "antd";
+import { Button, Dropdown, Space, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { memberOf } from "../api/composites";
@@ -30,6 +30,7 @@ import { Access } from "../auth/access-component";
 import { useFeedback } from "./feedback";
 import { LazyPart, lazyChunk } from "./lazy-part";
 import { STORY_ACCESS, zipBatches } from "./story-actions";
+import { StoryDeleteConfirm } from "./story-delete-confirm";
 import type { BatchSearchTarget } from "./story-edit/batch-edit-dialog";
 
 // The folder picker (TreeSelect) loads when a move is asked for.
@@ -205,24 +206,19 @@ export function StorySelectionBar({
             </Button>
           </Access>
         ) : null}
-        <Access action={STORY_ACCESS.delete}>
-          <Popconfirm
-            title={t("crud.deleteConfirm")}
-            okText={t("crud.ok")}
-            cancelText={t("crud.cancel")}
-            onConfirm={() =>
-              run(async () => {
-                const failed = await eachStory(stories, (story) => deleteStory(story));
-                onClear();
-                return failed;
-              }, t("crud.deleted"))
-            }
-          >
-            <Button danger icon={<DeleteOutlined />} loading={busy}>
-              {t("stories.delete")}
-            </Button>
-          </Popconfirm>
-        </Access>
+        <StoryDeleteConfirm
+          onConfirm={() =>
+            run(async () => {
+              const failed = await eachStory(stories, (story) => deleteStory(story));
+              onClear();
+              return failed;
+            }, t("crud.deleted"))
+          }
+        >
+          <Button danger icon={<DeleteOutlined />} loading={busy}>
+            {t("stories.delete")}
+          </Button>
+        </StoryDeleteConfirm>
         <Button type="link" onClick={onClear}>
           {t("stories.clearSelection")}
         </Button>

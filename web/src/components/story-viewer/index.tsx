@@ -7,7 +7,7 @@ import {
   StarOutlined,
 } from "@ant-design/icons";
 import { partialMatchKey, useMutation, useQueryClient } from "@tanstack/react-query";
-import { Alert, Button, Drawer, Dropdown, Popconfirm, Result, Skeleton, Space, Tabs, Tag } from "antd";
+import { Alert, Button, Drawer, Dropdown, Result, Skeleton, Space, Tabs, Tag } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../api/http";
@@ -30,6 +30,7 @@ import { useFeedback } from "../feedback";
 import { StoryImageEditAction } from "../image-editor/story-edit-action";
 import { LazyPart, lazyChunk } from "../lazy-part";
 import { STORY_ACCESS } from "../story-actions";
+import { StoryDeleteConfirm } from "../story-delete-confirm";
 import { EditInfoAction } from "../story-edit/edit-info-dialog";
 import { StoryVideoEditAction } from "../video-editor/story-video-edit-action";
 import { StoryHistory, StoryVersions } from "./story-history";
@@ -277,16 +278,9 @@ function StoryToolbar({ story, onDeleted }: { story: Story; onDeleted: () => voi
             <WithdrawAction story={story} />
           </Access>
         ) : null}
-        <Access action={STORY_ACCESS.delete}>
-          <Popconfirm
-            title={t("crud.deleteConfirm")}
-            okText={t("crud.ok")}
-            cancelText={t("crud.cancel")}
-            onConfirm={() => remove.mutate()}
-          >
-            <Button danger icon={<DeleteOutlined />} loading={remove.isPending} aria-label={t("stories.delete")} />
-          </Popconfirm>
-        </Access>
+        <StoryDeleteConfirm onConfirm={() => remove.mutate()}>
+          <Button danger icon={<DeleteOutlined />} loading={remove.isPending} aria-label={t("stories.delete")} />
+        </StoryDeleteConfirm>
       </Space>
     </>
   );

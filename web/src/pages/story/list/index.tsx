@@ -1,9 +1,8 @@
-import { Button, Popconfirm } from "antd";
+import { Button } from "antd";
 import { useTranslation } from "react-i18next";
 import { deleteStory, searchStories } from "../../../api/stories";
-import { Access } from "../../../auth/access-component";
 import { EditCompositeAction, NewCompositeAction } from "../../../components/composite/composite-action";
-import { STORY_ACCESS } from "../../../components/story-actions";
+import { StoryDeleteConfirm } from "../../../components/story-delete-confirm";
 import { EditInfoAction } from "../../../components/story-edit/edit-info-dialog";
 import { StoryTable } from "../../../components/story-table";
 
@@ -19,21 +18,17 @@ export default function StoryListPage() {
       rowActions={(story, reload) => [
         <EditInfoAction key="edit-info" story={story} link onSaved={() => void reload()} />,
         <EditCompositeAction key="edit-composite" story={story} link />,
-        <Access key="delete" action={STORY_ACCESS.delete}>
-          <Popconfirm
-            title={t("crud.deleteConfirm")}
-            okText={t("crud.ok")}
-            cancelText={t("crud.cancel")}
-            onConfirm={async () => {
-              await deleteStory(story);
-              await reload();
-            }}
-          >
-            <Button type="link" size="small" danger>
-              {t("crud.delete")}
-            </Button>
-          </Popconfirm>
-        </Access>,
+        <StoryDeleteConfirm
+          key="delete"
+          onConfirm={async () => {
+            await deleteStory(story);
+            await reload();
+          }}
+        >
+          <Button type="link" size="small" danger>
+            {t("crud.delete")}
+          </Button>
+        </StoryDeleteConfirm>,
       ]}
     />
   );
