@@ -1,8 +1,9 @@
-import { ProFormDependency, ProFormDigit, ProFormSelect, ProFormSwitch, ProFormText } from "@ant-design/pro-components";
+import { ProFormDependency, ProFormSelect, ProFormSwitch, ProFormText } from "@ant-design/pro-components";
 import { Form } from "antd";
 import type { TFunction } from "i18next";
 import type { PropertyKind, StoryProperty } from "../../../../api/catalogue";
 import { useAllCodelists, useCodelistOptions } from "../../../../api/catalogue";
+import { SortOrderField } from "../catalogue-shared/fields";
 import { DATE_PATTERN, NUMBER_PATTERN, needsCodelist } from "../catalogue-shared/form-values";
 
 export const STORY_TYPES = ["photo", "video", "audio"] as const;
@@ -136,13 +137,7 @@ export function PropertyFields({
         label={t("catalogue.property.isquick")}
         tooltip={t("catalogue.property.isquick.hint")}
       />
-      <ProFormDigit
-        name="sortOrder"
-        label={t("catalogue.sortOrder")}
-        min={0}
-        max={100_000}
-        fieldProps={{ precision: 0 }}
-      />
+      <SortOrderField t={t} />
     </>
   );
 }
