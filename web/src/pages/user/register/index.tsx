@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useSearchParams } from "react-router-dom";
 import { IdentityError, register } from "../../../api/identity";
+import { confirmPasswordRules, newPasswordRules, PASSWORD_MIN } from "../../../components/password-rules";
 import { AuthCard } from "../components/auth-card";
 import { useRegistrationMode } from "../components/registration-mode";
 import { retryWait } from "../components/retry-wait";
@@ -17,7 +18,6 @@ interface Registration {
 
 /** The server's rule for user names (POST /uuas/register). */
 export const USERNAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._@-]{1,63}$/;
-export const PASSWORD_MIN = 8;
 
 export default function UserRegisterPage() {
   const { t } = useTranslation();
@@ -108,11 +108,7 @@ export default function UserRegisterPage() {
           name="password"
           label={t("user.field.password")}
           extra={t("user.field.password.hint", { min: PASSWORD_MIN })}
-          rules={[
-            { required: true, message: t("user.field.password.required") },
-            { min: PASSWORD_MIN, message: t("user.field.password.min", { min: PASSWORD_MIN }) },
-            { max: 1024, message: t("user.field.password.max") },
-          ]}
+          rules={[...newPasswordRules(t), { max: 1024, message: t("user.field.password.max") }]}
           hasFeedback
         >
           <Input.Password prefix={<LockOutlined />} autoComplete="new-password" />
@@ -122,15 +118,7 @@ export default function UserRegisterPage() {
           label={t("user.field.confirm")}
           dependencies={["password"]}
           hasFeedback
-          rules={[
-            { required: true, message: t("user.field.confirm.required") },
-            ({ getFieldValue }) => ({
-              validator: (_, value) =>
-                !value || getFieldValue("password") === value
-                  ? Promise.resolve()
-                  : Promise.reject(new Error(t("user.field.confirm.mismatch"))),
-            }),
-          ]}
+          rules={confirmPasswordRules(t)}
         >
           <Input.Password prefix={<LockOutlined />} autoComplete="new-password" />
         </Form.Item>

@@ -16,11 +16,11 @@ import { useCurrentUser } from "../../../../auth/session-context";
 import { CrudTable, EDIT_MODAL_WIDTH, showRefusal } from "../../../../components/crud-table";
 import { dateTimeColumn } from "../../../../components/crud-table/columns";
 import { useFeedback } from "../../../../components/feedback";
+import { confirmPasswordRules, newPasswordRules } from "../../../../components/password-rules";
 import { RegistrationSettingsButton } from "./registration-settings";
 
 /** The route key of this screen: the permissionId its buttons check (spec section 6). */
 const PERMISSION = "manage.userrole.user";
-const PASSWORD_MIN = 8;
 
 interface UserForm extends Record<string, unknown> {
   username: string;
@@ -65,29 +65,14 @@ function PasswordReset({ user, onClose }: { user: UserAccount | null; onClose: (
           }
         }}
       >
-        <Form.Item
-          name="password"
-          label={t("admin.user.newPassword")}
-          rules={[
-            { required: true, message: t("user.field.password.required") },
-            { min: PASSWORD_MIN, message: t("user.field.password.min", { min: PASSWORD_MIN }) },
-          ]}
-        >
+        <Form.Item name="password" label={t("admin.user.newPassword")} rules={newPasswordRules(t)}>
           <Input.Password autoComplete="new-password" />
         </Form.Item>
         <Form.Item
           name="confirm"
           label={t("user.field.confirm")}
           dependencies={["password"]}
-          rules={[
-            { required: true, message: t("user.field.confirm.required") },
-            ({ getFieldValue }) => ({
-              validator: (_, value) =>
-                !value || getFieldValue("password") === value
-                  ? Promise.resolve()
-                  : Promise.reject(new Error(t("user.field.confirm.mismatch"))),
-            }),
-          ]}
+          rules={confirmPasswordRules(t)}
         >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
@@ -217,10 +202,7 @@ export default function ManageUserroleUserPage() {
                 name="password"
                 label={t("user.field.password")}
                 fieldProps={{ autoComplete: "new-password" }}
-                rules={[
-                  { required: true, message: t("user.field.password.required") },
-                  { min: PASSWORD_MIN, message: t("user.field.password.min", { min: PASSWORD_MIN }) },
-                ]}
+                rules={newPasswordRules(t)}
               />
             )}
             <ProFormSelect
