@@ -1,5 +1,5 @@
 /** Publishing deliveries as the publish monitor sees them: deliveries, per-channel counts, retry/cancel/resend. */
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createParser } from "eventsource-parser";
 import { useEffect, useState } from "react";
 import { api, call, pageOrigin } from "./client";
@@ -52,6 +52,18 @@ export const listDeliveries = (query: DeliveryQuery): Promise<PageOf<Delivery>> 
   call(api.GET("/dams/api/v1/publishing/deliveries", { params: { query } })) as Promise<PageOf<Delivery>>;
 export const fetchChannelStats = (): Promise<ChannelDeliveryStats[]> =>
   call(api.GET("/dams/api/v1/publishing/channel-stats"));
+
+/** One story's deliveries, newest first, and its embargo: the query of the publish dialog and the viewer's 发布记录 tab. */
+export const storyDeliveriesQuery = (libraryId: string, storyId: string) =>
+  queryOptions({
+    queryKey: deliveryKeys.story(libraryId, storyId),
+    queryFn: () =>
+      call(
+        api.GET("/dams/api/v1/publishing/{libraryId}/{storyId}/deliveries", {
+          params: { path: { libraryId, storyId } },
+        }),
+      ),
+  });
 
 /** `live`: the stream is up, so the queries are reloaded by its events instead of polled. */
 export const useDeliveries = (query: DeliveryQuery, live = false) =>

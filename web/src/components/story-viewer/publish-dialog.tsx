@@ -3,8 +3,7 @@ import { Alert, Form, Modal, Space, Tag } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { api, call } from "../../api/client";
-import { DELIVERY_STATE_COLORS, type Delivery, deliveryKeys } from "../../api/publishing";
+import { DELIVERY_STATE_COLORS, type Delivery, storyDeliveriesQuery } from "../../api/publishing";
 import { storyKeys } from "../../api/stories";
 import { publishStory } from "../../api/story-detail";
 import { useFeedback } from "../feedback";
@@ -35,15 +34,7 @@ export function PublishDialog({
   const queryClient = useQueryClient();
   const [form] = Form.useForm<PublishValues>();
   const [sending, setSending] = useState(false);
-  const history = useQuery({
-    queryKey: deliveryKeys.story(libraryId, storyId),
-    queryFn: () =>
-      call(
-        api.GET("/dams/api/v1/publishing/{libraryId}/{storyId}/deliveries", {
-          params: { path: { libraryId, storyId } },
-        }),
-      ),
-  });
+  const history = useQuery(storyDeliveriesQuery(libraryId, storyId));
   /** The newest delivery of the story per channel (the list is newest first). */
   const latest = new Map<string, Delivery>();
   for (const delivery of history.data?.deliveries ?? [])

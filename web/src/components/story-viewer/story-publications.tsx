@@ -3,8 +3,7 @@ import { Alert, Grid, Space, Table, Typography } from "antd";
 import type { ColumnsType } from "antd/es/table";
 import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
-import { api, call } from "../../api/client";
-import { DELIVERY_POLL_MS, type Delivery, type DeliveryState, deliveryKeys } from "../../api/publishing";
+import { DELIVERY_POLL_MS, type Delivery, type DeliveryState, storyDeliveriesQuery } from "../../api/publishing";
 import "../../locales/monitor";
 import { DeliveryStateTags } from "../delivery-state-tags";
 
@@ -21,13 +20,7 @@ export function StoryPublications({ libraryId, storyId }: { libraryId: string; s
   const phone = !Grid.useBreakpoint().md;
   const history = useQuery({
     // The publish dialog's query too: publishing or withdrawing reloads it.
-    queryKey: deliveryKeys.story(libraryId, storyId),
-    queryFn: () =>
-      call(
-        api.GET("/dams/api/v1/publishing/{libraryId}/{storyId}/deliveries", {
-          params: { path: { libraryId, storyId } },
-        }),
-      ),
+    ...storyDeliveriesQuery(libraryId, storyId),
     refetchInterval: (query) =>
       query.state.data?.deliveries.some((delivery) => OPEN.includes(delivery.state)) ? DELIVERY_POLL_MS : false,
   });
