@@ -244,24 +244,17 @@ function TextPanel({ session, text }: { session: VideoEditSession; text: TextOve
         </Field>
       )}
       <Space wrap>
-        <Field label={t("videoEditor.text.start")}>
-          <InputNumber
-            min={0}
-            step={0.1}
-            precision={2}
-            value={text.start}
-            onChange={(start) => start != null && change({ start })}
-          />
-        </Field>
-        <Field label={t("videoEditor.text.end")}>
-          <InputNumber
-            min={0}
-            step={0.1}
-            precision={2}
-            value={text.end}
-            onChange={(end) => end != null && change({ end })}
-          />
-        </Field>
+        {(["start", "end"] as const).map((bound) => (
+          <Field key={bound} label={t(`videoEditor.text.${bound}`)}>
+            <InputNumber
+              min={0}
+              step={0.1}
+              precision={2}
+              value={text[bound]}
+              onChange={(seconds) => seconds != null && change({ [bound]: seconds })}
+            />
+          </Field>
+        ))}
       </Space>
       <Button size="small" danger icon={<DeleteOutlined />} onClick={session.removeSelected}>
         {t("videoEditor.delete")}
