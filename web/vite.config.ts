@@ -1,11 +1,22 @@
+import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
-import { defineConfig, type Plugin } from "vite";
+import { type Alias, defineConfig, type Plugin } from "vite";
 import { precompress } from "./vite-plugins/precompress";
 
 const serverTarget = "http://localhost:8080";
 const proxy = Object.fromEntries(
   ["/dams", "/uuas", "/healthz", "/metrics"].map((prefix) => [prefix, { target: serverTarget, changeOrigin: true }]),
 );
+
+/**
+ * `@shared/<topic>`: the plain modules the server owns and the web app uses
+ * too (server/src/shared/, docs/architecture.md). The tsconfig's `paths` say
+ * the same to the type checker.
+ */
+export const sharedModules: Alias = {
+  find: /^@shared\/(.*)$/,
+  replacement: `${fileURLToPath(new URL("../server/src/shared/", import.meta.url))}$1`,
+};
 
 /**
  * ProComponents imports the strings of every language it knows (33 in
@@ -95,6 +106,7 @@ export default defineConfig({
   ],
   resolve: {
     alias: [
+      sharedModules,
       // `@ant-design/icons/ArrowLeftOutlined` (as ProLayout imports it) is a CommonJS file that pulls
       // the CommonJS copy of the icon library next to the ES one; point it at the ES module.
       { find: /^@ant-design\/icons\/(\w+)$/, replacement: "@ant-design/icons/es/icons/$1" },

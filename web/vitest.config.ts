@@ -1,10 +1,12 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
+import { sharedModules } from "./vite.config";
 
 // Pure modules run in node; tests that render components opt in with
 // `// @vitest-environment jsdom` at the top of the file.
 export default defineConfig({
   plugins: [react()],
+  resolve: { alias: [sharedModules] },
   test: {
     include: ["src/**/*.test.{ts,tsx}", "vite-plugins/**/*.test.ts"],
     environment: "node",

@@ -1,43 +1,18 @@
 import sharp from "sharp";
+import { watermarkOrigin as corner, textPadding, type WatermarkPosition } from "../shared/watermark.js";
 import { toMediaError } from "./images.js";
+
+export { WATERMARK_FONTS, WATERMARK_POSITIONS, type WatermarkPosition } from "../shared/watermark.js";
 
 /**
  * The watermark of spec section 3, drawn on the server: the same model and
- * placement as the image editor's canvas (web/src/components/image-editor/
- * operations.ts): six positions with a margin of 2 % of the shorter side, a
+ * placement as the image editor's canvas (both from server/src/shared/
+ * watermark.ts): six positions with a margin of 2 % of the shorter side, a
  * text box of `textWidth` with a padding of a quarter of the font size and
  * character wrapping, an image mark at `sizePercent` of its own size, one
  * opacity for the whole box. Text is set by Pango (through sharp) with the
  * Noto CJK fonts, so Chinese renders with real glyphs.
  */
-
-export const WATERMARK_POSITIONS = [
-  "upper-left",
-  "upper-right",
-  "lower-right",
-  "lower-left",
-  "center",
-  "arbitrary",
-] as const;
-export type WatermarkPosition = (typeof WATERMARK_POSITIONS)[number];
-
-/** The editor's 13 font families (spec section 9: the first is the default). */
-export const WATERMARK_FONTS = [
-  "Microsoft YaHei",
-  "SimSun",
-  "SimHei",
-  "KaiTi",
-  "FangSong",
-  "Arial",
-  "Helvetica",
-  "Times New Roman",
-  "Georgia",
-  "Verdana",
-  "Tahoma",
-  "Courier New",
-  "Impact",
-] as const;
-export type WatermarkFont = (typeof WATERMARK_FONTS)[number];
 
 export interface TextMarkSpec {
   type: "text";
@@ -77,9 +52,6 @@ export interface PlacedMark {
   top: number;
 }
 
-export const watermarkMargin = (width: number, height: number): number => Math.round(Math.min(width, height) * 0.02);
-export const textPadding = (fontSize: number): number => Math.round(fontSize * 0.25);
-
 /** The box's top-left corner for a position (the editor's `watermarkOrigin`), kept inside the frame. */
 export function watermarkOrigin(
   position: WatermarkPosition,
@@ -87,23 +59,7 @@ export function watermarkOrigin(
   box: { width: number; height: number },
   arbitrary: { x: number; y: number },
 ): { left: number; top: number } {
-  const margin = watermarkMargin(frame.width, frame.height);
-  const at = (() => {
-    switch (position) {
-      case "upper-left":
-        return { x: margin, y: margin };
-      case "upper-right":
-        return { x: frame.width - box.width - margin, y: margin };
-      case "lower-right":
-        return { x: frame.width - box.width - margin, y: frame.height - box.height - margin };
-      case "lower-left":
-        return { x: margin, y: frame.height - box.height - margin };
-      case "center":
-        return { x: Math.round((frame.width - box.width) / 2), y: Math.round((frame.height - box.height) / 2) };
-      case "arbitrary":
-        return { x: Math.round(arbitrary.x), y: Math.round(arbitrary.y) };
-    }
-  })();
+  const at = corner(position, frame, box, arbitrary);
   const clamp = (value: number, max: number) => Math.max(0, Math.min(value, Math.max(0, max)));
   return { left: clamp(at.x, frame.width - box.width), top: clamp(at.y, frame.height - box.height) };
 }

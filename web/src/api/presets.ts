@@ -1,4 +1,5 @@
 /** Watermark and download presets (docs/presets.md): types, calls, query keys, hooks, and downloads through a preset. */
+import { DEFAULT_WATERMARK as SHARED_DEFAULT_WATERMARK } from "@shared/watermark";
 import { useQuery } from "@tanstack/react-query";
 import { api, call, callFile } from "./client";
 import { saveBlob } from "./files";
@@ -17,21 +18,8 @@ export type DownloadPresetInput = Omit<DownloadPreset, "id" | "revision" | "crea
 export type RenditionState = Schemas["PresetRenditionState"];
 export type PresetStoryType = DownloadPreset["storyType"];
 
-/** Spec section 9's default watermark: image, lower-right, opacity 100, size 100, 30 px white text on black, first font. */
-export const DEFAULT_WATERMARK: WatermarkSettings = {
-  type: 1,
-  position: "lower-right",
-  opacity: 100,
-  x: 0,
-  y: 0,
-  sizePercent: 100,
-  text: "",
-  textWidth: 300,
-  fontSize: 30,
-  fontFamily: "Microsoft YaHei",
-  color: "#ffffff",
-  background: "#000000",
-};
+/** Spec section 9's default watermark (server/src/shared/watermark.ts), typed as the API takes it. */
+export const DEFAULT_WATERMARK: WatermarkSettings = SHARED_DEFAULT_WATERMARK;
 
 export const presetKeys = {
   all: ["presets"] as const,

@@ -1,53 +1,44 @@
 import { z } from "zod";
 import { pageQuery } from "../../http/envelope.js";
-import { WATERMARK_FONTS, WATERMARK_POSITIONS } from "../../media/index.js";
+import { WATERMARK_FONTS, WATERMARK_LIMITS, WATERMARK_POSITIONS } from "../../shared/watermark.js";
 
 const colour = z.string().regex(/^#[0-9a-fA-F]{6}$/, "a colour #rrggbb");
 
 /**
  * The watermark settings of spec section 3, as the image editor holds them
- * (web/src/components/image-editor/params.ts) and with its limits (spec
- * section 5): type 1 image / 2 text, position, opacity 1-100, x and y of the
- * arbitrary position, image size 1-100 %, text of at most 100 characters,
- * text width, font size 1-1000, one of the 13 font families, colour and
- * background colour.
+ * and with its limits (spec section 5, server/src/shared/watermark.ts): type
+ * 1 image / 2 text, position, opacity, x and y of the arbitrary position,
+ * image size in percent, text, text width, font size, one of the 13 font
+ * families, colour and background colour.
  */
 export const watermarkSettings = z
   .object({
     type: z.union([z.literal(1), z.literal(2)]).describe("1 image, 2 text"),
     position: z.enum(WATERMARK_POSITIONS),
-    opacity: z.number().int().min(1).max(100),
+    opacity: z.number().int().min(WATERMARK_LIMITS.opacity.min).max(WATERMARK_LIMITS.opacity.max),
     x: z.number().int().min(0).max(100_000).describe("left edge of the box for the arbitrary position, in pixels"),
     y: z.number().int().min(0).max(100_000),
-    sizePercent: z.number().int().min(1).max(100).describe("image mark: percent of the image's own size"),
+    sizePercent: z
+      .number()
+      .int()
+      .min(WATERMARK_LIMITS.sizePercent.min)
+      .max(WATERMARK_LIMITS.sizePercent.max)
+      .describe("image mark: percent of the image's own size"),
     text: z
       .string()
-      .refine((text) => [...text].length <= 100, "watermark text may contain at most 100 characters.")
-      .describe("text mark: at most 100 characters"),
+      .refine(
+        (text) => [...text].length <= WATERMARK_LIMITS.textLength,
+        `watermark text may contain at most ${WATERMARK_LIMITS.textLength} characters.`,
+      )
+      .describe(`text mark: at most ${WATERMARK_LIMITS.textLength} characters`),
     textWidth: z.number().int().min(1).max(20_000),
-    fontSize: z.number().int().min(1).max(1000),
+    fontSize: z.number().int().min(WATERMARK_LIMITS.fontSize.min).max(WATERMARK_LIMITS.fontSize.max),
     fontFamily: z.enum(WATERMARK_FONTS),
     color: colour,
     background: colour,
   })
   .meta({ id: "WatermarkSettings" });
 export type WatermarkSettings = z.infer<typeof watermarkSettings>;
-
-/** Spec section 9: image type, lower-right, opacity 100, size 100, 30 px white text on black, the first font. */
-export const DEFAULT_WATERMARK: WatermarkSettings = {
-  type: 1,
-  position: "lower-right",
-  opacity: 100,
-  x: 0,
-  y: 0,
-  sizePercent: 100,
-  text: "",
-  textWidth: 300,
-  fontSize: 30,
-  fontFamily: WATERMARK_FONTS[0],
-  color: "#ffffff",
-  background: "#000000",
-};
 
 /** The image of an image mark, base64 (a data URL's part after the comma); PNG or JPEG, at most 2 MB. */
 export const watermarkImage = z.object({

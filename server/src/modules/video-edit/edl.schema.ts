@@ -8,6 +8,7 @@
  * when the render is planned.
  */
 import { z } from "zod";
+import { WATERMARK_LIMITS, WATERMARK_POSITIONS } from "../../shared/watermark.js";
 
 /** The bounds an EDL is held to; each refusal names the one it broke. */
 export const EDL_LIMITS = {
@@ -18,7 +19,7 @@ export const EDL_LIMITS = {
   textLength: 500,
   captionCues: 2000,
   /** The watermark model's text limit (spec section 5). */
-  logoTextLength: 100,
+  logoTextLength: WATERMARK_LIMITS.textLength,
   titleLength: 200,
   transitionSeconds: 5,
   fadeSeconds: 10,
@@ -38,14 +39,7 @@ export const TRANSITIONS = ["cut", "crossfade", "dipBlack", "dipWhite"] as const
 export type TransitionType = (typeof TRANSITIONS)[number];
 
 /** The watermark model's positions (spec section 3). */
-export const LOGO_POSITIONS = [
-  "upper-left",
-  "upper-right",
-  "lower-right",
-  "lower-left",
-  "center",
-  "arbitrary",
-] as const;
+export const LOGO_POSITIONS = WATERMARK_POSITIONS;
 
 const seconds = z
   .number()
@@ -176,7 +170,7 @@ export const logo = z.object({
     .describe("type 1: a watermark preset whose image is the logo (when there is no `source`)"),
   text: text(EDL_LIMITS.logoTextLength).optional().describe("type 2"),
   position: z.enum(LOGO_POSITIONS).default("lower-right"),
-  opacity: z.number().int().min(1).max(100).default(100),
+  opacity: z.number().int().min(WATERMARK_LIMITS.opacity.min).max(WATERMARK_LIMITS.opacity.max).default(100),
   x: z.number().finite().min(0).max(1).default(0).describe("arbitrary position: left edge, fraction of the width"),
   y: z.number().finite().min(0).max(1).default(0).describe("arbitrary position: top edge, fraction of the height"),
   sizePercent: z.number().min(1).max(100).default(15).describe("type 1: the logo's width in % of the frame's width"),

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { DEFAULT_WATERMARK } from "../../shared/watermark.js";
 import { describeEachDialect } from "../../test/dialects.js";
 import { eventually } from "../../test/eventually.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
@@ -257,20 +258,7 @@ describeEachDialect("video edit", (dialect) => {
       .toBuffer();
     const preset = await call(admin, "POST", "/watermark-presets", {
       name: `台标 ${dialect}`,
-      settings: {
-        type: 1,
-        position: "upper-right",
-        opacity: 100,
-        x: 0,
-        y: 0,
-        sizePercent: 100,
-        text: "",
-        textWidth: 300,
-        fontSize: 30,
-        fontFamily: "Microsoft YaHei",
-        color: "#ffffff",
-        background: "#000000",
-      },
+      settings: { ...DEFAULT_WATERMARK, position: "upper-right" },
       image: { data: red.toString("base64"), type: "image/png" },
     });
     expect(preset.statusCode, preset.body).toBe(200);

@@ -1,14 +1,6 @@
+import { watermarkOrigin } from "@shared/watermark";
 import { describe, expect, it } from "vitest";
-import {
-  colourLinear,
-  colourPixels,
-  outputMime,
-  rotatedSize,
-  sharpenKernel,
-  textBox,
-  watermarkOrigin,
-  wrapText,
-} from "./operations";
+import { colourLinear, colourPixels, outputMime, rotatedSize, sharpenKernel, textBox, wrapText } from "./operations";
 
 describe("operation geometry", () => {
   it("quarter turns swap the sides exactly; free angles take the bounding box", () => {

@@ -4,6 +4,7 @@
  * operation applies to ("logical" pixels), so the same list works on the
  * small working copy the editor shows and, on save, on the original.
  */
+import { textPadding, type WatermarkPosition, watermarkOrigin } from "@shared/watermark";
 import { colourPixels } from "./colour-pixels";
 
 export interface CropOperation {
@@ -33,16 +34,6 @@ export interface ColourOperation {
   /** 0..20: a 3×3 Laplacian sharpening of strength sharpen / 20. */
   sharpen: number;
 }
-
-export const WATERMARK_POSITIONS = [
-  "upper-left",
-  "upper-right",
-  "lower-right",
-  "lower-left",
-  "center",
-  "arbitrary",
-] as const;
-export type WatermarkPosition = (typeof WATERMARK_POSITIONS)[number];
 
 export interface TextMark {
   type: "text";
@@ -149,35 +140,7 @@ export function rotatedSize(width: number, height: number, degrees: number): { w
 
 // ---------------------------------------------------------------- watermark placement
 
-/** Distance of a corner watermark from the edges: 2 % of the shorter side. */
-export const watermarkMargin = (width: number, height: number): number => Math.round(Math.min(width, height) * 0.02);
-
-/** The watermark box's top-left corner for a position. */
-export function watermarkOrigin(
-  position: WatermarkPosition,
-  image: { width: number; height: number },
-  box: { width: number; height: number },
-  arbitrary: { x: number; y: number },
-): { x: number; y: number } {
-  const margin = watermarkMargin(image.width, image.height);
-  switch (position) {
-    case "upper-left":
-      return { x: margin, y: margin };
-    case "upper-right":
-      return { x: image.width - box.width - margin, y: margin };
-    case "lower-right":
-      return { x: image.width - box.width - margin, y: image.height - box.height - margin };
-    case "lower-left":
-      return { x: margin, y: image.height - box.height - margin };
-    case "center":
-      return { x: Math.round((image.width - box.width) / 2), y: Math.round((image.height - box.height) / 2) };
-    case "arbitrary":
-      return { x: Math.round(arbitrary.x), y: Math.round(arbitrary.y) };
-  }
-}
-
 export const textLineHeight = (fontSize: number): number => Math.round(fontSize * 1.25);
-export const textPadding = (fontSize: number): number => Math.round(fontSize * 0.25);
 
 /** CSS font shorthand; the family falls back to the browser's sans-serif. */
 export const fontOf = (fontSize: number, family: string): string => `${fontSize}px "${family}", sans-serif`;

@@ -1,3 +1,4 @@
+import { WATERMARK_FONTS } from "@shared/watermark";
 import { describe, expect, it } from "vitest";
 import enUS from "../../locales/en-US";
 import {
@@ -6,7 +7,6 @@ import {
   initialWatermark,
   resizeOperation,
   rotateOperation,
-  WATERMARK_FONTS,
   WATERMARK_WARNINGS,
   watermarkOperation,
 } from "./params";

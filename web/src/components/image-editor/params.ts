@@ -2,7 +2,8 @@
  * The unconfirmed parameters of each mode, and the operation each would
  * make. Leaving a mode throws its parameters away (spec section 4).
  */
-import type { Operation, WatermarkPosition } from "./operations";
+import { DEFAULT_WATERMARK, type WatermarkPosition } from "@shared/watermark";
+import type { Operation } from "./operations";
 import {
   type CropAspect,
   colourChanges,
@@ -31,23 +32,6 @@ export interface ColourParams {
   sharpen: number;
 }
 
-/** The 13 font families; the first is the default (spec section 9). */
-export const WATERMARK_FONTS = [
-  "Microsoft YaHei",
-  "SimSun",
-  "SimHei",
-  "KaiTi",
-  "FangSong",
-  "Arial",
-  "Helvetica",
-  "Times New Roman",
-  "Georgia",
-  "Verdana",
-  "Tahoma",
-  "Courier New",
-  "Impact",
-] as const;
-
 export interface WatermarkParams {
   /** 1 image, 2 text (spec section 3). */
   type: 1 | 2;
@@ -74,22 +58,11 @@ export const initialCropAspect: CropAspect = "free";
 
 /** Spec section 9: image type, lower-right, opacity 100, size 100, 30 px white text on black, the first font. */
 export const initialWatermark: WatermarkParams = {
-  type: 1,
+  ...DEFAULT_WATERMARK,
   imageUrl: null,
   imageWidth: 0,
   imageHeight: 0,
   imageType: "",
-  position: "lower-right",
-  opacity: 100,
-  sizePercent: 100,
-  x: 0,
-  y: 0,
-  text: "",
-  textWidth: 300,
-  fontSize: 30,
-  fontFamily: WATERMARK_FONTS[0],
-  color: "#ffffff",
-  background: "#000000",
 };
 
 export function rotateOperation(params: RotateParams, mime: string): Operation | null {

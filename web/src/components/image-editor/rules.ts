@@ -2,6 +2,7 @@
  * The image editor's validation rules and limits (spec sections 4, 5 and 9),
  * free of React and of the canvas so every boundary can be unit tested.
  */
+import { WATERMARK_LIMITS } from "@shared/watermark";
 
 // ---------------------------------------------------------------- platform limits (section 9)
 
@@ -123,9 +124,9 @@ export {
 
 // ---------------------------------------------------------------- watermark (section 5)
 
-export const WATERMARK_TEXT_MAX = 100;
-export const FONT_SIZE_MIN = 1;
-export const FONT_SIZE_MAX = 1000;
+export const WATERMARK_TEXT_MAX = WATERMARK_LIMITS.textLength;
+export const FONT_SIZE_MIN = WATERMARK_LIMITS.fontSize.min;
+export const FONT_SIZE_MAX = WATERMARK_LIMITS.fontSize.max;
 export const FONT_PREVIEW_MAX = 100;
 
 export type TextProblem = "required" | "tooLong";
@@ -144,8 +145,10 @@ const isIntegerIn = (value: number, min: number, max: number): boolean =>
 export const fontSizeAccepted = (size: number): boolean => isIntegerIn(size, FONT_SIZE_MIN, FONT_SIZE_MAX);
 /** The preview shows at most 100 px. */
 export const previewFontSize = (size: number): number => Math.min(size, FONT_PREVIEW_MAX);
-export const opacityAccepted = (opacity: number): boolean => isIntegerIn(opacity, 1, 100);
-export const imageSizeAccepted = (percent: number): boolean => isIntegerIn(percent, 1, 100);
+export const opacityAccepted = (opacity: number): boolean =>
+  isIntegerIn(opacity, WATERMARK_LIMITS.opacity.min, WATERMARK_LIMITS.opacity.max);
+export const imageSizeAccepted = (percent: number): boolean =>
+  isIntegerIn(percent, WATERMARK_LIMITS.sizePercent.min, WATERMARK_LIMITS.sizePercent.max);
 /** Arbitrary position: x 0 to the image width, y 0 to the image height; otherwise silently refused. */
 export const positionAccepted = (x: number, y: number, width: number, height: number): boolean =>
   Number.isFinite(x) && Number.isFinite(y) && x >= 0 && x <= width && y >= 0 && y <= height;

@@ -1,9 +1,10 @@
 import { UploadOutlined } from "@ant-design/icons";
+import { WATERMARK_FONTS, WATERMARK_POSITIONS } from "@shared/watermark";
 import { Button, ColorPicker, Form, Input, InputNumber, Radio, Select, Slider, Space, Typography, Upload } from "antd";
 import { useTranslation } from "react-i18next";
 import { useFeedback } from "../feedback";
-import { loadImage, WATERMARK_POSITIONS } from "./operations";
-import { WATERMARK_FONTS, type WatermarkParams } from "./params";
+import { loadImage } from "./operations";
+import type { WatermarkParams } from "./params";
 import { acceptAttribute, isAcceptedImage, WATERMARK_IMAGE_EXTENSIONS } from "./rules";
 import { blobToDataUrl } from "./save-version";
 

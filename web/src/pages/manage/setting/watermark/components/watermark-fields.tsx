@@ -7,6 +7,7 @@ import {
   ProFormSlider,
   ProFormText,
 } from "@ant-design/pro-components";
+import { WATERMARK_FONTS, WATERMARK_POSITIONS } from "@shared/watermark";
 import { Button, ColorPicker, Form, Space, Typography, Upload } from "antd";
 import type { TFunction } from "i18next";
 import type { WatermarkImage, WatermarkPreset } from "../../../../../api/presets";
@@ -16,8 +17,6 @@ import {
   isAcceptedImage,
   WATERMARK_IMAGE_EXTENSIONS,
 } from "../../../../../components/image-editor/file-types";
-import { WATERMARK_POSITIONS } from "../../../../../components/image-editor/operations";
-import { WATERMARK_FONTS } from "../../../../../components/image-editor/params";
 import { NameField } from "../../catalogue-shared/fields";
 
 const S = (field: string) => ["settings", field];
