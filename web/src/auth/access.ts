@@ -7,20 +7,6 @@
  * menu and the server already keep it out of reach.
  */
 
-export const ACTIONS = [
-  "add",
-  "delete",
-  "edit",
-  "query",
-  "get",
-  "update",
-  "enable",
-  "disable",
-  "import",
-  "export",
-] as const;
-export type Action = (typeof ACTIONS)[number];
-
 export interface AccessPermission {
   permissionId: string;
   actionList: readonly string[];
