@@ -19,39 +19,14 @@ export const useChannelOptions = () =>
     queryFn: () => call(api.GET("/dams/api/v1/channels/options")),
   });
 
-export const CHANNEL_KINDS: ChannelKind[] = ["http", "folder", "sftp", "s3", "email"];
-export const CHANNEL_FORMATS: ChannelFormat[] = ["ninjs", "newsml", "original"];
-/** The credential fields of each kind (the server's CREDENTIAL_FIELDS): written, never read back. */
-export const CREDENTIAL_FIELDS: Record<ChannelKind, string[]> = {
-  http: ["secret", "token"],
-  folder: [],
-  sftp: ["password", "privateKey"],
-  s3: ["accessKeyId", "secretAccessKey"],
-  email: ["username", "password"],
-};
-/** The item's fields a channel can map, and the story fields they can be filled from (or `properties.<name>`). */
-export const MAPPING_TARGETS = [
-  "headline",
-  "description",
-  "byline",
-  "slugline",
-  "copyrightnotice",
-  "usageterms",
-  "ednote",
-] as const;
-export const MAPPING_SOURCES = [
-  "title",
-  "caption",
-  "authors",
-  "source",
-  "keywords",
-  "tags",
-  "theme",
-  "category",
-  "originalName",
-] as const;
-export const MAPPING_SOURCE =
-  /^(title|caption|authors|source|keywords|tags|theme|category|originalName|properties\.[A-Za-z0-9_-]{1,100})$/;
+export {
+  CHANNEL_FORMATS,
+  CHANNEL_KINDS,
+  CREDENTIAL_FIELDS,
+  MAPPING_SOURCE,
+  MAPPING_SOURCES,
+  MAPPING_TARGETS,
+} from "@shared/channels";
 
 export const channelKeys = {
   all: ["channels"] as const,

@@ -1,36 +1,20 @@
 import { z } from "zod";
+import { CHANNEL_FORMATS, CHANNEL_KINDS, MAPPING_SOURCE, MAPPING_TARGETS } from "../../shared/channels.js";
 
-export const CHANNEL_KINDS = ["http", "folder", "sftp", "s3", "email"] as const;
-export type ChannelKind = (typeof CHANNEL_KINDS)[number];
+export {
+  CHANNEL_FORMATS,
+  CHANNEL_KINDS,
+  type ChannelFormat,
+  type ChannelKind,
+  CREDENTIAL_FIELDS,
+  MAPPING_SOURCE,
+  MAPPING_TARGETS,
+} from "../../shared/channels.js";
+
 /** The story types a channel names a download preset for (presets exist for these). */
 export const PRESET_STORY_TYPES = ["photo", "video", "audio"] as const;
 export type PresetStoryType = (typeof PRESET_STORY_TYPES)[number];
 export type ChannelPresets = Partial<Record<PresetStoryType, string>>;
-
-export const CHANNEL_FORMATS = ["ninjs", "newsml", "original"] as const;
-export type ChannelFormat = (typeof CHANNEL_FORMATS)[number];
-
-/** The credential fields each kind takes (write-only: the API answers only which are set). */
-export const CREDENTIAL_FIELDS: Record<ChannelKind, readonly string[]> = {
-  http: ["secret", "token"],
-  folder: [],
-  sftp: ["password", "privateKey"],
-  s3: ["accessKeyId", "secretAccessKey"],
-  email: ["username", "password"],
-};
-
-/** What a mapped field of the item is filled from: a story field, or one of its custom properties. */
-export const MAPPING_SOURCE =
-  /^(title|caption|authors|source|keywords|tags|theme|category|originalName|properties\.[A-Za-z0-9_-]{1,100})$/;
-export const MAPPING_TARGETS = [
-  "headline",
-  "description",
-  "byline",
-  "slugline",
-  "copyrightnotice",
-  "usageterms",
-  "ednote",
-] as const;
 
 const host = z
   .string()
