@@ -80,21 +80,9 @@ export interface StoryVersion {
   createdAt: string;
 }
 
-/** The editorial fields a user sets (create, edit, commit). */
-/**
- * The IPTC texts a story keeps in `properties` (as the media job extracts them, the 编辑信息 dialog edits them
- * and downloads embed them).
- */
-export const IPTC_TEXT_PROPERTIES = [
-  "headline",
-  "credit",
-  "copyrightNotice",
-  "usageTerms",
-  "instructions",
-  "city",
-  "country",
-] as const;
+export { IPTC_TEXT_PROPERTIES } from "../../shared/iptc.js";
 
+/** The editorial fields a user sets (create, edit, commit). */
 export interface StoryMetadata {
   title?: string;
   caption?: string;

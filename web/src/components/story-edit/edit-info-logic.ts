@@ -1,21 +1,13 @@
+import { IPTC_TEXT_PROPERTIES } from "@shared/iptc";
 import dayjs, { type Dayjs } from "dayjs";
 import type { Story, StoryEdit } from "../../api/stories";
 import type { PropertyField } from "../uploader/upload-logic";
 
 /**
- * The IPTC fields the media job extracts into `properties` (and channels
- * write back), edited as plain texts unless the catalogue defines a property
- * of the same name (then its kind and code list win).
+ * The IPTC fields edited as plain texts unless the catalogue defines a
+ * property of the same name (then its kind and code list win).
  */
-export const IPTC_PROPERTIES = [
-  "headline",
-  "credit",
-  "copyrightNotice",
-  "usageTerms",
-  "instructions",
-  "city",
-  "country",
-] as const;
+export const IPTC_PROPERTIES = IPTC_TEXT_PROPERTIES;
 
 /** The dialog's form: the story's fields, capture time as a date, properties by name. */
 export interface InformationValues {
