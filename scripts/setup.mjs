@@ -170,6 +170,7 @@ export function setup(options = {}) {
       "web/vite.config.ts",
       "web/vite-plugins",
       "web/tsconfig.json",
+      "server/src/shared",
       "package-lock.json",
     ],
     ["web/dist/index.html"],

@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { watermarkOrigin as corner, textPadding, type WatermarkPosition } from "../shared/watermark.js";
+import { watermarkOrigin as corner, type TextMark, textPadding, type WatermarkPosition } from "../shared/watermark.js";
 import { toMediaError } from "./images.js";
 
 export { WATERMARK_FONTS, WATERMARK_POSITIONS, type WatermarkPosition } from "../shared/watermark.js";
@@ -14,16 +14,7 @@ export { WATERMARK_FONTS, WATERMARK_POSITIONS, type WatermarkPosition } from "..
  * Noto CJK fonts, so Chinese renders with real glyphs.
  */
 
-export interface TextMarkSpec {
-  type: "text";
-  text: string;
-  textWidth: number;
-  fontSize: number;
-  fontFamily: string;
-  /** #rrggbb */
-  color: string;
-  background: string;
-}
+export type TextMarkSpec = TextMark;
 
 export interface ImageMarkSpec {
   type: "image";

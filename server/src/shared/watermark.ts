@@ -74,6 +74,18 @@ export const DEFAULT_WATERMARK: Readonly<WatermarkSettings> = {
   background: "#000000",
 };
 
+/** A text mark as drawn: the text wraps by characters inside a box `textWidth` wide. */
+export interface TextMark {
+  type: "text";
+  text: string;
+  textWidth: number;
+  fontSize: number;
+  fontFamily: string;
+  /** #rrggbb */
+  color: string;
+  background: string;
+}
+
 /** Distance of a corner watermark from the edges: 2 % of the shorter side. */
 export const watermarkMargin = (width: number, height: number): number => Math.round(Math.min(width, height) * 0.02);
 /** A text box's padding: a quarter of the font size. */

@@ -4,7 +4,7 @@
  * operation applies to ("logical" pixels), so the same list works on the
  * small working copy the editor shows and, on save, on the original.
  */
-import { textPadding, type WatermarkPosition, watermarkOrigin } from "@shared/watermark";
+import { type TextMark, textPadding, type WatermarkPosition, watermarkOrigin } from "@shared/watermark";
 import { colourPixels } from "./colour-pixels";
 
 export interface CropOperation {
@@ -33,17 +33,6 @@ export interface ColourOperation {
   contrast: number;
   /** 0..20: a 3×3 Laplacian sharpening of strength sharpen / 20. */
   sharpen: number;
-}
-
-export interface TextMark {
-  type: "text";
-  text: string;
-  /** The box width; the text wraps inside it. */
-  textWidth: number;
-  fontSize: number;
-  fontFamily: string;
-  color: string;
-  background: string;
 }
 
 export interface ImageMark {
