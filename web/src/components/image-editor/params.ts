@@ -2,7 +2,7 @@
  * The unconfirmed parameters of each mode, and the operation each would
  * make. Leaving a mode throws its parameters away (spec section 4).
  */
-import { DEFAULT_WATERMARK, type WatermarkPosition } from "@shared/watermark";
+import { DEFAULT_WATERMARK, type WatermarkSettings } from "@shared/watermark";
 import type { Operation } from "./operations";
 import {
   type CropAspect,
@@ -32,24 +32,13 @@ export interface ColourParams {
   sharpen: number;
 }
 
-export interface WatermarkParams {
-  /** 1 image, 2 text (spec section 3). */
-  type: 1 | 2;
+/** The watermark mode's settings (any font name the editor was handed) and the image of an image mark. */
+export interface WatermarkParams extends Omit<WatermarkSettings, "fontFamily"> {
+  fontFamily: string;
   imageUrl: string | null;
   imageWidth: number;
   imageHeight: number;
   imageType: string;
-  position: WatermarkPosition;
-  opacity: number;
-  sizePercent: number;
-  x: number;
-  y: number;
-  text: string;
-  textWidth: number;
-  fontSize: number;
-  fontFamily: string;
-  color: string;
-  background: string;
 }
 
 export const initialRotate: RotateParams = { slider: 0, turns: 0, flipH: false, flipV: false };
