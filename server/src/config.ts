@@ -156,6 +156,8 @@ const envSchema = z.object({
   DAMS_UPLOAD_WINDOW_MS: z.coerce.number().int().min(1000).default(60_000),
   // The web app's tus PATCH size, for a proxy with a body limit in front of dams (0: each file in one request).
   DAMS_UPLOAD_CHUNK_MIB: z.coerce.number().int().min(0).default(0),
+  // A creation-with-upload POST carrying a whole file up to this size is stored without tus's staging (0: never).
+  DAMS_UPLOAD_WHOLE_MAX_MIB: z.coerce.number().int().min(0).max(256).default(16),
 });
 
 export type DatabaseConfig = { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
@@ -313,6 +315,11 @@ export interface UploadsConfig {
   windowMs: number;
   /** The PATCH size the web app is told to send (tus OPTIONS `Dams-Upload-Chunk-Size`); 0: the whole file at once. */
   chunkBytes: number;
+  /**
+   * A creation-with-upload POST whose body is the whole file, up to this many bytes, is read into memory and
+   * stored at once, without tus's staging (`whole-upload.ts`); 0: every upload goes through tus.
+   */
+  wholeMaxBytes: number;
 }
 
 /** Sign-in: the embedded OpenID Connect provider, or an external issuer when `external` is set. */
@@ -375,6 +382,7 @@ function uploadsFrom(values: z.infer<typeof envSchema>, dataDir: string, storage
     minBytes: values.DAMS_UPLOAD_MIN_BYTES,
     windowMs: values.DAMS_UPLOAD_WINDOW_MS,
     chunkBytes: values.DAMS_UPLOAD_CHUNK_MIB * 1024 * 1024,
+    wholeMaxBytes: values.DAMS_UPLOAD_WHOLE_MAX_MIB * 1024 * 1024,
   };
 }
 

@@ -15,6 +15,7 @@ describe("storage configuration", () => {
       minBytes: 64 * 1024,
       windowMs: 60_000,
       chunkBytes: 0,
+      wholeMaxBytes: 16 * 1024 * 1024,
     });
     expect(loadConfig({ DAMS_UPLOAD_CHUNK_MIB: "90" }).uploads.chunkBytes).toBe(90 * 1024 * 1024);
     // A directory every API node mounts.

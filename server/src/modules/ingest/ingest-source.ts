@@ -2,9 +2,9 @@ import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
-import { type Readable, Transform } from "node:stream";
+import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { type SniffedType, sniffFile } from "../../media/sniff.js";
+import { SNIFF_BYTES, type SniffedType, sniffBuffer, sniffFile } from "../../media/sniff.js";
 import type { BlobStore } from "../blobs/blob-store.js";
 
 /**
@@ -46,6 +46,26 @@ export function fileBytes(file: string, blobs: BlobStore, known?: { sha256?: str
     sha256: async () => known?.sha256 ?? (await sha256OfFile(file)),
     moveInto: async (key, contentType) => {
       await blobs.putFile(key, file, { contentType });
+    },
+  };
+}
+
+/**
+ * A whole file held in memory (a small upload read in one request): its type by its first bytes, its SHA-256
+ * computed once, and its bytes written straight into the blob store (local: a temporary file, fsync, rename;
+ * S3: one PutObject).
+ */
+export function bytesInMemory(bytes: Buffer, blobs: BlobStore): StagedBytes {
+  let sha256: string | undefined;
+  return {
+    size: async () => bytes.length,
+    sniff: () => sniffBuffer(bytes.subarray(0, SNIFF_BYTES)),
+    sha256: async () => {
+      sha256 ??= createHash("sha256").update(bytes).digest("hex");
+      return sha256;
+    },
+    moveInto: async (key, contentType) => {
+      await blobs.put(key, Readable.from([bytes]), { contentType });
     },
   };
 }

@@ -58,7 +58,7 @@ export async function releaseHeldLock(raw: IncomingMessage): Promise<void> {
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Upload-Metadata values are base64 of UTF-8 text; tus decodes them leniently (U+FFFD), so they are checked here. */
-function requireUtf8Metadata(header: string | null): void {
+export function requireUtf8Metadata(header: string | null): void {
   for (const pair of header?.split(",") ?? []) {
     const [key = "", value] = pair.trim().split(" ");
     try {
@@ -70,7 +70,7 @@ function requireUtf8Metadata(header: string | null): void {
 }
 
 /** tus errors are `{ status_code, body }` with a text body; ours are AppErrors. Both leave as the API's error envelope. */
-function toErrorEnvelope(caught: unknown, log: FastifyBaseLogger): { status_code: number; body: string } {
+export function toErrorEnvelope(caught: unknown, log: FastifyBaseLogger): { status_code: number; body: string } {
   // An unreachable bucket (uploads in S3) is a 503 the client retries, not a 500.
   const error = storageError(caught);
   let status = 500;

@@ -3,16 +3,26 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { uploadBody } from "../../http/body-deadline.js";
+import { API_PREFIX } from "../../http/error-handler.js";
 import { NotFound } from "../../http/errors.js";
 import { currentUser } from "../auth/auth.plugin.js";
+import type { BlobStore } from "../blobs/blob-store.js";
 import { releaseHeldLock, uploadClients, uploadOwners } from "./tus-server.js";
 import type { UploadStaging } from "./upload-staging.js";
 import { OWNER_METADATA_KEY, type UploadsService } from "./uploads.service.js";
+import { storeWholeUpload, wholeUploadOf } from "./whole-upload.js";
 
 export interface UploadsRoutesDeps {
   tus: Server;
   staging: UploadStaging;
-  service: Pick<UploadsService, "completeStaged" | "completedUpload">;
+  service: Pick<
+    UploadsService,
+    "completeStaged" | "completedUpload" | "becomesStory" | "checkNewUpload" | "completeWhole"
+  >;
+  /** Where a small file sent whole in its creation POST is written at once (whole-upload.ts). */
+  blobs: BlobStore;
+  /** The largest file stored that way; 0: every upload goes through tus. */
+  wholeMaxBytes?: number;
   /** Where the door is and who may use it; default: signed-in users at /uploads. */
   door?: UploadDoor;
   /** The PATCH size a client is told (OPTIONS `Dams-Upload-Chunk-Size`) for a proxy's body limit; 0: none. */
@@ -61,8 +71,10 @@ export function uploadsRoutes({
   tus,
   staging,
   service,
+  blobs,
   door = USER_DOOR,
   chunkBytes = 0,
+  wholeMaxBytes = 0,
 }: UploadsRoutesDeps): FastifyPluginAsyncZod {
   const description = `${PROTOCOL}${door.description ? `\n${door.description}` : ""}`;
   return async (app) => {
@@ -153,13 +165,22 @@ export function uploadsRoutes({
       return true;
     }
 
+    /** A small file sent whole in its creation POST, for a story: stored without tus's staging; else tus. */
+    async function create(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+      const whole = wholeUploadOf(request.headers, wholeMaxBytes);
+      const owner = whole && (request.currentUser || request.shareVisit) ? door.ownerOf(request) : undefined;
+      if (!whole || !owner || !service.becomesStory(owner, whole.metadata)) return passToTus(request, reply);
+      const tusPath = `${API_PREFIX}${door.path}`;
+      await storeWholeUpload(request, reply, whole, { owner, service, staging, blobs, tusPath });
+    }
+
     app.post(
       door.path,
       {
         config: { access: door.access },
         schema: { tags: [door.tag], summary: door.summary.create, description },
       },
-      passToTus,
+      create,
     );
     app.route({
       method: ["HEAD", "PATCH", "DELETE"],

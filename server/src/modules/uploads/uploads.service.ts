@@ -125,6 +125,15 @@ export class UploadsService {
     return destination;
   }
 
+  /** Whether an upload of this owner and metadata becomes a story (false: a destination's, or tus refuses it). */
+  becomesStory(userId: string, metadata: Record<string, string | null>): boolean {
+    try {
+      return this.#destination(userId, clientMetadata(metadata)) === undefined;
+    } catch {
+      return false;
+    }
+  }
+
   /**
    * A new upload's metadata, checked before its bytes come (the same reading
    * as on the last byte; throws Invalid). Answers the metadata to keep: the
@@ -217,7 +226,7 @@ export class UploadsService {
     client?: UploadClient,
     { createdByThisRequest = false, checked }: { createdByThisRequest?: boolean; checked?: CheckedUpload } = {},
   ): Promise<UploadOutcome | DestinationOutcome> {
-    const { staging, ingest, log } = this.deps;
+    const { staging, log } = this.deps;
     const userId = finished.metadata[OWNER_METADATA_KEY];
     if (!userId) throw new Error(`upload ${finished.id} has no owner`);
     const metadata = clientMetadata(finished.metadata);
@@ -257,16 +266,11 @@ export class UploadsService {
       await staging.forget(finished.id);
       return { ...answer, upload: { id: staging.urlSegment(finished.id), originalName: clientName } };
     }
-    let stored: IngestedStory;
+    let outcome: UploadOutcome;
     try {
-      stored = await ingest.ingestFile({
-        source: { staged },
-        ingestKey: uploadIngestKey(userId, staging.urlSegment(finished.id)),
-        ingestKeyIsNew: createdByThisRequest,
-        checkedByThisRequest: createdByThisRequest ? checked : undefined,
-        originalName: (content) => clientName ?? `upload.${content.mime.split("/")[1] ?? "bin"}`,
-        userId,
-        ...this.#targetOf(finished.metadata, metadata),
+      outcome = await this.#story(staging.urlSegment(finished.id), finished.metadata, staged, {
+        createdByThisRequest,
+        checked,
       });
     } catch (error) {
       if (moved) log.error({ err: error, uploadId: finished.id }, "storing a finished upload failed");
@@ -275,10 +279,48 @@ export class UploadsService {
     }
     // The story is recorded: the staged bytes (still there, or a second completion's) can go.
     await staging.remove(finished.id).catch(() => {});
+    return outcome;
+  }
+
+  /**
+   * A whole file that came in one creation-with-upload POST, in memory (whole-upload.ts): the story `complete`
+   * makes of a staged upload, from the same checks (`recorded` and `checked`: what `checkNewUpload` answered),
+   * with no staged bytes, description or lock — the upload's URL exists only once this answers. `segment` is
+   * the upload's id in its Location; its ingest key is the one a staged upload of that id would have.
+   */
+  async completeWhole(
+    segment: string,
+    recorded: Record<string, string | null>,
+    bytes: StagedBytes,
+    checked: CheckedUpload | undefined,
+  ): Promise<UploadOutcome> {
+    return this.#story(segment, recorded, bytes, { createdByThisRequest: true, checked });
+  }
+
+  /** The ingest command on an upload's bytes, and the answer the client reads. */
+  async #story(
+    segment: string,
+    recorded: Record<string, string | null>,
+    bytes: StagedBytes,
+    { createdByThisRequest, checked }: { createdByThisRequest: boolean; checked?: CheckedUpload },
+  ): Promise<UploadOutcome> {
+    const userId = recorded[OWNER_METADATA_KEY];
+    if (!userId) throw new Error(`upload ${segment} has no owner`);
+    const metadata = clientMetadata(recorded);
+    const clientName = metadata.filename ?? metadata.name ?? null;
+    const stored = await this.deps.ingest.ingestFile({
+      source: { staged: bytes },
+      ingestKey: uploadIngestKey(userId, segment),
+      ingestKeyIsNew: createdByThisRequest,
+      checkedByThisRequest: createdByThisRequest ? checked : undefined,
+      originalName: (content) => clientName ?? `upload.${content.mime.split("/")[1] ?? "bin"}`,
+      userId,
+      ...this.#targetOf(recorded, metadata),
+    });
     const { blob, libraryId, storyId, versionNo, duplicates } = stored;
     return {
       upload: {
-        id: staging.urlSegment(finished.id),
+        id: segment,
         blobKey: blob.key,
         sha256: blob.sha256,
         size: blob.size,

@@ -81,11 +81,10 @@ export function buildUploads(deps: {
       log: deps.log,
     });
   const tus = tusAt("/uploads");
-  const { chunkBytes } = deps.config;
-  const others = (deps.doors ?? []).map((door) =>
-    uploadsRoutes({ tus: tusAt(door.path), staging, service, door, chunkBytes }),
-  );
-  const mine = uploadsRoutes({ tus, staging, service, chunkBytes });
+  const { chunkBytes, wholeMaxBytes } = deps.config;
+  const shared = { staging, service, blobs: deps.store, chunkBytes, wholeMaxBytes };
+  const others = (deps.doors ?? []).map((door) => uploadsRoutes({ ...shared, tus: tusAt(door.path), door }));
+  const mine = uploadsRoutes({ ...shared, tus });
   const routes: ReturnType<typeof uploadsRoutes> = async (app) => {
     await app.register(mine);
     for (const other of others) await app.register(other);
