@@ -23,6 +23,7 @@ import {
   interruptedPatch,
   offsetOf,
   patchHeaders,
+  postWhole,
   type RunningApp,
   sha256,
   startApp,
@@ -119,17 +120,9 @@ describe("tus uploads on a directory, into S3 (s3rver, a quick fake)", () => {
   it("puts a small file sent whole in its creation POST straight into the bucket, nothing staged", async () => {
     const staged = running.config.uploads.directory;
     const before = fs.existsSync(staged) ? fs.readdirSync(staged) : [];
-    const answer = await fetch(`${running.base}/dams/api/v1/uploads`, {
-      method: "POST",
-      headers: tusHeaders(carol.token, {
-        "upload-length": String(nokia.length),
-        "upload-metadata": `filename ${Buffer.from("whole-to-s3.jpg").toString("base64")}`,
-        "content-type": "application/offset+octet-stream",
-      }),
-      body: new Uint8Array(nokia),
-    });
+    const answer = await postWhole(running.base, carol.token, nokia, { filename: "whole-to-s3.jpg" });
     expect(answer.status).toBe(201);
-    const { blobKey, sha256: stored } = (await answer.json()).data.upload;
+    const { blobKey, sha256: stored } = answer.body.data.upload;
     expect(stored).toBe(sha256(nokia));
     expect(sha256(await storedBytes(running, blobKey))).toBe(sha256(nokia));
     expect(fs.existsSync(staged) ? fs.readdirSync(staged) : []).toEqual(before);

@@ -118,6 +118,32 @@ export function tusUpload(
   });
 }
 
+export function encodedMetadata(metadata: Record<string, string | Buffer>): string {
+  return Object.entries(metadata)
+    .map(([key, value]) => `${key} ${Buffer.from(value).toString("base64")}`)
+    .join(",");
+}
+
+/** A creation-with-upload POST carrying the whole file, as tus clients send a small file. */
+export async function postWhole(
+  base: string,
+  token: string,
+  file: Buffer,
+  metadata: Record<string, string | Buffer> = {},
+) {
+  const response = await fetch(`${base}${UPLOADS}`, {
+    method: "POST",
+    headers: tusHeaders(token, {
+      "upload-length": String(file.length),
+      "content-type": "application/offset+octet-stream",
+      ...(Object.keys(metadata).length ? { "upload-metadata": encodedMetadata(metadata) } : {}),
+    }),
+    body: new Uint8Array(file),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: JSON.parse(text) };
+}
+
 /** Creates an upload with a plain POST; returns its URL. */
 export async function createUpload(
   base: string,

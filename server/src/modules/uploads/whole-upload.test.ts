@@ -8,7 +8,9 @@ import { until } from "../../test/eventually.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import {
   CORPUS,
+  encodedMetadata,
   patchHeaders,
+  postWhole,
   sha256,
   storedBytes,
   tusHeaders,
@@ -23,27 +25,6 @@ const WHOLE_MAX = 1024 * 1024;
 /** `file` grown past the limit with zeros after its own bytes (its type, by its first bytes, unchanged). */
 function pastTheLimit(file: Buffer): Buffer {
   return Buffer.concat([file, Buffer.alloc(WHOLE_MAX + 1 - file.length)]);
-}
-
-function encodedMetadata(metadata: Record<string, string | Buffer>): string {
-  return Object.entries(metadata)
-    .map(([key, value]) => `${key} ${Buffer.from(value).toString("base64")}`)
-    .join(",");
-}
-
-/** A creation-with-upload POST carrying the whole file, as tus clients send a small file. */
-async function postWhole(base: string, token: string, file: Buffer, metadata: Record<string, string | Buffer> = {}) {
-  const response = await fetch(`${base}${UPLOADS}`, {
-    method: "POST",
-    headers: tusHeaders(token, {
-      "upload-length": String(file.length),
-      "content-type": "application/offset+octet-stream",
-      ...(Object.keys(metadata).length ? { "upload-metadata": encodedMetadata(metadata) } : {}),
-    }),
-    body: new Uint8Array(file),
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: JSON.parse(text) };
 }
 
 /** The answer without what differs from upload to upload (ids, keys, sizes). */
