@@ -55,6 +55,12 @@ const USER_DOOR: UploadDoor = {
 /** Tells the web app the PATCH size to send when a proxy in front limits request bodies (DAMS_UPLOAD_CHUNK_MIB). */
 export const CHUNK_SIZE_HEADER = "Dams-Upload-Chunk-Size";
 
+/**
+ * How many limits' worth of whole-file POSTs a node reads into memory at once (8 × 16 MiB by default); past
+ * that, more go through tus's staging, which holds no file in memory.
+ */
+const WHOLE_IN_MEMORY = 8;
+
 const uploadIdParams = z.object({ id: z.string().describe("the upload id from the Location of the POST") });
 
 const PROTOCOL = `tus 1.0 resumable upload (https://tus.io/protocols/resumable-upload), extensions creation, creation-with-upload, creation-defer-length, termination.
@@ -165,13 +171,22 @@ export function uploadsRoutes({
       return true;
     }
 
+    /** Bytes of whole-file POSTs being read into memory on this door now, at most WHOLE_IN_MEMORY of the limit. */
+    let inMemory = 0;
+
     /** A small file sent whole in its creation POST, for a story: stored without tus's staging; else tus. */
     async function create(request: FastifyRequest, reply: FastifyReply): Promise<void> {
       const whole = wholeUploadOf(request.headers, wholeMaxBytes);
       const owner = whole && (request.currentUser || request.shareVisit) ? door.ownerOf(request) : undefined;
-      if (!whole || !owner || !service.becomesStory(owner, whole.metadata)) return passToTus(request, reply);
-      const tusPath = `${API_PREFIX}${door.path}`;
-      await storeWholeUpload(request, reply, whole, { owner, service, staging, blobs, tusPath });
+      const fits = whole !== undefined && inMemory + whole.size <= WHOLE_IN_MEMORY * wholeMaxBytes;
+      if (!whole || !owner || !fits || !service.becomesStory(owner, whole.metadata)) return passToTus(request, reply);
+      inMemory += whole.size;
+      try {
+        const tusPath = `${API_PREFIX}${door.path}`;
+        await storeWholeUpload(request, reply, whole, { owner, service, staging, blobs, tusPath });
+      } finally {
+        inMemory -= whole.size;
+      }
     }
 
     app.post(

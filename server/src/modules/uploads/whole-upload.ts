@@ -57,21 +57,24 @@ class BodyCutShort extends Invalid {
   }
 }
 
-/** The request's body, exactly `size` bytes (its Content-Length, which Node's parser holds it to), in one buffer. */
+/**
+ * The request's body, exactly `size` bytes (its Content-Length, which Node's parser holds it to), in one buffer.
+ * Memory is taken as the bytes come, not at the declared size: a slow client holds only what it has sent.
+ */
 async function readBody(raw: IncomingMessage, size: number): Promise<Buffer> {
-  const bytes = Buffer.allocUnsafe(size);
-  let filled = 0;
+  const chunks: Buffer[] = [];
+  let received = 0;
   try {
     for await (const chunk of raw as AsyncIterable<Buffer>) {
-      if (filled + chunk.length > size) throw new BodyCutShort();
-      chunk.copy(bytes, filled);
-      filled += chunk.length;
+      received += chunk.length;
+      if (received > size) throw new BodyCutShort();
+      chunks.push(chunk);
     }
   } catch {
     throw new BodyCutShort();
   }
-  if (filled !== size) throw new BodyCutShort();
-  return bytes;
+  if (received !== size) throw new BodyCutShort();
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
 }
 
 /**
