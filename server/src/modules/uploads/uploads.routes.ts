@@ -54,6 +54,8 @@ const USER_DOOR: UploadDoor = {
 
 /** Tells the web app the PATCH size to send when a proxy in front limits request bodies (DAMS_UPLOAD_CHUNK_MIB). */
 export const CHUNK_SIZE_HEADER = "Dams-Upload-Chunk-Size";
+/** Tells the web app the largest file to send whole in its creation POST (DAMS_UPLOAD_WHOLE_MAX_MIB; whole-upload.ts). */
+export const WHOLE_SIZE_HEADER = "Dams-Upload-Whole-Size";
 
 /**
  * How many limits' worth of whole-file POSTs a node reads into memory at once (8 × 16 MiB by default); past
@@ -99,7 +101,10 @@ export function uploadsRoutes({
         if (value !== undefined) reply.raw.setHeader(name, value);
       }
       if (request.method === "PATCH" || request.method === "POST") uploadBody(request.raw);
-      if (request.method === "OPTIONS" && chunkBytes > 0) reply.raw.setHeader(CHUNK_SIZE_HEADER, String(chunkBytes));
+      if (request.method === "OPTIONS") {
+        if (chunkBytes > 0) reply.raw.setHeader(CHUNK_SIZE_HEADER, String(chunkBytes));
+        if (wholeMaxBytes > 0) reply.raw.setHeader(WHOLE_SIZE_HEADER, String(wholeMaxBytes));
+      }
       if (request.method !== "HEAD" && request.method !== "OPTIONS")
         reply.raw.setHeader("content-type", "application/json; charset=utf-8");
       reply.hijack();

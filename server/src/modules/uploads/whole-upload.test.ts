@@ -6,6 +6,7 @@ import { API_PREFIX } from "../../http/error-handler.js";
 import { describeEachDialect } from "../../test/dialects.js";
 import { until } from "../../test/eventually.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
+import { WHOLE_SIZE_HEADER } from "./uploads.routes.js";
 import {
   CORPUS,
   encodedMetadata,
@@ -192,6 +193,11 @@ describeEachDialect("a small file sent whole in its creation POST", (dialect) =>
     expect(answer.body.data.upload.sha256).toBe(sha256(file));
     const id = answer.body.data.upload.id as string;
     await until(() => staged.some((name) => name.startsWith(id)), "the upload's staging events");
+  });
+
+  it("tells the web app the largest file it takes whole (tus OPTIONS), so small files go in one request", async () => {
+    const options = await fetch(`${running().base}${UPLOADS}`, { method: "OPTIONS", headers: tusHeaders(alice.token) });
+    expect(options.headers.get(WHOLE_SIZE_HEADER)).toBe(String(WHOLE_MAX));
   });
 
   it("a body shorter than announced is refused, stores nothing and leaves nothing staged", async () => {
