@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, type SqlBool, sql } from "kysely";
 import type { DialectAdapter } from "../../db/dialect/index.js";
+import { PreparedRead } from "../../db/prepared-read.js";
 import type { Database } from "../../db/schema.js";
 import {
   facetTermsOf,
@@ -27,6 +28,11 @@ export const columnUpdates = () =>
 const RESTRICTED_LOCK = 0x5ea7c4;
 /** Stories rewritten per statement when the restricted properties change. */
 const REWRITE_BATCH = 500;
+
+/** The restricted properties, by name (every search by a role that hides some reads them): compiled once. */
+const restrictedByName = new PreparedRead(0, (kysely) =>
+  kysely.selectFrom("search_restricted_properties").select("property").orderBy("property"),
+);
 
 /** What both dialects' indexes share: reading a story's indexed columns, its terms, the change notices. */
 export abstract class BaseSearchIndex implements SearchIndex {
@@ -60,12 +66,7 @@ export abstract class BaseSearchIndex implements SearchIndex {
   }
 
   async restrictedProperties(executor: Kysely<Database> = this.kysely): Promise<string[]> {
-    const rows = await executor
-      .selectFrom("search_restricted_properties")
-      .select("property")
-      .orderBy("property")
-      .execute();
-    return rows.map((row) => row.property);
+    return (await restrictedByName.execute(executor, this.adapter)).map((row) => row.property);
   }
 
   async restrictProperties(executor: Kysely<Database>, properties: readonly string[]): Promise<void> {
