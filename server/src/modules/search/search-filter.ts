@@ -43,6 +43,8 @@ export function filteredStories(
   withStories = false,
   slice?: Slice,
   tags: readonly string[] = [],
+  /** The index's query text, when the caller made it (SearchIndex.matchText of the terms and `tags`). */
+  match?: string,
 ): { base: Base; ranked: boolean; stories: boolean } | null {
   const terms = fullTextTerms(filter);
   if (!terms) return null;
@@ -54,7 +56,9 @@ export function filteredStories(
     filter.halfProduct !== undefined ||
     filter.orientation !== undefined ||
     filter.hasGps !== undefined;
-  let base: Base = ranked ? kysely.selectFrom(index.matches(terms, slice, tags).as("m")) : kysely.selectFrom("stories");
+  let base: Base = ranked
+    ? kysely.selectFrom(index.matches(match ?? index.matchText(terms, tags), slice).as("m"))
+    : kysely.selectFrom("stories");
   if (ranked && stories) base = base.innerJoin("stories", "stories.id", "m.story_id");
   const table = ranked ? "m" : "stories";
   const column = (name: WindowColumn) => sql.ref(`${table}.${name}`);

@@ -46,11 +46,8 @@ export abstract class BaseSearchIndex implements SearchIndex {
   /** Removes the entries of these stories (their rows are gone or going). */
   protected abstract remove(executor: Kysely<Database>, storyIds: readonly string[]): Promise<void>;
   abstract clear(executor: Kysely<Database>): Promise<void>;
-  abstract matches(
-    terms: QueryTerm[],
-    slice?: Slice,
-    tags?: readonly string[],
-  ): RawBuilder<{ story_id: string; rank: number; seq: unknown }>;
+  abstract matchText(terms: QueryTerm[], tags?: readonly string[]): string;
+  abstract matches(match: string, slice?: Slice): RawBuilder<{ story_id: string; rank: number; seq: unknown }>;
   abstract recency(): RawBuilder<unknown>[];
   abstract month(table?: string): RawBuilder<string>;
 

@@ -30,7 +30,11 @@ export class PostgresSearchIndex extends BaseSearchIndex {
     await executor.deleteFrom("story_terms").execute();
   }
 
-  matches(terms: QueryTerm[], slice?: Slice, tags: readonly string[] = []) {
+  matchText(terms: QueryTerm[], tags: readonly string[] = []): string {
+    return tsQuery(terms, tags);
+  }
+
+  matches(match: string, slice?: Slice) {
     // A walk reads the newest entries through the upload-order index, with the query as a filter: the
     // LIMIT keeps the planner from gathering every match of a common term from the GIN index first.
     const from =
@@ -47,7 +51,7 @@ export class PostgresSearchIndex extends BaseSearchIndex {
       rank: number;
       seq: null;
     }>`(select s.story_id as story_id, -ts_rank(s.tsv, q.q) as rank, null as seq, s.facet_terms, ${columnList("s")}
-      from ${from}, cast(${tsQuery(terms, tags)} as tsquery) as q(q)
+      from ${from}, cast(${match} as tsquery) as q(q)
       where s.tsv @@ q.q${older})`;
   }
 

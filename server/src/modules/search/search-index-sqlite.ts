@@ -56,7 +56,11 @@ export class SqliteSearchIndex extends BaseSearchIndex {
     return Math.min(total, perLibrary * libraries);
   }
 
-  matches(terms: QueryTerm[], _slice?: unknown, tags: readonly string[] = []) {
+  matchText(terms: QueryTerm[], tags: readonly string[] = []): string {
+    return fts5Query(terms, tags);
+  }
+
+  matches(match: string) {
     return sql<{
       story_id: string;
       rank: number;
@@ -64,7 +68,7 @@ export class SqliteSearchIndex extends BaseSearchIndex {
     }>`(select k.story_id as story_id, bm25(story_search) as rank, story_search.rowid as seq, k.facet_terms,
         ${columnList("k")}
       from story_search join story_search_keys k on k.rowid = story_search.rowid
-      where story_search match ${fts5Query(terms, tags)})`;
+      where story_search match ${match})`;
   }
 
   /**

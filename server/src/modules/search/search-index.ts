@@ -208,16 +208,16 @@ export interface SearchIndex extends StoryChangeListener {
   /** Empties the index (rebuild fills it again with upsertMany). */
   clear(executor: Kysely<Database>): Promise<void>;
   /**
-   * A derived table `(story_id, rank, seq, facet_terms, ...WINDOW_COLUMNS)` of
-   * the stories matching every term; within `slice` only, when given. A term
-   * matches a restricted property's text only when the property's tag is in
-   * `tags` (the restricted properties the searcher may see).
+   * The engine's query text of these terms (`matches`' `match`, bound as one value). A term matches a
+   * restricted property's text only when the property's tag is in `tags` (the restricted properties the
+   * searcher may see).
    */
-  matches(
-    terms: QueryTerm[],
-    slice?: Slice,
-    tags?: readonly string[],
-  ): RawBuilder<{ story_id: string; rank: number; seq: unknown }>;
+  matchText(terms: QueryTerm[], tags?: readonly string[]): string;
+  /**
+   * A derived table `(story_id, rank, seq, facet_terms, ...WINDOW_COLUMNS)` of
+   * the stories matching `match` (matchText); within `slice` only, when given.
+   */
+  matches(match: string, slice?: Slice): RawBuilder<{ story_id: string; rank: number; seq: unknown }>;
   /**
    * The properties whose text is indexed behind their tag (propertyTag): every property some role
    * may not see, and perhaps a few no longer hidden. Read through `executor` when given.

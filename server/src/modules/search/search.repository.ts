@@ -1,6 +1,6 @@
 import { type CompiledQuery, type Expression, type Kysely, type Selectable, sql } from "kysely";
 import type { DialectAdapter } from "../../db/dialect/index.js";
-import { PreparedListRead } from "../../db/prepared-read.js";
+import { PreparedListRead, ShapedQueries } from "../../db/prepared-read.js";
 import type { Database, StoriesTable } from "../../db/schema.js";
 import { LIST_COUNT_CAP, SEARCH_WINDOW, type SearchFilter, type SearchPage, type SearchSort } from "./search.schema.js";
 import { type Base, filteredStories, fullTextTerms, orderStories, type Selected } from "./search-filter.js";
@@ -33,6 +33,44 @@ export interface SearchListResult {
 export const storyRowsByIds = new PreparedListRead((kysely, ids) =>
   kysely.selectFrom("stories").selectAll().where("id", "in", ids),
 );
+
+/**
+ * A filter as a shape and its string values: the shape names the fields set, each list's length and
+ * every other value (the full-text query aside: its match text is a value of the window query);
+ * `withValues` gives the filter back with other values in their places (ShapedQueries' placeholders).
+ */
+function filterShape(filter: SearchFilter): {
+  shape: string;
+  values: string[];
+  withValues: (values: readonly string[]) => SearchFilter;
+} {
+  const entries = Object.entries(filter)
+    .filter(([key, value]) => key !== "fulltext" && value !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  const isList = (value: unknown): value is string[] =>
+    Array.isArray(value) && value.every((item) => typeof item === "string");
+  const parts: string[] = [];
+  const values: string[] = [];
+  for (const [key, value] of entries) {
+    if (typeof value === "string") {
+      values.push(value);
+      parts.push(`${key}:s`);
+    } else if (isList(value)) {
+      values.push(...value);
+      parts.push(`${key}:${value.length}`);
+    } else parts.push(`${key}=${JSON.stringify(value)}`);
+  }
+  const withValues = (given: readonly string[]): SearchFilter => {
+    let next = 0;
+    const rebuilt: Record<string, unknown> = { ...filter };
+    for (const [key, value] of entries) {
+      if (typeof value === "string") rebuilt[key] = given[next++];
+      else if (isList(value)) rebuilt[key] = value.map(() => given[next++]);
+    }
+    return rebuilt as SearchFilter;
+  };
+  return { shape: parts.join(","), values, withValues };
+}
 
 /** Estimated matches, in windows, from which a search walks the newest entries (SearchIndex.estimate). */
 const WALK_ABOVE = 2;
@@ -68,9 +106,12 @@ export class SearchRepository {
     private readonly countCap = LIST_COUNT_CAP,
   ) {}
 
+  /** Window queries of searches without a slice (a selective term's), compiled once per shape of the filter. */
+  readonly #windows = new ShapedQueries();
+
   /** The filtered stories (filteredStories) over this repository's database and index. */
-  #base(filter: SearchFilter, withStories?: boolean, slice?: Slice, tags?: readonly string[]) {
-    return filteredStories(this.kysely, this.index, filter, withStories, slice, tags);
+  #base(filter: SearchFilter, withStories?: boolean, slice?: Slice, tags?: readonly string[], match?: string) {
+    return filteredStories(this.kysely, this.index, filter, withStories, slice, tags, match);
   }
 
   /**
@@ -308,8 +349,13 @@ export class SearchRepository {
     needs: WindowNeeds,
     tags: readonly string[],
   ): Promise<WindowRow[]> {
-    const gather = async (slice?: Slice, limit?: number) =>
-      (await this.#windowQuery(filter, needs, slice, limit, tags).execute()) as WindowRow[];
+    const gather = async (slice?: Slice, limit?: number) => {
+      const query =
+        slice || limit !== undefined
+          ? this.#windowQuery(filter, needs, slice, limit, tags).compile()
+          : this.#preparedWindow(filter, terms, needs, tags);
+      return (await this.kysely.executeQuery<WindowRow>(query)).rows;
+    };
     const { estimate, walkEnd } = this.index;
     if (!estimate || !walkEnd || !walkable(filter)) return gather();
     // A term with few matches: gathering them all (the GIN index) is cheapest.
@@ -324,14 +370,25 @@ export class SearchRepository {
     return [...walked, ...(await gather({ olderThan: end }, this.window + 1 - walked.length))];
   }
 
+  /** The window query of the whole index (no slice), built and compiled once per shape of the filter and needs. */
+  #preparedWindow(filter: SearchFilter, terms: QueryTerm[], needs: WindowNeeds, tags: readonly string[]) {
+    const { shape, values, withValues } = filterShape(filter);
+    const match = this.index.matchText(terms, tags);
+    const needed = `${needs.stories},${needs.rank},${needs.facets},${needs.captured ?? false}`;
+    return this.#windows.compile(`${needed}|${shape}`, [...values, match], (given) =>
+      this.#windowQuery(withValues(given), needs, undefined, undefined, tags, given[given.length - 1]).compile(),
+    );
+  }
+
   #windowQuery(
     filter: SearchFilter,
     needs: WindowNeeds,
     slice?: Slice,
     limit = this.window + 1,
     tags: readonly string[] = [],
+    match?: string,
   ): Base {
-    const built = this.#base(filter, needs.stories, slice, tags);
+    const built = this.#base(filter, needs.stories, slice, tags, match);
     if (!built?.ranked) throw new Error("a window needs a full-text query");
     const columns: Selected[] = [
       sql.ref("m.story_id").as("id"),
