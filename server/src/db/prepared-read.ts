@@ -4,7 +4,7 @@ import type { Database } from "./schema.js";
 interface Compiled {
   sql: string;
   parameters: readonly unknown[];
-  /** Where each argument goes in `parameters` (-1: nowhere, a ShapedQueries value the query leaves out). */
+  /** Where each argument goes in `parameters`. */
   slots: readonly number[];
 }
 
@@ -87,8 +87,8 @@ const SHAPE_MARK = "\u0000shaped-";
  * Kysely once per shape, then run with new values (a search's window query,
  * ~3–4 % of a selective search's CPU when built each time). The caller names
  * the shape and hands the string values; the build gets a placeholder for each.
- * A shape whose placeholders do not come back as whole parameters, each once
- * (a value folded into the SQL text, or transformed), is built every time.
+ * A shape whose placeholders do not all come back as whole parameters, each once
+ * (a value folded into the SQL text, transformed, or only tested), is built every time.
  */
 export class ShapedQueries {
   readonly #byShape = new Map<string, Compiled | null>();
@@ -109,10 +109,7 @@ export class ShapedQueries {
     }
     if (!compiled) return build(values);
     const parameters = [...compiled.parameters];
-    for (let index = 0; index < compiled.slots.length; index++) {
-      const slot = compiled.slots[index]!;
-      if (slot >= 0) parameters[slot] = values[index];
-    }
+    for (let index = 0; index < compiled.slots.length; index++) parameters[compiled.slots[index]!] = values[index];
     return CompiledQuery.raw(compiled.sql, parameters);
   }
 
@@ -120,7 +117,7 @@ export class ShapedQueries {
     const placeholders = Array.from({ length: count }, (_, index) => `${SHAPE_MARK}${index}`);
     const { sql, parameters } = build(placeholders);
     if (sql.includes(SHAPE_MARK)) return null;
-    // Each placeholder a whole parameter, once at most (a value the query leaves out has no slot); no other
+    // Each placeholder a whole parameter, once; no other
     // parameter holds one (a value transformed, a list bound as one array).
     const seen = new Set<unknown>();
     for (const value of parameters) {
@@ -129,6 +126,8 @@ export class ShapedQueries {
       if (typeof value !== "string" || !placeholders.includes(value) || seen.has(value)) return null;
       seen.add(value);
     }
+    // A value the SQL does not hold may have steered its shape (an `if` on it): such a shape is not kept.
+    if (seen.size !== placeholders.length) return null;
     return { sql, parameters, slots: placeholders.map((placeholder) => parameters.indexOf(placeholder)) };
   }
 }

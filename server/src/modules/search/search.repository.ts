@@ -34,6 +34,9 @@ export const storyRowsByIds = new PreparedListRead((kysely, ids) =>
   kysely.selectFrom("stories").selectAll().where("id", "in", ids),
 );
 
+/** Filter fields that steer the SQL's shape (tested, not bound) or are not in it (the hidden properties: the tags). */
+const BY_VALUE = new Set(["orientation", "hiddenProperties"]);
+
 /**
  * A filter as a shape and its string values: the shape names the fields set, each list's length and
  * every other value (the full-text query aside: its match text is a value of the window query);
@@ -52,7 +55,8 @@ function filterShape(filter: SearchFilter): {
   const parts: string[] = [];
   const values: string[] = [];
   for (const [key, value] of entries) {
-    if (typeof value === "string") {
+    if (BY_VALUE.has(key)) parts.push(`${key}=${JSON.stringify(value)}`);
+    else if (typeof value === "string") {
       values.push(value);
       parts.push(`${key}:s`);
     } else if (isList(value)) {
@@ -64,6 +68,7 @@ function filterShape(filter: SearchFilter): {
     let next = 0;
     const rebuilt: Record<string, unknown> = { ...filter };
     for (const [key, value] of entries) {
+      if (BY_VALUE.has(key)) continue;
       if (typeof value === "string") rebuilt[key] = given[next++];
       else if (isList(value)) rebuilt[key] = value.map(() => given[next++]);
     }
