@@ -27,6 +27,21 @@ async function itemMenu(page: Page, name: string, action: string): Promise<void>
   await page.getByRole("menuitem", { name: zh(`disk.action.${action}`) }).click();
 }
 
+/** Uploads a file through the disk's uploader (Uppy's Dashboard in a dialog) into the open folder, and closes it. */
+async function uploadToDisk(page: Page, file: string, timeout: number): Promise<void> {
+  await page.getByTestId("disk-upload-open").click();
+  await page.locator("input.uppy-Dashboard-input[type=file]").first().setInputFiles(file);
+  await page.locator(".uppy-StatusBar-actionBtn--upload").click();
+  await expect(page.locator(".uppy-StatusBar.is-complete")).toBeVisible({ timeout });
+  // The upload button is gone with the upload, and the focus with it, so Escape may reach no dialog: close by its ×.
+  await page
+    .locator(".ant-modal")
+    .filter({ has: page.getByTestId("disk-upload") })
+    .locator(".ant-modal-close")
+    .click();
+  await expect(page.getByTestId("disk-upload")).toBeHidden();
+}
+
 test("the network disk: upload into a folder, send to a library, share the folder with a colleague who finds it", async ({
   page,
   browser,
@@ -49,17 +64,7 @@ test("the network disk: upload into a folder, send to a library, share the folde
   await expect(page.getByTestId("disk-path")).toContainText(folder);
 
   // Upload with tus through the uploader's Dashboard (progress, pause, resume are Uppy's).
-  await page.getByTestId("disk-upload-open").click();
-  await page.locator("input.uppy-Dashboard-input[type=file]").first().setInputFiles(path.join(PHOTOS, photo));
-  await page.locator(".uppy-StatusBar-actionBtn--upload").click();
-  await expect(page.locator(".uppy-StatusBar.is-complete")).toBeVisible({ timeout: 60_000 });
-  // The upload button is gone with the upload, and the focus with it, so Escape may reach no dialog: close by its ×.
-  await page
-    .locator(".ant-modal")
-    .filter({ has: page.getByTestId("disk-upload") })
-    .locator(".ant-modal-close")
-    .click();
-  await expect(page.getByTestId("disk-upload")).toBeHidden();
+  await uploadToDisk(page, path.join(PHOTOS, photo), 60_000);
   await expect(page.getByTestId("disk-table").getByText(photo, { exact: true })).toBeVisible({ timeout: 60_000 });
   await snapshot(page, testInfo, "disk-1366");
 
@@ -135,15 +140,7 @@ test("a file larger than the old 50 MiB chunk goes up to the network disk in one
   await page.setViewportSize({ width: 1366, height: 900 });
   await openApp(page, "/source/ismpnetdisk");
   await expect(page.getByTestId("disk-quota")).toBeVisible();
-  await page.getByTestId("disk-upload-open").click();
-  await page.locator("input.uppy-Dashboard-input[type=file]").first().setInputFiles(file);
-  await page.locator(".uppy-StatusBar-actionBtn--upload").click();
-  await expect(page.locator(".uppy-StatusBar.is-complete")).toBeVisible({ timeout: 240_000 });
-  await page
-    .locator(".ant-modal")
-    .filter({ has: page.getByTestId("disk-upload") })
-    .locator(".ant-modal-close")
-    .click();
+  await uploadToDisk(page, file, 240_000);
   await expect(page.getByTestId("disk-table").getByText(name, { exact: true })).toBeVisible({ timeout: 60_000 });
   expect(uploadRequests.filter((method) => method === "PATCH")).toHaveLength(1);
   expect(uploadRequests.filter((method) => method === "POST")).toHaveLength(1);

@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, type FrameLocator, test } from "@playwright/test";
+import { DEFAULT_WATERMARK } from "../../server/src/shared/watermark.js";
 import { makeTestVideo, signIn, snapshot, watchConsoleErrors } from "./helpers.js";
 import { API, commitAndProcess, PHOTOS, seedingToken, upload } from "./seed.js";
 import { openVideoDialogFromHeader, pickStories } from "./video-editor.test-support.js";
@@ -75,20 +76,7 @@ test("press conference: three clips → 45 s vertical with a Chinese lower third
     headers,
     data: {
       name: `台标 ${run}`,
-      settings: {
-        type: 1,
-        position: "upper-right",
-        opacity: 80,
-        x: 0,
-        y: 0,
-        sizePercent: 100,
-        text: "",
-        textWidth: 300,
-        fontSize: 30,
-        fontFamily: "Microsoft YaHei",
-        color: "#ffffff",
-        background: "#000000",
-      },
+      settings: { ...DEFAULT_WATERMARK, position: "upper-right", opacity: 80 },
       image: { data: fs.readFileSync(logoFile).toString("base64"), type: "image/png" },
     },
   });
