@@ -3,11 +3,13 @@ import { serializerCompiler as zodSerializerCompiler } from "fastify-type-provid
 import { $ZodType, safeParse } from "zod/v4/core";
 
 /**
- * Gives what zod's parse would give for a value: the value itself where zod
- * passes it through (strings, numbers, booleans, enums, unknowns, arrays of
- * those, records of unknowns), a new object with the declared properties in
- * the schema's order where zod builds one. Throws when the value is not one
- * it takes as it stands.
+ * Gives what zod's parse would give for a value, or a value JSON.stringify
+ * writes the same: the value itself where zod passes it through (strings,
+ * numbers, booleans, enums, unknowns, arrays of those, records of unknowns)
+ * and where zod builds a new object or array but the given one already has
+ * its shape (the declared properties, in the schema's order, none other);
+ * a new object with the declared properties in the schema's order otherwise.
+ * Throws when the value is not one it takes as it stands.
  */
 type Copier = (value: unknown) => unknown;
 
@@ -81,17 +83,54 @@ function objectCopier(def: Def, copierOf: (schema: $ZodType) => Copier): Copier 
   return (value) => {
     if (typeof value !== "object" || value === null || Array.isArray(value)) refuse();
     const object = value as Record<string, unknown>;
-    const copy: Record<string, unknown> = {};
-    for (const property of properties) {
+    // The copy is made only from the first property whose value changed (issue 21: the copies of a
+    // search page's 50 views were a large part of its CPU and of its garbage).
+    let copy: Record<string, unknown> | undefined;
+    let present = 0;
+    for (let index = 0; index < properties.length; index++) {
+      const property = properties[index]!;
       const field = object[property.key];
       if (field === undefined) {
         if (property.optional) continue;
         refuse();
       }
-      copy[property.key] = property.copy(field);
+      present++;
+      const copied = property.copy(field);
+      if (copy === undefined && copied !== field) copy = copiedBefore(object, index);
+      if (copy !== undefined) copy[property.key] = copied;
+    }
+    if (copy !== undefined) return copy;
+    return writesAsDeclared(object, present) ? object : copiedBefore(object, properties.length);
+  };
+
+  /** A new object with the declared properties before `end`, as they are in `object`. */
+  function copiedBefore(object: Record<string, unknown>, end: number): Record<string, unknown> {
+    const copy: Record<string, unknown> = {};
+    for (let index = 0; index < end; index++) {
+      const { key } = properties[index]!;
+      const field = object[key];
+      if (field !== undefined) copy[key] = field;
     }
     return copy;
-  };
+  }
+
+  /**
+   * Whether JSON.stringify writes `object` as it would write its copy: a plain object whose enumerable
+   * keys are declared ones, in the declared order, and every one of the `present` declared properties
+   * with a value among them (a view built in the schema's shape is given as it is).
+   */
+  function writesAsDeclared(object: Record<string, unknown>, present: number): boolean {
+    if (Object.getPrototypeOf(object) !== Object.prototype) return false;
+    let next = 0;
+    let withValue = 0;
+    for (const key in object) {
+      while (next < properties.length && properties[next]!.key !== key) next++;
+      if (next === properties.length) return false;
+      if (object[key] !== undefined) withValue++;
+      next++;
+    }
+    return withValue === present;
+  }
 }
 
 /**
@@ -136,13 +175,17 @@ function arrayCopier(def: Def, copierOf: (schema: $ZodType) => Copier): Copier |
   }
   return (value) => {
     if (!Array.isArray(value)) refuse();
-    const copied = new Array(value.length);
+    // Like objects: the array itself when no element changed, a copy from the first one that did.
+    let copied: unknown[] | undefined;
     for (let index = 0; index < value.length; index++) {
       const element = value[index];
       if (element === undefined) refuse();
-      copied[index] = copy(element);
+      const elementCopy = copy(element);
+      if (copied === undefined && elementCopy !== element) copied = value.slice(0, index);
+      if (copied !== undefined) copied.push(elementCopy);
     }
-    return copied;
+    if (copied !== undefined) return copied;
+    return Object.getPrototypeOf(value) === Array.prototype ? value : Array.from(value);
   };
 }
 
@@ -159,7 +202,7 @@ function checkedCopier(schema: $ZodType): Copier {
  * The copier of a schema and of the schemas in it, each made once (a schema that holds itself, like a menu
  * tree, reaches its own copier through the forwarding one).
  */
-function compileCopier(root: $ZodType): Copier {
+export function compileCopier(root: $ZodType): Copier {
   const made = new Map<$ZodType, Copier>();
   const copierOf = (schema: $ZodType): Copier => {
     const known = made.get(schema);
