@@ -29,7 +29,8 @@ import { selectiveWord } from "./search-data.js";
  *   npm run build -w server && npm run bench -w bench
  *   BENCH_SECONDS=5 BENCH_ROUNDS=3 BENCH_STORIES=100000 BENCH_DIALECTS=sqlite npm run bench -w bench
  *   BENCH_ROUTES="one story" ...       (only the routes whose name contains this)
- *   BENCH_CPU_PROF_DIR=/tmp/prof ...   (dams runs under node --cpu-prof; the profile is written when it stops)
+ *   BENCH_CPU_PROF_DIR=/tmp/prof ...   (dams and the peer run under node --cpu-prof; their profiles are written
+ *                                       in /tmp/prof/dams-<dialect> and /tmp/prof/peer-<dialect> when they stop)
  *   BENCH_COMPARE_CLI=server/dist-before/cli.js ...
  *   BENCH_PORT=18700 ...               (dams, the peer and the compared build listen on it and the next two)
  *       (a second build of dams, e.g. of the commit before a change, served from the same data and
@@ -200,9 +201,12 @@ async function benchDialect(dialect: string): Promise<boolean> {
 
     const damsPort = basePort;
     const barePort = basePort + 1;
-    const profile = process.env.BENCH_CPU_PROF_DIR
-      ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
-      : [];
+    // dams' profiles and the peer's side by side, in <dir>/dams-<dialect> and <dir>/peer-<dialect> (a directory
+    // each: tsx's loader thread writes a profile of its own beside the peer's).
+    const profile = (name: string) =>
+      process.env.BENCH_CPU_PROF_DIR
+        ? ["--cpu-prof", `--cpu-prof-dir=${path.join(process.env.BENCH_CPU_PROF_DIR, `${name}-${dialect}`)}`]
+        : [];
     const damsEnv = (port: number): NodeJS.ProcessEnv => ({
       ...process.env,
       PORT: String(port),
@@ -213,7 +217,7 @@ async function benchDialect(dialect: string): Promise<boolean> {
       DAMS_ADMIN_PASSWORD: "bench-password",
       ...(prepared.database.kind === "postgres" ? { DATABASE_URL: prepared.database.url } : {}),
     });
-    dams = startNode([...profile, cli, "serve", "--no-workers"], damsEnv(damsPort));
+    dams = startNode([...profile("dams"), cli, "serve", "--no-workers"], damsEnv(damsPort));
     const damsBase = `http://127.0.0.1:${damsPort}`;
     await waitForListening(dams, `${damsBase}/readyz`);
     const otherPort = basePort + 2;
@@ -231,7 +235,14 @@ async function benchDialect(dialect: string): Promise<boolean> {
     const planFile = path.join(dataDir, "peer-plan.json");
     fs.writeFileSync(planFile, JSON.stringify(plan));
     bare = startNode(
-      ["--import", "tsx", path.join(import.meta.dirname, "bare-server.ts"), String(barePort), planFile],
+      [
+        ...profile("peer"),
+        "--import",
+        "tsx",
+        path.join(import.meta.dirname, "bare-server.ts"),
+        String(barePort),
+        planFile,
+      ],
       {
         ...process.env,
       },
