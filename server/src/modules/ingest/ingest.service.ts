@@ -10,7 +10,7 @@ import type { BlobsService } from "../blobs/blobs.service.js";
 import type { NewStoryPlace, NewStoryRules } from "../libraries/library-settings.service.js";
 import type { StoriesService } from "../stories/stories.service.js";
 import type { UploadAccount } from "../stories/story-drafts.service.js";
-import type { StoryMetadata } from "../stories/story-types.js";
+import type { Actor, StoryMetadata } from "../stories/story-types.js";
 import type { IngestKeysRepository } from "./ingest-keys.repository.js";
 import { fileBytes, type IngestSource, type StagedBytes, spoolStream } from "./ingest-source.js";
 
@@ -39,6 +39,8 @@ export interface IngestInput {
   userId: string;
   /** Where the request came from, for the story action. */
   ip?: string | null;
+  /** The request's actor, when the acting user is the caller: the story's record is written with it (IngestOptions). */
+  auditAs?: Actor;
   /** Where a new story goes; without it, the user's default library (and no folder). */
   libraryId?: string;
   folderId?: string | null;
@@ -275,7 +277,7 @@ export class IngestService {
       originalName: blob.originalName,
     };
     // The new original is processed at once, whether its story is a draft or committed.
-    const options = { withinTransaction, ip: input.ip ?? null, enqueueProcessing: true };
+    const options = { withinTransaction, ip: input.ip ?? null, auditAs: input.auditAs, enqueueProcessing: true };
     if (input.asNewVersionOf) {
       const { libraryId, storyId, note } = input.asNewVersionOf;
       const story = await this.deps.stories.addVersionFromUpload(

@@ -53,6 +53,12 @@ export interface IngestOptions {
   /** Where the upload came from, for the story action and the operation log. */
   ip?: string | null;
   userAgent?: string | null;
+  /**
+   * The request's actor (`actorOf`), when the upload's account is the caller: the operation log's record is
+   * written with it, so the request's change is known recorded and the floor (`recordUnrecorded`) does not
+   * record the request a second time. Its address and user agent are the record's.
+   */
+  auditAs?: Actor;
   /** Enqueue media processing now rather than on commit. */
   enqueueProcessing?: boolean;
 }
@@ -193,7 +199,7 @@ export class StoryDrafts {
         },
         now,
       );
-      const by = { ...user, ip: options.ip ?? null, userAgent: options.userAgent ?? null };
+      const by = uploaderOf(user, options);
       await this.deps.audit.record(
         trx,
         by,
@@ -396,4 +402,10 @@ export class StoryDrafts {
 function stripExtension(name: string): string {
   const dot = name.lastIndexOf(".");
   return dot > 0 ? name.slice(0, dot) : name;
+}
+
+/** Who the record of an upload names: the request's actor when it is the uploading account, else the account. */
+export function uploaderOf(user: UploadAccount, options: IngestOptions): Actor {
+  if (options.auditAs?.id === user.id) return options.auditAs;
+  return { ...user, ip: options.ip ?? null, userAgent: options.userAgent ?? null };
 }

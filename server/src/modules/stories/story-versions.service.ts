@@ -4,7 +4,7 @@ import type { Database } from "../../db/schema.js";
 import { Conflict, Forbidden, Invalid } from "../../http/errors.js";
 import { HEX64, nowOf, type StoryWriteDependencies } from "./stories.dependencies.js";
 import { storyAction, storyAudit } from "./story-action.js";
-import type { IngestOptions, UploadedOriginal } from "./story-drafts.service.js";
+import { type IngestOptions, type UploadedOriginal, uploaderOf } from "./story-drafts.service.js";
 import type { Actor, MediaType, Story } from "./story-types.js";
 
 export interface NewVersionInput {
@@ -73,7 +73,7 @@ export class StoryVersioning {
     const story = await this.deps.access.forWrite(user, input.libraryId, input.storyId);
     const versionNo = story.versionNo + 1;
     return this.#addVersion(
-      { ...user, ip: options.ip ?? null, userAgent: options.userAgent ?? null },
+      uploaderOf(user, options),
       story,
       {
         blobKey: input.blobKey,

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import { Invalid } from "../../http/errors.js";
 import type { MediaKind } from "../../media/sniff.js";
+import type { Actor } from "../auth/actor.js";
 import type { CheckedUpload, IngestedStory, IngestService } from "../ingest/ingest.service.js";
 import type { StagedBytes } from "../ingest/ingest-source.js";
 import type { DatabaseLocker } from "./upload-locker.js";
@@ -293,8 +294,9 @@ export class UploadsService {
     recorded: Record<string, string | null>,
     bytes: StagedBytes,
     checked: CheckedUpload | undefined,
+    auditAs?: Actor,
   ): Promise<UploadOutcome> {
-    return this.#story(segment, recorded, bytes, { createdByThisRequest: true, checked });
+    return this.#story(segment, recorded, bytes, { createdByThisRequest: true, checked, auditAs });
   }
 
   /** The ingest command on an upload's bytes, and the answer the client reads. */
@@ -302,7 +304,11 @@ export class UploadsService {
     segment: string,
     recorded: Record<string, string | null>,
     bytes: StagedBytes,
-    { createdByThisRequest, checked }: { createdByThisRequest: boolean; checked?: CheckedUpload },
+    {
+      createdByThisRequest,
+      checked,
+      auditAs,
+    }: { createdByThisRequest: boolean; checked?: CheckedUpload; auditAs?: Actor },
   ): Promise<UploadOutcome> {
     const userId = recorded[OWNER_METADATA_KEY];
     if (!userId) throw new Error(`upload ${segment} has no owner`);
@@ -313,6 +319,7 @@ export class UploadsService {
       ingestKey: uploadIngestKey(userId, segment),
       ingestKeyIsNew: createdByThisRequest,
       checkedByThisRequest: createdByThisRequest ? checked : undefined,
+      auditAs,
       originalName: (content) => clientName ?? `upload.${content.mime.split("/")[1] ?? "bin"}`,
       userId,
       ...this.#targetOf(recorded, metadata),

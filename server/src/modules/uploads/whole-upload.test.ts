@@ -118,6 +118,32 @@ describeEachDialect("a small file sent whole in its creation POST", (dialect) =>
     expect(stagedBesides(marker)).toEqual([]);
   });
 
+  it("records the story it made once, with the caller's address, and no second row for the request", async () => {
+    const carol = await createPrincipal(db(), { username: `whole-carol-${dialect}`, roleId: "contributor" });
+    const auditOf = (column: "target_id" | "actor_id", value: string) =>
+      db()
+        .kysely.selectFrom("audit_log")
+        .select(["action", "target_type", "target_id", "ip"])
+        .where(column, "=", value)
+        .execute();
+    const answer = await postWhole(running().base, carol.token, canon, { filename: "logged.jpg" });
+    expect(answer.status).toBe(201);
+    const storyId = answer.body.data.result.storyId as string;
+    // A request the operation log's floor records (tus's creation, its story made apart from the request), after
+    // it: the floor writes once the answer is out, so once this one's row is in, the first request's would be too.
+    const marker = await postWhole(running().base, carol.token, pastTheLimit(canon), { filename: "marker.jpg" });
+    expect(marker.status).toBe(201);
+    await until(
+      async () => (await auditOf("actor_id", carol.id)).some((row) => row.target_type === "route"),
+      "the floor's record of the tus request",
+    );
+    const rows = await auditOf("target_id", storyId);
+    expect(rows).toEqual([
+      { action: "story.create", target_type: "story", target_id: storyId, ip: expect.any(String) },
+    ]);
+    expect((await auditOf("actor_id", carol.id)).filter((row) => row.target_type === "route")).toHaveLength(1);
+  });
+
   it("HEAD on its Location says complete, to its owner only; PATCH and DELETE find no upload", async () => {
     const answer = await postWhole(running().base, alice.token, canon, { filename: "head.jpg" });
     expect(answer.status).toBe(201);
