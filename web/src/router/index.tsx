@@ -27,6 +27,12 @@ const userPage = (path: string, component: string, titleKey: string): RouteObjec
   children: [{ path, element: <Page component={component} /> }],
 });
 
+/** The pages other systems open (pickers, editors, the network disk), at /source/<name>; their modules are kebab-case. */
+const SOURCE_PAGES = ["ismpsource", "editimg", "editphoto", "ismpupload", "ismpVideosEdit", "ismpnetdisk"];
+const kebabCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+/** The error pages, at /<status>. */
+const EXCEPTION_PAGES = ["403", "404", "500"];
+
 /** Spec section 2, "Fixed routes". */
 const fixedRoutes: RouteObject[] = [
   redirect("/", "/frontend/search"),
@@ -38,19 +44,12 @@ const fixedRoutes: RouteObject[] = [
   userPage("/user/register-result", "user/register-result", "route.user.registerResult"),
   redirect("/share", "/share/storyPreview"),
   blank("/share/storyPreview", "share/story-preview", "route.share.storyPreview"),
-  blank("/source/ismpsource", "source/ismpsource", "route.source.ismpsource"),
-  blank("/source/editimg", "source/editimg", "route.source.editimg"),
-  blank("/source/editphoto", "source/editphoto", "route.source.editphoto"),
-  blank("/source/ismpupload", "source/ismpupload", "route.source.ismpupload"),
-  blank("/source/ismpVideosEdit", "source/ismp-videos-edit", "route.source.ismpVideosEdit"),
-  blank("/source/ismpnetdisk", "source/ismpnetdisk", "route.source.ismpnetdisk"),
+  ...SOURCE_PAGES.map((name) => blank(`/source/${name}`, `source/${kebabCase(name)}`, `route.source.${name}`)),
   redirect("/test", "/test/home"),
   blank("/test/home", "test/home", "route.test.home"),
   blank("/redirect", "redirect", "route.redirect"),
   blank("/redirect/*", "redirect", "route.redirect"),
-  blank("/403", "exception/403", "route.exception.403"),
-  blank("/404", "exception/404", "route.exception.404"),
-  blank("/500", "exception/500", "route.exception.500"),
+  ...EXCEPTION_PAGES.map((status) => blank(`/${status}`, `exception/${status}`, `route.exception.${status}`)),
 ];
 
 /** Routes for a menu tree: pages for items with a component, redirects for groups. */

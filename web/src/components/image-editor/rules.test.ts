@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import {
   acceptAttribute,
   aspectRatioOf,
+  type Box,
   CROP_ASPECTS,
+  type CropAspect,
   clampCropBox,
   colourAccepted,
   colourChanges,
@@ -79,26 +81,26 @@ describe("platform limits (spec section 9)", () => {
   it("has the spec's numbers", () => {
     expect(SMALL_LIMITS.maxResizeLength).toBe(5000);
     expect(LARGE_LIMITS.maxResizeLength).toBe(10000);
-    expect(SMALL_LIMITS.features).toEqual({
-      resize: { px: 7000, mb: 15 },
-      rotate: { px: 5000, mb: 15 },
-      crop: { px: 5000, mb: 15 },
-      watermark: { px: 5000, mb: 15 },
-      ps: { px: 4000, mb: 8 },
-      colour: { px: 4000, mb: 8 },
-      advancedRender: { px: 4000, mb: 8 },
-      mosaic: { px: 4000, mb: 8 },
-    });
-    expect(LARGE_LIMITS.features).toEqual({
-      resize: { px: 20000, mb: 50 },
-      rotate: { px: 10000, mb: 20 },
-      crop: { px: 10000, mb: 20 },
-      ps: { px: 10000, mb: 20 },
-      colour: { px: 10000, mb: 20 },
-      advancedRender: { px: 10000, mb: 20 },
-      watermark: { px: 10000, mb: 20 },
-      mosaic: { px: 6000, mb: 20 },
-    });
+    // The spec's table: a feature's limit on a small and on a large platform, as [px, MB].
+    const spec = {
+      resize: { small: [7000, 15], large: [20000, 50] },
+      rotate: { small: [5000, 15], large: [10000, 20] },
+      crop: { small: [5000, 15], large: [10000, 20] },
+      watermark: { small: [5000, 15], large: [10000, 20] },
+      ps: { small: [4000, 8], large: [10000, 20] },
+      colour: { small: [4000, 8], large: [10000, 20] },
+      advancedRender: { small: [4000, 8], large: [10000, 20] },
+      mosaic: { small: [4000, 8], large: [6000, 20] },
+    };
+    const column = (platform: "small" | "large") =>
+      Object.fromEntries(
+        Object.entries(spec).map(([feature, limits]) => {
+          const [px, mb] = limits[platform];
+          return [feature, { px, mb }];
+        }),
+      );
+    expect(SMALL_LIMITS.features).toEqual(column("small"));
+    expect(LARGE_LIMITS.features).toEqual(column("large"));
   });
 
   it("a feature works up to its limit in pixels and megabytes, inclusive", () => {
@@ -303,25 +305,15 @@ describe("rotate, colour, crop, zoom (spec sections 4 and 5)", () => {
 describe("crop boxes from the working copy", () => {
   it("are made exact for their aspect ratio on the full-resolution image", () => {
     const image = { width: 3264, height: 2448 };
-    expect(exactAspect({ x: 0, y: 306, width: 3264, height: 1848 }, "16:9", image)).toEqual({
-      x: 0,
-      y: 306,
-      width: 3264,
-      height: 1836,
-    });
-    // No room below: the height is kept and the width follows.
-    expect(exactAspect({ x: 0, y: 1000, width: 3264, height: 1448 }, "16:9", image)).toEqual({
-      x: 0,
-      y: 1000,
-      width: 2574,
-      height: 1448,
-    });
-    expect(exactAspect({ x: 10.4, y: 20.6, width: 100.2, height: 51 }, "free", image)).toEqual({
-      x: 10,
-      y: 21,
-      width: 100,
-      height: 51,
-    });
+    // Boxes as [x, y, width, height]: the box drawn, and the box cut.
+    const cases: [CropAspect, number[], number[]][] = [
+      ["16:9", [0, 306, 3264, 1848], [0, 306, 3264, 1836]],
+      // No room below: the height is kept and the width follows.
+      ["16:9", [0, 1000, 3264, 1448], [0, 1000, 2574, 1448]],
+      ["free", [10.4, 20.6, 100.2, 51], [10, 21, 100, 51]],
+    ];
+    const box = ([x = 0, y = 0, width = 0, height = 0]: number[]): Box => ({ x, y, width, height });
+    for (const [aspect, drawn, cut] of cases) expect(exactAspect(box(drawn), aspect, image)).toEqual(box(cut));
     expect(exactAspect({ x: 0, y: 0, width: 2448, height: 2440 }, "1:1", image)).toMatchObject({
       width: 2448,
       height: 2448,
