@@ -9,6 +9,7 @@ import {
   type ImageEntry,
   initialSession,
   MODES,
+  type Mode,
   type SessionEvent,
   type SessionState,
   saveOperations,
@@ -54,26 +55,16 @@ describe("image editing session (spec section 4)", () => {
   });
 
   it("mode 99 after confirming colour or watermark, not after crop, rotate or resize", () => {
-    for (const mode of [MODES.colour, MODES.watermark])
-      expect(
-        run(
-          [
-            { type: "enterMode", mode },
-            { type: "confirm", image: first },
-          ],
-          ready,
-        ).mode,
-      ).toBe(99);
-    for (const mode of [MODES.crop, MODES.rotate, MODES.resize])
-      expect(
-        run(
-          [
-            { type: "enterMode", mode },
-            { type: "confirm", image: first },
-          ],
-          ready,
-        ).mode,
-      ).toBe(mode);
+    const modeAfterConfirm = (mode: Exclude<Mode, 99>) =>
+      run(
+        [
+          { type: "enterMode", mode },
+          { type: "confirm", image: first },
+        ],
+        ready,
+      ).mode;
+    for (const mode of [MODES.colour, MODES.watermark]) expect(modeAfterConfirm(mode)).toBe(99);
+    for (const mode of [MODES.crop, MODES.rotate, MODES.resize]) expect(modeAfterConfirm(mode)).toBe(mode);
   });
 
   it("undo moves the current image to redo and restores the last undo entry; redo reverses it", () => {

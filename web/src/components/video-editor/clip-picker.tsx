@@ -1,11 +1,10 @@
 import { Input, Modal, Typography } from "antd";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { type StoryQuery, type StoryType, searchStories, storyKeys } from "../../api/stories";
+import type { StoryQuery, StoryType } from "../../api/stories";
 import { fetchStory } from "../../api/story-detail";
 import { useFeedback } from "../feedback";
-import { PagedStoryGrid } from "../story-grid/paged-story-grid";
-import { usePagedStories } from "../story-grid/use-paged-stories";
+import { StoryPickGrid } from "../story-grid/story-pick-grid";
 import { useStorySelection } from "../story-grid/use-story-selection";
 import { type SourceInfo, sourceInfo } from "./use-video-edit-session";
 
@@ -33,9 +32,6 @@ export function ClipPicker({
   const [fulltext, setFulltext] = useState("");
   const [loading, setLoading] = useState(false);
   const query: StoryQuery = useMemo(() => ({ types, ...(fulltext ? { fulltext } : {}) }), [types, fulltext]);
-  const key = storyKeys.list("video-editor-picker", query);
-  const fetchPage = (page: number, size: number) => searchStories({ ...query, page, size });
-  const stories = usePagedStories(key, fetchPage);
   const { picked, keys: selected, toggle, clear } = useStorySelection();
 
   const confirm = async () => {
@@ -74,20 +70,14 @@ export function ClipPicker({
         allowClear
         style={{ marginBottom: 8 }}
       />
-      {!stories.isLoading && stories.total === 0 ? (
-        <Typography.Text type="secondary">{t("search.empty")}</Typography.Text>
-      ) : (
-        <PagedStoryGrid
-          queryKey={key}
-          fetchPage={fetchPage}
-          total={stories.total}
-          view="grid"
-          selected={selected}
-          onToggle={toggle}
-          onOpen={toggle}
-          height="min(55vh, 520px)"
-        />
-      )}
+      <StoryPickGrid
+        scope="video-editor-picker"
+        query={query}
+        selected={selected}
+        onToggle={toggle}
+        height="min(55vh, 520px)"
+        empty={<Typography.Text type="secondary">{t("search.empty")}</Typography.Text>}
+      />
     </Modal>
   );
 }

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { clipStarts } from "./edit-operations";
 import { clipDuration } from "./edl";
 import { formatTime } from "./preview";
-import { storyOf, type VideoEditSession } from "./use-video-edit-session";
+import { type Selection, storyOf, type VideoEditSession } from "./use-video-edit-session";
 
 const TRACK_HEIGHT = 52;
 const LABEL_STYLE = {
@@ -22,7 +22,7 @@ const LABEL_STYLE = {
  */
 export function VideoTimeline({ session }: { session: VideoEditSession }) {
   const { t } = useTranslation();
-  const { edl, duration, playhead, selection, sources } = session;
+  const { edl, duration, playhead, sources } = session;
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(600);
   const [zoom, setZoom] = useState(1);
@@ -86,31 +86,23 @@ export function VideoTimeline({ session }: { session: VideoEditSession }) {
           <Track label={t("videoEditor.track.picture")}>
             {edl.clips.map((clip, index) => {
               const source = clip.kind === "colour" ? undefined : sources[storyOf(clip.source)];
-              const selected = selection?.kind === "clip" && selection.id === clip.id;
               const name =
                 clip.kind === "colour" ? t("videoEditor.clip.colour") : (source?.title ?? clip.source.storyId);
               return (
-                <button
-                  type="button"
+                <TrackItem
                   key={clip.id}
-                  data-testid="video-clip"
-                  aria-pressed={selected}
-                  onClick={() => {
-                    session.select({ kind: "clip", id: clip.id });
-                    session.seek(starts[index]!);
-                  }}
+                  testId="video-clip"
+                  item={{ kind: "clip", id: clip.id }}
+                  session={session}
+                  start={starts[index]!}
+                  length={clipDuration(clip)}
+                  scale={scale}
+                  border="#8c8c8c"
                   style={{
-                    position: "absolute",
-                    left: starts[index]! * scale,
-                    width: Math.max(6, clipDuration(clip) * scale - 2),
-                    top: 2,
                     height: TRACK_HEIGHT - 4,
                     padding: "2px 4px",
                     textAlign: "left",
-                    border: selected ? "2px solid #1677ff" : "1px solid #8c8c8c",
-                    borderRadius: 4,
                     color: "#fff",
-                    cursor: "pointer",
                     background:
                       clip.kind === "colour"
                         ? clip.colour
@@ -126,39 +118,26 @@ export function VideoTimeline({ session }: { session: VideoEditSession }) {
                     {name}
                   </div>
                   <div style={LABEL_STYLE}>{clipDuration(clip).toFixed(2)} s</div>
-                </button>
+                </TrackItem>
               );
             })}
           </Track>
           <Track label={t("videoEditor.track.text")} height={28}>
             {edl.texts.map((text) => {
-              const selected = selection?.kind === "text" && selection.id === text.id;
               return (
-                <button
-                  type="button"
+                <TrackItem
                   key={text.id}
-                  data-testid="video-text"
-                  aria-pressed={selected}
-                  onClick={() => {
-                    session.select({ kind: "text", id: text.id });
-                    session.seek(text.start);
-                  }}
-                  style={{
-                    position: "absolute",
-                    left: text.start * scale,
-                    width: Math.max(6, (text.end - text.start) * scale - 2),
-                    top: 2,
-                    height: 24,
-                    padding: "0 4px",
-                    border: selected ? "2px solid #1677ff" : "1px solid #d48806",
-                    borderRadius: 4,
-                    background: "#fff7e6",
-                    cursor: "pointer",
-                    ...LABEL_STYLE,
-                  }}
+                  testId="video-text"
+                  item={{ kind: "text", id: text.id }}
+                  session={session}
+                  start={text.start}
+                  length={text.end - text.start}
+                  scale={scale}
+                  border="#d48806"
+                  style={{ height: 24, padding: "0 4px", background: "#fff7e6", ...LABEL_STYLE }}
                 >
                   {text.text}
-                </button>
+                </TrackItem>
               );
             })}
           </Track>
@@ -219,5 +198,56 @@ function Track({
     <div data-track={label} style={{ position: "relative", height, borderTop: "1px solid #f0f0f0" }}>
       {children}
     </div>
+  );
+}
+
+/**
+ * A clip or title on its track, from `start` for `length` seconds (less a 2 px gap, at least 6 px wide): a button
+ * that selects it and moves the playhead to its start; a selected one has a blue border.
+ */
+function TrackItem({
+  testId,
+  item,
+  session,
+  start,
+  length,
+  scale,
+  border,
+  style,
+  children,
+}: {
+  testId: string;
+  item: NonNullable<Selection>;
+  session: VideoEditSession;
+  start: number;
+  length: number;
+  scale: number;
+  border: string;
+  style: React.CSSProperties;
+  children: React.ReactNode;
+}) {
+  const selected = session.selection?.kind === item.kind && session.selection.id === item.id;
+  return (
+    <button
+      type="button"
+      data-testid={testId}
+      aria-pressed={selected}
+      onClick={() => {
+        session.select(item);
+        session.seek(start);
+      }}
+      style={{
+        position: "absolute",
+        left: start * scale,
+        width: Math.max(6, length * scale - 2),
+        top: 2,
+        border: selected ? "2px solid #1677ff" : `1px solid ${border}`,
+        borderRadius: 4,
+        cursor: "pointer",
+        ...style,
+      }}
+    >
+      {children}
+    </button>
   );
 }

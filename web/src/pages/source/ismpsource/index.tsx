@@ -2,12 +2,11 @@ import { Button, Checkbox, Empty, Input, Select, Space, Typography } from "antd"
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLibraries } from "../../../api/libraries";
-import { STORY_TYPES, type StoryQuery, type StoryType, searchStories, storyKeys } from "../../../api/stories";
+import { STORY_TYPES, type StoryQuery, type StoryType } from "../../../api/stories";
 import { type Embed, EmbedFrame } from "../../../components/embed/embed-frame";
 import { EMBED_MESSAGES, toEmbeddedStory } from "../../../components/embed/protocol";
 import { useFeedback } from "../../../components/feedback";
-import { PagedStoryGrid } from "../../../components/story-grid/paged-story-grid";
-import { usePagedStories } from "../../../components/story-grid/use-paged-stories";
+import { StoryPickGrid } from "../../../components/story-grid/story-pick-grid";
 import { useStorySelection } from "../../../components/story-grid/use-story-selection";
 import { storyTypes } from "../../../components/story-search-state";
 
@@ -27,9 +26,6 @@ function MaterialSelection({ embed }: { embed: Embed }) {
   const [text, setText] = useState("");
   const [query, setQuery] = useState<StoryQuery>({ types: initialTypes });
   const libraries = useLibraries();
-  const storiesKey = storyKeys.list("embed", query);
-  const fetchPage = (page: number, size: number) => searchStories({ ...query, page, size });
-  const stories = usePagedStories(storiesKey, fetchPage);
   const { picked: selected, keys: selectedKeys, toggle } = useStorySelection();
 
   const confirm = () => {
@@ -70,20 +66,14 @@ function MaterialSelection({ embed }: { embed: Embed }) {
           options={STORY_TYPES.map((type) => ({ value: type, label: t(`stories.type.${type}`) }))}
         />
       </Space>
-      {!stories.isLoading && stories.total === 0 ? (
-        <Empty description={t("search.empty")} />
-      ) : (
-        <PagedStoryGrid
-          queryKey={storiesKey}
-          fetchPage={fetchPage}
-          total={stories.total}
-          view="grid"
-          selected={selectedKeys}
-          onToggle={toggle}
-          onOpen={toggle}
-          height="calc(100vh - 180px)"
-        />
-      )}
+      <StoryPickGrid
+        scope="embed"
+        query={query}
+        selected={selectedKeys}
+        onToggle={toggle}
+        height="calc(100vh - 180px)"
+        empty={<Empty description={t("search.empty")} />}
+      />
       <div
         style={{
           position: "sticky",
