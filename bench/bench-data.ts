@@ -4,7 +4,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import type { DatabaseConfig } from "../server/src/config.js";
-import { openDatabase } from "../server/src/db/database.js";
+import { type Db, openDatabase } from "../server/src/db/database.js";
 import { ApiTokensRepository } from "../server/src/modules/api-tokens/api-tokens.repository.js";
 import { ApiTokensService } from "../server/src/modules/api-tokens/api-tokens.service.js";
 import { UsersRepository } from "../server/src/modules/users/users.repository.js";
@@ -69,6 +69,18 @@ export async function dropBenchDatabase(postgresUrl: string): Promise<void> {
   await postgresAdmin(postgresUrl, `drop database if exists ${benchDatabaseName()} with (force)`).catch(() => {});
 }
 
+/**
+ * The benches' two users in a migrated database: the administrator `bench` (who creates the generated stories)
+ * and the editor `editor`, with the personal API token the benchmark signs in with.
+ */
+export async function benchUsers(db: Db): Promise<{ creatorId: string; token: string }> {
+  const users = new UsersService(new UsersRepository(db));
+  const creator = await users.createUser({ username: "bench", password: "bench-password-1", admin: true });
+  const editor = await users.createUser({ username: "editor", password: "bench-password-1", roleId: "editor" });
+  const token = (await new ApiTokensService(new ApiTokensRepository(db)).create(editor.id, { name: "bench" })).secret;
+  return { creatorId: creator.id, token };
+}
+
 export async function prepareStories(
   dialect: string,
   dataDir: string,
@@ -89,10 +101,7 @@ export async function prepareStories(
   let token: string;
   try {
     await db.migrateToLatest();
-    const users = new UsersService(new UsersRepository(db));
-    creatorId = (await users.createUser({ username: "bench", password: "bench-password-1", admin: true })).id;
-    const editor = await users.createUser({ username: "editor", password: "bench-password-1", roleId: "editor" });
-    token = (await new ApiTokensService(new ApiTokensRepository(db)).create(editor.id, { name: "bench" })).secret;
+    ({ creatorId, token } = await benchUsers(db));
   } finally {
     await db.close();
   }

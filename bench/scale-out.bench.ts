@@ -10,10 +10,7 @@ import * as tus from "tus-js-client";
 import { startRgw, stopRgw } from "../scripts/ceph-rgw.mjs";
 import { startTopology, type Topology } from "../scripts/scale-out.mjs";
 import { openDatabase } from "../server/src/db/database.js";
-import { ApiTokensRepository } from "../server/src/modules/api-tokens/api-tokens.repository.js";
-import { ApiTokensService } from "../server/src/modules/api-tokens/api-tokens.service.js";
-import { UsersRepository } from "../server/src/modules/users/users.repository.js";
-import { UsersService } from "../server/src/modules/users/users.service.js";
+import { benchUsers } from "./bench-data.js";
 import { LoadSampler, loadNow, processCpuSeconds, spread } from "./machine.js";
 import { emptyBucket, SDK_PART, SDK_QUEUE, s3Client, uploadDirect, writeLargeFile } from "./s3-direct.js";
 import { loadPostgres } from "./search-data.js";
@@ -90,10 +87,7 @@ async function seed(topology: Topology): Promise<{ token: string; storyId: strin
   let creatorId: string;
   let token: string;
   try {
-    const users = new UsersService(new UsersRepository(db));
-    creatorId = (await users.createUser({ username: "bench", password: "bench-password-1", admin: true })).id;
-    const editor = await users.createUser({ username: "editor", password: "bench-password-1", roleId: "editor" });
-    token = (await new ApiTokensService(new ApiTokensRepository(db)).create(editor.id, { name: "bench" })).secret;
+    ({ creatorId, token } = await benchUsers(db));
   } finally {
     await db.close();
   }
