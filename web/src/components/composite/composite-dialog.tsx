@@ -19,6 +19,7 @@ import { statisticsKeys } from "../../api/statistics";
 import { type Story, storyKeys } from "../../api/stories";
 import { seededLibraryName } from "../../locales/seeded";
 import { useFeedback } from "../feedback";
+import { ConflictAlert } from "../story-edit/conflict-alert";
 import { CatalogueItems } from "../uploader/batch-form";
 import { addMembers } from "./composite-logic";
 import { MemberList } from "./member-list";
@@ -191,13 +192,9 @@ function CompositeForm({
   return (
     <>
       {conflict ? (
-        <Alert
-          type="warning"
-          showIcon
-          style={{ marginBottom: 16 }}
-          message={t("editInfo.conflict.title")}
+        <ConflictAlert
+          testId="composite-conflict"
           description={t("composite.conflict")}
-          data-testid="composite-conflict"
           action={
             <Space direction="vertical">
               <Button size="small" onClick={() => onReload(conflict)} data-testid="composite-reload">

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Alert, Button, DatePicker, Descriptions, Form, Input, Modal, Space } from "antd";
+import { Button, DatePicker, Descriptions, Form, Input, Modal, Space } from "antd";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { type StoryProperty, useFormProperties, useLockedProperties } from "../../api/catalogue";
@@ -8,6 +8,7 @@ import { seededPropertyLabel } from "../../locales/seeded";
 import { useFeedback } from "../feedback";
 import { CatalogueItems, PropertyItem } from "../uploader/batch-form";
 import { fieldsFromProperties } from "../uploader/upload-logic";
+import { ConflictAlert } from "./conflict-alert";
 import {
   type InformationValues,
   informationChanges,
@@ -171,12 +172,8 @@ export function EditInfoDialog({
       data-testid="edit-info-dialog"
     >
       {conflict ? (
-        <Alert
-          type="warning"
-          showIcon
-          style={{ marginBottom: 16 }}
-          message={t("editInfo.conflict.title")}
-          data-testid="edit-info-conflict"
+        <ConflictAlert
+          testId="edit-info-conflict"
           description={
             <Space direction="vertical" style={{ width: "100%" }}>
               <span>{t("editInfo.conflict.explain")}</span>
