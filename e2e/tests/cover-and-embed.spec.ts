@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { baseURL, embedHostPort } from "../playwright.config.js";
-import { expectSamePhotoWithTitle, makeTestVideo, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { expectSamePhotoWithTitle, makeTestVideo, signIn, snapshot, startSignedIn, zh } from "./helpers.js";
 import { API, commitAndProcess, PHOTOS, seedingToken, storyOf, upload } from "./seed.js";
 
 /** The cover's bytes and its size as the browser decodes it. */
@@ -27,9 +27,7 @@ test("the cover cropper: a frame of a video, cropped to 16:9, becomes the story'
   page,
 }, testInfo) => {
   test.setTimeout(240_000);
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
+  const errors = await startSignedIn(page, { width: 1440, height: 900 });
   const token = await seedingToken(page, "cover and embed");
 
   // A 4:3 clip made here: its first frame is black, later frames are the moving test pattern.

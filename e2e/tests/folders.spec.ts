@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { expectToast, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { expectToast, snapshot, startSignedIn, zh } from "./helpers.js";
 import { API, libraryWithThreePhotos, seedingToken } from "./seed.js";
 
 /** A button's accessible name: antd puts a space between two Chinese characters (提 交). */
@@ -20,9 +20,7 @@ const popconfirm = (page: Page) => page.locator(".ant-popover:visible");
  */
 test("folders, half products and relations in the front area", async ({ page }, testInfo) => {
   test.setTimeout(300_000);
-  await page.setViewportSize({ width: 1366, height: 900 });
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
+  const errors = await startSignedIn(page, { width: 1366, height: 900 });
   const token = await seedingToken(page, "folders");
   const headers = { authorization: `Bearer ${token}` };
   const run = Date.now().toString(36);

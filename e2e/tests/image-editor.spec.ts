@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import sharp from "sharp";
-import { expectSamePhotoWithTitle, expectToast, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { expectSamePhotoWithTitle, expectToast, signIn, snapshot, startSignedIn, zh } from "./helpers.js";
 import { API, commitAndProcess, PHOTOS, seedingToken, upload } from "./seed.js";
 
 const PHOTO = path.join(PHOTOS, "mobile/jolla.jpg");
@@ -23,9 +23,7 @@ test("open a corpus photo in the editor, crop 16:9, rotate, watermark, undo/redo
   page,
 }, testInfo) => {
   test.setTimeout(240_000);
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
+  const errors = await startSignedIn(page, { width: 1440, height: 900 });
   const token = await seedingToken(page, "image editor");
   const headers = { authorization: `Bearer ${token}` };
   const run = String(Date.now()).slice(-6);
