@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from "kysely";
+import { type Insertable, type Kysely, sql, type Updateable } from "kysely";
 import type { DialectAdapter } from "../../db/dialect/index.js";
 import { PreparedListRead, PreparedRead } from "../../db/prepared-read.js";
-import type { Database, StoriesTable, StoryFilesTable, StoryType } from "../../db/schema.js";
+import type { Database, StoriesTable, StoryType } from "../../db/schema.js";
 import { storyRowsByIds } from "../search/search.repository.js";
-import { readStoryTexts, type StoryChangeListener } from "../search/search-index.js";
-import type { Gps, Story, StoryFile, StoryRow, StoryVersion } from "./story-types.js";
+import type { StoryChangeListener } from "../search/search-index.js";
+import { storyFromRow, toStoryFile } from "./story-rows.js";
+import type { Story, StoryFile, StoryRow, StoryVersion } from "./story-types.js";
 
 export type StoryInsert = Insertable<StoriesTable>;
 export type StoryUpdate = Updateable<StoriesTable>;
@@ -33,17 +34,6 @@ const METADATA_COLUMNS: ReadonlySet<string> = new Set([
 
 /** Whether the changes touch the metadata (and so move the revision on). */
 const touchesMetadata = (changes: StoryUpdate) => Object.keys(changes).some((column) => METADATA_COLUMNS.has(column));
-
-const toStoryFile = (row: Selectable<StoryFilesTable>): StoryFile => ({
-  storyId: row.story_id,
-  versionNo: row.version_no,
-  role: row.role,
-  blobKey: row.blob_key,
-  mime: row.mime,
-  size: Number(row.size),
-  width: row.width,
-  height: row.height,
-});
 
 /** One story by id (GET one story, the viewer, most single-story routes): compiled once. */
 const storyById = new PreparedRead(1, (kysely, id: string) =>
@@ -83,45 +73,7 @@ export class StoriesRepository {
   }
 
   toStory(row: StoryRow): Story {
-    // Every field written out, the texts too: a spread into this 35-property literal is a slow copy (story-view.ts).
-    const texts = readStoryTexts(row, this.adapter);
-    return {
-      id: row.id,
-      libraryId: row.library_id,
-      folderId: row.folder_id,
-      type: row.type,
-      halfProduct: this.adapter.readBoolean(row.half_product),
-      status: row.status,
-      title: texts.title,
-      caption: texts.caption,
-      authors: texts.authors,
-      source: texts.source,
-      keywords: texts.keywords,
-      tags: texts.tags,
-      theme: texts.theme,
-      category: texts.category,
-      properties: texts.properties,
-      oid: row.oid,
-      versionNo: row.version_no,
-      coverKey: row.cover_key,
-      contentSha256: row.content_sha256,
-      perceptualHash: row.perceptual_hash,
-      width: row.width,
-      height: row.height,
-      duration: row.duration === null ? null : Number(row.duration),
-      size: row.size === null ? null : Number(row.size),
-      mime: row.mime,
-      originalName: row.original_name,
-      capturedAt: row.captured_at,
-      gps: row.gps === null || row.gps === undefined ? null : this.adapter.readJson<Gps>(row.gps),
-      processingState: row.processing_state,
-      processingError: row.processing_error,
-      createdBy: row.created_by,
-      createdAt: row.created_at,
-      updatedBy: row.updated_by,
-      updatedAt: row.updated_at,
-      revision: Number(row.revision),
-    };
+    return storyFromRow(row, this.adapter);
   }
 
   json(value: unknown): string {
