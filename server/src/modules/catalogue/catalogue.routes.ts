@@ -9,36 +9,16 @@ import { tagInput, tagSchema } from "./entries/tags.js";
 import { themeInput, themeSchema } from "./entries/themes.js";
 import { keywordRoutes } from "./keywords/keyword.routes.js";
 import { type LockedProperties, propertyRoutes } from "./properties/property.routes.js";
-import { CATALOGUE_PERMISSIONS } from "./shared/catalogue-routes.js";
 
 /** Every catalogue route, with the spec's paths (section 7) and ours for categories, code lists and properties. */
 export function catalogueRoutes(catalogue: Catalogue, locked?: LockedProperties): FastifyPluginAsyncZod {
   return async (app) => {
-    await app.register(
-      entryRoutes({
-        service: catalogue.themes,
-        noun: "theme",
-        permission: CATALOGUE_PERMISSIONS.theme,
-        view: themeSchema,
-        input: themeInput,
-        paths: { list: "/theme", create: "/theme", update: "/theme", remove: "/theme/:id" },
-      }),
-    );
-    await app.register(
-      entryRoutes({
-        service: catalogue.tags,
-        noun: "tag",
-        permission: CATALOGUE_PERMISSIONS.tag,
-        view: tagSchema,
-        input: tagInput,
-        paths: { list: "/tag", create: "/tag", update: "/tag", remove: "/tag/:id" },
-      }),
-    );
+    await app.register(entryRoutes({ service: catalogue.themes, noun: "theme", view: themeSchema, input: themeInput }));
+    await app.register(entryRoutes({ service: catalogue.tags, noun: "tag", view: tagSchema, input: tagInput }));
     await app.register(
       entryRoutes({
         service: catalogue.authors,
         noun: "author",
-        permission: CATALOGUE_PERMISSIONS.author,
         view: authorSchema,
         input: authorInput,
         paths: {

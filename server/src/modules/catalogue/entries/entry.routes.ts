@@ -2,8 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ok, page, toPage } from "../../../http/envelope.js";
 import { apiRoute } from "../../../http/route.js";
-import type { PermissionKey } from "../../auth/permissions.js";
-import { mergedBy, READ, write } from "../shared/catalogue-routes.js";
+import { CATALOGUE_PERMISSIONS, mergedBy, READ, write } from "../shared/catalogue-routes.js";
 import {
   type CatalogueListQuery,
   catalogueListQuery,
@@ -15,20 +14,21 @@ import type { EntryService } from "./entry.service.js";
 
 export interface EntryRoutesOptions<View extends { id: string; name: string }, Input extends { name: string }> {
   service: EntryService<View, Input>;
-  /** The OpenAPI tag and the noun of summaries: "tag". */
-  noun: string;
-  permission: PermissionKey;
+  /** The OpenAPI tag, the noun of summaries and the key of the menu permission: "tag". */
+  noun: keyof typeof CATALOGUE_PERMISSIONS;
   view: z.ZodType<View>;
   input: z.ZodType<Input>;
-  /** The spec's paths; `remove` ends with `:id`; `update` takes the id in the body. */
-  paths: { list: string; create: string; update: string; remove: string };
+  /** The spec's paths, when not `/<noun>` and `/<noun>/:id`; `remove` ends with `:id`; `update` takes the id in the body. */
+  paths?: { list: string; create: string; update: string; remove: string };
 }
 
 /** List, create, update (PUT with the id in the body) and delete of one simple catalogue entry. */
 export function entryRoutes<View extends { id: string; name: string }, Input extends { name: string }>(
   options: EntryRoutesOptions<View, Input>,
 ): FastifyPluginAsyncZod {
-  const { service, noun, permission, view, input, paths } = options;
+  const { service, noun, view, input } = options;
+  const permission = CATALOGUE_PERMISSIONS[noun];
+  const paths = options.paths ?? { list: `/${noun}`, create: `/${noun}`, update: `/${noun}`, remove: `/${noun}/:id` };
   const tags = [`catalogue: ${noun}`];
   return async (app) => {
     app.get(

@@ -4,8 +4,8 @@ import { ok, page, pageQuery, toPage } from "../../../http/envelope.js";
 import { apiRoute } from "../../../http/route.js";
 import { currentUser } from "../../auth/auth.plugin.js";
 import { entryRoutes } from "../entries/entry.routes.js";
-import { CATALOGUE_PERMISSIONS, READ } from "../shared/catalogue-routes.js";
-import { idParams, pickQuery } from "../shared/catalogue-schema.js";
+import { pickListRoute, READ } from "../shared/catalogue-routes.js";
+import { idParams } from "../shared/catalogue-schema.js";
 import { historyEntrySchema, keywordInput, keywordSchema, recordHistoryBody } from "./keyword.schema.js";
 import type { KeywordService } from "./keyword.service.js";
 
@@ -15,33 +15,22 @@ const historyTags = ["catalogue: keyword history"];
 /** /keyword (CRUD, list, listByOrder) and the caller's own /keywordhistory. */
 export function keywordRoutes(keywords: KeywordService): FastifyPluginAsyncZod {
   return async (app) => {
+    await app.register(entryRoutes({ service: keywords, noun: "keyword", view: keywordSchema, input: keywordInput }));
     await app.register(
-      entryRoutes({
-        service: keywords,
-        noun: "keyword",
-        permission: CATALOGUE_PERMISSIONS.keyword,
-        view: keywordSchema,
-        input: keywordInput,
-        paths: { list: "/keyword", create: "/keyword", update: "/keyword", remove: "/keyword/:id" },
-      }),
-    );
-    app.get(
-      "/keyword/list",
-      apiRoute(
-        READ,
-        { tags, summary: "Keywords by name, unpaged, for pickers", querystring: pickQuery },
-        z.array(keywordSchema),
+      pickListRoute(
+        "/keyword/list",
+        { tags, summary: "Keywords by name, unpaged, for pickers" },
+        keywordSchema,
+        (keyword, size) => keywords.all(keyword, size),
       ),
-      async (request) => ok(await keywords.all(request.query.keyword, request.query.size)),
     );
-    app.get(
-      "/keyword/listByOrder",
-      apiRoute(
-        READ,
-        { tags, summary: "The most used keywords first (then by name)", querystring: pickQuery },
-        z.array(keywordSchema),
+    await app.register(
+      pickListRoute(
+        "/keyword/listByOrder",
+        { tags, summary: "The most used keywords first (then by name)" },
+        keywordSchema,
+        (keyword, size) => keywords.mostUsed(keyword, size),
       ),
-      async (request) => ok(await keywords.mostUsed(request.query.keyword, request.query.size)),
     );
 
     app.get(
