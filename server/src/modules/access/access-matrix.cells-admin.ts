@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { jpegPhotoPreset } from "../../test/preset-bodies.js";
 import {
   ADMINS_ONLY,
   API,
@@ -71,23 +72,7 @@ export const adminCells: Cell[] = [
     request: () => ({
       method: "PUT",
       url: `${API}/download-presets/${randomUUID()}`,
-      payload: {
-        name: "matrix",
-        storyType: "photo",
-        settings: {
-          format: "jpeg",
-          maxWidth: 1200,
-          maxHeight: null,
-          quality: 80,
-          srgb: true,
-          metadata: "rights",
-          videoBitrateKbps: 2000,
-          audioBitrateKbps: 128,
-        },
-        watermarkPresetId: null,
-        roleIds: [],
-        enabled: true,
-      },
+      payload: jpegPhotoPreset("matrix", {}),
     }),
   },
   {

@@ -1,4 +1,5 @@
 import type { InjectOptions } from "fastify";
+import { textWatermark } from "../../test/preset-bodies.js";
 import type { TestPrincipal } from "../../test/principals.js";
 
 /**
@@ -91,20 +92,7 @@ export const SYSTEM_SETTINGS: Expectation = {
 };
 export const SYSTEM_SETTINGS_UNKNOWN: Expectation = { ...SYSTEM_SETTINGS, admin: 404 };
 
-export const MATRIX_WATERMARK = {
-  type: 2,
-  position: "lower-right",
-  opacity: 100,
-  x: 0,
-  y: 0,
-  sizePercent: 100,
-  text: "matrix",
-  textWidth: 300,
-  fontSize: 30,
-  fontFamily: "Arial",
-  color: "#ffffff",
-  background: "#000000",
-};
+export const MATRIX_WATERMARK = textWatermark("matrix", "Arial");
 
 export interface Cell {
   group: string;

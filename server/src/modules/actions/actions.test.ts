@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { auditSince, lastAuditId } from "../../test/audit.js";
 import { describeEachDialect } from "../../test/dialects.js";
 import { until } from "../../test/eventually.js";
+import { jpegPhotoPreset } from "../../test/preset-bodies.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
 import { type HttpReceiver, startHttpReceiver } from "../channels/test-support/http-receiver.js";
@@ -308,23 +309,7 @@ describeEachDialect("automation actions", (dialect) => {
 
   it("tagged with a tag: makes the preset rendition", async () => {
     startWorker();
-    const presetId = await created("/download-presets", {
-      name: "actions 200 jpeg",
-      storyType: "photo",
-      settings: {
-        format: "jpeg",
-        maxWidth: 200,
-        maxHeight: null,
-        quality: 80,
-        srgb: true,
-        metadata: "rights",
-        videoBitrateKbps: 2000,
-        audioBitrateKbps: 128,
-      },
-      watermarkPresetId: null,
-      roleIds: [],
-      enabled: true,
-    });
+    const presetId = await created("/download-presets", jpegPhotoPreset("actions 200 jpeg", { maxWidth: 200 }));
     const ruleId = await created("/action-rules", {
       name: "web tag renders",
       trigger: "tagged",

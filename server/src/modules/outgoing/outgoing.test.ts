@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { API_PREFIX } from "../../http/error-handler.js";
 import { describeEachDialect } from "../../test/dialects.js";
 import { until } from "../../test/eventually.js";
+import { jpegPhotoPreset } from "../../test/preset-bodies.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
 import { readZip } from "../../test/zip.js";
@@ -191,23 +192,12 @@ describeEachDialect("metadata on the way out", (dialect) => {
   }
 
   async function preset(metadata: "all" | "rights" | "none") {
-    const response = await call(admin, "POST", "/download-presets", {
-      name: `outgoing ${metadata} ${randomBytes(3).toString("hex")}`,
-      storyType: "photo",
-      settings: {
-        format: "jpeg",
-        maxWidth: 400,
-        maxHeight: null,
-        quality: 80,
-        srgb: true,
-        metadata,
-        videoBitrateKbps: 2000,
-        audioBitrateKbps: 128,
-      },
-      watermarkPresetId: null,
-      roleIds: [],
-      enabled: true,
-    });
+    const response = await call(
+      admin,
+      "POST",
+      "/download-presets",
+      jpegPhotoPreset(`outgoing ${metadata} ${randomBytes(3).toString("hex")}`, { maxWidth: 400, metadata }),
+    );
     expect(response.statusCode, response.body).toBe(200);
     return response.json().data.id as string;
   }

@@ -2,23 +2,11 @@ import sharp from "sharp";
 import { beforeAll, expect, it } from "vitest";
 import { auditSince, lastAuditId } from "../../test/audit.js";
 import { describeEachDialect } from "../../test/dialects.js";
+import { textWatermark } from "../../test/preset-bodies.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
 
-const text = {
-  type: 2,
-  position: "lower-right",
-  opacity: 100,
-  x: 0,
-  y: 0,
-  sizePercent: 100,
-  text: "新华社 中文水印",
-  textWidth: 300,
-  fontSize: 30,
-  fontFamily: "Microsoft YaHei",
-  color: "#ffffff",
-  background: "#000000",
-} as const;
+const text = textWatermark("新华社 中文水印");
 
 const webp1200 = {
   format: "webp",

@@ -7,6 +7,7 @@ import sharp from "sharp";
 import { beforeAll, expect, it } from "vitest";
 import { API_PREFIX } from "../../http/error-handler.js";
 import { describeEachDialect } from "../../test/dialects.js";
+import { jpegPhotoPreset, textWatermark } from "../../test/preset-bodies.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
 import { readZip } from "../../test/zip.js";
@@ -81,24 +82,16 @@ describeEachDialect("share link downloads", (dialect) => {
   }
 
   async function presetOf(settings: object, roleIds: string[] = []) {
-    const response = await call(admin, "POST", "/download-presets", {
-      name: `share ${randomBytes(3).toString("hex")}`,
-      storyType: "photo",
-      settings: {
-        format: "jpeg",
-        maxWidth: 320,
-        maxHeight: null,
-        quality: 80,
-        srgb: true,
-        metadata: "all",
-        videoBitrateKbps: 2000,
-        audioBitrateKbps: 128,
-        ...settings,
-      },
-      watermarkPresetId: null,
-      roleIds,
-      enabled: true,
-    });
+    const response = await call(
+      admin,
+      "POST",
+      "/download-presets",
+      jpegPhotoPreset(
+        `share ${randomBytes(3).toString("hex")}`,
+        { maxWidth: 320, metadata: "all", ...settings },
+        roleIds,
+      ),
+    );
     expect(response.statusCode, response.body).toBe(200);
     return response.json().data.id as string;
   }
@@ -161,20 +154,7 @@ describeEachDialect("share link downloads", (dialect) => {
     await refused({ downloadPolicy: "preset", downloadPresetId: crypto.randomUUID() }, 400, "no download preset");
     const watermark = await call(admin, "POST", "/watermark-presets", {
       name: `wm ${randomBytes(3).toString("hex")}`,
-      settings: {
-        type: 2,
-        position: "lower-right",
-        opacity: 100,
-        x: 0,
-        y: 0,
-        sizePercent: 100,
-        text: "dams",
-        textWidth: 300,
-        fontSize: 30,
-        fontFamily: "Microsoft YaHei",
-        color: "#ffffff",
-        background: "#000000",
-      },
+      settings: textWatermark("dams"),
     });
     await refused({ downloadPolicy: "preset", downloadPresetId: watermark.json().data.id }, 400, "no download preset");
     await refused({ downloadPolicy: "preset", downloadPresetId: await presetOf({}, ["viewer"]) }, 403, "not yours");
