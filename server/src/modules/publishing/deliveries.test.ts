@@ -3,12 +3,14 @@ import os from "node:os";
 import path from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import type { z } from "zod";
 import { describeEachDialect } from "../../test/dialects.js";
 import { until } from "../../test/eventually.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
 import { type HttpReceiver, startHttpReceiver } from "../channels/test-support/http-receiver.js";
 import { newsmlSchemaErrors } from "../channels/test-support/newsml-schema.js";
+import type { deliverySchema } from "./publishing.schema.js";
 
 const SECRET = "delivery-test-secret";
 const FAST_JOBS = {
@@ -18,16 +20,8 @@ const FAST_JOBS = {
   DAMS_CHANNEL_ALLOW_PRIVATE: "127.0.0.1/32",
 };
 
-interface DeliveryRow {
-  id: string;
-  state: string;
-  attempts: number;
-  lastError: string | null;
-  channelId: string;
-  action: string;
-  jobId: string;
-  durationMs: number | null;
-}
+/** A delivery as the API answers it. */
+type DeliveryRow = z.infer<typeof deliverySchema>;
 
 describeEachDialect("deliveries", (dialect) => {
   const ctx = useStoriesApp(dialect, { env: FAST_JOBS });

@@ -5,27 +5,24 @@ import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/clien
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import sharp from "sharp";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import type { z } from "zod";
 import { describeEachDialect } from "../../test/dialects.js";
 import { until } from "../../test/eventually.js";
+import { jpegPhotoPreset } from "../../test/preset-bodies.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { startTestS3Server, type TestS3Server } from "../../test/s3-servers.js";
 import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
 import { newsmlSchemaErrors } from "../channels/test-support/newsml-schema.js";
 import { startSmtpReceiver } from "../channels/test-support/smtp-receiver.js";
 import { sshdMissing, startSshd, type TestSshd } from "../channels/test-support/sshd.js";
+import type { deliverySchema } from "./publishing.schema.js";
 
 const FAST_JOBS = { DAMS_JOBS_POLL_MS: "50", DAMS_JOBS_BACKOFF_MS: "20", DAMS_JOBS_BACKOFF_MAX_MS: "100" };
 const SMTP_LOGIN = { user: "dams-sender", pass: "smtp-pass 密码" };
 const noSshd = sshdMissing();
 
-interface DeliveryRow {
-  id: string;
-  state: string;
-  attempts: number;
-  lastError: string | null;
-  channelId: string;
-  action: string;
-}
+/** A delivery as the API answers it. */
+type DeliveryRow = z.infer<typeof deliverySchema>;
 
 /**
  * Deliveries to real receivers started by the test: Debian's OpenSSH sshd (SFTP, NewsML-G2), a local SMTP
@@ -310,23 +307,12 @@ describeEachDialect("deliveries to real receivers", (dialect) => {
   });
 
   it("a folder channel delivers its photo preset's rendition, not the original; presets are checked by type", async () => {
-    const preset = await call(admin, "POST", "/download-presets", {
-      name: "channel 320 jpeg",
-      storyType: "photo",
-      settings: {
-        format: "jpeg",
-        maxWidth: 320,
-        maxHeight: null,
-        quality: 80,
-        srgb: true,
-        metadata: "none",
-        videoBitrateKbps: 2000,
-        audioBitrateKbps: 128,
-      },
-      watermarkPresetId: null,
-      roleIds: [],
-      enabled: true,
-    });
+    const preset = await call(
+      admin,
+      "POST",
+      "/download-presets",
+      jpegPhotoPreset("channel 320 jpeg", { maxWidth: 320, metadata: "none" }),
+    );
     expect(preset.statusCode, preset.body).toBe(200);
     const presetId = preset.json().data.id as string;
     const base = { name: "preset folder", kind: "folder", format: "original", settings: { path: folder } };
