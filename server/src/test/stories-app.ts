@@ -181,6 +181,18 @@ export async function uploadStory(
   });
 }
 
+/** Stores these bytes as a WebP thumbnail of the story, blob first and then its file row, as a media job would. */
+export async function putThumbnail(ctx: StoriesTestContext, storyId: string, blobKey: string, bytes: string) {
+  await ctx.blobs.put(blobKey, Readable.from([Buffer.from(bytes)]));
+  await ctx.module.stories.addRendition({
+    storyId,
+    role: "thumbnail",
+    blobKey,
+    mime: "image/webp",
+    size: Buffer.byteLength(bytes),
+  });
+}
+
 export interface QueuedProcessing {
   id: string;
   state: JobState;

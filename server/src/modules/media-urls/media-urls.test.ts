@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { Readable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import { describeEachDialect } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
-import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
+import { api, putThumbnail, uploadStory, useStoriesApp } from "../../test/stories-app.js";
 import { MediaUrlSigner } from "./media-url-signer.js";
 
 const KEY = randomBytes(32).toString("base64url");
@@ -149,14 +148,7 @@ describeEachDialect("signed media URLs", (dialect) => {
 
   it("serves a rendition of an older version by its own URL", async () => {
     const { story } = await uploadStory(ctx(), editor, { bytes: "v1 bytes", name: "p.jpg" });
-    await ctx().blobs.put(`renditions/${story.id}/v1/thumbnail.webp`, Readable.from([Buffer.from("thumb v1")]));
-    await ctx().module.stories.addRendition({
-      storyId: story.id,
-      role: "thumbnail",
-      blobKey: `renditions/${story.id}/v1/thumbnail.webp`,
-      mime: "image/webp",
-      size: 8,
-    });
+    await putThumbnail(ctx(), story.id, `renditions/${story.id}/v1/thumbnail.webp`, "thumb v1");
     const view = (await call(editor, "GET", `/stories/product/${story.id}`)).json().data;
     expect(view.thumbnailMediaUrl).toMatch(/^\/dams\/api\/v1\/media\//);
     const thumbnail = await anonymous(view.thumbnailMediaUrl);

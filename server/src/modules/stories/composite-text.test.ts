@@ -1,7 +1,7 @@
-import { Readable } from "node:stream";
 import { beforeAll, expect, it } from "vitest";
 import { describeEachDialect } from "../../test/dialects.js";
 import type { TestPrincipal } from "../../test/principals.js";
+import { putThumbnail } from "../../test/stories-app.js";
 import { useShareLinks } from "../shares/shares.test-support.js";
 
 type Doc = { type: "doc"; content: object[] };
@@ -25,14 +25,7 @@ describeEachDialect("composite texts", (dialect) => {
     owner = people.owner;
     a = await photo(owner, { title: "成员甲" });
     b = await photo(owner, { title: "成员乙" });
-    await ctx().blobs.put(`renditions/${a.id}/thumb`, Readable.from([Buffer.from("thumb bytes")]));
-    await ctx().module.stories.addRendition({
-      storyId: a.id,
-      role: "thumbnail",
-      blobKey: `renditions/${a.id}/thumb`,
-      mime: "image/webp",
-      size: 11,
-    });
+    await putThumbnail(ctx(), a.id, `renditions/${a.id}/thumb`, "thumb bytes");
   });
 
   const members = () => [

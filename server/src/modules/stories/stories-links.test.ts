@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { Readable } from "node:stream";
 import { beforeAll, expect, it } from "vitest";
 import { describeEachDialect } from "../../test/dialects.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
-import { api, sha256, uploadStory, useStoriesApp } from "../../test/stories-app.js";
+import { api, putThumbnail, sha256, uploadStory, useStoriesApp } from "../../test/stories-app.js";
 import { hashShareToken } from "../shares/share-tokens.js";
 
 describeEachDialect("story lists, relations, favourites, duplicates", (dialect) => {
@@ -340,14 +339,7 @@ describeEachDialect("story lists, relations, favourites, duplicates", (dialect) 
     expect(edited.json().data.members).toEqual([a.id]);
 
     // A member's thumbnail as the composite's cover; deleting the composite keeps the member's blob.
-    await ctx().blobs.put("renditions/member-thumb", Readable.from([Buffer.from("thumb bytes")]));
-    await ctx().module.stories.addRendition({
-      storyId: a.id,
-      role: "thumbnail",
-      blobKey: "renditions/member-thumb",
-      mime: "image/webp",
-      size: 11,
-    });
+    await putThumbnail(ctx(), a.id, "renditions/member-thumb", "thumb bytes");
     const covered = await call(editor, "PUT", `/workflow-story-edit/composite/${composite.id}?libraryId=product`, {
       coverFrom: { storyId: a.id, role: "thumbnail" },
     });

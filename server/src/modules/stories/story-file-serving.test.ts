@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { Readable } from "node:stream";
 import { expect, it } from "vitest";
 import { describeEachDialect } from "../../test/dialects.js";
 import { usePrincipals } from "../../test/principals.js";
-import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
+import { api, putThumbnail, uploadStory, useStoriesApp } from "../../test/stories-app.js";
 import { fileNameOf, readZip } from "../../test/zip.js";
 import { USER_CONTENT_HEADERS } from "../blobs/send-blob.js";
 
@@ -91,14 +90,7 @@ describeEachDialect("story file serving: ranges, names, zips", (dialect) => {
     expect(header).toContain(`filename*=UTF-8''${encodeURIComponent("“山竹”过境_ 深圳_香港.JPG")}`);
     expect(header).toMatch(/^attachment; filename="[\x20-\x7e]+"/);
 
-    await ctx().blobs.put(`renditions/${story.id}/v1/thumbnail.webp`, Readable.from([Buffer.from("webp bytes")]));
-    await ctx().module.stories.addRendition({
-      storyId: story.id,
-      role: "thumbnail",
-      blobKey: `renditions/${story.id}/v1/thumbnail.webp`,
-      mime: "image/webp",
-      size: 10,
-    });
+    await putThumbnail(ctx(), story.id, `renditions/${story.id}/v1/thumbnail.webp`, "webp bytes");
     for (const rendition of ["thumbnail", "cover"]) {
       const shown = await call(viewer, "GET", `/stories/download/product/${story.id}?rendition=${rendition}`);
       expect(shown.statusCode).toBe(200);
