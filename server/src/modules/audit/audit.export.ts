@@ -1,4 +1,4 @@
-import { exportTable } from "../exports/export-table.js";
+import { exportTable, fieldColumns } from "../exports/export-table.js";
 import type { AuditRecord } from "./audit.repository.js";
 import { LOG_PERMISSION } from "./audit.routes.js";
 import { auditFilterSchema } from "./audit.schema.js";
@@ -13,17 +13,19 @@ export function auditExportTable(service: AuditService) {
     access: { permission: LOG_PERMISSION, action: "export" },
     filter: auditFilterSchema,
     columns: {
-      id: (row) => row.id,
-      at: (row) => row.at,
-      actorName: (row) => row.actorName,
-      actorId: (row) => row.actorId,
-      ip: (row) => row.ip,
-      userAgent: (row) => row.userAgent,
-      action: (row) => row.action,
-      targetType: (row) => row.targetType,
-      targetId: (row) => row.targetId,
-      targetLabel: (row) => row.targetLabel,
-      result: (row) => row.result,
+      ...fieldColumns<AuditRecord>([
+        "id",
+        "at",
+        "actorName",
+        "actorId",
+        "ip",
+        "userAgent",
+        "action",
+        "targetType",
+        "targetId",
+        "targetLabel",
+        "result",
+      ]),
       before: (row) => json(row.before),
       after: (row) => json(row.after),
       details: (row) => json(row.details),

@@ -50,3 +50,18 @@ export async function* exportCells<Row>(
     if (!next.done) await source.return?.();
   }
 }
+
+/** The keys of a row whose values are cells as they are. */
+type CellKey<Row> = { [Key in keyof Row]: Row[Key] extends ExportCell ? Key : never }[keyof Row] & string;
+
+/** Columns that are fields of the row, written as they are: `{ id: (row) => row.id, … }`, in the order given. */
+export function fieldColumns<Row>(keys: readonly CellKey<Row>[]): Record<string, (row: Row) => ExportCell> {
+  return Object.fromEntries(keys.map((key) => [key, (row: Row) => row[key] as ExportCell]));
+}
+
+/** The rows of a table that is read at once (a few hundred rows at most), as the exporter's stream. */
+export function readAtOnce<Row, Filter>(read: (filter: Filter) => Promise<Row[]>) {
+  return async function* (filter: Filter): AsyncIterable<Row> {
+    yield* await read(filter);
+  };
+}

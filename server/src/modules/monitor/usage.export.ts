@@ -1,4 +1,4 @@
-import { exportTable } from "../exports/export-table.js";
+import { exportTable, fieldColumns, readAtOnce } from "../exports/export-table.js";
 import { USAGE_PERMISSION } from "./monitor.routes.js";
 import {
   type SearchMissQuery,
@@ -19,15 +19,10 @@ export function usageExportTable(usage: UsageStatistics) {
     columns: {
       key: (row) => row.key,
       name: (row) => row.label ?? row.key,
-      views: (row) => row.views,
-      downloads: (row) => row.downloads,
-      publishes: (row) => row.publishes,
-      shares: (row) => row.shares,
+      ...fieldColumns<UsageRowView>(["views", "downloads", "publishes", "shares"]),
     },
-    // At most 500 rows (the filter's limit): read at once.
-    rows: async function* (filter) {
-      yield* await usage.usage(filter);
-    },
+    // At most 500 rows (the filter's limit).
+    rows: readAtOnce((filter) => usage.usage(filter)),
     maxRows: 500,
   });
 }
@@ -38,14 +33,8 @@ export function searchMissesExportTable(usage: UsageStatistics) {
     name: "searches",
     access: { permission: USAGE_PERMISSION, action: "export" },
     filter: searchMissQuery,
-    columns: {
-      query: (row) => row.query,
-      searches: (row) => row.searches,
-      lastAt: (row) => row.lastAt,
-    },
-    rows: async function* (filter) {
-      yield* await usage.searchMisses(filter);
-    },
+    columns: fieldColumns<SearchMissRow>(["query", "searches", "lastAt"]),
+    rows: readAtOnce((filter) => usage.searchMisses(filter)),
     maxRows: 500,
   });
 }
