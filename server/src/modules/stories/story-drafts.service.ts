@@ -9,6 +9,7 @@ import { storyAction, storyAudit } from "./story-action.js";
 import { mergeProperties, metadataChanges } from "./story-metadata.js";
 import { checkProperties } from "./story-properties.js";
 import { folderFor, readableMembers } from "./story-references.js";
+import { originalFile } from "./story-rows.js";
 import { StoryTexts, textOfInput } from "./story-texts.js";
 import type { Actor, MediaType, Story, StoryMetadata } from "./story-types.js";
 
@@ -186,19 +187,7 @@ export class StoryDrafts {
         createdBy: user.id,
         createdAt: now,
       });
-      await stories.insertFile(
-        {
-          storyId: row.id,
-          versionNo: 1,
-          role: "original",
-          blobKey: input.blobKey,
-          mime: input.mime,
-          size: input.size,
-          width: null,
-          height: null,
-        },
-        now,
-      );
+      await stories.insertFile(originalFile(row.id, 1, input), now);
       const by = uploaderOf(user, options);
       await this.deps.audit.record(
         trx,

@@ -7,7 +7,7 @@ import type { Gps, Story, StoryFile, StoryRow } from "./story-types.js";
 /** A `stories` row as the API's story: the texts read through the search columns, booleans and JSON per dialect. */
 export function storyFromRow(row: StoryRow, adapter: DialectAdapter): Story {
   // Every field written out, the texts too: a spread into this 35-property literal is a slow copy (story-view.ts).
-  const texts = readStoryTexts(row, adapter);
+  const { title, caption, authors, source, keywords, tags, theme, category, properties } = readStoryTexts(row, adapter);
   return {
     id: row.id,
     libraryId: row.library_id,
@@ -15,15 +15,15 @@ export function storyFromRow(row: StoryRow, adapter: DialectAdapter): Story {
     type: row.type,
     halfProduct: adapter.readBoolean(row.half_product),
     status: row.status,
-    title: texts.title,
-    caption: texts.caption,
-    authors: texts.authors,
-    source: texts.source,
-    keywords: texts.keywords,
-    tags: texts.tags,
-    theme: texts.theme,
-    category: texts.category,
-    properties: texts.properties,
+    title,
+    caption,
+    authors,
+    source,
+    keywords,
+    tags,
+    theme,
+    category,
+    properties,
     oid: row.oid,
     versionNo: row.version_no,
     coverKey: row.cover_key,
@@ -44,6 +44,24 @@ export function storyFromRow(row: StoryRow, adapter: DialectAdapter): Story {
     updatedBy: row.updated_by,
     updatedAt: row.updated_at,
     revision: Number(row.revision),
+  };
+}
+
+/** The original file of a story's version, as uploaded: its size in pixels is read later, by the media job. */
+export function originalFile(
+  storyId: string,
+  versionNo: number,
+  upload: { blobKey: string; mime: string; size: number },
+): StoryFile {
+  return {
+    storyId,
+    versionNo,
+    role: "original",
+    blobKey: upload.blobKey,
+    mime: upload.mime,
+    size: upload.size,
+    width: null,
+    height: null,
   };
 }
 

@@ -5,6 +5,7 @@ import { Conflict, Forbidden, Invalid } from "../../http/errors.js";
 import { HEX64, nowOf, type StoryWriteDependencies } from "./stories.dependencies.js";
 import { storyAction, storyAudit } from "./story-action.js";
 import { type IngestOptions, type UploadedOriginal, uploaderOf } from "./story-drafts.service.js";
+import { originalFile } from "./story-rows.js";
 import type { Actor, MediaType, Story } from "./story-types.js";
 
 export interface NewVersionInput {
@@ -85,19 +86,7 @@ export class StoryVersioning {
       },
       { originalName: input.originalName },
       async (trx) => {
-        await this.deps.stories.with(trx).putFile(
-          {
-            storyId: story.id,
-            versionNo,
-            role: "original",
-            blobKey: input.blobKey,
-            mime: input.mime,
-            size: input.size,
-            width: null,
-            height: null,
-          },
-          nowOf(this.deps),
-        );
+        await this.deps.stories.with(trx).putFile(originalFile(story.id, versionNo, input), nowOf(this.deps));
         await options.withinTransaction?.(trx, { id: story.id, libraryId: story.libraryId, versionNo });
       },
       options.enqueueProcessing ?? false,
