@@ -1,8 +1,8 @@
 /** Automation rules (/manage/setting/action): types, calls, query keys and hooks. */
 import { useQuery } from "@tanstack/react-query";
 import { api, call } from "./client";
-import type { CallOptions } from "./http";
-import { type ListQuery, type Page, resourceCalls } from "./paging";
+import type { ListQuery, Page } from "./paging";
+import { restCalls } from "./resource";
 import type { components } from "./schema";
 
 export type ActionRule = components["schemas"]["ActionRule"];
@@ -32,18 +32,11 @@ export const actionKeys = {
   downloadPresets: () => ["download-presets", "all"] as const,
 };
 
-const CONFLICT: CallOptions = { silentStatuses: [409] };
 const byId = (ruleId: string) => ({ params: { path: { ruleId } } });
 
-export const listActionRules = (query: ListQuery): Promise<Page<ActionRule>> =>
-  call(api.GET("/dams/api/v1/action-rules", { params: { query } }));
-export const createActionRule = (body: ActionRuleInput): Promise<ActionRule> =>
-  call(api.POST("/dams/api/v1/action-rules", { body }), CONFLICT);
-export const updateActionRule = (ruleId: string, body: ActionRuleInput): Promise<ActionRule> =>
-  call(api.PUT("/dams/api/v1/action-rules/{ruleId}", { ...byId(ruleId), body }), CONFLICT);
-export const deleteActionRule = (ruleId: string): Promise<null> =>
-  call(api.DELETE("/dams/api/v1/action-rules/{ruleId}", byId(ruleId)));
-export const actionRuleCalls = resourceCalls(listActionRules, createActionRule, updateActionRule, deleteActionRule);
+export const actionRuleCalls = restCalls("/dams/api/v1/action-rules", "/dams/api/v1/action-rules/{ruleId}", {
+  remove: {},
+});
 export const enableActionRule = (ruleId: string): Promise<ActionRule> =>
   call(api.POST("/dams/api/v1/action-rules/{ruleId}/enable", byId(ruleId)));
 export const disableActionRule = (ruleId: string): Promise<ActionRule> =>

@@ -3,7 +3,8 @@ import { useQuery } from "@tanstack/react-query";
 import type { JsonBody } from "./bodies";
 import { api, call } from "./client";
 import type { CallOptions } from "./http";
-import { type ListQuery, type Page, resourceCalls } from "./paging";
+import type { ListQuery, Page } from "./paging";
+import { CONFLICT, restCalls, specCalls } from "./resource";
 import type { components } from "./schema";
 
 type Schemas = components["schemas"];
@@ -61,11 +62,11 @@ export async function catalogueNames(kind: CatalogueNameKind, search: string, si
   const list = { keyword: search || undefined, page: 0, size };
   switch (kind) {
     case "authors":
-      return (await listAuthors(list)).content.map((author) => author.name);
+      return (await authorCalls.list(list)).content.map((author) => author.name);
     case "tags":
-      return (await listTags(list)).content.map((tag) => tag.name);
+      return (await tagCalls.list(list)).content.map((tag) => tag.name);
     case "themes":
-      return (await listThemes(list)).content.map((theme) => theme.name);
+      return (await themeCalls.list(list)).content.map((theme) => theme.name);
     case "sources":
       return (await sourceOptions(search || undefined)).map((option) => option.label);
     case "categories":
@@ -75,51 +76,36 @@ export async function catalogueNames(kind: CatalogueNameKind, search: string, si
   }
 }
 
-/** A refusal the screen explains with the server's message (name taken, entry in use). */
-const CONFLICT: CallOptions = { silentStatuses: [409] };
 const byId = (id: string) => ({ params: { path: { id } } });
 
-// Tags, themes, sources, keywords: the spec's paths; PUT carries the id in the body.
-export const listTags = (query: ListQuery): Promise<Page<Tag>> =>
-  call(api.GET("/dams/api/v1/tag", { params: { query } }));
-export const createTag = (body: TagInput): Promise<Tag> => call(api.POST("/dams/api/v1/tag", { body }), CONFLICT);
-export const updateTag = (id: string, body: TagInput): Promise<Tag> =>
-  call(api.PUT("/dams/api/v1/tag", { body: { ...body, id } }), CONFLICT);
-export const deleteTag = (id: string): Promise<MergeResult | null> =>
-  call(api.DELETE("/dams/api/v1/tag/{id}", byId(id)), CONFLICT);
-export const tagCalls = resourceCalls(listTags, createTag, updateTag, deleteTag);
-
-export const listThemes = (query: ListQuery): Promise<Page<Theme>> =>
-  call(api.GET("/dams/api/v1/theme", { params: { query } }));
-export const createTheme = (body: ThemeInput): Promise<Theme> =>
-  call(api.POST("/dams/api/v1/theme", { body }), CONFLICT);
-export const updateTheme = (id: string, body: ThemeInput): Promise<Theme> =>
-  call(api.PUT("/dams/api/v1/theme", { body: { ...body, id } }), CONFLICT);
-export const deleteTheme = (id: string): Promise<MergeResult | null> =>
-  call(api.DELETE("/dams/api/v1/theme/{id}", byId(id)), CONFLICT);
-export const themeCalls = resourceCalls(listThemes, createTheme, updateTheme, deleteTheme);
-
-export const listSources = (query: ListQuery): Promise<Page<Source>> =>
-  call(api.GET("/dams/api/v1/source", { params: { query } }));
-export const createSource = (body: SourceInput): Promise<Source> =>
-  call(api.POST("/dams/api/v1/source", { body }), CONFLICT);
-export const updateSource = (id: string, body: SourceInput): Promise<Source> =>
-  call(api.PUT("/dams/api/v1/source", { body: { ...body, id } }), CONFLICT);
-export const deleteSource = (id: string): Promise<MergeResult | null> =>
-  call(api.DELETE("/dams/api/v1/source/{id}", byId(id)), CONFLICT);
-export const sourceCalls = resourceCalls(listSources, createSource, updateSource, deleteSource);
+// Tags, themes, sources, keywords, authors: the spec's paths; PUT carries the id in the body.
+export const tagCalls = specCalls({
+  list: "/dams/api/v1/tag",
+  create: "/dams/api/v1/tag",
+  update: "/dams/api/v1/tag",
+  remove: "/dams/api/v1/tag/{id}",
+});
+export const themeCalls = specCalls({
+  list: "/dams/api/v1/theme",
+  create: "/dams/api/v1/theme",
+  update: "/dams/api/v1/theme",
+  remove: "/dams/api/v1/theme/{id}",
+});
+export const sourceCalls = specCalls({
+  list: "/dams/api/v1/source",
+  create: "/dams/api/v1/source",
+  update: "/dams/api/v1/source",
+  remove: "/dams/api/v1/source/{id}",
+});
 export const sourceOptions = (keyword?: string): Promise<SourceOption[]> =>
   call(api.GET("/dams/api/v1/source/option", { params: { query: { keyword } } }));
 
-export const listKeywords = (query: ListQuery): Promise<Page<Keyword>> =>
-  call(api.GET("/dams/api/v1/keyword", { params: { query } }));
-export const createKeyword = (body: KeywordInput): Promise<Keyword> =>
-  call(api.POST("/dams/api/v1/keyword", { body }), CONFLICT);
-export const updateKeyword = (id: string, body: KeywordInput): Promise<Keyword> =>
-  call(api.PUT("/dams/api/v1/keyword", { body: { ...body, id } }), CONFLICT);
-export const deleteKeyword = (id: string): Promise<MergeResult | null> =>
-  call(api.DELETE("/dams/api/v1/keyword/{id}", byId(id)), CONFLICT);
-export const keywordCalls = resourceCalls(listKeywords, createKeyword, updateKeyword, deleteKeyword);
+export const keywordCalls = specCalls({
+  list: "/dams/api/v1/keyword",
+  create: "/dams/api/v1/keyword",
+  update: "/dams/api/v1/keyword",
+  remove: "/dams/api/v1/keyword/{id}",
+});
 export const mostUsedKeywords = (keyword?: string, size = 20): Promise<Keyword[]> =>
   call(api.GET("/dams/api/v1/keyword/listByOrder", { params: { query: { keyword, size } } }));
 export const keywordHistory = (query: ListQuery): Promise<Page<KeywordHistoryEntry>> =>
@@ -127,40 +113,21 @@ export const keywordHistory = (query: ListQuery): Promise<Page<KeywordHistoryEnt
 export const recordKeywordHistory = (keywords: string[], options: CallOptions = {}): Promise<null> =>
   call(api.POST("/dams/api/v1/keywordhistory", { body: { keywords } }), options);
 
-// Authors: /nrauthor/select, create, update, delete/{id}.
-export const listAuthors = (query: ListQuery): Promise<Page<Author>> =>
-  call(api.GET("/dams/api/v1/nrauthor/select", { params: { query } }));
-export const createAuthor = (body: AuthorInput): Promise<Author> =>
-  call(api.POST("/dams/api/v1/nrauthor/create", { body }), CONFLICT);
-export const updateAuthor = (id: string, body: AuthorInput): Promise<Author> =>
-  call(api.PUT("/dams/api/v1/nrauthor/update", { body: { ...body, id } }), CONFLICT);
-export const deleteAuthor = (id: string): Promise<MergeResult | null> =>
-  call(api.DELETE("/dams/api/v1/nrauthor/delete/{id}", byId(id)), CONFLICT);
-export const authorCalls = resourceCalls(listAuthors, createAuthor, updateAuthor, deleteAuthor);
+export const authorCalls = specCalls({
+  list: "/dams/api/v1/nrauthor/select",
+  create: "/dams/api/v1/nrauthor/create",
+  update: "/dams/api/v1/nrauthor/update",
+  remove: "/dams/api/v1/nrauthor/delete/{id}",
+});
 
 // Categories, code lists, story properties: REST paths of our design.
-export const listCategories = (query: ListQuery): Promise<Page<Category>> =>
-  call(api.GET("/dams/api/v1/categories", { params: { query } }));
+export const categoryCalls = restCalls("/dams/api/v1/categories", "/dams/api/v1/categories/{id}");
 export const allCategories = (): Promise<Category[]> => call(api.GET("/dams/api/v1/categories/all"));
-export const createCategory = (body: CategoryInput): Promise<Category> =>
-  call(api.POST("/dams/api/v1/categories", { body }), CONFLICT);
-export const updateCategory = (id: string, body: CategoryInput): Promise<Category> =>
-  call(api.PUT("/dams/api/v1/categories/{id}", { ...byId(id), body }), CONFLICT);
-export const deleteCategory = (id: string): Promise<MergeResult | null> =>
-  call(api.DELETE("/dams/api/v1/categories/{id}", byId(id)), CONFLICT);
-export const categoryCalls = resourceCalls(listCategories, createCategory, updateCategory, deleteCategory);
 
-export const listCodelists = (query: ListQuery): Promise<Page<Codelist>> =>
-  call(api.GET("/dams/api/v1/codelists", { params: { query } }));
+export const codelistCalls = restCalls("/dams/api/v1/codelists", "/dams/api/v1/codelists/{id}");
 /** Every code list, for pickers (a newsroom has a few dozen at most). */
-export const allCodelists = async (): Promise<Codelist[]> => (await listCodelists({ page: 0, size: 1000 })).content;
-export const createCodelist = (body: CodelistInput): Promise<Codelist> =>
-  call(api.POST("/dams/api/v1/codelists", { body }), CONFLICT);
-export const updateCodelist = (id: string, body: CodelistInput): Promise<Codelist> =>
-  call(api.PUT("/dams/api/v1/codelists/{id}", { ...byId(id), body }), CONFLICT);
-export const deleteCodelist = (id: string): Promise<null> =>
-  call(api.DELETE("/dams/api/v1/codelists/{id}", byId(id)), CONFLICT);
-export const codelistCalls = resourceCalls(listCodelists, createCodelist, updateCodelist, deleteCodelist);
+export const allCodelists = async (): Promise<Codelist[]> =>
+  (await codelistCalls.list({ page: 0, size: 1000 })).content;
 export const codelistOptions = (idOrCode: string): Promise<CodelistOption[]> =>
   call(api.GET("/dams/api/v1/codelists/codelist/option", { params: { query: { id: idOrCode } } }));
 export const listCodelistOptions = (id: string, query: ListQuery): Promise<Page<CodelistOption>> =>
@@ -191,12 +158,11 @@ export const formProperties = (query: {
   libraryId?: string;
   isquick?: "true" | "false";
 }): Promise<FormProperty[]> => call(api.GET("/dams/api/v1/properties/list", { params: { query } }));
-export const createProperty = (body: StoryPropertyInput): Promise<StoryProperty> =>
-  call(api.POST("/dams/api/v1/properties", { body }), CONFLICT);
-export const updateProperty = (id: string, body: StoryPropertyInput): Promise<StoryProperty> =>
-  call(api.PUT("/dams/api/v1/properties/{id}", { ...byId(id), body }), CONFLICT);
-export const deleteProperty = (id: string): Promise<null> =>
-  call(api.DELETE("/dams/api/v1/properties/{id}", byId(id)), CONFLICT);
+export const {
+  create: createProperty,
+  update: updateProperty,
+  remove: deleteProperty,
+} = restCalls("/dams/api/v1/properties", "/dams/api/v1/properties/{id}");
 
 /** What a delete that merges answers: the target and how many stories now use it. */
 export interface MergeResult {

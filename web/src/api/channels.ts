@@ -1,9 +1,9 @@
 /** Publishing channels (docs/publishing.md): list, write (credentials write-only), delete, test, and their last delivery. */
 import { useQuery } from "@tanstack/react-query";
 import { api, call } from "./client";
-import type { CallOptions } from "./http";
 import type { ListQuery, Page } from "./paging";
 import type { ChannelDeliveryStats } from "./publishing";
+import { CONFLICT } from "./resource";
 import type { components } from "./schema";
 
 export type Channel = components["schemas"]["Channel"];
@@ -33,7 +33,6 @@ export const channelKeys = {
   lastDeliveries: () => [...channelKeys.all, "last-deliveries"] as const,
 };
 
-const CONFLICT: CallOptions = { silentStatuses: [409] };
 const byId = (id: string) => ({ params: { path: { id } } });
 
 export const fetchChannels = (): Promise<Channel[]> => call(api.GET("/dams/api/v1/channels"));

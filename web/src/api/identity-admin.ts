@@ -2,8 +2,8 @@
 import { useQuery } from "@tanstack/react-query";
 import type { JsonBody } from "./bodies";
 import { api, call } from "./client";
-import type { CallOptions } from "./http";
-import { type ListQuery, type Page, resourceCalls } from "./paging";
+import type { ListQuery, Page } from "./paging";
+import { CONFLICT, restCalls } from "./resource";
 import type { components } from "./schema";
 
 export type UserAccount = components["schemas"]["UserAccount"];
@@ -26,9 +26,6 @@ export const identityKeys = {
   permissions: () => [...identityKeys.roles(), "permissions"] as const,
   apiTokens: () => ["api-tokens"] as const,
 };
-
-/** A refusal the page explains with the server's message (name taken, role in use). */
-const CONFLICT: CallOptions = { silentStatuses: [409] };
 
 export const listUsers = (query: ListQuery): Promise<Page<UserAccount>> =>
   call(api.GET("/dams/api/v1/users", { params: { query } }));
@@ -63,23 +60,15 @@ export function useRegistration() {
 export const resetPassword = (id: string, password: string): Promise<null> =>
   call(api.POST("/dams/api/v1/users/{id}/password", { params: { path: { id } }, body: { password } }), CONFLICT);
 
-export const listRoles = (query: ListQuery): Promise<Page<Role>> =>
-  call(api.GET("/dams/api/v1/roles", { params: { query } }));
+export const roleCalls = restCalls("/dams/api/v1/roles", "/dams/api/v1/roles/{id}");
 
 /** Every role, for pickers (a newsroom has a handful). */
-export const allRoles = async (): Promise<Role[]> => (await listRoles({ page: 0, size: 1000 })).content;
+export const allRoles = async (): Promise<Role[]> => (await roleCalls.list({ page: 0, size: 1000 })).content;
 
 export const permissionCatalogue = (): Promise<PermissionCatalogueEntry[]> =>
   call(api.GET("/dams/api/v1/roles/permissions"));
 
 export type RoleInput = JsonBody<"/dams/api/v1/roles", "post">;
-export const createRole = (role: RoleInput): Promise<Role> =>
-  call(api.POST("/dams/api/v1/roles", { body: role }), CONFLICT);
-export const updateRole = (id: string, role: RoleInput): Promise<Role> =>
-  call(api.PUT("/dams/api/v1/roles/{id}", { params: { path: { id } }, body: role }), CONFLICT);
-export const deleteRole = (id: string): Promise<null> =>
-  call(api.DELETE("/dams/api/v1/roles/{id}", { params: { path: { id } } }), CONFLICT);
-export const roleCalls = resourceCalls(listRoles, createRole, updateRole, deleteRole);
 
 export const listGrants = (query: ListQuery): Promise<Page<LibraryGrant>> =>
   call(api.GET("/dams/api/v1/library-grants", { params: { query } }));

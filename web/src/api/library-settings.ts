@@ -1,7 +1,7 @@
 /** The administrators' library settings (/manage/setting/library): types, calls, query keys. */
 import { api, call } from "./client";
-import type { CallOptions } from "./http";
 import type { ListQuery, Page } from "./paging";
+import { CONFLICT } from "./resource";
 import type { components, paths } from "./schema";
 
 export type LibrarySettings = components["schemas"]["LibrarySettings"];
@@ -10,8 +10,6 @@ export type NewLibraryInput = NonNullable<
 >["content"]["application/json"];
 export type LibrarySettingsInput = Omit<NewLibraryInput, "id">;
 
-/** Refusals the page explains itself (the code is taken, the library holds stories). */
-const CONFLICT: CallOptions = { silentStatuses: [409] };
 const byLibrary = (libraryId: string) => ({ params: { path: { libraryId } } });
 
 export const librarySettingsKeys = {

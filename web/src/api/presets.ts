@@ -3,8 +3,7 @@ import { DEFAULT_WATERMARK as SHARED_DEFAULT_WATERMARK } from "@shared/watermark
 import { useQuery } from "@tanstack/react-query";
 import { api, call, callFile } from "./client";
 import { saveBlob } from "./files";
-import type { CallOptions } from "./http";
-import { type ListQuery, type Page, resourceCalls } from "./paging";
+import { restCalls } from "./resource";
 import type { components } from "./schema";
 
 type Schemas = components["schemas"];
@@ -27,22 +26,11 @@ export const presetKeys = {
   usable: (storyType: string) => [...presetKeys.all, "usable", storyType] as const,
 };
 
-const CONFLICT: CallOptions = { silentStatuses: [409] };
 const byId = (presetId: string) => ({ params: { path: { presetId } } });
 
-export const listWatermarkPresets = (query: ListQuery): Promise<Page<WatermarkPreset>> =>
-  call(api.GET("/dams/api/v1/watermark-presets", { params: { query } }));
-export const createWatermarkPreset = (body: WatermarkPresetInput): Promise<WatermarkPreset> =>
-  call(api.POST("/dams/api/v1/watermark-presets", { body }), CONFLICT);
-export const updateWatermarkPreset = (presetId: string, body: WatermarkPresetInput): Promise<WatermarkPreset> =>
-  call(api.PUT("/dams/api/v1/watermark-presets/{presetId}", { ...byId(presetId), body }), CONFLICT);
-export const deleteWatermarkPreset = (presetId: string): Promise<null> =>
-  call(api.DELETE("/dams/api/v1/watermark-presets/{presetId}", byId(presetId)), CONFLICT);
-export const watermarkPresetCalls = resourceCalls(
-  listWatermarkPresets,
-  createWatermarkPreset,
-  updateWatermarkPreset,
-  deleteWatermarkPreset,
+export const watermarkPresetCalls = restCalls(
+  "/dams/api/v1/watermark-presets",
+  "/dams/api/v1/watermark-presets/{presetId}",
 );
 /** The sample picture with the watermark as set (a JPEG blob); silent: the page shows its own state. */
 export const previewWatermark = async (body: {
@@ -53,22 +41,13 @@ export const previewWatermark = async (body: {
   (await callFile(api.POST("/dams/api/v1/watermark-presets/preview", { body, parseAs: "blob" }), { silent: true }))
     .blob;
 const allWatermarkPresets = async (): Promise<WatermarkPreset[]> =>
-  (await listWatermarkPresets({ page: 0, size: 1000 })).content;
+  (await watermarkPresetCalls.list({ page: 0, size: 1000 })).content;
 export const useWatermarkPresets = () => useQuery({ queryKey: presetKeys.watermarks(), queryFn: allWatermarkPresets });
 
-export const listDownloadPresets = (query: ListQuery): Promise<Page<DownloadPreset>> =>
-  call(api.GET("/dams/api/v1/download-presets", { params: { query } }));
-export const createDownloadPreset = (body: DownloadPresetInput): Promise<DownloadPreset> =>
-  call(api.POST("/dams/api/v1/download-presets", { body }), CONFLICT);
-export const updateDownloadPreset = (presetId: string, body: DownloadPresetInput): Promise<DownloadPreset> =>
-  call(api.PUT("/dams/api/v1/download-presets/{presetId}", { ...byId(presetId), body }), CONFLICT);
-export const deleteDownloadPreset = (presetId: string): Promise<null> =>
-  call(api.DELETE("/dams/api/v1/download-presets/{presetId}", byId(presetId)));
-export const downloadPresetCalls = resourceCalls(
-  listDownloadPresets,
-  createDownloadPreset,
-  updateDownloadPreset,
-  deleteDownloadPreset,
+export const downloadPresetCalls = restCalls(
+  "/dams/api/v1/download-presets",
+  "/dams/api/v1/download-presets/{presetId}",
+  { remove: {} },
 );
 
 /** The presets the signed-in user may use, of a story type (composite stories have none). */

@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { JsonBody } from "./bodies";
 import { api, call } from "./client";
-import type { CallOptions } from "./http";
+import { CONFLICT } from "./resource";
 import type { components } from "./schema";
 
 export type StorageTarget = components["schemas"]["StorageTarget"];
@@ -16,8 +16,6 @@ export const BUILT_IN_TARGET = "builtin";
 /** The settings page asks again this often while a move runs. */
 export const MOVE_POLL_MS = 1500;
 
-/** Refusals the pages explain themselves (in use, not working, name taken). */
-const CONFLICT: CallOptions = { silentStatuses: [409] };
 const byId = (id: string) => ({ params: { path: { id } } });
 const byLibrary = (libraryId: string) => ({ params: { path: { libraryId } } });
 

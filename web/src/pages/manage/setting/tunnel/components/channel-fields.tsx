@@ -13,7 +13,7 @@ import {
   MAPPING_SOURCES,
   MAPPING_TARGETS,
 } from "../../../../../api/channels";
-import { listDownloadPresets, type PresetStoryType, presetKeys, useWatermarkPresets } from "../../../../../api/presets";
+import { downloadPresetCalls, type PresetStoryType, presetKeys, useWatermarkPresets } from "../../../../../api/presets";
 import { NameField } from "../../catalogue-shared/fields";
 import { CredentialInput } from "./credential-input";
 
@@ -179,7 +179,7 @@ function KindSettings({ kind, t }: { kind: ChannelKind; t: TFunction }): ReactNo
 function PresetPickers({ t }: { t: TFunction }) {
   const presets = useQuery({
     queryKey: [...presetKeys.all, "downloads", "all"],
-    queryFn: async () => (await listDownloadPresets({ page: 0, size: 1000 })).content,
+    queryFn: async () => (await downloadPresetCalls.list({ page: 0, size: 1000 })).content,
   });
   const watermarks = useWatermarkPresets();
   const watermarkName = (id: string | null) =>
