@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, type Page, type TestInfo, test } from "@playwright/test";
 import monitorZh from "../../web/src/locales/monitor/zh-CN.js";
 import { expectNoHorizontalOverflow, LAPTOP, openApp, PHONE, snapshot, watchConsoleErrors } from "./helpers.js";
 
@@ -9,14 +9,23 @@ const SIZES = [
   { name: "mobile", ...PHONE },
 ];
 
+/** Opens `path` at each size, sees `check` hold and the page fit, and snaps it as `<size>-<name>`. */
+async function atEachSize(page: Page, testInfo: TestInfo, path: string, name: string, check: () => Promise<void>) {
+  for (const size of SIZES) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await openApp(page, path);
+    await check();
+    await expectNoHorizontalOverflow(page);
+    await snapshot(page, testInfo, `${size.name}-${name}`);
+  }
+}
+
 test("the task monitor shows the queue's counts, its jobs filtered by state, and this server's worker", async ({
   page,
 }, testInfo) => {
   test.setTimeout(120_000);
   const errors = watchConsoleErrors(page);
-  for (const size of SIZES) {
-    await page.setViewportSize({ width: size.width, height: size.height });
-    await openApp(page, "/manage/monitor/task");
+  await atEachSize(page, testInfo, "/manage/monitor/task", "monitor-task", async () => {
     // Every state has its count; the server's own worker has run the recurring maintenance job.
     await expect(page.getByTestId("job-count-queued")).toBeVisible({ timeout: 30_000 });
     for (const state of ["queued", "running", "succeeded", "dead", "cancelled"] as const)
@@ -30,9 +39,7 @@ test("the task monitor shows the queue's counts, its jobs filtered by state, and
     await expect(jobs.getByText("maintenance").first()).toBeVisible({ timeout: 30_000 });
     // The chart of jobs by name is drawn (its chunk loaded on this page).
     await expect(page.locator(".recharts-surface").first()).toBeVisible();
-    await expectNoHorizontalOverflow(page);
-    await snapshot(page, testInfo, `${size.name}-monitor-task`);
-  }
+  });
 
   // Filtered by state: only succeeded jobs are listed.
   await page.setViewportSize({ width: 1366, height: 900 });
@@ -50,9 +57,7 @@ test("the storage monitor, the back area's landing page, shows totals, charts, l
 }, testInfo) => {
   test.setTimeout(120_000);
   const errors = watchConsoleErrors(page);
-  for (const size of SIZES) {
-    await page.setViewportSize({ width: size.width, height: size.height });
-    await openApp(page, "/backend");
+  await atEachSize(page, testInfo, "/backend", "monitor-storage", async () => {
     await expect(page).toHaveURL(/\/backend\/monitor\/storage$/);
     await expect(page.getByTestId("storage-total")).toContainText(zh("monitor.storage.total"), { timeout: 30_000 });
     for (const part of ["original", "rendition", "version"] as const)
@@ -62,9 +67,7 @@ test("the storage monitor, the back area's landing page, shows totals, charts, l
     await expect(page.getByTestId("storage-volumes").getByText("data", { exact: true })).toBeVisible();
     // The charts are drawn, or (before any story is stored) say so instead of drawing empty axes.
     await expect(page.locator(".recharts-surface, .ant-empty").first()).toBeVisible({ timeout: 30_000 });
-    await expectNoHorizontalOverflow(page);
-    await snapshot(page, testInfo, `${size.name}-monitor-storage`);
-  }
+  });
   expect(errors).toEqual([]);
 });
 

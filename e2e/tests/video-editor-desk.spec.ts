@@ -10,9 +10,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, type FrameLocator, test } from "@playwright/test";
 import { DEFAULT_WATERMARK } from "../../server/src/shared/watermark.js";
-import { makeTestVideo, signIn, snapshot, watchConsoleErrors } from "./helpers.js";
-import { API, commitAndProcess, PHOTOS, seedingToken, upload } from "./seed.js";
-import { openVideoDialogFromHeader, pickStories } from "./video-editor.test-support.js";
+import { LAPTOP, makeTestVideo, PHONE, snapshot } from "./helpers.js";
+import { API, commitAndProcess, PHOTOS, upload } from "./seed.js";
+import { openVideoDialogFromHeader, pickStories, startVideoJourney } from "./video-editor.test-support.js";
 
 /** ffprobe's duration, width and height of a file's first video stream. */
 function probe(file: string): { duration: number; width: number; height: number } {
@@ -51,12 +51,7 @@ test("press conference: three clips → 45 s vertical with a Chinese lower third
   page,
 }, testInfo) => {
   test.setTimeout(1_500_000);
-  await page.setViewportSize({ width: 1366, height: 900 });
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
-  const token = await seedingToken(page, "press conference");
-  const headers = { authorization: `Bearer ${token}` };
-  const run = String(Date.now()).slice(-6);
+  const { errors, token, headers, run } = await startVideoJourney(page, LAPTOP, "press conference");
 
   // The station's logo: an image watermark preset (a PNG made here).
   const logoFile = testInfo.outputPath("logo.png");
@@ -208,12 +203,7 @@ test("image-to-video: eight photos → a captioned slideshow (caption and credit
   page,
 }, testInfo) => {
   test.setTimeout(1_500_000);
-  await page.setViewportSize({ width: 390, height: 844 });
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
-  const token = await seedingToken(page, "slideshow of eight");
-  const headers = { authorization: `Bearer ${token}` };
-  const run = String(Date.now()).slice(-6);
+  const { errors, token, headers, run } = await startVideoJourney(page, PHONE, "slideshow of eight");
   const names = fs
     .readdirSync(PHOTOS)
     .filter((name) => /\.jpe?g$/i.test(name))

@@ -2,9 +2,9 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, type FrameLocator, type Page, test } from "@playwright/test";
-import { expectNoHorizontalOverflow, makeTestVideo, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
-import { API, commitAndProcess, PHOTOS, seedingToken, upload } from "./seed.js";
-import { openVideoDialogFromHeader, pickStories, videoDialog } from "./video-editor.test-support.js";
+import { expectNoHorizontalOverflow, LAPTOP, makeTestVideo, PHONE, snapshot, startSignedIn, zh } from "./helpers.js";
+import { API, commitAndProcess, PHOTOS, upload } from "./seed.js";
+import { openVideoDialogFromHeader, pickStories, startVideoJourney, videoDialog } from "./video-editor.test-support.js";
 
 /** Seconds of ffprobe's reading of a file's duration. */
 function probeDuration(file: string): number {
@@ -44,8 +44,7 @@ async function expectNoOverflow(page: Page) {
 }
 
 test("the header's video production: an edit the editor refuses re-enables the buttons", async ({ page }) => {
-  await page.setViewportSize({ width: 1366, height: 900 });
-  await signIn(page);
+  await startSignedIn(page, LAPTOP);
   const { dialog, frame } = await openVideoDialogFromHeader(page, "video");
   const save = dialog.getByTestId("video-dialog-save");
   await expect(save).toBeEnabled();
@@ -61,14 +60,9 @@ test("edit a video: split, trim both clips, a title, save → version 2 in mater
   page,
 }, testInfo) => {
   test.setTimeout(900_000);
-  await page.setViewportSize({ width: 1366, height: 900 });
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
-  const token = await seedingToken(page, "video editor");
-  const headers = { authorization: `Bearer ${token}` };
+  const { errors, token, headers, run } = await startVideoJourney(page, LAPTOP, "video editor");
   const file = testInfo.outputPath("press.mp4");
   makeVideo(file);
-  const run = String(Date.now()).slice(-6);
   const video = await upload(page.request, token, file, { libraryId: "material", title: `发布会 ${run}` });
   await commitAndProcess(page.request, token, [video], "video");
   const before = (await (await page.request.get(`${API}/stories/material/${video.storyId}`, { headers })).json()).data;
@@ -142,12 +136,7 @@ test("image-to-video from three photos: slides with pan and zoom, crossfades, sa
   page,
 }, testInfo) => {
   test.setTimeout(900_000);
-  await page.setViewportSize({ width: 390, height: 844 });
-  const errors = watchConsoleErrors(page);
-  await signIn(page);
-  const token = await seedingToken(page, "image to video");
-  const headers = { authorization: `Bearer ${token}` };
-  const run = String(Date.now()).slice(-6);
+  const { errors, token, headers, run } = await startVideoJourney(page, PHONE, "image to video");
   const photos = [];
   for (const [index, name] of ["mobile/jolla.jpg", "Canon_40D.jpg", "Nikon_D70.jpg"].entries())
     photos.push(

@@ -1,9 +1,24 @@
 /**
- * The video editor journeys' shared steps: the video edit dialog opened from
- * the header, and stories picked in the editor's material picker.
+ * The video editor journeys' shared steps: their start, the video edit dialog
+ * opened from the header, and stories picked in the editor's material picker.
  */
 import { expect, type FrameLocator, type Locator, type Page } from "@playwright/test";
-import { zh } from "./helpers.js";
+import { startSignedIn, zh } from "./helpers.js";
+import { seedingToken } from "./seed.js";
+
+/**
+ * How a video editor journey begins: signed in in a window of `viewport`, console errors watched, with an API
+ * token for seeding (`purpose` names it), its headers, and the run's number that keeps the journey's titles apart.
+ */
+export async function startVideoJourney(
+  page: Page,
+  viewport: { width: number; height: number },
+  purpose: string,
+): Promise<{ errors: string[]; token: string; headers: { authorization: string }; run: string }> {
+  const errors = await startSignedIn(page, viewport);
+  const token = await seedingToken(page, purpose);
+  return { errors, token, headers: { authorization: `Bearer ${token}` }, run: String(Date.now()).slice(-6) };
+}
 
 /** The video edit dialog (the modal framing the editor) and the editor's frame. */
 export function videoDialog(page: Page): { dialog: Locator; frame: FrameLocator } {
