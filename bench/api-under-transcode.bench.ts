@@ -7,6 +7,7 @@ import autocannon from "autocannon";
 import Sqlite from "better-sqlite3";
 import { sender, tusPostPatch } from "./bare-peer.js";
 import { prepareStories } from "./bench-data.js";
+import { benchServerEnv } from "./built-server.js";
 import { LoadSampler } from "./machine.js";
 import { selectiveWord } from "./search-data.js";
 
@@ -123,16 +124,7 @@ async function main(): Promise<void> {
 
     dams = spawn(process.execPath, [cli, "serve"], {
       cwd: root,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        DAMS_DATA_DIR: dataDir,
-        DAMS_WEB_DIR: path.join(dataDir, "no-web"),
-        DAMS_LOG_LEVEL: "warn",
-        DAMS_WORKERS: "1",
-        DAMS_ADMIN_PASSWORD: "bench-password",
-      },
+      env: benchServerEnv(port, dataDir, { DAMS_WORKERS: "1", DAMS_ADMIN_PASSWORD: "bench-password" }),
       stdio: ["ignore", "ignore", "inherit"],
     });
     const serverPid = dams.pid!;

@@ -8,6 +8,7 @@ import { type DatabaseConfig, loadConfig } from "../server/src/config.js";
 import { type Db, openDatabase } from "../server/src/db/database.js";
 import type { PeerPlan, PeerStatement } from "./bare-server.js";
 import { dropBenchDatabase, postgresAnswers, prepareStories } from "./bench-data.js";
+import { benchServerEnv, waitForListening } from "./built-server.js";
 import { LoadSampler, median, processCpuSeconds, spread } from "./machine.js";
 import { selectiveWord } from "./search-data.js";
 
@@ -71,23 +72,6 @@ interface Route {
 interface Measured {
   rate: number;
   cpuPerRequestMs: number;
-}
-
-function waitForListening(child: ChildProcess, url: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const deadline = Date.now() + 60_000;
-    const poll = async () => {
-      try {
-        if ((await fetch(url)).status < 500) return resolve();
-      } catch {
-        // not up yet
-      }
-      if (child.exitCode !== null) return reject(new Error(`server exited with ${child.exitCode}`));
-      if (Date.now() > deadline) return reject(new Error(`${url} did not answer in 60 s`));
-      setTimeout(poll, 200);
-    };
-    void poll();
-  });
 }
 
 async function load(base: string, route: Route, pid: number, token: string, duration = seconds): Promise<Measured> {
@@ -207,16 +191,11 @@ async function benchDialect(dialect: string): Promise<boolean> {
       process.env.BENCH_CPU_PROF_DIR
         ? ["--cpu-prof", `--cpu-prof-dir=${path.join(process.env.BENCH_CPU_PROF_DIR, `${name}-${dialect}`)}`]
         : [];
-    const damsEnv = (port: number): NodeJS.ProcessEnv => ({
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DAMS_DATA_DIR: dataDir,
-      DAMS_WEB_DIR: path.join(dataDir, "no-web"),
-      DAMS_LOG_LEVEL: "warn",
-      DAMS_ADMIN_PASSWORD: "bench-password",
-      ...(prepared.database.kind === "postgres" ? { DATABASE_URL: prepared.database.url } : {}),
-    });
+    const damsEnv = (port: number): NodeJS.ProcessEnv =>
+      benchServerEnv(port, dataDir, {
+        DAMS_ADMIN_PASSWORD: "bench-password",
+        ...(prepared.database.kind === "postgres" ? { DATABASE_URL: prepared.database.url } : {}),
+      });
     dams = startNode([...profile("dams"), cli, "serve", "--no-workers"], damsEnv(damsPort));
     const damsBase = `http://127.0.0.1:${damsPort}`;
     await waitForListening(dams, `${damsBase}/readyz`);

@@ -15,6 +15,19 @@ export interface BuiltServer {
   stop(): Promise<void>;
 }
 
+/** The environment of a dams server the benchmarks start on a data dir: local only, no web app, warnings only. */
+export function benchServerEnv(port: number, dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DAMS_DATA_DIR: dataDir,
+    DAMS_WEB_DIR: path.join(dataDir, "no-web"),
+    DAMS_LOG_LEVEL: "warn",
+    ...extra,
+  };
+}
+
 /**
  * Starts server/dist on a data dir and database, workers off, no web app,
  * and waits until `/readyz` answers. A benchmark's client then runs in
@@ -30,18 +43,10 @@ export async function startBuiltServer(options: {
   if (!fs.existsSync(cli)) throw new Error("server/dist/cli.js is missing: run `npm run build -w server` first");
   const child = spawn(process.execPath, [cli, "serve", "--no-workers"], {
     cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(options.port),
-      HOST: "127.0.0.1",
-      DAMS_DATA_DIR: options.dataDir,
-      DAMS_WEB_DIR: path.join(options.dataDir, "no-web"),
-      DAMS_LOG_LEVEL: "warn",
-      ...(options.database.kind === "postgres"
-        ? { DATABASE_URL: options.database.url }
-        : { DATABASE_URL: `sqlite:${options.database.file}` }),
+    env: benchServerEnv(options.port, options.dataDir, {
+      DATABASE_URL: options.database.kind === "postgres" ? options.database.url : `sqlite:${options.database.file}`,
       ...options.env,
-    },
+    }),
     stdio: ["ignore", "ignore", "inherit"],
   });
   const base = `http://127.0.0.1:${options.port}`;
