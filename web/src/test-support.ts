@@ -64,3 +64,10 @@ export async function until(check: () => boolean, timeoutMs = 30_000): Promise<v
   while (!check() && Date.now() < deadline) await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
   expect(check()).toBe(true);
 }
+
+/** A module's strings (a chunk's own, apart from the language packs): the same keys in zh-CN and en-US, none empty. */
+export function expectBothLanguagesComplete(strings: Record<"zh-CN" | "en-US", Record<string, string>>): void {
+  expect(Object.keys(strings["zh-CN"]).sort()).toEqual(Object.keys(strings["en-US"]).sort());
+  for (const language of Object.values(strings))
+    for (const [key, value] of Object.entries(language)) expect(value.trim(), key).not.toBe("");
+}
