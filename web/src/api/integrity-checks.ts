@@ -1,6 +1,7 @@
 /** The storage monitor's integrity checks: every stored original read back and compared with its SHA-256. */
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { api, call } from "./client";
+import { useRefreshingWrite } from "./refreshing-write";
 import type { components } from "./schema";
 
 export type IntegrityCheck = components["schemas"]["IntegrityCheck"];
@@ -45,13 +46,7 @@ export const useIntegrityProblems = (id: string | undefined) =>
     getNextPageParam: (page) => page.next ?? undefined,
   });
 
-function useCheckWrite<A>(write: (args: A) => Promise<unknown>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: write,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: integrityCheckKeys.all }),
-  });
-}
+const useCheckWrite = <A>(write: (args: A) => Promise<unknown>) => useRefreshingWrite(integrityCheckKeys.all, write);
 
 export const useStartIntegrityCheck = () =>
   useCheckWrite(() => call(api.POST("/dams/api/v1/storage/integrity-checks")));

@@ -1,7 +1,8 @@
 /** The job queue as the task monitor sees it: counts, jobs, workers (calls, query keys, hooks). */
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { api, call } from "./client";
 import type { PageOf } from "./paging";
+import { useRefreshingWrite } from "./refreshing-write";
 import type { components, paths } from "./schema";
 
 export type Job = components["schemas"]["Job"];
@@ -61,10 +62,5 @@ export const useJobs = (query: JobQuery) =>
   });
 
 /** Retry or cancel a job; either refreshes every job query. */
-export function useJobAction(action: "retry" | "cancel") {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: action === "retry" ? retryJob : cancelJob,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: jobKeys.all }),
-  });
-}
+export const useJobAction = (action: "retry" | "cancel") =>
+  useRefreshingWrite(jobKeys.all, action === "retry" ? retryJob : cancelJob);

@@ -1,10 +1,11 @@
 /** Publishing deliveries as the publish monitor sees them: deliveries, per-channel counts, retry/cancel/resend. */
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createParser } from "eventsource-parser";
 import { useEffect, useState } from "react";
 import { api, call, pageOrigin } from "./client";
 import { bearerToken } from "./http";
 import type { PageOf } from "./paging";
+import { useRefreshingWrite } from "./refreshing-write";
 import type { components, paths } from "./schema";
 
 export type Delivery = components["schemas"]["Delivery"];
@@ -160,15 +161,10 @@ export function useDeliveryStream(): DeliveryStreamState {
 }
 
 /** Retry, cancel or resend a delivery; each refreshes every delivery query. */
-export function useDeliveryAction(action: "retry" | "cancel" | "resend") {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => {
-      const params = { params: { path: { id } } };
-      if (action === "retry") return call(api.POST("/dams/api/v1/publishing/deliveries/{id}/retry", params));
-      if (action === "cancel") return call(api.POST("/dams/api/v1/publishing/deliveries/{id}/cancel", params));
-      return call(api.POST("/dams/api/v1/publishing/deliveries/{id}/resend", params));
-    },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: deliveryKeys.all }),
+export const useDeliveryAction = (action: "retry" | "cancel" | "resend") =>
+  useRefreshingWrite(deliveryKeys.all, (id: string) => {
+    const params = { params: { path: { id } } };
+    if (action === "retry") return call(api.POST("/dams/api/v1/publishing/deliveries/{id}/retry", params));
+    if (action === "cancel") return call(api.POST("/dams/api/v1/publishing/deliveries/{id}/cancel", params));
+    return call(api.POST("/dams/api/v1/publishing/deliveries/{id}/resend", params));
   });
-}

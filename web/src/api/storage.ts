@@ -1,7 +1,8 @@
 /** Storage targets (/manage/setting/bucket) and which target each library uses (/manage/storage/setting). */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import type { JsonBody } from "./bodies";
 import { api, call } from "./client";
+import { useRefreshingWrite } from "./refreshing-write";
 import { CONFLICT } from "./resource";
 import type { components } from "./schema";
 
@@ -50,13 +51,7 @@ export const useStorageSettings = () =>
         : false,
   });
 
-function useStorageWrite<A>(write: (args: A) => Promise<unknown>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: write,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: storageKeys.all }),
-  });
-}
+const useStorageWrite = <A>(write: (args: A) => Promise<unknown>) => useRefreshingWrite(storageKeys.all, write);
 
 export const useSetDefaultTarget = () =>
   useStorageWrite((targetId: string) =>
