@@ -1,5 +1,5 @@
 /** The storage and data monitors' figures and the usage statistics (calls, query keys, hooks). */
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, type QueryKey, useQuery } from "@tanstack/react-query";
 import { api, call } from "./client";
 import type { components } from "./schema";
 
@@ -26,27 +26,16 @@ export const monitorKeys = {
 
 export const fetchStorageMonitor = (days: number): Promise<StorageMonitor> =>
   call(api.GET("/dams/api/v1/monitor/storage", { params: { query: { days } } }));
-
-/** Asked again every minute while the page is open. */
-export const useStorageMonitor = (days: number) =>
-  useQuery({
-    queryKey: monitorKeys.storage(days),
-    queryFn: () => fetchStorageMonitor(days),
-    refetchInterval: 60_000,
-    placeholderData: keepPreviousData,
-  });
-
 export const fetchDataMonitor = (days: number): Promise<DataMonitor> =>
   call(api.GET("/dams/api/v1/monitor/data", { params: { query: { days } } }));
 
-/** Asked again every minute while the page is open. */
-export const useDataMonitor = (days: number) =>
-  useQuery({
-    queryKey: monitorKeys.data(days),
-    queryFn: () => fetchDataMonitor(days),
-    refetchInterval: 60_000,
-    placeholderData: keepPreviousData,
-  });
+/** A monitor's figures, asked again every minute while the page is open; the last ones stay shown meanwhile. */
+const useEveryMinute = <T>(queryKey: QueryKey, queryFn: () => Promise<T>) =>
+  useQuery({ queryKey, queryFn, refetchInterval: 60_000, placeholderData: keepPreviousData });
+
+export const useStorageMonitor = (days: number) =>
+  useEveryMinute(monitorKeys.storage(days), () => fetchStorageMonitor(days));
+export const useDataMonitor = (days: number) => useEveryMinute(monitorKeys.data(days), () => fetchDataMonitor(days));
 
 /** The most used rows (at most 500). */
 export const USAGE_LIMIT = 500;
