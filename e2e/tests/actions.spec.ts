@@ -11,7 +11,7 @@ import {
   test,
   zh,
 } from "./helpers.js";
-import { API, PHOTOS, seedingToken, upload } from "./seed.js";
+import { API, PHOTOS, seedingHeaders, upload } from "./seed.js";
 
 test.use({ viewport: LAPTOP });
 
@@ -30,8 +30,7 @@ test("actions: a rule 'when committed in a library apply a template' runs after 
 }, testInfo) => {
   test.setTimeout(240_000);
   const run = String(Date.now()).slice(-6);
-  const token = await seedingToken(page, "actions");
-  const auth = { authorization: `Bearer ${token}` };
+  const { token, headers: auth } = await seedingHeaders(page, "actions");
 
   // The template the rule applies, and the library's name as the picker shows it.
   const template = await page.request.post(`${API}/metadata-templates`, {

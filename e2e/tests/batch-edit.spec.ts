@@ -4,7 +4,7 @@ import path from "node:path";
 import { expect, type Locator, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { buttonName, expectNoHorizontalOverflow, LAPTOP, snapshot, test, zh } from "./helpers.js";
-import { API, commitAndProcess, type Seeded, seedingToken, upload } from "./seed.js";
+import { API, commitAndProcess, type Seeded, seedingHeaders, upload } from "./seed.js";
 
 test.use({ viewport: LAPTOP });
 
@@ -95,8 +95,7 @@ test("batch edit: twenty photos selected in the grid get a tag and a credit, and
   signedIn: errors,
 }, testInfo) => {
   test.setTimeout(600_000);
-  const token = await seedingToken(page, "batch edit");
-  const headers = { authorization: `Bearer ${token}` };
+  const { token, headers } = await seedingHeaders(page, "batch edit");
   const run = String(Date.now()).slice(-6);
   // Letters only, so the search tokenises each as one word.
   const letters = [...run].map((digit) => "abcdefghij"[Number(digit)]).join("");

@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 import { expectNoHorizontalOverflow, expectToast, LAPTOP, snapshot, test, zh } from "./helpers.js";
-import { API, libraryWithThreePhotos, seedingToken } from "./seed.js";
+import { API, libraryWithThreePhotos, seedingHeaders } from "./seed.js";
 
 test.use({ viewport: LAPTOP });
 
@@ -32,8 +32,7 @@ test("a composite manuscript: made from a selection, ordered, covered, written, 
   signedIn: errors,
 }, testInfo) => {
   test.setTimeout(300_000);
-  const token = await seedingToken(page, "composite");
-  const headers = { authorization: `Bearer ${token}` };
+  const { token, headers } = await seedingHeaders(page, "composite");
   const run = Date.now().toString(36);
   const libraryId = `e2e-composite-${run}`;
   const photos = await libraryWithThreePhotos(page.request, token, { id: libraryId, name: `组图 ${run}` }, run);

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { expectToast, LAPTOP, startSignedIn, zh } from "./helpers.js";
-import { API, seedingToken } from "./seed.js";
+import { API, seedingHeaders } from "./seed.js";
 
 /**
  * Issue 15, a bug: in the front area's folder tree a folder dragged onto the
@@ -11,8 +11,7 @@ import { API, seedingToken } from "./seed.js";
 test("a folder dragged onto the library's node moves to the top level", async ({ page }) => {
   test.setTimeout(180_000);
   const errors = await startSignedIn(page, LAPTOP);
-  const token = await seedingToken(page, "folder-drop");
-  const headers = { authorization: `Bearer ${token}` };
+  const { headers } = await seedingHeaders(page, "folder-drop");
   const run = Date.now().toString(36);
   const libraryId = `e2e-folder-drop-${run}`;
   const made = await page.request.post(`${API}/library-settings`, {

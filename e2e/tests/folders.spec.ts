@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { expectToast, snapshot, startSignedIn, zh } from "./helpers.js";
-import { API, libraryWithThreePhotos, seedingToken } from "./seed.js";
+import { API, libraryWithThreePhotos, seedingHeaders } from "./seed.js";
 
 /** A button's accessible name: antd puts a space between two Chinese characters (提 交). */
 const spaced = (text: string): RegExp => new RegExp([...text].join("\\s*"));
@@ -21,8 +21,7 @@ const popconfirm = (page: Page) => page.locator(".ant-popover:visible");
 test("folders, half products and relations in the front area", async ({ page }, testInfo) => {
   test.setTimeout(300_000);
   const errors = await startSignedIn(page, { width: 1366, height: 900 });
-  const token = await seedingToken(page, "folders");
-  const headers = { authorization: `Bearer ${token}` };
+  const { token, headers } = await seedingHeaders(page, "folders");
   const run = Date.now().toString(36);
   const libraryId = `e2e-folders-${run}`;
   const photos = await libraryWithThreePhotos(page.request, token, { id: libraryId, name: `整理 ${run}` }, run);

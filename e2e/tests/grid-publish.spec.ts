@@ -4,7 +4,7 @@ import path from "node:path";
 import { expect } from "@playwright/test";
 import monitorZh from "../../web/src/locales/monitor/zh-CN.js";
 import { buttonName, expectNoHorizontalOverflow, LAPTOP, snapshot, test, watchConsoleErrors, zh } from "./helpers.js";
-import { API, commitAndProcess, PHOTOS, type Seeded, seedingToken, upload } from "./seed.js";
+import { API, commitAndProcess, PHOTOS, type Seeded, seedingHeaders, upload } from "./seed.js";
 
 test.use({ viewport: LAPTOP });
 
@@ -17,8 +17,7 @@ test("grid publish: three stories selected in the grid go to a folder channel, a
   test.setTimeout(300_000);
   const run = String(Date.now()).slice(-6);
   const outbox = fs.mkdtempSync(path.join(process.env.E2E_DATA_DIR ?? os.tmpdir(), "grid-publish-"));
-  const token = await seedingToken(page);
-  const auth = { authorization: `Bearer ${token}` };
+  const { token, headers: auth } = await seedingHeaders(page);
   const channelName = `图片 文件夹 ${run}`;
   const created = await page.request.post(`${API}/channels`, {
     headers: auth,

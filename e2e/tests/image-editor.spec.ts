@@ -3,7 +3,7 @@ import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import sharp from "sharp";
 import { expectSamePhotoWithTitle, expectToast, signIn, snapshot, startSignedIn, zh } from "./helpers.js";
-import { API, commitAndProcess, PHOTOS, seedingToken, upload } from "./seed.js";
+import { API, commitAndProcess, PHOTOS, seedingHeaders, upload } from "./seed.js";
 
 const PHOTO = path.join(PHOTOS, "mobile/jolla.jpg");
 
@@ -24,8 +24,7 @@ test("open a corpus photo in the editor, crop 16:9, rotate, watermark, undo/redo
 }, testInfo) => {
   test.setTimeout(240_000);
   const errors = await startSignedIn(page, { width: 1440, height: 900 });
-  const token = await seedingToken(page, "image editor");
-  const headers = { authorization: `Bearer ${token}` };
+  const { token, headers } = await seedingHeaders(page, "image editor");
   const run = String(Date.now()).slice(-6);
   // A committed, processed photo story in the product library, made through tus as the upload pages do.
   const photo = await upload(page.request, token, PHOTO, { libraryId: "product", title: `编辑 ${run}` });

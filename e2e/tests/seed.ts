@@ -27,6 +27,15 @@ export async function seedingToken(page: Page, purpose = "seeding"): Promise<str
   return ((await created.json()) as { data: { secret: string } }).data.secret;
 }
 
+/** A seeding token (see seedingToken) and the headers that carry it, for a journey's own API calls. */
+export async function seedingHeaders(
+  page: Page,
+  purpose?: string,
+): Promise<{ token: string; headers: { authorization: string } }> {
+  const token = await seedingToken(page, purpose);
+  return { token, headers: { authorization: `Bearer ${token}` } };
+}
+
 export interface Seeded {
   libraryId: string;
   storyId: string;

@@ -1,6 +1,6 @@
 import { expect } from "@playwright/test";
 import { en, expectNoHorizontalOverflow, LAPTOP, pickOption, snapshot, test } from "./helpers.js";
-import { API, seedingToken } from "./seed.js";
+import { API, seedingHeaders } from "./seed.js";
 
 test.use({ viewport: LAPTOP });
 
@@ -14,8 +14,7 @@ test("administrators filter all shares; the disk page shows how to connect over 
   signedIn: errors,
 }, testInfo) => {
   test.setTimeout(180_000);
-  const token = await seedingToken(page, "share-admin");
-  const auth = { authorization: `Bearer ${token}` };
+  const { headers: auth } = await seedingHeaders(page, "share-admin");
   const run = String(Date.now()).slice(-6);
   const made = await page.request.post(`${API}/libraries/product/folders`, {
     headers: auth,

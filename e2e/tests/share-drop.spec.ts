@@ -1,7 +1,7 @@
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { en, expectNoHorizontalOverflow, LAPTOP, openAsPhoneVisitor, snapshot, startSignedIn } from "./helpers.js";
-import { API, PHOTOS, seedingToken } from "./seed.js";
+import { API, PHOTOS, seedingHeaders } from "./seed.js";
 
 /**
  * Issue 16, the upload drop: an owner shares a folder with a password and an
@@ -17,8 +17,7 @@ test("a visitor on a phone drops two photos into a shared folder; a wrong type i
 }, testInfo) => {
   test.setTimeout(240_000);
   const errors = await startSignedIn(page, LAPTOP);
-  const token = await seedingToken(page, "share-drop");
-  const auth = { authorization: `Bearer ${token}` };
+  const { headers: auth } = await seedingHeaders(page, "share-drop");
   const run = String(Date.now()).slice(-6);
   const folderName = `读者来稿 ${run}`;
   const made = await page.request.post(`${API}/libraries/product/folders`, {

@@ -11,7 +11,7 @@ import {
   test,
   zh,
 } from "./helpers.js";
-import { API, PHOTOS, seedingToken, upload } from "./seed.js";
+import { API, PHOTOS, seedingHeaders, upload } from "./seed.js";
 
 test.use({ viewport: LAPTOP });
 
@@ -25,8 +25,7 @@ test("an administrator adds a storage target, tests it, moves a library's files 
 }, testInfo) => {
   test.setTimeout(300_000);
   const run = String(Date.now()).slice(-6);
-  const token = await seedingToken(page, "storage");
-  const auth = { authorization: `Bearer ${token}` };
+  const { token, headers: auth } = await seedingHeaders(page, "storage");
 
   // A library of our own with two photos in the built-in storage.
   const libraryId = `e2e-store-${run}`;

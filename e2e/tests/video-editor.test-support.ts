@@ -4,7 +4,7 @@
  */
 import { expect, type FrameLocator, type Locator, type Page } from "@playwright/test";
 import { startSignedIn, zh } from "./helpers.js";
-import { seedingToken } from "./seed.js";
+import { seedingHeaders } from "./seed.js";
 
 /**
  * How a video editor journey begins: signed in in a window of `viewport`, console errors watched, with an API
@@ -16,8 +16,7 @@ export async function startVideoJourney(
   purpose: string,
 ): Promise<{ errors: string[]; token: string; headers: { authorization: string }; run: string }> {
   const errors = await startSignedIn(page, viewport);
-  const token = await seedingToken(page, purpose);
-  return { errors, token, headers: { authorization: `Bearer ${token}` }, run: String(Date.now()).slice(-6) };
+  return { errors, ...(await seedingHeaders(page, purpose)), run: String(Date.now()).slice(-6) };
 }
 
 /** The video edit dialog (the modal framing the editor) and the editor's frame. */
