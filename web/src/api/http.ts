@@ -3,7 +3,7 @@ import { i18n } from "../locales";
 import { errorNotice } from "./error-messages";
 import { type MessageParams, serverMessage } from "./server-messages";
 import { clearSession } from "./session";
-import { loadAuthConfig, refreshTokens, TokenEndpointError } from "./sign-in";
+import { loadAuthConfig, refreshTokens, startSignIn, TokenEndpointError } from "./sign-in";
 import { SessionExpiredError, TokenRefresher, webLock } from "./token-refresh";
 
 /** Spec section 7: every call to the main API gives up after 30 s. */
@@ -33,14 +33,14 @@ export function localizedMessage(error: ApiError): string {
 
 /** The one refresher of the page: concurrent calls share its refresh. */
 export const tokenRefresher = new TokenRefresher({
-  refresh: async (refreshToken) => {
-    // Without the configuration the refresh token was never sent, let alone
-    // refused (a fetch cut off by a reload, a server restarting): the session is kept.
-    const config = await loadAuthConfig().catch((cause: unknown) => {
+  // Without the configuration the refresh token is never sent, let alone
+  // refused (a fetch cut off by a reload, a server restarting): the session is kept.
+  prepare: async () => {
+    await loadAuthConfig().catch((cause: unknown) => {
       throw new TokenEndpointError(null, "auth_config_unavailable", cause instanceof Error ? cause.message : undefined);
     });
-    return refreshTokens(config, refreshToken);
   },
+  refresh: async (refreshToken) => refreshTokens(await loadAuthConfig(), refreshToken),
   exclusive: webLock,
   // No answer from the token endpoint is a network failure, not a refusal: the session is kept.
   isTransient: (error) => error instanceof TokenEndpointError && error.status === null,
@@ -67,13 +67,32 @@ export function endSession(): void {
   setTimeout(() => window.location.reload(), RELOAD_DELAY_MS);
 }
 
+/**
+ * The stored refresh token was sent by a page that left before the answer
+ * came: the provider has probably rotated it, and redeeming it again would
+ * revoke the grant. The sign-in starts again instead, without a message and
+ * without logging out: while the provider's session lives it comes straight
+ * back, to the page the user is on. Only if the sign-in cannot start does the
+ * session end as usual.
+ */
+export function restartSignIn(): void {
+  if (ending) return;
+  ending = true;
+  const { pathname, search, hash } = window.location;
+  startSignIn(pathname + search + hash).catch(() => {
+    ending = false;
+    endSession();
+  });
+}
+
 /** The token to send, refreshed when needed; ends the session when it cannot be renewed. */
 export async function bearerToken(): Promise<string | null> {
   try {
     return await tokenRefresher.accessToken();
   } catch (error) {
     if (error instanceof SessionExpiredError) {
-      endSession();
+      if (error.reason === "answer_lost") restartSignIn();
+      else endSession();
       throw new ApiError(401, error.message, "session_expired");
     }
     throw new ApiError(null, error instanceof Error ? error.message : String(error));

@@ -8,7 +8,9 @@ import {
   getAccessToken,
   hasSession,
   isExemptPath,
+  markRefreshSent,
   parseHashToken,
+  readRefreshSent,
   readStored,
   setAccessToken,
   storeTokens,
@@ -78,16 +80,29 @@ describe("session storage", () => {
       pro__refresh_token: "y",
       pro__expires_in: "1",
       pro__expiry_time: "2",
+      pro__refresh_sent: "3",
       pro__lang: "en-US",
       other: "z",
     });
     expect(clearSession(storage)).toBe(true);
-    for (const key of ["Access-Token", "refresh_token", "expires_in", "expiry_time"]) {
+    for (const key of ["Access-Token", "refresh_token", "expires_in", "expiry_time", "refresh_sent"]) {
       expect(storage.getItem(`pro__${key}`)).toBeNull();
     }
     expect(storage.getItem("pro__lang")).toBe("en-US");
     expect(storage.getItem("other")).toBe("z");
     expect(clearSession(storage)).toBe(false);
+  });
+
+  it("drops the mark of a refresh on the wire once another refresh token is stored", () => {
+    const storage = memoryStorage();
+    storeTokens({ access_token: "a1", refresh_token: "r1", expires_in: 30 }, storage, NOW);
+    markRefreshSent({ refreshToken: "r1", page: "p" }, storage);
+    expect(readRefreshSent(storage)).toEqual({ refreshToken: "r1", page: "p" });
+    // A token set without a refresh token (a hash token) keeps the stored one, and its mark.
+    storeTokens({ access_token: "a2" }, storage, NOW);
+    expect(readRefreshSent(storage)).toEqual({ refreshToken: "r1", page: "p" });
+    storeTokens({ access_token: "a3", refresh_token: "r2", expires_in: 30 }, storage, NOW);
+    expect(readRefreshSent(storage)).toBeNull();
   });
 });
 

@@ -21,6 +21,8 @@ export const ACCESS_TOKEN_TTL_MS = 604_800_000;
 export const EXPIRY_SKEW_MS = 5_000;
 
 export const TOKEN_KEYS = [ACCESS_TOKEN, REFRESH_TOKEN, EXPIRES_IN, EXPIRES_AT] as const;
+/** A refresh grant on the wire: see `RefreshSent`. */
+export const REFRESH_SENT = "refresh_sent";
 
 export type KeyValueStorage = Pick<Storage, "getItem" | "setItem" | "removeItem">;
 
@@ -84,7 +86,12 @@ export interface TokenSet {
  */
 export function storeTokens(tokens: TokenSet, storage = defaultStorage(), now = Date.now()): void {
   setAccessToken(tokens.access_token, storage, now);
-  if (tokens.refresh_token) writeStored(REFRESH_TOKEN, tokens.refresh_token, null, storage, now);
+  if (tokens.refresh_token) {
+    writeStored(REFRESH_TOKEN, tokens.refresh_token, null, storage, now);
+    // A marker naming the refresh token just replaced is stale.
+    const sent = readRefreshSent(storage);
+    if (sent && sent.refreshToken !== tokens.refresh_token) clearRefreshSent(storage);
+  }
   if (tokens.expires_in != null && Number.isFinite(tokens.expires_in)) {
     writeStored(EXPIRES_IN, String(tokens.expires_in), null, storage, now);
     writeStored(EXPIRES_AT, String(expiryTime(tokens.expires_in, now)), null, storage, now);
@@ -128,14 +135,50 @@ export function hasSession(storage = defaultStorage(), now = Date.now()): boolea
   return status.kind === "valid" || status.kind === "refresh";
 }
 
-/** Removes every `pro__` token key; returns whether anything was stored. */
+/** Removes every `pro__` token key (and a refresh marker); returns whether a token was stored. */
 export function clearSession(storage = defaultStorage()): boolean {
   let hadToken = false;
   for (const key of TOKEN_KEYS) {
     if (storage?.getItem(STORAGE_NAMESPACE + key) != null) hadToken = true;
     storage?.removeItem(STORAGE_NAMESPACE + key);
   }
+  clearRefreshSent(storage);
   return hadToken;
+}
+
+/**
+ * "The refresh grant redeeming `refreshToken` was sent by page `page` and has
+ * no answer yet" (`pro__refresh_sent`, shared by the browser's tabs). A page
+ * that leaves while its refresh is on the wire leaves it behind: the provider
+ * has probably rotated that token already, and redeeming it again would be
+ * taken for theft (token-refresh.ts).
+ */
+export interface RefreshSent {
+  refreshToken: string;
+  /** The page instance that sent the grant (random, one per page load). */
+  page: string;
+}
+
+export function readRefreshSent(storage = defaultStorage()): RefreshSent | null {
+  const value = readStored(REFRESH_SENT, storage);
+  if (value == null) return null;
+  try {
+    const sent = JSON.parse(value) as Partial<RefreshSent>;
+    if (typeof sent.refreshToken === "string" && typeof sent.page === "string") {
+      return { refreshToken: sent.refreshToken, page: sent.page };
+    }
+  } catch {
+    // Not ours: treated as absent.
+  }
+  return null;
+}
+
+export function markRefreshSent(sent: RefreshSent, storage = defaultStorage()): void {
+  writeStored(REFRESH_SENT, JSON.stringify({ refreshToken: sent.refreshToken, page: sent.page }), null, storage);
+}
+
+export function clearRefreshSent(storage = defaultStorage()): void {
+  storage?.removeItem(STORAGE_NAMESPACE + REFRESH_SENT);
 }
 
 /**

@@ -124,6 +124,25 @@ describe("the token endpoint", () => {
     const offline = vi.fn(() => Promise.reject(new TypeError("Failed to fetch")));
     await expect(refreshTokens(config, "r1", offline)).rejects.toMatchObject({ status: null });
   });
+
+  it("calls an answer whose body was cut off (the page leaving as it arrives) no answer, not a refusal", async () => {
+    const cutOff = vi.fn(
+      async () =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode('{"access_token":'));
+              controller.error(new DOMException("The user aborted a request.", "AbortError"));
+            },
+          }),
+          { status: 200, headers: { "content-type": "application/json" } },
+        ),
+    );
+    await expect(refreshTokens(config, "r1", cutOff)).rejects.toMatchObject({ status: null, error: "network_error" });
+    // A complete answer that is not JSON (an HTML error page) is still the endpoint's answer.
+    const html = vi.fn(async () => new Response("<h1>Bad gateway</h1>", { status: 502 }));
+    await expect(refreshTokens(config, "r1", html)).rejects.toMatchObject({ status: 502, error: "invalid_response" });
+  });
 });
 
 describe("the callback (spec section 4, step 2)", () => {

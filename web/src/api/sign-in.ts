@@ -144,6 +144,21 @@ export async function startSignIn(returnTo: string): Promise<void> {
   }
 }
 
+/** A token request that got no answer (status null: a network failure, not a refusal). */
+function noAnswer(cause: unknown): TokenEndpointError {
+  return new TokenEndpointError(null, "network_error", cause instanceof Error ? cause.message : String(cause));
+}
+
+/** A token endpoint's JSON answer; anything else (an HTML error page) as an empty one. */
+function parseAnswer(body: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return parsed && typeof parsed === "object" ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
 async function tokenRequest(
   config: AuthConfig,
   body: Record<string, string | undefined>,
@@ -160,9 +175,15 @@ async function tokenRequest(
       signal: AbortSignal.timeout(TOKEN_REQUEST_TIMEOUT_MS),
     });
   } catch (cause) {
-    throw new TokenEndpointError(null, "network_error", cause instanceof Error ? cause.message : String(cause));
+    throw noAnswer(cause);
   }
-  const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  // A body cut off (the page leaving as it arrives) is no answer either: the provider may have rotated
+  // the refresh token, and its successor is lost with the body.
+  const answer = parseAnswer(
+    await response.text().catch((cause: unknown) => {
+      throw noAnswer(cause);
+    }),
+  );
   if (!response.ok || typeof answer.access_token !== "string") {
     throw new TokenEndpointError(
       response.status,

@@ -1,10 +1,19 @@
 import { describe, expect, it, vi } from "vitest";
 import { memoryStorage } from "../test-support";
-import { clearSession, getAccessToken, readStored, storeTokens, type TokenSet } from "./session";
+import {
+  clearSession,
+  getAccessToken,
+  markRefreshSent,
+  readRefreshSent,
+  readStored,
+  storeTokens,
+  type TokenSet,
+} from "./session";
 import {
   REFRESH_LOCK_WAIT_MS,
   REFRESH_MAX_RETRIES,
   REFRESH_RETRY_INTERVAL_MS,
+  type RefresherDeps,
   SessionExpiredError,
   TokenRefresher,
 } from "./token-refresh";
@@ -201,5 +210,145 @@ describe("the refresh queue (spec section 4, step 6)", () => {
     const refresher = afterAnotherTab(storage, refresh, () => clearSession(storage));
     await expect(refresher.accessToken()).rejects.toMatchObject({ reason: "stale" });
     expect(refresh).not.toHaveBeenCalled();
+  });
+});
+
+describe("a refresh whose answer was lost (the page left while it was on the wire)", () => {
+  const sentMarker = (storage: Storage) => readRefreshSent(storage);
+
+  function pageRefresher(storage: Storage, refresh: RefresherDeps["refresh"], page: string, extra = {}) {
+    return new TokenRefresher({ refresh, storage, now: () => NOW, page, ...extra });
+  }
+
+  it("marks the refresh token as sent, by this page, before redeeming it", async () => {
+    const storage = expiredSession();
+    let markedWhenSent: unknown;
+    const refresher = pageRefresher(
+      storage,
+      async () => {
+        markedWhenSent = sentMarker(storage);
+        return { access_token: "new", refresh_token: "r2", expires_in: 600 };
+      },
+      "page-a",
+    );
+    expect(await refresher.accessToken()).toBe("new");
+    expect(markedWhenSent).toEqual({ refreshToken: "r1", page: "page-a" });
+  });
+
+  it("removes the mark when the answer arrives, a token set or a refusal", async () => {
+    const granted = expiredSession();
+    await pageRefresher(
+      granted,
+      async () => ({ access_token: "new", refresh_token: "r2", expires_in: 600 }),
+      "a",
+    ).accessToken();
+    expect(sentMarker(granted)).toBeNull();
+
+    // A provider that does not rotate hands the same refresh token back.
+    const kept = expiredSession();
+    await pageRefresher(
+      kept,
+      async () => ({ access_token: "new", refresh_token: "r1", expires_in: 600 }),
+      "a",
+    ).accessToken();
+    expect(sentMarker(kept)).toBeNull();
+
+    const refused = expiredSession();
+    const invalidGrant = Object.assign(new Error("invalid_grant"), { status: 400 });
+    await expect(pageRefresher(refused, () => Promise.reject(invalidGrant), "a").accessToken()).rejects.toMatchObject({
+      reason: "refresh_failed",
+    });
+    expect(sentMarker(refused)).toBeNull();
+  });
+
+  it("keeps the mark when the refresh ends without an answer (aborted by the page leaving, a network error)", async () => {
+    const storage = expiredSession();
+    const aborted = new DOMException("The user aborted a request.", "AbortError");
+    const refresher = pageRefresher(storage, () => Promise.reject(aborted), "page-a", {
+      isTransient: (error: unknown) => error === aborted,
+    });
+    await expect(refresher.accessToken()).rejects.toBe(aborted);
+    expect(sentMarker(storage)).toEqual({ refreshToken: "r1", page: "page-a" });
+    expect(readStored("refresh_token", storage)).toBe("r1");
+  });
+
+  it("marks nothing when the refresh could not even prepare (the sign-in configuration did not load)", async () => {
+    const storage = expiredSession();
+    const refresh = vi.fn();
+    const unavailable = new Error("auth_config_unavailable");
+    const refresher = pageRefresher(storage, refresh, "page-a", { prepare: () => Promise.reject(unavailable) });
+    await expect(refresher.accessToken()).rejects.toBe(unavailable);
+    expect(refresh).not.toHaveBeenCalled();
+    expect(sentMarker(storage)).toBeNull();
+  });
+
+  it("does not redeem a token another page sent without an answer: the answer was lost", async () => {
+    const storage = expiredSession();
+    markRefreshSent({ refreshToken: "r1", page: "page-a" }, storage);
+    const refresh = vi.fn();
+    const refresher = pageRefresher(storage, refresh, "page-b", { sleep: () => Promise.resolve() });
+    const first = refresher.accessToken();
+    expect(refresher.refreshing).toBe(true);
+    // A request that comes while the refresh runs waits for it, then shares its end.
+    const waiter = refresher.accessToken();
+    await expect(first).rejects.toMatchObject({ reason: "answer_lost" });
+    await expect(waiter).rejects.toMatchObject({ reason: "answer_lost" });
+    expect(refresh).not.toHaveBeenCalled();
+    // The token and the mark stay, so the browser's other pages do not redeem it either.
+    expect(readStored("refresh_token", storage)).toBe("r1");
+    expect(sentMarker(storage)).toEqual({ refreshToken: "r1", page: "page-a" });
+  });
+
+  it("lets the same page try again after its own network error", async () => {
+    const storage = expiredSession();
+    const offline = new Error("offline");
+    const refresh = vi
+      .fn<RefresherDeps["refresh"]>()
+      .mockRejectedValueOnce(offline)
+      .mockResolvedValueOnce({ access_token: "new", refresh_token: "r2", expires_in: 600 });
+    const refresher = pageRefresher(storage, refresh, "page-a", { isTransient: (error: unknown) => error === offline });
+    await expect(refresher.accessToken()).rejects.toBe(offline);
+    expect(await refresher.accessToken()).toBe("new");
+    expect(refresh).toHaveBeenNthCalledWith(2, "r1");
+    expect(sentMarker(storage)).toBeNull();
+  });
+
+  it("ignores and replaces the mark of a refresh token no longer stored", async () => {
+    const storage = expiredSession();
+    markRefreshSent({ refreshToken: "r0", page: "page-a" }, storage);
+    let markedWhenSent: unknown;
+    const refresh = vi.fn(async () => {
+      markedWhenSent = sentMarker(storage);
+      return { access_token: "new", refresh_token: "r2", expires_in: 600 };
+    });
+    expect(await pageRefresher(storage, refresh, "page-b").accessToken()).toBe("new");
+    expect(refresh).toHaveBeenCalledWith("r1");
+    expect(markedWhenSent).toEqual({ refreshToken: "r1", page: "page-b" });
+    expect(sentMarker(storage)).toBeNull();
+  });
+
+  it("reads the mark only with the lock: another page's refresh on the wire is waited for, not taken for lost", async () => {
+    const storage = expiredSession();
+    const lock = { held: Promise.resolve() };
+    // Like navigator.locks: one task at a time, in order.
+    const exclusive = <T>(task: () => Promise<T>) => {
+      const run = lock.held.then(task);
+      lock.held = run.then(
+        () => undefined,
+        () => undefined,
+      );
+      return run;
+    };
+    const answerA = deferred<TokenSet>();
+    const pageA = pageRefresher(storage, () => answerA.promise, "page-a", { exclusive });
+    const refreshB = vi.fn();
+    const pageB = pageRefresher(storage, refreshB, "page-b", { exclusive });
+    const fromA = pageA.accessToken();
+    await vi.waitFor(() => expect(sentMarker(storage)).toEqual({ refreshToken: "r1", page: "page-a" }));
+    const fromB = pageB.accessToken();
+    answerA.resolve({ access_token: "new", refresh_token: "r2", expires_in: 600 });
+    expect(await fromA).toBe("new");
+    expect(await fromB).toBe("new");
+    expect(refreshB).not.toHaveBeenCalled();
   });
 });

@@ -3,8 +3,22 @@
  * when it is missing (or expired) the stored refresh token gets a new one,
  * and other requests wait while that refresh runs, checking every 500 ms up
  * to 30 times. A refresh failure or a stale expiry ends the session.
+ *
+ * A refresh whose answer was lost (the page that sent it left) is not redeemed
+ * again: while the grant is on the wire a marker names its refresh token, and
+ * another page finding that marker restarts the sign-in instead.
  */
-import { defaultStorage, type KeyValueStorage, storeTokens, type TokenSet, tokenStatus } from "./session";
+import { randomToken } from "./pkce";
+import {
+  clearRefreshSent,
+  defaultStorage,
+  type KeyValueStorage,
+  markRefreshSent,
+  readRefreshSent,
+  storeTokens,
+  type TokenSet,
+  tokenStatus,
+} from "./session";
 
 export const REFRESH_RETRY_INTERVAL_MS = 500;
 export const REFRESH_MAX_RETRIES = 30;
@@ -15,10 +29,15 @@ export const REFRESH_MAX_RETRIES = 30;
  */
 export const REFRESH_LOCK_WAIT_MS = REFRESH_MAX_RETRIES * REFRESH_RETRY_INTERVAL_MS;
 
-/** The session cannot go on: the caller removes the tokens, logs out, tells the user and reloads. */
+/**
+ * The session cannot go on: the caller removes the tokens, logs out, tells the
+ * user and reloads — except for `answer_lost` (the stored refresh token was
+ * sent by a page that left before the answer came, so the provider has
+ * probably rotated it): the caller restarts the sign-in without a word.
+ */
 export class SessionExpiredError extends Error {
   constructor(
-    readonly reason: "stale" | "refresh_failed" | "refresh_timeout",
+    readonly reason: "stale" | "refresh_failed" | "refresh_timeout" | "answer_lost",
     cause?: unknown,
   ) {
     super(`session expired (${reason})`, { cause });
@@ -28,6 +47,10 @@ export class SessionExpiredError extends Error {
 
 export interface RefresherDeps {
   refresh: (refreshToken: string) => Promise<TokenSet>;
+  /** What the refresh needs before it sends the refresh token (the sign-in configuration). */
+  prepare?: () => Promise<void>;
+  /** This page instance, in the marker of a refresh it sent (random by default). */
+  page?: string;
   storage?: KeyValueStorage | undefined;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -66,6 +89,8 @@ export class TokenRefresher {
       lockDeadline: deps.lockDeadline ?? (() => AbortSignal.timeout(REFRESH_LOCK_WAIT_MS)),
       isTransient: deps.isTransient ?? (() => false),
       refresh: deps.refresh,
+      prepare: deps.prepare ?? (() => Promise.resolve()),
+      page: deps.page ?? randomToken(12),
     };
   }
 
@@ -100,15 +125,7 @@ export class TokenRefresher {
         const status = tokenStatus(this.#deps.storage, this.#deps.now());
         if (status.kind === "valid") return status.accessToken;
         if (status.kind !== "refresh") throw new SessionExpiredError("stale");
-        let tokens: TokenSet;
-        try {
-          tokens = await this.#deps.refresh(status.refreshToken);
-        } catch (error) {
-          if (this.#deps.isTransient(error)) throw error;
-          throw new SessionExpiredError("refresh_failed", error);
-        }
-        storeTokens(tokens, this.#deps.storage, this.#deps.now());
-        return tokens.access_token;
+        return this.#redeem(status.refreshToken);
       }, giveUp);
     } catch (error) {
       // The lock never came (another page's refresh does not end): the same
@@ -120,6 +137,39 @@ export class TokenRefresher {
     }
   }
 
+  /**
+   * Redeems `refreshToken` (under the lock), with a marker in the shared
+   * storage while the grant is on the wire. The marker goes when an answer
+   * arrives, a refusal included; a fetch that ends without one (aborted by the
+   * page leaving, a network error) leaves it: the provider may have rotated
+   * the token. The same page may try again after its own network error;
+   * another page finding the marker does not redeem the token.
+   */
+  async #redeem(refreshToken: string): Promise<string> {
+    const { storage, page } = this.#deps;
+    if (this.#answerLost(refreshToken)) throw new SessionExpiredError("answer_lost");
+    await this.#deps.prepare();
+    // Replaces a stale marker (of a token no longer stored) or this page's own from an earlier try.
+    markRefreshSent({ refreshToken, page }, storage);
+    let tokens: TokenSet;
+    try {
+      tokens = await this.#deps.refresh(refreshToken);
+    } catch (error) {
+      if (this.#deps.isTransient(error)) throw error;
+      clearRefreshSent(storage);
+      throw new SessionExpiredError("refresh_failed", error);
+    }
+    storeTokens(tokens, storage, this.#deps.now());
+    clearRefreshSent(storage);
+    return tokens.access_token;
+  }
+
+  /** Whether the stored refresh token is one another page sent without getting the answer. */
+  #answerLost(refreshToken: string): boolean {
+    const sent = readRefreshSent(this.#deps.storage);
+    return sent?.refreshToken === refreshToken && sent.page !== this.#deps.page;
+  }
+
   /** The other requests: wait for the running refresh, 30 checks 500 ms apart. */
   async #waitForRefresh(): Promise<string> {
     for (let attempt = 0; attempt < REFRESH_MAX_RETRIES; attempt++) {
@@ -127,6 +177,10 @@ export class TokenRefresher {
       if (this.#refreshing) continue;
       const status = tokenStatus(this.#deps.storage, this.#deps.now());
       if (status.kind === "valid") return status.accessToken;
+      // The refresh found another page's lost answer: these requests restart the sign-in with it.
+      if (status.kind === "refresh" && this.#answerLost(status.refreshToken)) {
+        throw new SessionExpiredError("answer_lost");
+      }
       throw new SessionExpiredError("refresh_failed");
     }
     throw new SessionExpiredError("refresh_timeout");
