@@ -2,8 +2,8 @@ import { notification } from "antd";
 import { i18n } from "../locales";
 import { errorNotice } from "./error-messages";
 import { type MessageParams, serverMessage } from "./server-messages";
-import { clearSession } from "./session";
-import { loadAuthConfig, refreshTokens, startSignIn, TokenEndpointError } from "./sign-in";
+import { clearSession, isExemptPath } from "./session";
+import { isSignInPage, loadAuthConfig, refreshTokens, startSignIn, TokenEndpointError } from "./sign-in";
 import { SessionExpiredError, TokenRefresher, webLock } from "./token-refresh";
 
 /** Spec section 7: every call to the main API gives up after 30 s. */
@@ -72,13 +72,21 @@ export function endSession(): void {
  * came: the provider has probably rotated it, and redeeming it again would
  * revoke the grant. The sign-in starts again instead, without a message and
  * without logging out: while the provider's session lives it comes straight
- * back, to the page the user is on. Only if the sign-in cannot start does the
- * session end as usual.
+ * back, to the page the user is on. On a sign-in page a sign-in is already
+ * under way, whose tokens replace the lost ones: nothing more to do. A page
+ * exempt from login (an embedded picker, an error page) never signs in by
+ * itself, and neither does the sign-in start when it cannot: there the
+ * session ends as usual.
  */
 export function restartSignIn(): void {
+  const { pathname, search, hash } = window.location;
+  if (isSignInPage(pathname)) return;
+  if (isExemptPath(pathname)) {
+    endSession();
+    return;
+  }
   if (ending) return;
   ending = true;
-  const { pathname, search, hash } = window.location;
   startSignIn(pathname + search + hash).catch(() => {
     ending = false;
     endSession();

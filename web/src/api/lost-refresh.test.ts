@@ -1,7 +1,6 @@
 // @vitest-environment jsdom
 import { notification } from "antd";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ApiError, bearerToken } from "./http";
 import { getRefreshToken, markRefreshSent, readRefreshSent, storeTokens } from "./session";
 import { takePending } from "./sign-in";
 
@@ -22,23 +21,30 @@ describe("a refresh token another page sent without getting the answer", () => {
     return Response.json({ error: "invalid_grant" }, { status: 400 });
   });
 
-  beforeEach(() => {
-    vi.spyOn(notification, "error").mockImplementation(() => undefined);
-    vi.stubGlobal("fetch", fetchMock);
+  /** A fresh page at `address` whose stored refresh token the page before it sent without getting the answer. */
+  async function pageAfterLostAnswer(address: string) {
+    const url = new URL(address, "http://localhost");
     Object.defineProperty(window, "location", {
-      value: {
-        origin: "http://localhost",
-        pathname: "/story/list",
-        search: "?fulltext=typhoon",
-        hash: "",
-        assign,
-        reload,
-      },
+      value: { origin: url.origin, pathname: url.pathname, search: url.search, hash: url.hash, assign, reload },
       configurable: true,
     });
+    storeTokens({ access_token: "at", refresh_token: "r1", expires_in: 30 }, localStorage, Date.now() - 60_000);
+    markRefreshSent({ refreshToken: "r1", page: "the page before the reload" });
+    vi.resetModules();
+    return import("./http");
+  }
+
+  beforeEach(() => {
+    assign.mockClear();
+    reload.mockClear();
+    fetchMock.mockClear();
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    vi.spyOn(notification, "error").mockImplementation(() => undefined);
+    vi.stubGlobal("fetch", fetchMock);
   });
 
   afterEach(() => {
+    vi.useRealTimers();
     vi.unstubAllGlobals();
     vi.restoreAllMocks();
     localStorage.clear();
@@ -46,14 +52,11 @@ describe("a refresh token another page sent without getting the answer", () => {
   });
 
   it("is not redeemed: the sign-in starts again, back to the same page, with no 'Unauthorized' and no reload", async () => {
-    storeTokens({ access_token: "at", refresh_token: "r1", expires_in: 30 }, localStorage, Date.now() - 60_000);
-    // The page before this reload sent the refresh grant and left before its answer.
-    markRefreshSent({ refreshToken: "r1", page: "the page before the reload" });
-
-    const refused = await bearerToken().catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(ApiError);
+    const { ApiError, bearerToken } = await pageAfterLostAnswer("/story/list?fulltext=typhoon");
+    const refused = bearerToken();
+    await expect(refused).rejects.toBeInstanceOf(ApiError);
     // Silent for the callers: a session_expired 401 shows nothing of its own.
-    expect((refused as ApiError).code).toBe("session_expired");
+    await expect(refused).rejects.toMatchObject({ status: 401, code: "session_expired" });
     await vi.waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
 
     const authorize = new URL(assign.mock.calls[0]?.[0] as string);
@@ -62,9 +65,30 @@ describe("a refresh token another page sent without getting the answer", () => {
     expect(pending?.returnTo).toBe("/story/list?fulltext=typhoon");
     expect(fetchMock.mock.calls.map(([input]) => String(input))).toEqual(["/dams/api/v1/auth/config"]);
     expect(notification.error).not.toHaveBeenCalled();
+    vi.runAllTimers();
     expect(reload).not.toHaveBeenCalled();
     // The browser's other pages find the token and its mark as they were, and do not redeem it either.
     expect(getRefreshToken()).toBe("r1");
     expect(readRefreshSent()).toEqual({ refreshToken: "r1", page: "the page before the reload" });
+  });
+
+  it("leaves a sign-in page alone: the sign-in under way there replaces the tokens", async () => {
+    const { bearerToken } = await pageAfterLostAnswer("/user/login?code=c1&state=s1");
+    await expect(bearerToken()).rejects.toMatchObject({ status: 401, code: "session_expired" });
+    vi.runAllTimers();
+    expect(assign).not.toHaveBeenCalled();
+    expect(reload).not.toHaveBeenCalled();
+    expect(notification.error).not.toHaveBeenCalled();
+    expect(getRefreshToken()).toBe("r1");
+  });
+
+  it("ends the session as before on a page exempt from login, which never signs in by itself", async () => {
+    const { bearerToken } = await pageAfterLostAnswer("/source/ismpsource");
+    await expect(bearerToken()).rejects.toMatchObject({ status: 401, code: "session_expired" });
+    vi.runAllTimers();
+    expect(assign).not.toHaveBeenCalled();
+    expect(notification.error).toHaveBeenCalledTimes(1);
+    expect(reload).toHaveBeenCalledTimes(1);
+    expect(getRefreshToken()).toBeNull();
   });
 });

@@ -89,10 +89,15 @@ export function takePending(state: string, storage = sessionStore(), now = Date.
   }
 }
 
+/** The sign-in pages (`/user/login`, register…): an address (path, query) on them. */
+export function isSignInPage(address: string): boolean {
+  return /^\/user(\/|$|\?)/.test(address);
+}
+
 /** Only same-origin paths are remembered as return addresses; the sign-in pages themselves are not. */
 export function safeReturnTo(target: string | null | undefined, fallback = "/frontend/search"): string {
   if (!target?.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return fallback;
-  if (/^\/user(\/|$|\?)/.test(target)) return fallback;
+  if (isSignInPage(target)) return fallback;
   return target;
 }
 
