@@ -1,5 +1,5 @@
 import { type BrowserContext, expect, type Page, type Route, test } from "@playwright/test";
-import { signIn, zh } from "./helpers.js";
+import { signIn, watchConsoleErrors, zh } from "./helpers.js";
 
 /**
  * Spec section 4, step 6, when two pages of one browser share a session: the
@@ -41,6 +41,61 @@ async function holdNextRefresh(context: BrowserContext): Promise<{ held: Promise
   });
   return { held: heldRoute };
 }
+
+/**
+ * Lets the next refresh grant reach the token endpoint, which redeems (and so
+ * rotates) the refresh token, but never hands its answer to the page: the
+ * page looks as if it left while the answer was on its way. `redeemed`
+ * resolves with the endpoint's status once the provider has answered;
+ * `sentRefreshTokens` lists the refresh tokens of every grant sent from then on.
+ */
+async function redeemNextRefreshWithoutAnswer(
+  context: BrowserContext,
+): Promise<{ redeemed: Promise<number>; sentRefreshTokens: string[] }> {
+  let redeemed!: (status: number) => void;
+  const answered = new Promise<number>((resolve) => {
+    redeemed = resolve;
+  });
+  const sentRefreshTokens: string[] = [];
+  let holding = true;
+  await context.route(REFRESH, async (route) => {
+    const form = new URLSearchParams(route.request().postDataBuffer()?.toString("utf8") ?? "");
+    if (form.get("grant_type") === "refresh_token") sentRefreshTokens.push(form.get("refresh_token") ?? "");
+    if (holding && form.get("grant_type") === "refresh_token") {
+      holding = false;
+      const response = await route.fetch();
+      redeemed(response.status());
+    } else await route.continue();
+  });
+  return { redeemed: answered, sentRefreshTokens };
+}
+
+/** Every notification (antd `notification`) the context's pages show, by its text, across reloads. */
+async function watchNotifications(context: BrowserContext): Promise<string[]> {
+  const shown: string[] = [];
+  await context.exposeBinding("__damsNotification", (_source, text: string) => {
+    shown.push(text);
+  });
+  await context.addInitScript(() => {
+    const report = (window as unknown as { __damsNotification: (text: string) => void }).__damsNotification;
+    const reported = new WeakSet<Element>();
+    new MutationObserver(() => {
+      for (const notice of document.querySelectorAll(".ant-notification-notice")) {
+        const text = notice.textContent ?? "";
+        if (reported.has(notice) || !text) continue;
+        reported.add(notice);
+        report(text);
+      }
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
+  return shown;
+}
+
+const storedRefreshToken = (page: Page) =>
+  page.evaluate(() => {
+    const raw = localStorage.getItem("pro__refresh_token");
+    return raw ? (JSON.parse(raw) as { value: string }).value : null;
+  });
 
 /** Whether a page is queued for the refresh lock that another page holds. */
 async function waitsForRefreshLock(page: Page): Promise<boolean> {
@@ -118,5 +173,39 @@ test.describe("session race", () => {
     await expectSessionEnded(other);
     await held.abort().catch(() => undefined);
     await expectSignedInAgainOnStoryList(other);
+  });
+
+  test("a reload while the refresh is on the wire comes back signed in on the same page, without 'Unauthorized'", async ({
+    page,
+  }) => {
+    test.setTimeout(180_000);
+    const errors = watchConsoleErrors(page);
+    const notifications = await watchNotifications(page.context());
+    await signIn(page);
+    const address = "/frontend/search?fulltext=session-race";
+    await page.goto(address, { waitUntil: "networkidle" });
+    const before = await storedRefreshToken(page);
+    expect(before).not.toBeNull();
+
+    // The next document refreshes at once; the provider rotates the refresh token, its answer never arrives.
+    const { redeemed, sentRefreshTokens } = await redeemNextRefreshWithoutAnswer(page.context());
+    await expireAccessTokenOnNextLoad(page);
+    await page.reload({ waitUntil: "commit" });
+    expect(await redeemed).toBe(200);
+    // The page leaves before the answer (a reload, a link followed): the token it stored is consumed.
+    await page.reload({ waitUntil: "commit" });
+
+    // The next page does not redeem the consumed token (which the provider would take for theft, 400
+    // invalid_grant and 'Unauthorized'): it signs in again, which the provider's session answers at once.
+    await expect(page.getByTestId("user-menu")).toBeVisible({ timeout: 60_000 });
+    await expect(page).toHaveURL((url) => url.pathname + url.search === address);
+    await expect(page.getByText(zh("app.loading"))).toHaveCount(0);
+    const after = await storedRefreshToken(page);
+    expect(after).not.toBeNull();
+    expect(after).not.toBe(before);
+    expect(sentRefreshTokens).toEqual([before]);
+    expect(await page.evaluate(() => localStorage.getItem("pro__refresh_sent"))).toBeNull();
+    expect(notifications).toEqual([]);
+    expect(errors).toEqual([]);
   });
 });
