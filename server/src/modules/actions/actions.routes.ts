@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
-import { apiErrorResponses, envelope, ok, okPage, page, toPage } from "../../http/envelope.js";
+import { crudRoutes } from "../../http/crud-routes.js";
+import { ok, page, toPage } from "../../http/envelope.js";
 import { apiRoute } from "../../http/route.js";
 import { actorOf } from "../auth/actor.js";
 import { can } from "../auth/route-config.js";
@@ -20,78 +20,57 @@ const PERMISSION = "manage.setting.action";
 export function actionsRoutes(actions: ActionsService): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ["actions"];
-    const rule = { 200: envelope(actionRuleSchema), ...apiErrorResponses };
-    app.get(
-      "/action-rules",
-      apiRoute(
-        can(PERMISSION, "query"),
-        { tags, summary: "Automation rules, by name, each with its newest run's state", querystring: ruleListQuery },
-        page(actionRuleSchema),
-      ),
-      async (request) => okPage(await actions.list(request.query), request.query),
-    );
-    app.get(
-      "/action-rules/:ruleId",
-      {
-        config: { access: { permission: PERMISSION, action: "query" } },
-        schema: { tags, summary: "One automation rule", params: ruleIdParams, response: rule },
+    crudRoutes(app, {
+      tags,
+      path: "/action-rules",
+      itemPath: "/action-rules/:ruleId",
+      item: actionRuleSchema,
+      body: actionRuleBody,
+      params: ruleIdParams,
+      list: {
+        config: can(PERMISSION, "query"),
+        summary: "Automation rules, by name, each with its newest run's state",
+        querystring: ruleListQuery,
+        run: (query) => actions.list(query),
       },
-      async (request) => ok(await actions.get(request.params.ruleId)),
-    );
-    app.post(
-      "/action-rules",
-      {
-        config: { access: { permission: PERMISSION, action: "add" } },
-        schema: {
-          tags,
-          summary: "Create an automation rule (it acts as its author)",
-          body: actionRuleBody,
-          response: rule,
-        },
+      create: {
+        config: can(PERMISSION, "add"),
+        summary: "Create an automation rule (it acts as its author)",
+        run: (body, request) => actions.create(actorOf(request), body),
       },
-      async (request) => ok(await actions.create(actorOf(request), request.body)),
-    );
-    app.put(
-      "/action-rules/:ruleId",
-      {
-        config: { access: { permission: PERMISSION, action: "edit" } },
-        schema: {
-          tags,
-          summary: "Edit an automation rule (it then acts as the editor)",
-          params: ruleIdParams,
-          body: actionRuleBody,
-          response: rule,
-        },
+      // Registered between create and update, so the OpenAPI document lists get, put, delete under the member path.
+      collectionExtras: () =>
+        app.get(
+          "/action-rules/:ruleId",
+          apiRoute(
+            can(PERMISSION, "query"),
+            { tags, summary: "One automation rule", params: ruleIdParams },
+            actionRuleSchema,
+          ),
+          async (request) => ok(await actions.get(request.params.ruleId)),
+        ),
+      update: {
+        config: can(PERMISSION, "edit"),
+        summary: "Edit an automation rule (it then acts as the editor)",
+        run: ({ ruleId }, body, request) => actions.update(actorOf(request), ruleId, body),
       },
-      async (request) => ok(await actions.update(actorOf(request), request.params.ruleId, request.body)),
-    );
+      remove: {
+        config: can(PERMISSION, "delete"),
+        summary: "Delete an automation rule and its runs",
+        run: ({ ruleId }, request) => actions.remove(actorOf(request), ruleId),
+      },
+    });
     for (const action of ["enable", "disable"] as const) {
       app.post(
         `/action-rules/:ruleId/${action}`,
-        {
-          config: { access: { permission: PERMISSION, action } },
-          schema: {
-            tags,
-            summary: `${action === "enable" ? "Enable" : "Disable"} a rule`,
-            params: ruleIdParams,
-            response: rule,
-          },
-        },
+        apiRoute(
+          can(PERMISSION, action),
+          { tags, summary: `${action === "enable" ? "Enable" : "Disable"} a rule`, params: ruleIdParams },
+          actionRuleSchema,
+        ),
         async (request) => ok(await actions.setEnabled(actorOf(request), request.params.ruleId, action === "enable")),
       );
     }
-    app.delete(
-      "/action-rules/:ruleId",
-      apiRoute(
-        can(PERMISSION, "delete"),
-        { tags, summary: "Delete an automation rule and its runs", params: ruleIdParams },
-        z.null(),
-      ),
-      async (request) => {
-        await actions.remove(actorOf(request), request.params.ruleId);
-        return ok(null);
-      },
-    );
     app.get(
       "/action-rules/:ruleId/runs",
       apiRoute(

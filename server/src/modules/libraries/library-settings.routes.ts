@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
-import { ok, okPage, page } from "../../http/envelope.js";
+import { crudRoutes } from "../../http/crud-routes.js";
+import { ok } from "../../http/envelope.js";
 import { apiRoute } from "../../http/route.js";
 import { actorOf } from "../auth/actor.js";
 import type { PermissionKey } from "../auth/permissions.js";
+import { can } from "../auth/route-config.js";
 import {
   createLibraryBody,
   librarySettingsParams,
@@ -16,49 +17,40 @@ import type { LibrarySettingsService } from "./library-settings.service.js";
 const tags = ["library settings"];
 /** The menu key (spec section 6 permissionId) of /manage/setting/library. */
 export const LIBRARY_SETTINGS_PERMISSION: PermissionKey = "manage.setting.library";
-const access = (action: "query" | "add" | "edit" | "delete") => ({
-  access: { permission: LIBRARY_SETTINGS_PERMISSION, action },
-});
 
 /** /library-settings: the administrators' library list (/manage/setting/library). */
 export function librarySettingsRoutes(settings: LibrarySettingsService): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get(
-      "/library-settings",
-      apiRoute(
-        access("query"),
-        {
-          tags,
-          summary: "Every library with its settings and story count (paged; keyword matches name or code)",
-          querystring: librarySettingsQuery,
-        },
-        page(librarySettingsSchema),
-      ),
-      async (request) => okPage(await settings.list(request.query), request.query),
-    );
-    app.post(
-      "/library-settings",
-      apiRoute(
-        access("add"),
-        { tags, summary: "Create a library (409 when the code is taken)", body: createLibraryBody },
-        librarySettingsSchema,
-      ),
-      async (request) => ok(await settings.create(actorOf(request), request.body)),
-    );
-    app.put(
-      "/library-settings/:libraryId",
-      apiRoute(
-        access("edit"),
-        {
-          tags,
-          summary: "Change a library's settings (its code stays)",
-          params: librarySettingsParams,
-          body: updateLibraryBody,
-        },
-        librarySettingsSchema,
-      ),
-      async (request) => ok(await settings.update(actorOf(request), request.params.libraryId, request.body)),
-    );
+    crudRoutes(app, {
+      tags,
+      path: "/library-settings",
+      itemPath: "/library-settings/:libraryId",
+      item: librarySettingsSchema,
+      body: createLibraryBody,
+      updateBody: updateLibraryBody,
+      params: librarySettingsParams,
+      list: {
+        config: can(LIBRARY_SETTINGS_PERMISSION, "query"),
+        summary: "Every library with its settings and story count (paged; keyword matches name or code)",
+        querystring: librarySettingsQuery,
+        run: (query) => settings.list(query),
+      },
+      create: {
+        config: can(LIBRARY_SETTINGS_PERMISSION, "add"),
+        summary: "Create a library (409 when the code is taken)",
+        run: (body, request) => settings.create(actorOf(request), body),
+      },
+      update: {
+        config: can(LIBRARY_SETTINGS_PERMISSION, "edit"),
+        summary: "Change a library's settings (its code stays)",
+        run: ({ libraryId }, body, request) => settings.update(actorOf(request), libraryId, body),
+      },
+      remove: {
+        config: can(LIBRARY_SETTINGS_PERMISSION, "delete"),
+        summary: "Delete a library without stories, with its folders (409 with the count while it holds stories)",
+        run: ({ libraryId }, request) => settings.delete(actorOf(request), libraryId),
+      },
+    });
     for (const [suffix, archived] of [
       ["archive", true],
       ["restore", false],
@@ -66,7 +58,7 @@ export function librarySettingsRoutes(settings: LibrarySettingsService): Fastify
       app.post(
         `/library-settings/:libraryId/${suffix}`,
         apiRoute(
-          access("edit"),
+          can(LIBRARY_SETTINGS_PERMISSION, "edit"),
           {
             tags,
             summary: archived
@@ -79,21 +71,5 @@ export function librarySettingsRoutes(settings: LibrarySettingsService): Fastify
         async (request) => ok(await settings.setArchived(actorOf(request), request.params.libraryId, archived)),
       );
     }
-    app.delete(
-      "/library-settings/:libraryId",
-      apiRoute(
-        access("delete"),
-        {
-          tags,
-          summary: "Delete a library without stories, with its folders (409 with the count while it holds stories)",
-          params: librarySettingsParams,
-        },
-        z.null(),
-      ),
-      async (request) => {
-        await settings.delete(actorOf(request), request.params.libraryId);
-        return ok(null);
-      },
-    );
   };
 }
