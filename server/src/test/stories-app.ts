@@ -98,6 +98,9 @@ export function buildStoryServices(
   };
 }
 
+/** Quick polls and short back-offs, for tests that start the worker and wait for its jobs (deliveries, rules). */
+export const FAST_JOBS_ENV = { DAMS_JOBS_POLL_MS: "50", DAMS_JOBS_BACKOFF_MS: "20", DAMS_JOBS_BACKOFF_MAX_MS: "100" };
+
 /**
  * The app as the server builds it, on the real local blob store and the
  * durable job queue (the `jobs` table). Its in-process worker is not started

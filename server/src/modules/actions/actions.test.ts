@@ -10,16 +10,12 @@ import { describeEachDialect } from "../../test/dialects.js";
 import { until } from "../../test/eventually.js";
 import { jpegPhotoPreset } from "../../test/preset-bodies.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
-import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
+import { api, FAST_JOBS_ENV, uploadStory, useStoriesApp } from "../../test/stories-app.js";
 import { type HttpReceiver, startHttpReceiver } from "../channels/test-support/http-receiver.js";
 
 const SECRET = "action-webhook-secret";
-const FAST_JOBS = {
-  DAMS_JOBS_POLL_MS: "50",
-  DAMS_JOBS_BACKOFF_MS: "20",
-  DAMS_JOBS_BACKOFF_MAX_MS: "100",
-  DAMS_CHANNEL_ALLOW_PRIVATE: "127.0.0.1/32",
-};
+/** The test hooks and receivers listen on loopback. */
+const FAST_JOBS = { ...FAST_JOBS_ENV, DAMS_CHANNEL_ALLOW_PRIVATE: "127.0.0.1/32" };
 
 interface RunRow {
   id: string;

@@ -10,7 +10,7 @@ import { describeEachDialect } from "../../test/dialects.js";
 import { until } from "../../test/eventually.js";
 import { jpegPhotoPreset } from "../../test/preset-bodies.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
-import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
+import { api, FAST_JOBS_ENV, uploadStory, useStoriesApp } from "../../test/stories-app.js";
 import { readZip } from "../../test/zip.js";
 import { EMBEDDED_PREFIX, OutgoingCopies } from "./outgoing-copies.js";
 
@@ -19,8 +19,6 @@ const GPS_PHOTO = path.resolve(
   import.meta.dirname,
   "../../../../../shared/corpus/exif-samples/jpg/tests/87_OSError.jpg",
 );
-
-const FAST_JOBS = { DAMS_JOBS_POLL_MS: "50", DAMS_JOBS_BACKOFF_MS: "20", DAMS_JOBS_BACKOFF_MAX_MS: "100" };
 
 /** Every tag the way out writes, as exiftool names them. */
 const WRITTEN = [
@@ -137,7 +135,7 @@ function expectedTags(caption: string, withIptc = true) {
  * original embeds them.
  */
 describeEachDialect("metadata on the way out", (dialect) => {
-  const ctx = useStoriesApp(dialect, { env: FAST_JOBS });
+  const ctx = useStoriesApp(dialect, { env: FAST_JOBS_ENV });
   const call = api(ctx);
   let editor: TestPrincipal;
   let admin: TestPrincipal;

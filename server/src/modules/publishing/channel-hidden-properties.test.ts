@@ -7,9 +7,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEachDialect } from "../../test/dialects.js";
 import { until } from "../../test/eventually.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
-import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
-
-const FAST_JOBS = { DAMS_JOBS_POLL_MS: "50", DAMS_JOBS_BACKOFF_MS: "20", DAMS_JOBS_BACKOFF_MAX_MS: "100" };
+import { api, FAST_JOBS_ENV, uploadStory, useStoriesApp } from "../../test/stories-app.js";
 
 /** An embedded property (headline) and a custom one (sourceFee), each with a value found nowhere else. */
 const HEADLINE = "山竹来了 quaggahead";
@@ -33,7 +31,7 @@ const textOf = (node: unknown): unknown =>
  * included, whatever the channel's field mapping says; an administrator's delivery of the same story has them.
  */
 describeEachDialect("channel items leave out the publisher's hidden properties", (dialect) => {
-  const ctx = useStoriesApp(dialect, { env: FAST_JOBS });
+  const ctx = useStoriesApp(dialect, { env: FAST_JOBS_ENV });
   const call = api(ctx);
   let editor: TestPrincipal;
   let admin: TestPrincipal;

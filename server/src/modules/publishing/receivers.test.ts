@@ -11,13 +11,12 @@ import { until } from "../../test/eventually.js";
 import { jpegPhotoPreset } from "../../test/preset-bodies.js";
 import { createPrincipal, type TestPrincipal } from "../../test/principals.js";
 import { startTestS3Server, type TestS3Server } from "../../test/s3-servers.js";
-import { api, uploadStory, useStoriesApp } from "../../test/stories-app.js";
+import { api, FAST_JOBS_ENV, uploadStory, useStoriesApp } from "../../test/stories-app.js";
 import { newsmlSchemaErrors } from "../channels/test-support/newsml-schema.js";
 import { startSmtpReceiver } from "../channels/test-support/smtp-receiver.js";
 import { sshdMissing, startSshd, type TestSshd } from "../channels/test-support/sshd.js";
 import type { deliverySchema } from "./publishing.schema.js";
 
-const FAST_JOBS = { DAMS_JOBS_POLL_MS: "50", DAMS_JOBS_BACKOFF_MS: "20", DAMS_JOBS_BACKOFF_MAX_MS: "100" };
 const SMTP_LOGIN = { user: "dams-sender", pass: "smtp-pass 密码" };
 const noSshd = sshdMissing();
 
@@ -30,7 +29,7 @@ type DeliveryRow = z.infer<typeof deliverySchema>;
  * preset; a channel with deliveries still to send is not deleted.
  */
 describeEachDialect("deliveries to real receivers", (dialect) => {
-  const ctx = useStoriesApp(dialect, { env: FAST_JOBS });
+  const ctx = useStoriesApp(dialect, { env: FAST_JOBS_ENV });
   const call = api(ctx);
   let admin: TestPrincipal;
   let editor: TestPrincipal;
