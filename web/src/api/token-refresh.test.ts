@@ -141,6 +141,25 @@ describe("the refresh queue (spec section 4, step 6)", () => {
     expect(readStored("refresh_token", storage)).toBe("r1");
   });
 
+  it("keeps the session for the waiters too when the token endpoint did not answer", async () => {
+    const storage = expiredSession();
+    const offline = new Error("offline");
+    const answer = deferred<TokenSet>();
+    const refresher = new TokenRefresher({
+      refresh: () => answer.promise,
+      storage,
+      now: () => NOW,
+      sleep: () => Promise.resolve(),
+      isTransient: (error) => error === offline,
+    });
+    const first = refresher.accessToken();
+    const waiter = refresher.accessToken();
+    answer.reject(offline);
+    await expect(first).rejects.toBe(offline);
+    await expect(waiter).rejects.toBe(offline);
+    expect(readStored("refresh_token", storage)).toBe("r1");
+  });
+
   it("calls a stale expiry (expired token, no refresh token) the end of the session", async () => {
     const storage = memoryStorage();
     storeTokens({ access_token: "old", expires_in: 60 }, storage, NOW - 120_000);

@@ -78,6 +78,8 @@ export function webLock<T>(task: () => Promise<T>, signal: AbortSignal): Promise
 
 export class TokenRefresher {
   #refreshing = false;
+  /** How the last refresh of this page failed (null when it renewed the token): its waiters end the same way. */
+  #lastFailure: unknown = null;
   readonly #deps: Required<Omit<RefresherDeps, "storage">> & { storage: KeyValueStorage | undefined };
 
   constructor(deps: RefresherDeps) {
@@ -118,7 +120,7 @@ export class TokenRefresher {
     const giveUp = this.#deps.lockDeadline();
     let granted = false;
     try {
-      return await this.#deps.exclusive(async () => {
+      const token = await this.#deps.exclusive(async () => {
         granted = true;
         // Another tab may have refreshed while this one waited for the lock,
         // or ended the session (its refresh refused): then there is nothing to renew.
@@ -127,11 +129,13 @@ export class TokenRefresher {
         if (status.kind !== "refresh") throw new SessionExpiredError("stale");
         return this.#redeem(status.refreshToken);
       }, giveUp);
+      this.#lastFailure = null;
+      return token;
     } catch (error) {
       // The lock never came (another page's refresh does not end): the same
       // end as a waiter whose 30 checks ran out.
-      if (!granted && giveUp.aborted) throw new SessionExpiredError("refresh_timeout", error);
-      throw error;
+      this.#lastFailure = !granted && giveUp.aborted ? new SessionExpiredError("refresh_timeout", error) : error;
+      throw this.#lastFailure;
     } finally {
       this.#refreshing = false;
     }
@@ -177,11 +181,9 @@ export class TokenRefresher {
       if (this.#refreshing) continue;
       const status = tokenStatus(this.#deps.storage, this.#deps.now());
       if (status.kind === "valid") return status.accessToken;
-      // The refresh found another page's lost answer: these requests restart the sign-in with it.
-      if (status.kind === "refresh" && this.#answerLost(status.refreshToken)) {
-        throw new SessionExpiredError("answer_lost");
-      }
-      throw new SessionExpiredError("refresh_failed");
+      // The refresh's own end: a refusal ends the session, a lost answer restarts the sign-in, and no
+      // answer at all (the network) keeps the session for these requests as for the one that refreshed.
+      throw this.#lastFailure ?? new SessionExpiredError("refresh_failed");
     }
     throw new SessionExpiredError("refresh_timeout");
   }
