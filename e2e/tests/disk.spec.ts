@@ -2,7 +2,15 @@ import { randomFillSync } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { expectNoHorizontalOverflow, openApp, signIn, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import {
+  chooseMenuItem,
+  expectNoHorizontalOverflow,
+  openApp,
+  signIn,
+  snapshot,
+  watchConsoleErrors,
+  zh,
+} from "./helpers.js";
 import { API, accessToken, PHOTOS } from "./seed.js";
 
 const colleague = { username: "disk.colleague", name: "Disk Colleague", password: "colleague-password-1" };
@@ -23,8 +31,7 @@ function zhWith(key: string, values: Record<string, string | number>): string {
 
 async function itemMenu(page: Page, name: string, action: string): Promise<void> {
   const row = page.getByTestId("disk-table").locator("tr", { has: page.getByText(name, { exact: true }) });
-  await row.getByTestId("disk-item-menu").click();
-  await page.getByRole("menuitem", { name: zh(`disk.action.${action}`) }).click();
+  await chooseMenuItem(page, row.getByTestId("disk-item-menu"), zh(`disk.action.${action}`));
 }
 
 /** Uploads a file through the disk's uploader (Uppy's Dashboard in a dialog) into the open folder, and closes it. */

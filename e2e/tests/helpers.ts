@@ -274,6 +274,20 @@ export async function pickOption(page: Page, select: Locator, option: string | R
   }).toPass({ timeout: 60_000 });
 }
 
+/**
+ * Opens the drop-down menu behind `opener` and chooses its item `name`, then sees the menu closed. On a loaded
+ * machine a click can land while the menu is still animating open and choose nothing (the menu stays open):
+ * the item is clicked again, the menu opened again first if it closed.
+ */
+export async function chooseMenuItem(page: Page, opener: Locator, name: string): Promise<void> {
+  const item = page.locator(".ant-dropdown:not(.ant-dropdown-hidden)").getByRole("menuitem", { name });
+  await expect(async () => {
+    if (!(await item.isVisible())) await opener.click();
+    await item.click({ timeout: 10_000 });
+    await expect(item).toBeHidden({ timeout: 10_000 });
+  }).toPass({ timeout: 60_000 });
+}
+
 /** Picks `option` in the single select of the form item labelled `label`, and sees it chosen. */
 export async function chooseOption(page: Page, scope: Page | Locator, label: string, option: string): Promise<void> {
   const item = formItem(scope, label);

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { en, openApp, snapshot, watchConsoleErrors, zh } from "./helpers.js";
+import { chooseMenuItem, en, openApp, snapshot, watchConsoleErrors, zh } from "./helpers.js";
 
 const tabBar = (page: Page) => page.locator(".dams-tab-bar");
 // The tabs themselves, not their close buttons (which antd also gives role "tab").
@@ -7,8 +7,7 @@ const tabs = (page: Page) => tabBar(page).locator(".ant-tabs-nav-list > .ant-tab
 const activeTab = (page: Page) => tabBar(page).locator(".ant-tabs-nav-list > .ant-tabs-tab-active");
 
 async function tabAction(page: Page, action: "close" | "closeRight" | "closeLeft" | "closeAll") {
-  await page.getByTestId("tab-actions").click();
-  await page.getByRole("menuitem", { name: zh(`layout.tabs.${action}`) }).click();
+  await chooseMenuItem(page, page.getByTestId("tab-actions"), zh(`layout.tabs.${action}`));
 }
 
 test.describe("menus", () => {
