@@ -111,7 +111,8 @@ describe("the refresh queue (spec section 4, step 6)", () => {
     expect(waited).toBe(30 * 500);
   });
 
-  it("ends the session when the refresh is refused, for the refresher and the waiters", async () => {
+  /** A refresh that a second caller waits for; `answer` settles its token request. */
+  function refreshWithWaiter(offline?: Error) {
     const storage = expiredSession();
     const answer = deferred<TokenSet>();
     const refresher = new TokenRefresher({
@@ -119,13 +120,26 @@ describe("the refresh queue (spec section 4, step 6)", () => {
       storage,
       now: () => NOW,
       sleep: () => Promise.resolve(),
+      isTransient: (error) => error === offline,
     });
-    const first = refresher.accessToken();
-    const waiter = refresher.accessToken();
+    return { storage, answer, first: refresher.accessToken(), waiter: refresher.accessToken() };
+  }
+
+  it("ends the session when the refresh is refused, for the refresher and the waiters", async () => {
+    const { answer, first, waiter } = refreshWithWaiter();
     answer.reject(new Error("invalid_grant"));
     await expect(first).rejects.toBeInstanceOf(SessionExpiredError);
     await expect(first).rejects.toMatchObject({ reason: "refresh_failed" });
     await expect(waiter).rejects.toMatchObject({ reason: "refresh_failed" });
+  });
+
+  it("keeps the session for the waiters too when the token endpoint did not answer", async () => {
+    const offline = new Error("offline");
+    const { storage, answer, first, waiter } = refreshWithWaiter(offline);
+    answer.reject(offline);
+    await expect(first).rejects.toBe(offline);
+    await expect(waiter).rejects.toBe(offline);
+    expect(readStored("refresh_token", storage)).toBe("r1");
   });
 
   it("keeps the session when the token endpoint did not answer", async () => {
@@ -138,25 +152,6 @@ describe("the refresh queue (spec section 4, step 6)", () => {
       isTransient: (error) => error === offline,
     });
     await expect(refresher.accessToken()).rejects.toBe(offline);
-    expect(readStored("refresh_token", storage)).toBe("r1");
-  });
-
-  it("keeps the session for the waiters too when the token endpoint did not answer", async () => {
-    const storage = expiredSession();
-    const offline = new Error("offline");
-    const answer = deferred<TokenSet>();
-    const refresher = new TokenRefresher({
-      refresh: () => answer.promise,
-      storage,
-      now: () => NOW,
-      sleep: () => Promise.resolve(),
-      isTransient: (error) => error === offline,
-    });
-    const first = refresher.accessToken();
-    const waiter = refresher.accessToken();
-    answer.reject(offline);
-    await expect(first).rejects.toBe(offline);
-    await expect(waiter).rejects.toBe(offline);
     expect(readStored("refresh_token", storage)).toBe("r1");
   });
 
