@@ -94,6 +94,17 @@ export class Cluster {
     return counts;
   }
 
+  /** The errors (pino level 50 and up) each API node and worker logged, for a failed scenario's report. */
+  errorLines(): string[] {
+    return [...this.topology.api, ...this.topology.workers].flatMap((process) =>
+      process
+        .log()
+        .split("\n")
+        .filter((line) => /"level":(50|60)/.test(line))
+        .map((line) => `${process.name}: ${line}`),
+    );
+  }
+
   async close(): Promise<void> {
     await this.pool.end().catch(() => {});
     this.s3.destroy();

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as tus from "tus-js-client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { readRgwState } from "../../../../scripts/ceph-rgw.mjs";
 import { startTopology } from "../../../../scripts/scale-out.mjs";
 import { eventually } from "../eventually.js";
@@ -42,6 +42,13 @@ describe("several API and worker processes behind a load balancer", () => {
     counts["topology started in s"] = Math.round((Date.now() - started) / 1000);
     token = cluster.adminToken();
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), "dams-multi-node-"));
+  });
+
+  // A failed scenario's answer says little (a 500 is "server error"): the processes' own errors say why.
+  afterEach(({ task }) => {
+    if (task.result?.state !== "fail" || !cluster) return;
+    const errors = cluster.errorLines();
+    process.stdout.write(`\n[multi-node] errors logged by the processes (${errors.length}):\n${errors.join("\n")}\n`);
   });
 
   afterAll(async () => {
