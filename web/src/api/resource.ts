@@ -57,6 +57,14 @@ interface ResourceOptions {
   remove?: CallOptions;
 }
 
+/** A resource's four calls, each with the answer type of its endpoint. */
+type TypedCalls<Row, Input, Created, Updated, Removed> = ResourceCalls<Row, Input> & {
+  list: (query: ListQuery) => Promise<Page<Row>>;
+  create: (input: Input) => Promise<Created>;
+  update: (id: string, input: Input) => Promise<Updated>;
+  remove: (id: string) => Promise<Removed>;
+};
+
 /**
  * The calls of one resource by its two paths; writes leave a 409 to the screen.
  * The input type is the collection's POST body unless the caller names a narrower one.
@@ -65,12 +73,7 @@ export function restCalls<C extends CollectionPath, I extends ItemPath, Input = 
   collection: C,
   item: I,
   options: ResourceOptions = {},
-): ResourceCalls<RowOf<C>, Input> & {
-  list: (query: ListQuery) => Promise<Page<RowOf<C>>>;
-  create: (input: Input) => Promise<Answer<C, "post">>;
-  update: (id: string, input: Input) => Promise<Answer<I, "put">>;
-  remove: (id: string) => Promise<Answer<I, "delete">>;
-} {
+): TypedCalls<RowOf<C>, Input, Answer<C, "post">, Answer<I, "put">, Answer<I, "delete">> {
   const param = item.slice(item.indexOf("{") + 1, item.indexOf("}")) as ParamOf<I>;
   const byId = (id: string) => ({ params: { path: { [param]: id } } });
   return {
@@ -103,14 +106,7 @@ export function specCalls<
   U extends PathWith<"put">,
   R extends PathWith<"delete">,
   Input = JsonBody<C, "post">,
->(
-  paths: SpecPaths<L, C, U, R>,
-): ResourceCalls<RowOf<L>, Input> & {
-  list: (query: ListQuery) => Promise<Page<RowOf<L>>>;
-  create: (input: Input) => Promise<Answer<C, "post">>;
-  update: (id: string, input: Input) => Promise<Answer<U, "put">>;
-  remove: (id: string) => Promise<Answer<R, "delete">>;
-} {
+>(paths: SpecPaths<L, C, U, R>): TypedCalls<RowOf<L>, Input, Answer<C, "post">, Answer<U, "put">, Answer<R, "delete">> {
   return {
     list: (query) => call(untyped.GET(paths.list, { params: { query } })),
     create: (body) => call(untyped.POST(paths.create, { body }), CONFLICT),
