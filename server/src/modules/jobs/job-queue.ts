@@ -128,8 +128,10 @@ export class JobQueue {
   /** Runs a dead or cancelled job again, with fresh attempts. */
   async retry(id: string): Promise<JobRecord> {
     if (await this.repository.requeue(id, iso(Date.now()))) {
+      // Read before the workers are woken: the answer is the job as retried, not as a worker already claimed it.
+      const requeued = await this.get(id);
       for (const listener of this.#enqueueListeners) listener();
-      return this.get(id);
+      return requeued;
     }
     const job = await this.get(id);
     if (job.state === "dead" || job.state === "cancelled") {
