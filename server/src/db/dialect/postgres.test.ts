@@ -1,5 +1,8 @@
+import { CompiledQuery } from "kysely";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { isoTimestamp } from "./postgres.js";
+import { databaseUrl, describeEachDialect, useTestDb } from "../../test/dialects.js";
+import { isoTimestamp, rowParser } from "./postgres.js";
 
 /** What the parser replaced: V8's Date reading PostgreSQL's text form. */
 const byDate = (value: string) => new Date(value).toISOString();
@@ -34,5 +37,65 @@ describe("isoTimestamp", () => {
   it("leaves other offsets to Date", () => {
     for (const value of ["2026-11-27 18:11:12.5+08", "2026-11-27 05:41:12-04:30", "2026-11-27 10:11:12+00:00"])
       expect(isoTimestamp(value), value).toBe(byDate(value));
+  });
+});
+
+describe("rowParser", () => {
+  const text = (value: string) => `t:${value}`;
+  it("makes one object a row, each value through its column's parser, nulls as null", () => {
+    const parse = rowParser(["a", "b", "c"], [text, Number, text])!;
+    expect(parse(["x", "42", null])).toEqual({ a: "t:x", b: 42, c: null });
+    expect(Object.keys(parse([null, null, null]))).toEqual(["a", "b", "c"]);
+  });
+
+  it("keeps pg's order and its last value for a repeated name", () => {
+    const row = rowParser(["id", "n", "id"], [text, Number, String])!(["1", "2", "3"]);
+    expect(row).toEqual({ id: "3", n: 2 });
+    expect(Object.keys(row)).toEqual(["id", "n"]);
+  });
+
+  it("writes any name as a key, never as code", () => {
+    const names = ['a"b', "c\\d", "e\nf", "}; throw 1; ({", "constructor", "0", "中文"];
+    const row = rowParser(
+      names,
+      names.map(() => text),
+    )!(names.map((_, index) => String(index)));
+    expect(Object.entries(row)).toEqual([
+      ["0", "t:5"],
+      ...names.filter((name) => name !== "0").map((name) => [name, `t:${names.indexOf(name)}`]),
+    ]);
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+  });
+
+  it("leaves a __proto__ column to pg", () => {
+    expect(rowParser(["__proto__"], [text])).toBeUndefined();
+  });
+});
+
+describeEachDialect("rows through Kysely as pg's own query gives them", (dialect) => {
+  const db = useTestDb(dialect);
+  it.runIf(dialect === "postgres")("for every kind of column, nulls and repeated names", async () => {
+    const statement = `select 1::int8 as big, 2.5::float8 as f, 'x'::text as t, null::text as n,
+      '2026-11-27 10:11:12.345678+00'::timestamptz as at, true as yes, '{"k":[1,"二"]}'::jsonb as j,
+      array[1,2]::int4[] as list, 'aa'::bytea as bytes, 'u' as "__proto__", 'v' as "a""b", 1 as t
+      from generate_series(1, 3)`;
+    const ours = await db().kysely.executeQuery(CompiledQuery.raw(statement));
+    const client = new pg.Client({ connectionString: await databaseUrl(db()) });
+    await client.connect();
+    try {
+      // pg's own parsers but the two dams sets (timestamps as ISO strings, int8 as numbers).
+      const theirs = await client.query({
+        text: statement,
+        types: {
+          getTypeParser: (oid: number, format?: string) =>
+            oid === 1184 ? isoTimestamp : oid === 20 ? Number : pg.types.getTypeParser(oid, format as "text"),
+        },
+      } as pg.QueryConfig);
+      expect(ours.rows).toEqual(theirs.rows);
+      expect(ours.rows.map((row) => Object.keys(row as object))).toEqual(theirs.rows.map((row) => Object.keys(row)));
+      expect((ours.rows[0] as { at: string }).at).toBe("2026-11-27T10:11:12.345Z");
+    } finally {
+      await client.end();
+    }
   });
 });

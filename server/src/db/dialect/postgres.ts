@@ -43,6 +43,64 @@ export function createPostgresPool(url: string): pg.Pool {
   return pool;
 }
 
+/** What pg's Result holds after a RowDescription (pg 8's lib/result.js, not in its types). */
+interface PgResultInternals {
+  fields: { name: string; format?: string }[];
+  _parsers: ((value: string) => unknown)[];
+  parseRow: (values: (string | null)[]) => unknown;
+}
+
+type RowParser = (values: (string | null)[]) => Record<string, unknown>;
+type RowParserFactory = (parsers: readonly ((value: string) => unknown)[]) => RowParser;
+
+/** Row parsers by their columns' names (a statement's shape): the source is compiled once per shape. */
+const rowParserFactories = new Map<string, RowParserFactory>();
+const ROW_PARSERS_MAX = 2000;
+
+/**
+ * The parser of a statement's rows: an object literal compiled once per list of column names, each value
+ * given to its type's parser, so every row of a statement is made at once with one shape. pg's own
+ * parseRow copies a template object and stores the values key by key, through sites every statement of
+ * the process shares (megamorphic in a server that runs hundreds of shapes; the bare peer of the API
+ * bench runs five): a search page's rows cost ~2.6× the peer's (issue 21). The keys' order and a
+ * repeated name (the last value wins) are as in pg's rows. Names are written as JSON strings, so no
+ * name is code; `__proto__` (which a literal would take as the prototype) is left to pg.
+ */
+export function rowParser(
+  names: readonly string[],
+  parsers: readonly ((value: string) => unknown)[],
+): RowParser | undefined {
+  if (names.includes("__proto__")) return undefined;
+  const key = names.join("\u0000");
+  let factory = rowParserFactories.get(key);
+  if (!factory) {
+    const fields = names.map(
+      (name, index) => `${JSON.stringify(name)}: v[${index}] === null ? null : p[${index}](v[${index}])`,
+    );
+    factory = new Function("p", `return (v) => ({${fields.join(", ")}});`) as RowParserFactory;
+    if (rowParserFactories.size >= ROW_PARSERS_MAX) rowParserFactories.clear();
+    rowParserFactories.set(key, factory);
+  }
+  return factory(parsers);
+}
+
+/** pg's Query whose rows are made by rowParser (text format, as every query of dams is). */
+class ObjectRowsQuery extends pg.Query {
+  handleRowDescription(message: unknown): void {
+    (pg.Query.prototype as unknown as { handleRowDescription(message: unknown): void }).handleRowDescription.call(
+      this,
+      message,
+    );
+    const result = (this as unknown as { _result: PgResultInternals })._result;
+    if (result.fields.some((field) => field.format === "binary")) return;
+    const parse = rowParser(
+      result.fields.map((field) => field.name),
+      result._parsers,
+    );
+    if (parse) result.parseRow = parse;
+  }
+}
+
 /**
  * pg's pool as Kysely is given it: the same clients, whose queries run
  * through pg's callback form, `client.query(sql, parameters, callback)`.
@@ -61,11 +119,13 @@ export function callbackQueryPool(pool: pg.Pool): PostgresPool {
     query: (<R>(text: string | object, parameters?: ReadonlyArray<unknown>) => {
       // Kysely passes a cursor only when its dialect is given one (streaming); this one is not.
       if (typeof text !== "string") throw new Error("no cursor is configured for PostgreSQL queries");
-      return new Promise<PostgresQueryResult<R>>((resolve, reject) =>
-        client.query(text, parameters as unknown[], (error, result) =>
-          error ? reject(error) : resolve(result as unknown as PostgresQueryResult<R>),
-        ),
-      );
+      return new Promise<PostgresQueryResult<R>>((resolve, reject) => {
+        client.query(
+          new ObjectRowsQuery({ text, values: parameters as unknown[] }, (error, result) =>
+            error ? reject(error) : resolve(result as unknown as PostgresQueryResult<R>),
+          ),
+        );
+      });
     }) as PostgresPoolClient["query"],
     release: () => client.release(),
   });
