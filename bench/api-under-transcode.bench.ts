@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import Sqlite from "better-sqlite3";
+import { SERVER_NODE_FLAGS } from "../scripts/node-flags.mjs";
 import { sender, tusPostPatch } from "./bare-peer.js";
 import { prepareStories } from "./bench-data.js";
 import { benchServerEnv } from "./built-server.js";
@@ -122,7 +123,7 @@ async function main(): Promise<void> {
     const video = path.join(dataDir, "clip.mp4");
     clip(video);
 
-    dams = spawn(process.execPath, [cli, "serve"], {
+    dams = spawn(process.execPath, [...SERVER_NODE_FLAGS, cli, "serve"], {
       cwd: root,
       env: benchServerEnv(port, dataDir, { DAMS_WORKERS: "1", DAMS_ADMIN_PASSWORD: "bench-password" }),
       stdio: ["ignore", "ignore", "inherit"],

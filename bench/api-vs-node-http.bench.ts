@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import { SERVER_NODE_FLAGS } from "../scripts/node-flags.mjs";
 import { buildApp } from "../server/src/app.js";
 import { type DatabaseConfig, loadConfig } from "../server/src/config.js";
 import { type Db, openDatabase } from "../server/src/db/database.js";
@@ -22,9 +23,10 @@ import { selectiveWord } from "./search-data.js";
  *     statements dams ran for the same request, captured from dams' own
  *     query log, without the identity and permission lookups, through the
  *     same driver, and answers JSON.stringify of the rows.
+ * dams runs with the Node.js options its start command uses (scripts/node-flags.mjs).
  * Reported per route: requests/s of each and their ratio, and the servers'
  * CPU time per request (from /proc; steadier than rates on a shared machine)
- * and its ratio, with the machine's load. Both dialects when PostgreSQL
+ * and its ratio, and the size of each one's answers, with the machine's load. Both dialects when PostgreSQL
  * answers (BENCH_DIALECTS=sqlite,postgres).
  *
  *   npm run build -w server && npm run bench -w bench
@@ -36,6 +38,8 @@ import { selectiveWord } from "./search-data.js";
  *   BENCH_PORT=18700 ...               (dams, the peer and the compared build listen on it and the next two)
  *       (a second build of dams, e.g. of the commit before a change, served from the same data and
  *       alternated in the same rounds: its CPU per request beside this build's, and their ratio)
+ *   BENCH_COMPARE_FLAGS="" ...         (the compared build's Node.js options; default: this build's,
+ *                                       scripts/node-flags.mjs; "" or " " for none, as builds before them ran)
  *
  * Targets: system/info ≥ 0.95 of the peer's requests/s (issue 14), judged
  * at equal CPU (the peer's CPU per request over dams': the rate ratio when
@@ -72,6 +76,8 @@ interface Route {
 interface Measured {
   rate: number;
   cpuPerRequestMs: number;
+  /** Bytes received a response, headers included. */
+  bytesPerResponse: number;
 }
 
 async function load(base: string, route: Route, pid: number, token: string, duration = seconds): Promise<Measured> {
@@ -87,7 +93,11 @@ async function load(base: string, route: Route, pid: number, token: string, dura
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${base}${route.url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   const requests = result["2xx"];
-  return { rate: requests / result.duration, cpuPerRequestMs: (cpu * 1000) / requests };
+  return {
+    rate: requests / result.duration,
+    cpuPerRequestMs: (cpu * 1000) / requests,
+    bytesPerResponse: result.throughput.total / result.requests.total,
+  };
 }
 
 /**
@@ -148,6 +158,11 @@ async function someStoryId(database: DatabaseConfig): Promise<string> {
   }
 }
 
+/** The median size of a response, in KB (headers included; a response's CPU grows with its size: copies, loopback). */
+function kilobytes(runs: Measured[]): string {
+  return (median(runs.map((run) => run.bytesPerResponse)) / 1024).toFixed(1);
+}
+
 function startNode(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   return spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
 }
@@ -196,13 +211,23 @@ async function benchDialect(dialect: string): Promise<boolean> {
         DAMS_ADMIN_PASSWORD: "bench-password",
         ...(prepared.database.kind === "postgres" ? { DATABASE_URL: prepared.database.url } : {}),
       });
-    dams = startNode([...profile("dams"), cli, "serve", "--no-workers"], damsEnv(damsPort));
+    dams = startNode([...SERVER_NODE_FLAGS, ...profile("dams"), cli, "serve", "--no-workers"], damsEnv(damsPort));
     const damsBase = `http://127.0.0.1:${damsPort}`;
     await waitForListening(dams, `${damsBase}/readyz`);
     const otherPort = basePort + 2;
     const otherBase = `http://127.0.0.1:${otherPort}`;
     if (compareCli) {
-      other = startNode([compareCli, "serve", "--no-workers"], damsEnv(otherPort));
+      other = startNode(
+        [
+          ...(process.env.BENCH_COMPARE_FLAGS === undefined
+            ? SERVER_NODE_FLAGS
+            : process.env.BENCH_COMPARE_FLAGS.split(" ").filter(Boolean)),
+          compareCli,
+          "serve",
+          "--no-workers",
+        ],
+        damsEnv(otherPort),
+      );
       await waitForListening(other, `${otherBase}/readyz`);
     }
     const plan: PeerPlan = {
@@ -251,9 +276,9 @@ async function benchDialect(dialect: string): Promise<boolean> {
       `\n${dialect}, ${storyCount} stories, ${connections} connections, ${rounds} × ${seconds} s per server and route, alternated; ${load_}`,
     );
     console.log(
-      "  | route | statements dams / peer | req/s dams | req/s peer | req/s ratio | CPU ms/req dams | CPU ms/req peer | CPU ratio | target |",
+      "  | route | statements dams / peer | req/s dams | req/s peer | req/s ratio | CPU ms/req dams | CPU ms/req peer | CPU ratio | KB/response dams / peer | target |",
     );
-    console.log("  |---|---|---|---|---|---|---|---|---|");
+    console.log("  |---|---|---|---|---|---|---|---|---|---|");
     let met = true;
     for (const route of routes) {
       const runs = results.get(route.name)!;
@@ -292,7 +317,7 @@ async function benchDialect(dialect: string): Promise<boolean> {
         )} | ${spread(
           runs.bare.map((run) => run.cpuPerRequestMs),
           3,
-        )} | ${spread(cpuRatios)} | ${targets.join("; ") || "—"} |`,
+        )} | ${spread(cpuRatios)} | ${kilobytes(runs.dams)} / ${kilobytes(runs.bare)} | ${targets.join("; ") || "—"} |`,
       );
     }
     console.log(

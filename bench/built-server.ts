@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { SERVER_NODE_FLAGS } from "../scripts/node-flags.mjs";
 import type { DatabaseConfig } from "../server/src/config.js";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -41,7 +42,7 @@ export async function startBuiltServer(options: {
   env?: Record<string, string>;
 }): Promise<BuiltServer> {
   if (!fs.existsSync(cli)) throw new Error("server/dist/cli.js is missing: run `npm run build -w server` first");
-  const child = spawn(process.execPath, [cli, "serve", "--no-workers"], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, cli, "serve", "--no-workers"], {
     cwd: root,
     env: benchServerEnv(options.port, options.dataDir, {
       DATABASE_URL: options.database.kind === "postgres" ? options.database.url : `sqlite:${options.database.file}`,

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import Sqlite from "better-sqlite3";
+import { SERVER_NODE_FLAGS } from "../scripts/node-flags.mjs";
 import { bareUpload, inParallel, sender, startBarePeer, tusPostPatch } from "./bare-peer.js";
 import { LoadSampler } from "./machine.js";
 import { ensureDebianPackages, stage, vipsRenditions } from "./media-tools.js";
@@ -106,7 +107,11 @@ function withComment(jpeg: Buffer, text: string): Buffer {
 
 function run(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: root, env, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, cli, ...args], {
+      cwd: root,
+      env,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let output = "";
     child.stdout!.on("data", (chunk: Buffer) => {
       output += chunk.toString();

@@ -17,6 +17,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { killRgwNow, startRgw, stopRgw } from "./ceph-rgw.mjs";
+import { SERVER_NODE_FLAGS } from "./node-flags.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const cli = path.join(root, "server/dist/cli.js");
@@ -156,7 +157,7 @@ class DamsProcess {
   start() {
     const out = fs.openSync(this.logFile, "a");
     // A process group of its own: a kill takes its ffmpeg children with it, like a machine going away.
-    const child = spawn(process.execPath, [cli, ...this.args], {
+    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, cli, ...this.args], {
       env: this.env,
       cwd: root,
       detached: true,

@@ -3,6 +3,7 @@
 // default 8080). Migrations and the first administrator happen in `dams serve`.
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { SERVER_NODE_FLAGS } from "./node-flags.mjs";
 import { log, root, setup } from "./setup.mjs";
 
 try {
@@ -14,6 +15,8 @@ try {
 
 const port = process.env.PORT ?? "8080";
 log(`starting on http://localhost:${port} (data in ${path.resolve(process.env.DAMS_DATA_DIR ?? "./data")})`);
-const server = spawn(process.execPath, [path.join(root, "server/dist/cli.js"), "serve"], { stdio: "inherit" });
+const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, "server/dist/cli.js"), "serve"], {
+  stdio: "inherit",
+});
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
