@@ -8,6 +8,6 @@
 // requests, while ~20 requests are still in flight: their objects survive the
 // scavenge and are copied, twice, into the old generation. At 32 MiB the
 // scavenges halve and most of a request's objects are already garbage when
-// one runs (issue 21: search CPU a request −8 to −12 %, docs/decisions.md).
+// one runs (issue 21: search CPU a request ≈ −10 %, docs/operations.md).
 // The space grows to this size only under load; at most +32 MiB of RSS.
 export const SERVER_NODE_FLAGS = ["--max-semi-space-size=32"];
