@@ -2,7 +2,7 @@ import { CompiledQuery } from "kysely";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { databaseUrl, describeEachDialect, useTestDb } from "../../test/dialects.js";
-import { isoTimestamp, rowParser } from "./postgres.js";
+import { isoTimestamp } from "./postgres.js";
 
 /** What the parser replaced: V8's Date reading PostgreSQL's text form. */
 const byDate = (value: string) => new Date(value).toISOString();
@@ -40,39 +40,7 @@ describe("isoTimestamp", () => {
   });
 });
 
-describe("rowParser", () => {
-  const text = (value: string) => `t:${value}`;
-  it("makes one object a row, each value through its column's parser, nulls as null", () => {
-    const parse = rowParser(["a", "b", "c"], [text, Number, text])!;
-    expect(parse(["x", "42", null])).toEqual({ a: "t:x", b: 42, c: null });
-    expect(Object.keys(parse([null, null, null]))).toEqual(["a", "b", "c"]);
-  });
-
-  it("keeps pg's order and its last value for a repeated name", () => {
-    const row = rowParser(["id", "n", "id"], [text, Number, String])!(["1", "2", "3"]);
-    expect(row).toEqual({ id: "3", n: 2 });
-    expect(Object.keys(row)).toEqual(["id", "n"]);
-  });
-
-  it("writes any name as a key, never as code", () => {
-    const names = ['a"b', "c\\d", "e\nf", "}; throw 1; ({", "constructor", "0", "中文"];
-    const row = rowParser(
-      names,
-      names.map(() => text),
-    )!(names.map((_, index) => String(index)));
-    expect(Object.entries(row)).toEqual([
-      ["0", "t:5"],
-      ...names.filter((name) => name !== "0").map((name) => [name, `t:${names.indexOf(name)}`]),
-    ]);
-    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
-  });
-
-  it("leaves a __proto__ column to pg", () => {
-    expect(rowParser(["__proto__"], [text])).toBeUndefined();
-  });
-});
-
-describeEachDialect("rows through Kysely as pg's own query gives them", (dialect) => {
+describeEachDialect("rows through Kysely as the driver's own query gives them", (dialect) => {
   const db = useTestDb(dialect);
   it.runIf(dialect === "postgres")("for every kind of column, nulls and repeated names", async () => {
     const statement = `select 1::int8 as big, 2.5::float8 as f, 'x'::text as t, null::text as n,

@@ -1,6 +1,7 @@
 import { PostgresDialect, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult, sql } from "kysely";
 import pg from "pg";
 import type { DialectAdapter } from "./dialect.js";
+import { parsedRowLiteral } from "./row-literal.js";
 
 const TIMESTAMPTZ_OID = 1184;
 const INT8_OID = 20;
@@ -50,41 +51,7 @@ interface PgResultInternals {
   parseRow: (values: (string | null)[]) => unknown;
 }
 
-type RowParser = (values: (string | null)[]) => Record<string, unknown>;
-type RowParserFactory = (parsers: readonly ((value: string) => unknown)[]) => RowParser;
-
-/** Row parsers by their columns' names (a statement's shape): the source is compiled once per shape. */
-const rowParserFactories = new Map<string, RowParserFactory>();
-const ROW_PARSERS_MAX = 2000;
-
-/**
- * The parser of a statement's rows: an object literal compiled once per list of column names, each value
- * given to its type's parser, so every row of a statement is made at once with one shape. pg's own
- * parseRow copies a template object and stores the values key by key, through sites every statement of
- * the process shares (megamorphic in a server that runs hundreds of shapes; the bare peer of the API
- * bench runs five): a search page's rows cost ~2.6× the peer's (issue 21). The keys' order and a
- * repeated name (the last value wins) are as in pg's rows. Names are written as JSON strings, so no
- * name is code; `__proto__` (which a literal would take as the prototype) is left to pg.
- */
-export function rowParser(
-  names: readonly string[],
-  parsers: readonly ((value: string) => unknown)[],
-): RowParser | undefined {
-  if (names.includes("__proto__")) return undefined;
-  const key = names.join("\u0000");
-  let factory = rowParserFactories.get(key);
-  if (!factory) {
-    const fields = names.map(
-      (name, index) => `${JSON.stringify(name)}: v[${index}] === null ? null : p[${index}](v[${index}])`,
-    );
-    factory = new Function("p", `return (v) => ({${fields.join(", ")}});`) as RowParserFactory;
-    if (rowParserFactories.size >= ROW_PARSERS_MAX) rowParserFactories.clear();
-    rowParserFactories.set(key, factory);
-  }
-  return factory(parsers);
-}
-
-/** pg's Query whose rows are made by rowParser (text format, as every query of dams is). */
+/** pg's Query whose rows are made by a compiled object literal (row-literal.ts; text format, as every query of dams is). */
 class ObjectRowsQuery extends pg.Query {
   handleRowDescription(message: unknown): void {
     (pg.Query.prototype as unknown as { handleRowDescription(message: unknown): void }).handleRowDescription.call(
@@ -93,7 +60,9 @@ class ObjectRowsQuery extends pg.Query {
     );
     const result = (this as unknown as { _result: PgResultInternals })._result;
     if (result.fields.some((field) => field.format === "binary")) return;
-    const parse = rowParser(
+    // pg's own parseRow stores each value into a copy of a template, key by key, through sites every
+    // statement of the process shares: a search page's rows cost ~2.6 × the bare peer's (issue 21).
+    const parse = parsedRowLiteral(
       result.fields.map((field) => field.name),
       result._parsers,
     );

@@ -54,4 +54,39 @@ describe("SQLite statement cache", () => {
     expect(raw.prepare("select sum(b) as s from t").get()).toEqual({ s: 2 });
     await kysely.destroy();
   });
+
+  it("gives the rows better-sqlite3 gives: every kind of value, repeated names, RETURNING, a stream", async () => {
+    const raw = new Database(":memory:");
+    raw.exec("create table t (id integer primary key, s text, r real, b blob, n integer)");
+    const database = withStatementCache(raw);
+    const write = database.prepare("insert into t (s, r, b, n) values ('中文', 1.5, x'0102', null) returning *");
+    expect(write.all()).toEqual(raw.prepare("select * from t").all());
+    const statement = 'select id, s, r, b, n, 7 as id, s as "a""b", \'__\' as "constructor" from t';
+    const ours = database.prepare(statement).all();
+    const theirs = raw.prepare(statement).all();
+    expect(ours).toEqual(theirs);
+    expect(ours.map((row) => Object.keys(row as object))).toEqual(theirs.map((row) => Object.keys(row as object)));
+    expect([...database.prepare(statement).iterate()]).toEqual(theirs);
+    // A __proto__ column keeps better-sqlite3's own objects.
+    expect(database.prepare('select 1 as "__proto__"').all()).toEqual(raw.prepare('select 1 as "__proto__"').all());
+    database.close();
+  });
+
+  it("reads a table's new columns after a schema change, by a statement prepared before it", async () => {
+    const raw = new Database(":memory:");
+    raw.exec("create table t (a integer); insert into t values (1)");
+    const kysely = new Kysely<{ t: { a: number } }>({
+      dialect: new SqliteDialect({ database: withStatementCache(raw) }),
+    });
+    const all = () => sql`select * from t`.execute(kysely).then((result) => result.rows);
+    expect(await all()).toEqual([{ a: 1 }]);
+    await sql`alter table t add column b text default 'x'`.execute(kysely);
+    expect(await all()).toEqual([{ a: 1, b: "x" }]);
+    await sql`alter table t rename column b to c`.execute(kysely);
+    expect(await all()).toEqual([{ a: 1, c: "x" }]);
+    // Changed behind the cache's back (another connection): the row's width tells.
+    raw.exec("alter table t add column d integer default 4");
+    expect(await all()).toEqual([{ a: 1, c: "x", d: 4 }]);
+    await kysely.destroy();
+  });
 });

@@ -3,6 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { SqliteDialect, sql } from "kysely";
 import type { DialectAdapter } from "./dialect.js";
+import { rowLiteral } from "./row-literal.js";
 
 /** Parameters as better-sqlite3 binds them: it refuses booleans, which are stored as 1 and 0. */
 function bindable(parameters: readonly unknown[] | undefined): unknown[] {
@@ -15,12 +16,21 @@ function bindable(parameters: readonly unknown[] | undefined): unknown[] {
 }
 
 /**
- * A prepared statement binding booleans as 1 and 0. This was a Kysely plugin
- * rewriting every query's tree before it was compiled (a copy of every node:
- * ~3 % of a search's CPU, issue 21); here it is one look at the parameters.
- * A boolean written into the SQL itself (`sql.lit(true)`) is SQLite's TRUE, 1.
+ * A prepared statement binding booleans as 1 and 0, whose rows are made in
+ * JavaScript. Binding: this was a Kysely plugin rewriting every query's tree
+ * before it was compiled (a copy of every node: ~3 % of a search's CPU, issue
+ * 21); here it is one look at the parameters. A boolean written into the SQL
+ * itself (`sql.lit(true)`) is SQLite's TRUE, 1. Rows: a reader runs in
+ * better-sqlite3's raw mode (arrays) and each row's object is made by the
+ * literal of its columns (row-literal.ts): better-sqlite3 sets an object's
+ * properties one by one from C++, ~30 % slower for a story's 35 columns
+ * (11.5 against 8.1 µs a row, in process), and the story then reads them from
+ * a slower object. A `__proto__` column keeps better-sqlite3's objects.
  */
 class BooleanBinding {
+  /** The rows' maker, made on the first read (null: better-sqlite3's own objects). */
+  #makeRow: ((values: readonly unknown[]) => Record<string, unknown>) | null | undefined;
+
   constructor(readonly statement: Database.Statement) {}
 
   get reader(): boolean {
@@ -31,16 +41,42 @@ class BooleanBinding {
     return this.statement.busy;
   }
 
+  /** Columns the maker was made for. */
+  #width = 0;
+
+  #maker(): ((values: readonly unknown[]) => Record<string, unknown>) | null {
+    if (this.#makeRow === undefined) {
+      const names = this.statement.columns().map((column) => column.name);
+      this.#makeRow = rowLiteral(names) ?? null;
+      this.#width = names.length;
+      if (this.#makeRow) this.statement.raw(true);
+    }
+    return this.#makeRow;
+  }
+
   all(parameters?: readonly unknown[]): unknown[] {
-    return this.statement.all(bindable(parameters));
+    let make = this.#maker();
+    const rows = this.statement.all(bindable(parameters));
+    if (!make) return rows;
+    if (rows.length > 0 && (rows[0] as unknown[]).length !== this.#width) {
+      // SQLite prepared the statement again for a changed schema (a `select *` after a column was added):
+      // its columns are current now that it ran.
+      const names = this.statement.columns().map((column) => column.name);
+      make = rowLiteral(names) ?? ((values) => Object.fromEntries(names.map((name, index) => [name, values[index]])));
+      this.#makeRow = make;
+      this.#width = names.length;
+    }
+    for (let index = 0; index < rows.length; index++) rows[index] = make(rows[index] as unknown[]);
+    return rows;
   }
 
   run(parameters?: readonly unknown[]): Database.RunResult {
     return this.statement.run(bindable(parameters));
   }
 
-  iterate(parameters?: readonly unknown[]): IterableIterator<unknown> {
-    return this.statement.iterate(bindable(parameters));
+  *iterate(parameters?: readonly unknown[]): IterableIterator<unknown> {
+    const make = this.#maker();
+    for (const row of this.statement.iterate(bindable(parameters))) yield make ? make(row as unknown[]) : row;
   }
 }
 
@@ -53,6 +89,9 @@ export function openSqlite(file: string): Database.Database {
   database.pragma("busy_timeout = 5000");
   return database;
 }
+
+/** A statement that changes the schema (migrations). */
+const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
 
 /** Statements kept prepared per connection (by SQL text). */
 const STATEMENT_CACHE = 500;
@@ -68,6 +107,9 @@ export function withStatementCache(database: Database.Database, size = STATEMENT
   const statements = new Map<string, BooleanBinding>();
   return {
     prepare(sql: string): BooleanBinding {
+      // A schema change renames or moves columns under statements prepared before it, whose rows' makers
+      // (BooleanBinding) know the old ones: they are prepared again after it.
+      if (SCHEMA_CHANGE.test(sql)) statements.clear();
       const cached = statements.get(sql);
       if (cached && !cached.busy) {
         statements.delete(sql);
