@@ -1,3 +1,6 @@
+/** A column's parser: its text as the driver reads it (pg's type parsers). */
+export type ValueParser = (value: string) => unknown;
+
 /**
  * A row's object made from its values in one object literal, compiled once
  * per list of column names and shared by every statement of that shape (both
@@ -9,8 +12,6 @@
  * drivers'. Names are written as JSON strings, so no name is code; a list
  * with `__proto__` (which a literal would take as the prototype) has none.
  */
-export type ValueParser = (value: string) => unknown;
-
 type Maker = (parsers: readonly ValueParser[]) => (values: readonly unknown[]) => unknown;
 
 const makers = new Map<string, Maker>();

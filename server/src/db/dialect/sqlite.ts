@@ -30,6 +30,8 @@ function bindable(parameters: readonly unknown[] | undefined): unknown[] {
 class BooleanBinding {
   /** The rows' maker, made on the first read (null: better-sqlite3's own objects). */
   #makeRow: ((values: readonly unknown[]) => Record<string, unknown>) | null | undefined;
+  /** Columns the maker was made for. */
+  #width = 0;
 
   constructor(readonly statement: Database.Statement) {}
 
@@ -41,12 +43,13 @@ class BooleanBinding {
     return this.statement.busy;
   }
 
-  /** Columns the maker was made for. */
-  #width = 0;
+  #columns(): string[] {
+    return this.statement.columns().map((column) => column.name);
+  }
 
   #maker(): ((values: readonly unknown[]) => Record<string, unknown>) | null {
     if (this.#makeRow === undefined) {
-      const names = this.statement.columns().map((column) => column.name);
+      const names = this.#columns();
       this.#makeRow = rowLiteral(names) ?? null;
       this.#width = names.length;
       if (this.#makeRow) this.statement.raw(true);
@@ -61,7 +64,7 @@ class BooleanBinding {
     if (rows.length > 0 && (rows[0] as unknown[]).length !== this.#width) {
       // SQLite prepared the statement again for a changed schema (a `select *` after a column was added):
       // its columns are current now that it ran.
-      const names = this.statement.columns().map((column) => column.name);
+      const names = this.#columns();
       make = rowLiteral(names) ?? ((values) => Object.fromEntries(names.map((name, index) => [name, values[index]])));
       this.#makeRow = make;
       this.#width = names.length;
